@@ -1,0 +1,3 @@
+export default defineBackground(() => {
+  // Wired in src/extension/background (see issue 7).
+})

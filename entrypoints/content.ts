@@ -1,0 +1,5 @@
+export default defineContentScript({
+  matches: ['<all_urls>'],
+  runAt: 'document_start',
+  main() {},
+})

@@ -1,0 +1,6 @@
+export default defineContentScript({
+  matches: ['<all_urls>'],
+  runAt: 'document_start',
+  world: 'MAIN',
+  main() {},
+})

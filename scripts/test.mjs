@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// The one test command (README): type check, both extension builds, unit and
+// integration tests (again on PostgreSQL when SIGIL_TEST_DATABASE_URL is set),
+// then the Chromium end-to-end suite. Ends with one line `N passed, N failed`
+// totalling every runner, so CI can tell a run that tested nothing.
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+
+const tmp = '.tmp'
+mkdirSync(tmp, { recursive: true })
+const totals = { passed: 0, failed: 0, skipped: 0 }
+const rows = []
+
+function run(cmd, args, env = {}) {
+  const started = Date.now()
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+  return { ok: r.status === 0, ms: Date.now() - started }
+}
+
+/** A step that is one check: it passes or fails as a whole. */
+function check(name, cmd, args) {
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`)
+  const { ok, ms } = run(cmd, args)
+  totals[ok ? 'passed' : 'failed'] += 1
+  rows.push([name, ok ? 1 : 0, ok ? 0 : 1, 0, ms])
+}
+
+/** A vitest run: counts come from its JSON report. */
+function vitest(name, projects, env = {}) {
+  const out = `${tmp}/vitest-${name}.json`
+  rmSync(out, { force: true })
+  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]
+  console.log(`\n=== ${name}: npx ${args.join(' ')}`)
+  const { ok, ms } = run('npx', args, env)
+  let passed = 0, failed = 0, skipped = 0
+  try {
+    const report = JSON.parse(readFileSync(out, 'utf8'))
+    passed = report.numPassedTests
+    failed = report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0)
+    skipped = report.numPendingTests + report.numTodoTests
+    if (!ok && failed === 0) failed = 1 // a crash outside any test still fails the run
+  } catch {
+    failed = 1 // no report: the runner itself failed
+  }
+  totals.passed += passed; totals.failed += failed; totals.skipped += skipped
+  rows.push([name, passed, failed, skipped, ms])
+}
+
+check('typecheck', 'npx', ['tsc', '--noEmit'])
+check('build-chrome', 'npx', ['wxt', 'build'])
+check('build-firefox', 'npx', ['wxt', 'build', '-b', 'firefox'])
+vitest('unit+integration', ['unit', 'integration'])
+if (process.env.SIGIL_TEST_DATABASE_URL) {
+  vitest('integration-postgres', ['integration'], { DATABASE_URL: process.env.SIGIL_TEST_DATABASE_URL })
+}
+vitest('e2e', ['e2e'])
+
+console.log('\nrunner                 passed  failed  skipped  seconds')
+for (const [name, p, f, s, ms] of rows) {
+  console.log(`${name.padEnd(22)} ${String(p).padStart(6)}  ${String(f).padStart(6)}  ${String(s).padStart(7)}  ${(ms / 1000).toFixed(1).padStart(7)}`)
+}
+console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`)
+process.exit(totals.failed === 0 ? 0 : 1)

@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config'
+import { WxtVitest } from 'wxt/testing/vitest-plugin'
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [WxtVitest()],
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.{ts,tsx}'],
+          mockReset: true,
+          restoreMocks: true,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})

@@ -1,0 +1,31 @@
+import { defineConfig } from 'wxt'
+import preact from '@preact/preset-vite'
+import { EXTENSION_MANIFEST_KEY, GECKO_ID } from './src/extension/identity'
+
+// See shared/notes/toolchain.md §3 (layout), §7 P6 (MAIN-world provider), P9 (Firefox MV3).
+export default defineConfig({
+  manifestVersion: 3,
+  vite: () => ({ plugins: [preact()] }),
+  zip: { excludeSources: ['.sigil/**', 'test/e2e/artifacts/**', '.output/**', 'node_modules/**'] },
+  manifest: ({ browser }) => ({
+    name: 'Sigil',
+    description: 'A wallet whose keys never live in the browser.',
+    permissions: ['storage', 'alarms'],
+    host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
+    content_security_policy: {
+      extension_pages: "script-src 'self'; object-src 'self'; frame-ancestors 'none'",
+    },
+    icons: { 16: 'icon-16.png', 48: 'icon-48.png', 128: 'icon-128.png' },
+    ...(browser === 'firefox'
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: GECKO_ID,
+              strict_min_version: '142.0',
+              data_collection_permissions: { required: ['none'] },
+            },
+          },
+        }
+      : { key: EXTENSION_MANIFEST_KEY }),
+  }),
+})
