@@ -1,3 +1,9 @@
+import { createBackground } from '../src/extension/background'
+
 export default defineBackground(() => {
-  // Wired in src/extension/background (see issue 7).
+  const background = createBackground({
+    extensionId: browser.runtime.id,
+    extensionBaseUrl: browser.runtime.getURL('/'),
+  })
+  browser.runtime.onMessage.addListener(background.onMessage)
 })

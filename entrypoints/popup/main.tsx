@@ -1,3 +1,7 @@
 import { render } from 'preact'
+import { App } from '../../src/extension/popup/App'
+import { createPopupClient } from '../../src/extension/popup/client'
+import '../../src/extension/popup/popup.css'
 
-render(<h1>Sigil</h1>, document.getElementById('app')!)
+const root = document.getElementById('app')
+if (root) render(<App client={createPopupClient((message) => browser.runtime.sendMessage(message))} />, root)

@@ -1,0 +1,15 @@
+/** delete_api_keys (service-interface.md Intents "deleteApiKeysIntent"). */
+import { z } from 'zod'
+import { StringArray } from '../fields.js'
+import { defineSubmit } from '../operation.js'
+
+/** Removes API keys from a user: ACTIVITY_TYPE_DELETE_API_KEYS. */
+export const deleteApiKeys = defineSubmit({
+  name: 'delete_api_keys',
+  path: '/public/v1/submit/delete_api_keys',
+  type: 'ACTIVITY_TYPE_DELETE_API_KEYS',
+  intentKey: 'deleteApiKeysIntent',
+  resultKey: 'deleteApiKeysResult',
+  parameters: z.object({ userId: z.string(), apiKeyIds: StringArray }),
+  result: z.object({ apiKeyIds: StringArray }),
+})

@@ -1,0 +1,15 @@
+/** delete_authenticators (service-interface.md Intents "deleteAuthenticatorsIntent"). */
+import { z } from 'zod'
+import { StringArray } from '../fields.js'
+import { defineSubmit } from '../operation.js'
+
+/** Removes authenticators from a user: ACTIVITY_TYPE_DELETE_AUTHENTICATORS. */
+export const deleteAuthenticators = defineSubmit({
+  name: 'delete_authenticators',
+  path: '/public/v1/submit/delete_authenticators',
+  type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
+  intentKey: 'deleteAuthenticatorsIntent',
+  resultKey: 'deleteAuthenticatorsResult',
+  parameters: z.object({ userId: z.string(), authenticatorIds: StringArray }),
+  result: z.object({ authenticatorIds: StringArray }),
+})

@@ -1,0 +1,24 @@
+/** init_user_email_recovery (service-interface.md "Submit operations" 9). */
+import { z } from 'zod'
+import { ExpirationSeconds } from '../fields.js'
+import { defineSubmit } from '../operation.js'
+import { EmailAuthCustomization } from '../params.js'
+
+/** Emails a recovery bundle: ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2. */
+export const initUserEmailRecovery = defineSubmit({
+  name: 'init_user_email_recovery',
+  path: '/public/v1/submit/init_user_email_recovery',
+  type: 'ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2',
+  intentKey: 'initUserEmailRecoveryIntentV2',
+  resultKey: 'initUserEmailRecoveryResult',
+  parameters: z.object({
+    email: z.string().min(1, { error: 'required' }),
+    targetPublicKey: z.string(),
+    expirationSeconds: ExpirationSeconds.optional(),
+    emailCustomization: EmailAuthCustomization.optional(),
+    sendFromEmailAddress: z.string().optional(),
+    sendFromEmailSenderName: z.string().optional(),
+    replyToEmailAddress: z.string().optional(),
+  }),
+  result: z.object({ userId: z.string() }),
+})

@@ -1,0 +1,15 @@
+/** update_root_quorum (service-interface.md Intents "updateRootQuorumIntent"; wire-formats A2). */
+import { z } from 'zod'
+import { StringArray, Threshold } from '../fields.js'
+import { defineSubmit } from '../operation.js'
+
+/** Sets the root quorum `{threshold ≥ 1, userIds}`: ACTIVITY_TYPE_UPDATE_ROOT_QUORUM. */
+export const updateRootQuorum = defineSubmit({
+  name: 'update_root_quorum',
+  path: '/public/v1/submit/update_root_quorum',
+  type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM',
+  intentKey: 'updateRootQuorumIntent',
+  resultKey: 'updateRootQuorumResult',
+  parameters: z.object({ threshold: Threshold, userIds: StringArray }),
+  result: z.object({}),
+})

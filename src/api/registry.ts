@@ -1,0 +1,140 @@
+/**
+ * The registry of every operation Sigil defines, with path and type lookups
+ * (service-interface.md "Endpoints"; wire-formats A2: dispatch on `type`, never on path alone).
+ */
+import type { ActivityType } from './enums.js'
+import type { QueryDefinition, SubmitDefinition } from './operation.js'
+import { approveActivity } from './operations/approve_activity.js'
+import { createApiKeys } from './operations/create_api_keys.js'
+import { createAuthenticators } from './operations/create_authenticators.js'
+import { createFiatOnRampCredential } from './operations/create_fiat_on_ramp_credential.js'
+import { createReadWriteSession } from './operations/create_read_write_session.js'
+import { createSubOrganization } from './operations/create_sub_organization.js'
+import { createUsers } from './operations/create_users.js'
+import { createWallet } from './operations/create_wallet.js'
+import { createWalletAccounts } from './operations/create_wallet_accounts.js'
+import { deleteApiKeys } from './operations/delete_api_keys.js'
+import { deleteAuthenticators } from './operations/delete_authenticators.js'
+import { deleteFiatOnRampCredential } from './operations/delete_fiat_on_ramp_credential.js'
+import { deleteUsers } from './operations/delete_users.js'
+import { deleteWallets } from './operations/delete_wallets.js'
+import { exportWallet } from './operations/export_wallet.js'
+import { exportWalletAccount } from './operations/export_wallet_account.js'
+import { getActivity } from './operations/get_activity.js'
+import { getOnRampTransactionStatus } from './operations/get_on_ramp_transaction_status.js'
+import { getOrganizationConfigs } from './operations/get_organization_configs.js'
+import { getSendTransactionStatus } from './operations/get_send_transaction_status.js'
+import { getUser } from './operations/get_user.js'
+import { getWallet } from './operations/get_wallet.js'
+import { importWallet } from './operations/import_wallet.js'
+import { initFiatOnRamp } from './operations/init_fiat_on_ramp.js'
+import { initImportWallet } from './operations/init_import_wallet.js'
+import { initOtp } from './operations/init_otp.js'
+import { initOtpAuth } from './operations/init_otp_auth.js'
+import { initUserEmailRecovery } from './operations/init_user_email_recovery.js'
+import { listActivities } from './operations/list_activities.js'
+import { listFiatOnRampCredentials } from './operations/list_fiat_on_ramp_credentials.js'
+import { listUsers } from './operations/list_users.js'
+import { listWalletAccounts } from './operations/list_wallet_accounts.js'
+import { listWallets } from './operations/list_wallets.js'
+import { otpAuth } from './operations/otp_auth.js'
+import { otpLogin, otpLoginV1 } from './operations/otp_login.js'
+import { recoverUser } from './operations/recover_user.js'
+import { rejectActivity } from './operations/reject_activity.js'
+import { removeOrganizationFeature } from './operations/remove_organization_feature.js'
+import { setOrganizationFeature } from './operations/set_organization_feature.js'
+import { signRawPayload } from './operations/sign_raw_payload.js'
+import { signRawPayloads } from './operations/sign_raw_payloads.js'
+import { signTransaction } from './operations/sign_transaction.js'
+import { stampLogin } from './operations/stamp_login.js'
+import { updateAllowedOrigins } from './operations/update_allowed_origins.js'
+import { updateFiatOnRampCredential } from './operations/update_fiat_on_ramp_credential.js'
+import { updateRootQuorum } from './operations/update_root_quorum.js'
+import { verifyOtp, verifyOtpV1 } from './operations/verify_otp.js'
+import { whoami } from './operations/whoami.js'
+
+/** Every submit definition (one per accepted `type`). */
+export const SUBMIT_OPERATIONS = [
+  // service-interface.md "Submit operations"
+  createAuthenticators,
+  recoverUser,
+  createSubOrganization,
+  createWalletAccounts,
+  initFiatOnRamp,
+  initOtpAuth,
+  otpAuth,
+  otpLogin,
+  otpLoginV1,
+  initUserEmailRecovery,
+  createReadWriteSession,
+  createFiatOnRampCredential,
+  updateFiatOnRampCredential,
+  // wire-formats B4 and the service's own needs
+  createWallet,
+  signRawPayload,
+  signRawPayloads,
+  signTransaction,
+  stampLogin,
+  initOtp,
+  verifyOtp,
+  verifyOtpV1,
+  approveActivity,
+  rejectActivity,
+  initImportWallet,
+  importWallet,
+  exportWallet,
+  exportWalletAccount,
+  updateRootQuorum,
+  createApiKeys,
+  deleteApiKeys,
+  createUsers,
+  deleteUsers,
+  deleteAuthenticators,
+  setOrganizationFeature,
+  removeOrganizationFeature,
+  deleteWallets,
+  updateAllowedOrigins,
+  deleteFiatOnRampCredential,
+] as const
+
+/** Every query definition. */
+export const QUERY_OPERATIONS = [
+  getOrganizationConfigs,
+  listUsers,
+  listActivities,
+  getActivity,
+  getSendTransactionStatus,
+  whoami,
+  listWallets,
+  listWalletAccounts,
+  getWallet,
+  getUser,
+  listFiatOnRampCredentials,
+  getOnRampTransactionStatus,
+] as const
+
+/** Union of the concrete submit definitions (keeps literal names for the client). */
+export type AnySubmitOperation = (typeof SUBMIT_OPERATIONS)[number]
+/** Union of the concrete query definitions. */
+export type AnyQueryOperation = (typeof QUERY_OPERATIONS)[number]
+
+/** Submit definition by activity `type`. */
+export const submitByType: ReadonlyMap<ActivityType, SubmitDefinition> = new Map(
+  SUBMIT_OPERATIONS.map((d): [ActivityType, SubmitDefinition] => [d.type, d]),
+)
+
+/** Submit definitions accepted on each path (several `type` versions may share one). */
+export const submitByPath: ReadonlyMap<string, readonly SubmitDefinition[]> = (() => {
+  const m = new Map<string, SubmitDefinition[]>()
+  for (const d of SUBMIT_OPERATIONS) {
+    const list = m.get(d.path) ?? []
+    list.push(d)
+    m.set(d.path, list)
+  }
+  return m
+})()
+
+/** Query definition by path. */
+export const queryByPath: ReadonlyMap<string, QueryDefinition> = new Map(
+  QUERY_OPERATIONS.map((d): [string, QueryDefinition] => [d.path, d]),
+)

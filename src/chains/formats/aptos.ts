@@ -1,0 +1,12 @@
+/**
+ * APTOS: `0x` + hex(SHA3-256(pk32 ‖ 0x00)), the single-Ed25519 authentication key
+ * (address-formats.md "APTOS").
+ */
+import { sha3_256 } from '@noble/hashes/sha3.js'
+import { bytesToHex } from '../../crypto/encoding.js'
+import { concatBytes, ed25519Key } from './common.js'
+
+/** Aptos long-form address of an ed25519 public key. */
+export function aptosAddress(publicKey: Uint8Array): string {
+  return '0x' + bytesToHex(sha3_256(concatBytes(ed25519Key(publicKey), new Uint8Array([0]))))
+}

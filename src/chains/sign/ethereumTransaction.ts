@@ -1,0 +1,38 @@
+/**
+ * sign_transaction TRANSACTION_TYPE_ETHEREUM (wire-formats.md B4 `signTransaction`): parses an
+ * unsigned RLP/EIP-2718 transaction and returns the signed serialization (hex, no `0x`).
+ *
+ * Types: legacy (pre-EIP-155 6 fields, or EIP-155 `[nonce, gasPrice, gas, to, value, data, chainId, 0, 0]`),
+ * EIP-2930 (0x01), EIP-1559 (0x02); micro-eth-signer also parses 0x03/0x04, which pass through.
+ * Signatures are deterministic (RFC 6979) and low-S.
+ */
+import { Transaction } from 'micro-eth-signer'
+import { hexToBytes } from '../../crypto/encoding.js'
+import { chainError } from '../errors.js'
+
+/** Arguments of {@link signEthereumTransaction}. */
+export type SignEthereumTransactionArgs = { privateKey: Uint8Array; unsignedTransaction: string }
+
+/** Signs an unsigned Ethereum transaction (hex, `0x` optional) and returns the signed one (hex, no `0x`). */
+export function signEthereumTransaction(args: SignEthereumTransactionArgs): string {
+  const bytes = hexToBytes(args.unsignedTransaction, 'unsignedTransaction')
+  if (bytes.length === 0) throw chainError('unsignedTransaction', 'empty transaction')
+  let tx: ReturnType<typeof Transaction.fromBytes>
+  try {
+    tx = Transaction.fromBytes(bytes)
+  } catch (e) {
+    throw chainError('unsignedTransaction', `not a valid Ethereum transaction: ${reason(e)}`)
+  }
+  if (tx.isSigned) throw chainError('unsignedTransaction', 'transaction is already signed')
+  let signed: typeof tx
+  try {
+    signed = tx.signBy(args.privateKey, false)
+  } catch (e) {
+    throw chainError('unsignedTransaction', `cannot sign transaction: ${reason(e)}`)
+  }
+  return signed.toHex().replace(/^0x/, '')
+}
+
+function reason(e: unknown): string {
+  return e instanceof Error ? e.message.slice(0, 120) : 'unknown'
+}

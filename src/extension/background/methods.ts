@@ -1,0 +1,35 @@
+/** Shapes of the router's method tables (style.md habit 6: closed, allow-listed tables). */
+import type { z } from 'zod'
+import type { RpcErrorObject } from '../protocol/rpcErrors'
+import type { BackgroundState } from './state'
+
+/** Per-call context of a dApp method: the origin comes from `sender`, never the message. */
+export type DappContext = { origin: string; state: BackgroundState }
+
+/** What a dApp handler returns: EIP-1193 result or error, as a value. */
+export type DappOutcome = { result: unknown } | { error: RpcErrorObject }
+
+/** One dApp RPC table row. Method syntax keeps rows assignable to `DappMethod<z.ZodType>`. */
+export type DappMethod<S extends z.ZodType> = {
+  params: S
+  handler(params: z.output<S>, ctx: DappContext): DappOutcome | Promise<DappOutcome>
+}
+
+/** Typed constructor for a {@link DappMethod} row. */
+export function dappMethod<S extends z.ZodType>(row: DappMethod<S>): DappMethod<S> {
+  return row
+}
+
+/** Per-call context of a popup method. */
+export type PopupContext = { state: BackgroundState; extensionId: string }
+
+/** One popup table row. */
+export type PopupMethod<S extends z.ZodType, R> = {
+  params: S
+  handler(params: z.output<S>, ctx: PopupContext): R | Promise<R>
+}
+
+/** Typed constructor for a {@link PopupMethod} row. */
+export function popupMethod<S extends z.ZodType, R>(row: PopupMethod<S, R>): PopupMethod<S, R> {
+  return row
+}

@@ -1,0 +1,17 @@
+/** In-memory background state (lost when the MV3 worker stops; nothing here must survive). */
+
+/** The chain the provider reports (EIP-695 `eth_chainId`). Hex quantity. */
+export type ChainState = { chainId: `0x${string}` }
+
+/** All in-memory background state. */
+export type BackgroundState = { chain: ChainState; pongCount: number }
+
+/** Fresh state: Ethereum mainnet, no pings yet. */
+export function createBackgroundState(): BackgroundState {
+  return { chain: { chainId: '0x1' }, pongCount: 0 }
+}
+
+/** `net_version` for a chain: the decimal chain id. */
+export function netVersion(chain: ChainState): string {
+  return BigInt(chain.chainId).toString(10)
+}

@@ -1,0 +1,26 @@
+/**
+ * `browser.runtime` messages between the content relay / popup and the background.
+ * Types only (plus the kind tags); the background validates every input with zod.
+ */
+import type { RpcErrorObject } from './rpcErrors'
+import type { ProviderEventName, RpcParams } from './page'
+
+/** Relay → background: one dApp request. The origin is never in the message (taken from `sender`). */
+export type DappRpcMessage = { kind: 'dapp-rpc'; id: number; method: string; params?: RpcParams }
+
+/** Background → relay: the answer to a {@link DappRpcMessage}. */
+export type DappRpcReply = { result: unknown } | { error: RpcErrorObject }
+
+/** Popup → background: one call into the popup table. */
+export type PopupMessage = { kind: 'popup'; method: string; params?: unknown }
+
+/** Stable failure codes of popup calls. */
+export type PopupErrorCode = 'METHOD_NOT_FOUND' | 'INVALID_ARGUMENT' | 'ORIGIN_NOT_ALLOWED' | 'INTERNAL'
+
+/** Background → popup: result union of a {@link PopupMessage}. */
+export type PopupReply<T = unknown> =
+  | { ok: true; result: T }
+  | { ok: false; error: { code: PopupErrorCode; message?: string } }
+
+/** Background → content script (tabs.sendMessage): a provider event to forward to the page. */
+export type ProviderEventMessage = { kind: 'provider-event'; event: ProviderEventName; data: unknown }

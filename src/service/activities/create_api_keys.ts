@@ -1,0 +1,15 @@
+import type { z } from 'zod'
+import type { createApiKeys } from '../../api/operations/create_api_keys.js'
+import { registerApiKey } from './shared/credentials.js'
+import { requireUser } from './shared/lookup.js'
+import type { ActivityHandler } from './types.js'
+
+/** create_api_keys V2. */
+export const handler: ActivityHandler<z.infer<typeof createApiKeys.parameters>> = async (ctx, p) => {
+  await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')
+  const apiKeyIds: string[] = []
+  for (const [i, k] of p.apiKeys.entries()) {
+    apiKeyIds.push(await registerApiKey(ctx, ctx.organizationId, p.userId, k, `parameters.apiKeys[${i}]`))
+  }
+  return { apiKeyIds }
+}

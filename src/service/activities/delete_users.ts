@@ -1,0 +1,22 @@
+import type { z } from 'zod'
+import { SigilError } from '../../api/errors.js'
+import type { deleteUsers } from '../../api/operations/delete_users.js'
+import { getQuorum } from '../store/organizations.js'
+import { requireUser } from './shared/lookup.js'
+import type { ActivityHandler } from './types.js'
+
+/** delete_users: refused for root-quorum members (update the quorum first). */
+export const handler: ActivityHandler<z.infer<typeof deleteUsers.parameters>> = async (ctx, p) => {
+  const quorum = await getQuorum(ctx.tx, ctx.organizationId)
+  for (const [i, id] of p.userIds.entries()) {
+    const field = `parameters.userIds[${i}]`
+    await requireUser(ctx.tx, ctx.organizationId, id, field)
+    if (quorum.userIds.includes(id)) {
+      throw new SigilError('FAILED_PRECONDITION', `${field}: user is a root quorum member; remove it from the quorum first`, {
+        fieldViolations: [{ field, description: 'root quorum member' }],
+      })
+    }
+    await ctx.tx.query('DELETE FROM users WHERE id = $1', [id])
+  }
+  return { userIds: p.userIds }
+}

@@ -1,0 +1,282 @@
+import { sha256 } from '@noble/hashes/sha2.js'
+import { ERROR_CODES, SigilError, type SigilErrorCode } from '../../api/errors.js'
+import { createAppProof } from '../../crypto/appProof.js'
+import { bytesToHex, utf8Decode } from '../../crypto/encoding.js'
+import type { Principal } from '../auth/principal.js'
+import type { Runtime } from '../runtime.js'
+import type { Sql } from '../store/db.js'
+import {
+  type ActivityRow,
+  finishActivity,
+  getActivityByFingerprint,
+  insertActivity,
+  insertVote,
+  listVotes,
+} from '../store/activities.js'
+import { getQuorum } from '../store/organizations.js'
+import type { ActivityContext, ActivityHandler } from './types.js'
+
+/** What the engine needs of an operation definition (src/api/registry). */
+export type EngineOperation = {
+  name: string
+  type: string
+  intentKey: string
+  resultKey: string
+}
+
+export type SubmitInput = {
+  principal: Principal
+  /** The organization the activity acts in (after credential resolution). */
+  organizationId: string
+  type: string
+  timestampMs: string
+  generateAppProofs: boolean
+  rawBody: Uint8Array
+  /** The validated parameters: recorded as the intent and passed to the handler. */
+  parameters: Record<string, unknown>
+  operation: EngineOperation
+  handler: ActivityHandler
+}
+
+export const STATUS = {
+  CREATED: 'ACTIVITY_STATUS_CREATED',
+  PENDING: 'ACTIVITY_STATUS_PENDING',
+  COMPLETED: 'ACTIVITY_STATUS_COMPLETED',
+  FAILED: 'ACTIVITY_STATUS_FAILED',
+  CONSENSUS_NEEDED: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+  REJECTED: 'ACTIVITY_STATUS_REJECTED',
+} as const
+
+/** `"sha256:" + hex(sha256(raw body))` (wire-formats A2, B7). */
+export function fingerprintOf(rawBody: Uint8Array): string {
+  return `sha256:${bytesToHex(sha256(rawBody))}`
+}
+
+/** A detail naming the activity that failed, for the error body (A2). */
+export function activityDetail(a: Pick<ActivityRow, 'id' | 'status' | 'type'>) {
+  return { '@type': 'type.googleapis.com/sigil.ActivityInfo', activityId: a.id, status: a.status, activityType: a.type }
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23505'
+}
+
+function failureOf(e: SigilError): NonNullable<ActivityRow['failure']> {
+  const wire = e.toWire()
+  return { code: wire.code, message: wire.message, details: wire.details }
+}
+
+/** Handlers need JSON-safe results; this also drops `undefined`. */
+function plain(v: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(v)) as Record<string, unknown>
+}
+
+type Handlers = { byType(type: string): { operation: EngineOperation; handler: ActivityHandler } | undefined }
+
+/**
+ * The activity engine (wire-formats A2): fingerprints and idempotent replays, root-quorum
+ * consensus, execution of an activity with all its effects in one transaction, FAILED
+ * records for execution errors.
+ */
+export function createEngine(rt: Runtime, handlers: Handlers) {
+  async function runHandler(
+    tx: Sql,
+    a: Pick<ActivityRow, 'id' | 'type' | 'organization_id' | 'submitter_user_id' | 'submitter_org_id'>,
+    handler: ActivityHandler,
+    parameters: Record<string, unknown>,
+    now: number,
+    principal: Principal | undefined,
+  ) {
+    const ctx: ActivityContext = {
+      principal,
+      tx,
+      rt,
+      now,
+      activityId: a.id,
+      type: a.type,
+      organizationId: a.organization_id,
+      submitter: { userId: a.submitter_user_id, organizationId: a.submitter_org_id },
+    }
+    return plain(await handler(ctx, parameters))
+  }
+
+  function proofs(a: Pick<ActivityRow, 'id' | 'type' | 'organization_id' | 'generate_app_proofs'>, intent: unknown, result: unknown) {
+    if (!a.generate_app_proofs) return []
+    return [
+      createAppProof({
+        activityId: a.id,
+        type: a.type,
+        organizationId: a.organization_id,
+        intent,
+        result,
+        signerPrivateKey: rt.keys.appProof.privateKey,
+      }),
+    ]
+  }
+
+  /**
+   * Submits an activity. Returns the stored activity row (possibly an earlier one with the
+   * same fingerprint). Throws a SigilError carrying the activity id when execution failed.
+   */
+  async function submit(input: SubmitInput): Promise<ActivityRow> {
+    const fingerprint = fingerprintOf(input.rawBody)
+    const existing = await getActivityByFingerprint(rt.db, fingerprint)
+    if (existing) return replay(existing)
+
+    const now = rt.now()
+    const quorumOrgId = input.principal.organizationId
+    const quorum = await getQuorum(rt.db, quorumOrgId)
+    const isMember = quorum.userIds.includes(input.principal.userId)
+    const isVote = input.type === 'ACTIVITY_TYPE_APPROVE_ACTIVITY' || input.type === 'ACTIVITY_TYPE_REJECT_ACTIVITY'
+    const needsConsensus = !isVote && (isMember ? 1 : 0) < quorum.threshold
+
+    const row: Omit<ActivityRow, 'seq'> = {
+      id: crypto.randomUUID(),
+      organization_id: input.organizationId,
+      quorum_org_id: quorumOrgId,
+      submitter_user_id: input.principal.userId,
+      submitter_org_id: input.principal.organizationId,
+      type: input.type,
+      status: needsConsensus ? STATUS.CONSENSUS_NEEDED : STATUS.PENDING,
+      intent_key: input.operation.intentKey,
+      intent: input.parameters,
+      result_key: input.operation.resultKey,
+      result: null,
+      failure: null,
+      app_proofs: [],
+      generate_app_proofs: input.generateAppProofs,
+      fingerprint,
+      body: utf8Decode(input.rawBody),
+      timestamp_ms: input.timestampMs,
+      created_at: now,
+      updated_at: now,
+    }
+    const vote = isMember
+      ? {
+          id: crypto.randomUUID(),
+          activity_id: row.id,
+          user_id: input.principal.userId,
+          selection: 'VOTE_SELECTION_APPROVED' as const,
+          message: row.body,
+          public_key: input.principal.publicKey,
+          signature: input.principal.signature,
+          scheme: input.principal.scheme,
+          created_at: now,
+        }
+      : undefined
+
+    try {
+      return await rt.db.transaction(async (tx) => {
+        await insertActivity(tx, row)
+        if (vote) await insertVote(tx, vote)
+        if (needsConsensus) return { ...row, seq: 0 }
+        const result = await runHandler(tx, row, input.handler, input.parameters, now, input.principal)
+        const appProofs = proofs(row, input.parameters, result)
+        await finishActivity(tx, row.id, { status: STATUS.COMPLETED, result, failure: null, appProofs, now })
+        return { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs, seq: 0 }
+      })
+    } catch (e) {
+      if (isUniqueViolation(e)) {
+        const raced = await getActivityByFingerprint(rt.db, fingerprint)
+        if (raced) return replay(raced)
+      }
+      if (!(e instanceof SigilError)) throw e
+      // Execution failed: nothing of it stays, but the attempt is recorded as FAILED (A2).
+      const failed = { ...row, status: STATUS.FAILED, failure: failureOf(e) }
+      try {
+        await rt.db.transaction(async (tx) => {
+          await insertActivity(tx, failed)
+          if (vote) await insertVote(tx, vote)
+        })
+      } catch (recordError) {
+        if (!isUniqueViolation(recordError)) throw recordError
+      }
+      throw withActivity(e, failed)
+    }
+  }
+
+  /** A byte-identical resubmission: the stored activity again, never a second execution. */
+  function replay(a: ActivityRow): ActivityRow {
+    if (a.status === STATUS.FAILED && a.failure) {
+      throw new SigilError(codeOfFailure(a), a.failure.message, { details: [activityDetail(a)] })
+    }
+    return a
+  }
+
+  /** approve_activity / reject_activity handler: one vote from a quorum member (A2). */
+  function voteHandler(selection: 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED'): ActivityHandler {
+    return async (ctx, params: { fingerprint: string }) => {
+      const { tx, now } = ctx
+      const [target] = await tx.query<ActivityRow>(
+        'SELECT * FROM activities WHERE fingerprint = $1 AND organization_id = $2 FOR UPDATE',
+        [params.fingerprint, ctx.organizationId],
+      )
+      if (!target) {
+        throw new SigilError('NOT_FOUND', 'fingerprint: no activity with this fingerprint in the organization', {
+          fieldViolations: [{ field: 'fingerprint', description: 'no such activity' }],
+        })
+      }
+      if (target.status !== STATUS.CONSENSUS_NEEDED) {
+        throw new SigilError('VOTE_NOT_ALLOWED', `activity ${target.id} is ${target.status}, not waiting for votes`)
+      }
+      const quorum = await getQuorum(tx, target.quorum_org_id)
+      if (!quorum.userIds.includes(ctx.submitter.userId)) {
+        throw new SigilError('PERMISSION_DENIED', 'only members of the root quorum can vote on this activity')
+      }
+      const votes = await listVotes(tx, target.id)
+      if (votes.some((v) => v.user_id === ctx.submitter.userId)) {
+        throw new SigilError('VOTE_NOT_ALLOWED', 'this user has already voted on the activity')
+      }
+      const [self] = await tx.query<{ body: string }>('SELECT body FROM activities WHERE id = $1', [ctx.activityId])
+      await insertVote(tx, {
+        id: crypto.randomUUID(),
+        activity_id: target.id,
+        user_id: ctx.submitter.userId,
+        selection,
+        message: self?.body ?? '',
+        public_key: ctx.principal?.publicKey ?? '',
+        signature: ctx.principal?.signature ?? '',
+        scheme: ctx.principal?.scheme ?? '',
+        created_at: now,
+      })
+      const approvals = votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED').length + (selection === 'VOTE_SELECTION_APPROVED' ? 1 : 0)
+      const rejections = votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').length + (selection === 'VOTE_SELECTION_REJECTED' ? 1 : 0)
+
+      if (approvals >= quorum.threshold) {
+        const entry = handlers.byType(target.type)
+        if (!entry) throw new SigilError('INTERNAL', `no handler for ${target.type}`)
+        await tx.query('SAVEPOINT consensus_execute')
+        try {
+          const result = await runHandler(tx, target, entry.handler, target.intent, now, undefined)
+          const appProofs = proofs(target, target.intent, result)
+          await finishActivity(tx, target.id, { status: STATUS.COMPLETED, result, failure: null, appProofs, now })
+        } catch (e) {
+          if (!(e instanceof SigilError)) throw e
+          await tx.query('ROLLBACK TO SAVEPOINT consensus_execute')
+          await finishActivity(tx, target.id, { status: STATUS.FAILED, result: null, failure: failureOf(e), appProofs: [], now })
+        }
+      } else if (quorum.userIds.length - rejections < quorum.threshold) {
+        await finishActivity(tx, target.id, { status: STATUS.REJECTED, result: null, failure: null, appProofs: [], now })
+      }
+      return { activityId: target.id }
+    }
+  }
+
+  return { submit, voteHandler }
+}
+
+export type Engine = ReturnType<typeof createEngine>
+
+function withActivity(e: SigilError, a: Pick<ActivityRow, 'id' | 'status' | 'type'>): SigilError {
+  return new SigilError(e.code, e.message, {
+    fieldViolations: e.fieldViolations,
+    details: [...e.details, activityDetail(a)],
+    cause: e,
+  })
+}
+
+function codeOfFailure(a: ActivityRow): SigilErrorCode {
+  const info = a.failure?.details.find((d) => d['@type'] === 'type.googleapis.com/sigil.ErrorInfo')
+  const reason = info?.reason
+  return typeof reason === 'string' && reason in ERROR_CODES ? (reason as SigilErrorCode) : 'INTERNAL'
+}

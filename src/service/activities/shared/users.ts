@@ -1,0 +1,65 @@
+import type { ApiKeyParams, AuthenticatorParams, OauthProviderParams } from '../../../api/common.js'
+import { invalidField } from '../../../api/errors.js'
+import { decodeJwtPayload } from '../../../crypto/jwt.js'
+import { insertOauthProvider, insertUser } from '../../store/users.js'
+import type { ActivityContext } from '../types.js'
+import { registerApiKey, registerAuthenticator } from './credentials.js'
+
+export type NewUser = {
+  userName: string
+  userEmail?: string | undefined
+  userPhoneNumber?: string | undefined
+  userTags?: string[] | undefined
+  apiKeys: ApiKeyParams[]
+  authenticators: AuthenticatorParams[]
+  oauthProviders: OauthProviderParams[]
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const PHONE = /^\+[1-9]\d{6,14}$/
+
+/** Creates a user with its credentials in `orgId`. Fields are named under `field`. */
+export async function createUser(ctx: ActivityContext, orgId: string, u: NewUser, field: string): Promise<string> {
+  if (!u.userName.trim()) throw invalidField(`${field}.userName`, 'required')
+  if (u.userEmail && !EMAIL.test(u.userEmail)) throw invalidField(`${field}.userEmail`, 'is not an email address')
+  if (u.userPhoneNumber && !PHONE.test(u.userPhoneNumber)) {
+    throw invalidField(`${field}.userPhoneNumber`, 'must be an E.164 phone number such as +15555550123')
+  }
+  const userId = crypto.randomUUID()
+  await insertUser(ctx.tx, {
+    id: userId,
+    orgId,
+    userName: u.userName,
+    userEmail: u.userEmail?.toLowerCase(),
+    userPhoneNumber: u.userPhoneNumber,
+    userTags: u.userTags ?? [],
+    now: ctx.now,
+  })
+  for (const [i, k] of u.apiKeys.entries()) await registerApiKey(ctx, orgId, userId, k, `${field}.apiKeys[${i}]`)
+  for (const [i, a] of u.authenticators.entries()) {
+    await registerAuthenticator(ctx, orgId, userId, a, `${field}.authenticators[${i}]`)
+  }
+  for (const [i, p] of u.oauthProviders.entries()) {
+    const f = `${field}.oauthProviders[${i}]`
+    let claims = p.oidcClaims
+    if (!claims && p.oidcToken) {
+      const payload = decodeJwtPayload(p.oidcToken)
+      if (payload && typeof payload.iss === 'string' && typeof payload.sub === 'string') {
+        const aud = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud
+        claims = { iss: payload.iss, sub: payload.sub, aud: typeof aud === 'string' ? aud : '' }
+      }
+    }
+    if (!claims) throw invalidField(f, 'needs oidcClaims or a decodable oidcToken')
+    await insertOauthProvider(ctx.tx, {
+      id: crypto.randomUUID(),
+      orgId,
+      userId,
+      providerName: p.providerName,
+      issuer: claims.iss,
+      audience: claims.aud,
+      subject: claims.sub,
+      now: ctx.now,
+    })
+  }
+  return userId
+}

@@ -1,0 +1,28 @@
+import type { Principal } from '../auth/principal.js'
+import type { Runtime } from '../runtime.js'
+import type { Sql } from '../store/db.js'
+
+/** What an activity handler sees: its transaction and the facts of the activity. */
+export type ActivityContext = {
+  tx: Sql
+  rt: Runtime
+  now: number
+  activityId: string
+  type: string
+  /** The organization the activity acts in. */
+  organizationId: string
+  /** Who submitted it (for consensus-approved activities: the original submitter). */
+  submitter: Pick<Principal, 'userId' | 'organizationId'>
+  /** The signing credential, when the activity runs at submission (not after consensus). */
+  principal: Principal | undefined
+}
+
+/**
+ * One wire operation's effects. Runs inside the activity's transaction: it either
+ * returns the result object (stored under the operation's result key) or throws a
+ * SigilError, in which case every effect is rolled back and the activity is FAILED.
+ */
+export type ActivityHandler<P = any, R extends Record<string, unknown> = Record<string, unknown>> = (
+  ctx: ActivityContext,
+  params: P,
+) => Promise<R>

@@ -1,0 +1,236 @@
+import { verifyAuthenticationResponse } from '@simplewebauthn/server'
+import { SigilError } from '../../api/errors.js'
+import { bytesToHex, hexToBytes, base64UrlDecode, utf8Decode } from '../../crypto/encoding.js'
+import { compressP256PublicKey } from '../../crypto/p256.js'
+import { parseWebauthnStamp, verifyApiKeyStamp, webauthnChallengeForBody } from '../../crypto/verifyStamp.js'
+import type { ServiceConfig } from '../config.js'
+import type { Sql } from '../store/db.js'
+import { ancestry, getOrganization } from '../store/organizations.js'
+import type { ApiKeyRow, AuthenticatorRow } from '../store/users.js'
+import { originAllowed } from './origins.js'
+import type { Principal } from './principal.js'
+
+/** Message the official SDKs map to SESSION_EXPIRED (wire-formats B5). */
+export const UNKNOWN_KEY_MESSAGE = 'could not find public key in organization or its parent organization'
+export const EXPIRED_KEY_MESSAGE = 'Unauthenticated desc = expired api key publicKey'
+
+const CURVE_OF_SCHEME: Record<string, string> = {
+  SIGNATURE_SCHEME_TK_API_P256: 'API_KEY_CURVE_P256',
+  SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191: 'API_KEY_CURVE_SECP256K1',
+  SIGNATURE_SCHEME_TK_API_ED25519: 'API_KEY_CURVE_ED25519',
+}
+
+export type AuthenticateInput = {
+  /** The stamp, already checked over the raw body by {@link stampSignatureCheck}. */
+  signed: SignedStamp
+  rawBody: Uint8Array
+  /** The body's `organizationId` (parsed after the signature check). */
+  organizationId: string
+  /**
+   * Whether a credential of a sub-organization may be found from its parent's id
+   * (create_read_write_session, stamp_login, whoami: service-interface §10, wire-formats B6).
+   */
+  allowDescendant: boolean
+  now: number
+}
+
+export type Authenticated = {
+  principal: Principal
+  /** The organization the request acts in: the request's, or the sub-organization found below it. */
+  effectiveOrganizationId: string
+}
+
+export type SignedStamp = ReturnType<typeof stampSignatureCheck>
+
+/**
+ * Which stamp header a request carries, its signature verified over the raw body before
+ * anything is parsed (A4). WebAuthn stamps are verified against the stored passkey later.
+ */
+export function stampSignatureCheck(headers: { get(name: string): string | null | undefined }, rawBody: Uint8Array) {
+  const xStamp = headers.get('x-stamp')
+  const webauthn = headers.get('x-stamp-webauthn')
+  const attested = headers.get('x-stamp-attested')
+  if (xStamp) {
+    const check = verifyApiKeyStamp(xStamp, rawBody)
+    if (!check.ok) throw stampError(check.reason)
+    return { kind: 'API_KEY' as const, check, header: xStamp }
+  }
+  if (webauthn) {
+    const parsed = parseWebauthnStamp(webauthn)
+    if (!parsed.ok) throw stampError(parsed.reason)
+    return { kind: 'WEBAUTHN' as const, stamp: parsed.stamp }
+  }
+  if (attested) return { kind: 'ATTESTED' as const, header: attested }
+  throw new SigilError('STAMP_MISSING', 'request is not stamped: send X-Stamp, X-Stamp-Webauthn or X-Stamp-Attested')
+}
+
+function stampError(reason: string): SigilError {
+  switch (reason) {
+    case 'STAMP_SCHEME_UNSUPPORTED':
+      return new SigilError('STAMP_SCHEME_UNSUPPORTED', 'stamp scheme is not supported')
+    case 'STAMP_SIGNATURE_INVALID':
+      return new SigilError('STAMP_SIGNATURE_INVALID', 'stamp signature does not verify over the request body')
+    default:
+      return new SigilError('STAMP_MALFORMED', 'stamp header is malformed')
+  }
+}
+
+/** Picks, among rows found for a credential, the one in the request org or its nearest ancestor. */
+async function pickByOrganization<T extends { organization_id: string }>(
+  sql: Sql,
+  rows: T[],
+  organizationId: string,
+  allowDescendant: boolean,
+): Promise<{ row: T; effectiveOrganizationId: string } | { denied: true } | undefined> {
+  if (rows.length === 0) return undefined
+  const up = await ancestry(sql, organizationId)
+  let best: { row: T; depth: number } | undefined
+  for (const row of rows) {
+    const depth = up.indexOf(row.organization_id)
+    if (depth >= 0 && (!best || depth < best.depth)) best = { row, depth }
+  }
+  if (best) return { row: best.row, effectiveOrganizationId: organizationId }
+  // The credential lives below the request's organization.
+  for (const row of rows) {
+    const chain = await ancestry(sql, row.organization_id)
+    if (chain.includes(organizationId)) {
+      return allowDescendant ? { row, effectiveOrganizationId: row.organization_id } : { denied: true }
+    }
+  }
+  return undefined
+}
+
+/**
+ * Authenticates a request (wire-formats A4): the stamp's key or passkey must belong to a
+ * user of the request's organization or of one of its ancestors. Throws a SigilError.
+ */
+export async function authenticate(sql: Sql, config: ServiceConfig, input: AuthenticateInput): Promise<Authenticated> {
+  const { signed } = input
+  if (!(await getOrganization(sql, input.organizationId))) {
+    throw new SigilError('NOT_FOUND', `organizationId: organization ${input.organizationId} not found`, {
+      fieldViolations: [{ field: 'organizationId', description: 'organization not found' }],
+    })
+  }
+
+  if (signed.kind === 'API_KEY') {
+    const { check } = signed
+    let publicKey = check.publicKey.toLowerCase()
+    if (check.scheme === 'SIGNATURE_SCHEME_TK_API_P256' && publicKey.length === 130) {
+      publicKey = bytesToHex(compressP256PublicKey(hexToBytes(publicKey)))
+    }
+    const rows = (await sql.query<ApiKeyRow>('SELECT * FROM api_keys WHERE public_key = $1', [publicKey])).filter(
+      (r) => r.curve_type === CURVE_OF_SCHEME[check.scheme],
+    )
+    const picked = await pickByOrganization(sql, rows, input.organizationId, input.allowDescendant)
+    if (!picked) throw new SigilError('STAMP_KEY_UNKNOWN', UNKNOWN_KEY_MESSAGE)
+    if ('denied' in picked) {
+      throw new SigilError('PERMISSION_DENIED', 'a sub-organization credential cannot act on its parent organization')
+    }
+    const key = picked.row
+    if (key.expires_at !== null && Number(key.expires_at) <= input.now) {
+      throw new SigilError('STAMP_KEY_EXPIRED', `${EXPIRED_KEY_MESSAGE}: ${publicKey}`)
+    }
+    const decoded = JSON.parse(utf8Decode(base64UrlDecode(signed.header))) as { signature: string }
+    return {
+      principal: {
+        userId: key.user_id,
+        organizationId: key.organization_id,
+        credentialKind: 'API_KEY',
+        credentialId: key.id,
+        publicKey,
+        scheme: check.scheme,
+        signature: decoded.signature,
+      },
+      effectiveOrganizationId: picked.effectiveOrganizationId,
+    }
+  }
+
+  if (signed.kind === 'WEBAUTHN') {
+    const stamp = signed.stamp
+    const rows = await sql.query<AuthenticatorRow>('SELECT * FROM authenticators WHERE credential_id = $1', [
+      stamp.credentialId,
+    ])
+    const picked = await pickByOrganization(sql, rows, input.organizationId, input.allowDescendant)
+    if (!picked) throw new SigilError('STAMP_KEY_UNKNOWN', UNKNOWN_KEY_MESSAGE)
+    if ('denied' in picked) {
+      throw new SigilError('PERMISSION_DENIED', 'a sub-organization credential cannot act on its parent organization')
+    }
+    const auth = picked.row
+    let origin: string
+    try {
+      origin = (JSON.parse(utf8Decode(base64UrlDecode(stamp.clientDataJson))) as { origin?: unknown }).origin as string
+    } catch {
+      throw new SigilError('STAMP_MALFORMED', 'X-Stamp-Webauthn clientDataJson is not JSON')
+    }
+    const orgOrigins = await allowedOriginsFor(sql, auth.organization_id)
+    if (typeof origin !== 'string' || !originAllowed(origin, [...config.allowedOrigins, ...orgOrigins])) {
+      throw new SigilError('WEBAUTHN_INVALID', 'webauthn origin is not allowed')
+    }
+    let verification
+    try {
+      verification = await verifyAuthenticationResponse({
+        response: {
+          id: stamp.credentialId,
+          rawId: stamp.credentialId,
+          type: 'public-key',
+          response: {
+            authenticatorData: stamp.authenticatorData,
+            clientDataJSON: stamp.clientDataJson,
+            signature: stamp.signature,
+          },
+          clientExtensionResults: {},
+        },
+        expectedChallenge: webauthnChallengeForBody(input.rawBody),
+        expectedOrigin: origin,
+        expectedRPID: [...config.rpIds, ...rpIdsFromOrigins(orgOrigins)],
+        credential: { id: auth.credential_id, publicKey: Uint8Array.from(hexToBytes(auth.public_key)), counter: Number(auth.sign_count) },
+        requireUserVerification: false,
+      })
+    } catch (e) {
+      throw new SigilError('WEBAUTHN_INVALID', `webauthn stamp rejected: ${(e as Error).message}`)
+    }
+    if (!verification.verified) throw new SigilError('WEBAUTHN_INVALID', 'webauthn stamp rejected')
+    await sql.query('UPDATE authenticators SET sign_count = $2, updated_at = $3 WHERE id = $1', [
+      auth.id,
+      verification.authenticationInfo.newCounter,
+      input.now,
+    ])
+    return {
+      principal: {
+        userId: auth.user_id,
+        organizationId: auth.organization_id,
+        credentialKind: 'WEBAUTHN',
+        credentialId: auth.id,
+        publicKey: auth.public_key,
+        scheme: 'SIGNATURE_SCHEME_TK_WEBAUTHN',
+        signature: stamp.signature,
+      },
+      effectiveOrganizationId: picked.effectiveOrganizationId,
+    }
+  }
+
+  throw new SigilError('STAMP_SCHEME_UNSUPPORTED', 'X-Stamp-Attested is accepted only on stamp_login')
+}
+
+/** Origins an organization (or any ancestor) allowed with update_allowed_origins. */
+export async function allowedOriginsFor(sql: Sql, organizationId: string): Promise<string[]> {
+  const chain = await ancestry(sql, organizationId)
+  const rows = await sql.query<{ allowed_origins: string[] }>(
+    'SELECT allowed_origins FROM organizations WHERE id = ANY($1::text[])',
+    [chain],
+  )
+  return rows.flatMap((r) => r.allowed_origins)
+}
+
+function rpIdsFromOrigins(origins: string[]): string[] {
+  const out: string[] = []
+  for (const o of origins) {
+    try {
+      const u = new URL(o)
+      out.push(u.protocol === 'chrome-extension:' ? u.origin : u.hostname)
+    } catch {
+      // ignored: not a URL
+    }
+  }
+  return out
+}

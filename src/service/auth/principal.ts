@@ -1,0 +1,13 @@
+/** Who signed a request: the credential, its user and the user's organization. */
+export type Principal = {
+  userId: string
+  /** The organization the credential's user belongs to. */
+  organizationId: string
+  credentialKind: 'API_KEY' | 'WEBAUTHN' | 'ATTESTED'
+  /** api key id or authenticator id */
+  credentialId: string
+  publicKey: string
+  scheme: string
+  /** The stamp's signature (a vote records it with the body as its message). */
+  signature: string
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod'
+import { SigilError } from '../../api/errors.js'
+import type { QueryDefinition, SubmitDefinition } from '../../api/operation.js'
+import { QUERY_OPERATIONS, SUBMIT_OPERATIONS } from '../../api/registry.js'
+import { parseOrThrow } from '../../api/validation.js'
+import { utf8Decode } from '../../crypto/encoding.js'
+import type { ActivityHandler } from '../activities/types.js'
+import { activityDetail, type Engine } from '../activities/engine.js'
+import { authenticate, stampSignatureCheck } from '../auth/authenticate.js'
+import type { Principal } from '../auth/principal.js'
+import type { Runtime } from '../runtime.js'
+import { getActivity, submitResponse } from '../store/activities.js'
+import type { Sql } from '../store/db.js'
+
+/** What a query handler sees. */
+export type QueryContext = { sql: Sql; rt: Runtime; principal: Principal; organizationId: string }
+export type QueryHandler<Q = any> = (ctx: QueryContext, request: Q) => Promise<unknown>
+
+export type Dispatcher = {
+  engine: Engine
+  activities: ReadonlyMap<string, ActivityHandler>
+  queries: ReadonlyMap<string, QueryHandler>
+}
+
+/** Operations whose credential may be found among the sub-organizations of the named one. */
+const DESCENDANT_LOOKUP = new Set(['whoami', 'stamp_login', 'create_read_write_session'])
+
+const Envelope = z.object({
+  type: z.string({ error: 'required' }),
+  timestampMs: z.string({ error: 'required' }).regex(/^\d{1,16}$/, { error: 'must be milliseconds as a string of digits' }),
+  organizationId: z.string({ error: 'required' }).min(1, { error: 'required' }),
+  parameters: z.record(z.string(), z.unknown(), { error: 'required: an object' }),
+  generateAppProofs: z.boolean().optional(),
+})
+
+const QueryEnvelope = z.object({
+  organizationId: z.string({ error: 'required' }).min(1, { error: 'required' }),
+})
+
+const submitsByPath = new Map<string, SubmitDefinition[]>()
+for (const d of SUBMIT_OPERATIONS as readonly SubmitDefinition[]) {
+  submitsByPath.set(d.path, [...(submitsByPath.get(d.path) ?? []), d])
+}
+const queriesByPath = new Map<string, QueryDefinition>()
+for (const d of QUERY_OPERATIONS as readonly QueryDefinition[]) queriesByPath.set(d.path, d)
+
+function parseJson(raw: Uint8Array): unknown {
+  try {
+    return JSON.parse(utf8Decode(raw))
+  } catch {
+    throw new SigilError('INVALID_JSON', 'request body is not valid JSON')
+  }
+}
+
+/** POST /public/v1/submit/<operation> (A1, A2, A4). */
+export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, headers: Headers, raw: Uint8Array) {
+  const definitions = submitsByPath.get(path)
+  if (!definitions) throw new SigilError('NOT_FOUND', `no such operation: ${path}`)
+  const signed = stampSignatureCheck(headers, raw) // over the raw bytes, before any parsing (A4)
+  const body = parseOrThrow(Envelope, parseJson(raw), '')
+  const name = definitions[0]!.name
+  const now = rt.now()
+  const { principal, effectiveOrganizationId } = await authenticate(rt.db, rt.config, {
+    signed,
+    rawBody: raw,
+    organizationId: body.organizationId,
+    allowDescendant: DESCENDANT_LOOKUP.has(name),
+    now,
+  })
+  if (Math.abs(Number(body.timestampMs) - now) > rt.config.timestampWindowMs) {
+    throw new SigilError('TIMESTAMP_OUT_OF_WINDOW', 'timestampMs: request timestamp is outside the allowed window', {
+      fieldViolations: [{ field: 'timestampMs', description: 'outside the allowed window of the service clock' }],
+    })
+  }
+  const definition = definitions.find((x) => x.type === body.type)
+  if (!definition) {
+    throw new SigilError('UNKNOWN_ACTIVITY_TYPE', `type: ${body.type} is not accepted by ${path}`, {
+      fieldViolations: [{ field: 'type', description: `expected one of ${definitions.map((x) => x.type).join(', ')}` }],
+    })
+  }
+  const handler = d.activities.get(definition.type)
+  if (!handler) {
+    throw new SigilError('UNKNOWN_ACTIVITY_TYPE', `type: ${body.type} is not implemented by this service`, {
+      fieldViolations: [{ field: 'type', description: 'not implemented' }],
+    })
+  }
+  const parameters = parseOrThrow(definition.parameters, body.parameters, 'parameters') as Record<string, unknown>
+  const row = await d.engine.submit({
+    principal,
+    organizationId: effectiveOrganizationId,
+    type: definition.type,
+    timestampMs: body.timestampMs,
+    generateAppProofs: body.generateAppProofs ?? false,
+    rawBody: raw,
+    parameters,
+    operation: definition,
+    handler,
+  })
+  if (definition.resultOf === 'target' && row.result && typeof row.result.activityId === 'string') {
+    const target = await getActivity(rt.db, row.result.activityId)
+    if (target) return submitResponse(rt.db, target, principal.userId)
+  }
+  return submitResponse(rt.db, row, principal.userId)
+}
+
+/** POST /public/v1/query/<operation>. */
+export async function handleQuery(rt: Runtime, d: Dispatcher, path: string, headers: Headers, raw: Uint8Array) {
+  const definition = queriesByPath.get(path)
+  const handler = definition && d.queries.get(definition.name)
+  if (!definition || !handler) throw new SigilError('NOT_FOUND', `no such query: ${path}`)
+  const signed = stampSignatureCheck(headers, raw)
+  const json = parseJson(raw)
+  const { organizationId } = parseOrThrow(QueryEnvelope, json, '')
+  const { principal, effectiveOrganizationId } = await authenticate(rt.db, rt.config, {
+    signed,
+    rawBody: raw,
+    organizationId,
+    allowDescendant: DESCENDANT_LOOKUP.has(definition.name),
+    now: rt.now(),
+  })
+  const request = parseOrThrow(definition.request, json, '') as Record<string, unknown>
+  return handler({ sql: rt.db, rt, principal, organizationId: effectiveOrganizationId }, request)
+}
+
+export { activityDetail }

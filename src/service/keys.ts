@@ -1,0 +1,43 @@
+import { p256 } from '@noble/curves/nist.js'
+import { bytesToHex } from '../crypto/encoding.js'
+import type { Database } from './store/db.js'
+import type { SecretBox } from './store/secrets.js'
+
+/**
+ * The service's own P-256 keys, made on first start and kept encrypted in the database
+ * so that every instance sharing it signs with the same keys.
+ * - signer: import/export/target bundles (wire-formats B2, "enclaveQuorumPublic")
+ * - session: session JWTs (B3, the notarizer)
+ * - verifier: OTP verification tokens (B3, the TLS fetcher)
+ * - appProof: app proofs of activities (issue 3)
+ * - onramp: HPKE target for on-ramp provider secrets (issue 6)
+ * - otpTarget: HPKE target for encrypted OTP bundles (verify_otp V2)
+ */
+export const SERVICE_KEY_NAMES = ['signer', 'session', 'verifier', 'appProof', 'onramp', 'otpTarget'] as const
+export type ServiceKeyName = (typeof SERVICE_KEY_NAMES)[number]
+export type ServiceKey = { privateKey: Uint8Array; publicKey: Uint8Array; publicKeyHex: string }
+export type ServiceKeys = Record<ServiceKeyName, ServiceKey>
+
+export async function loadServiceKeys(db: Database, box: SecretBox): Promise<ServiceKeys> {
+  const out = {} as ServiceKeys
+  for (const name of SERVICE_KEY_NAMES) {
+    const fresh = p256.utils.randomSecretKey()
+    const freshPub = p256.getPublicKey(fresh, false)
+    // First writer wins when several instances start at once.
+    await db.query(
+      `INSERT INTO service_keys (name, public_key, private_key_enc, created_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (name) DO NOTHING`,
+      [name, bytesToHex(freshPub), box.seal(fresh, `service-key:${name}`), Date.now()],
+    )
+    fresh.fill(0)
+    const [row] = await db.query<{ public_key: string; private_key_enc: string }>(
+      'SELECT public_key, private_key_enc FROM service_keys WHERE name = $1',
+      [name],
+    )
+    if (!row) throw new Error(`service key ${name} missing`)
+    const privateKey = box.open(row.private_key_enc, `service-key:${name}`)
+    const publicKey = p256.getPublicKey(privateKey, false)
+    out[name] = { privateKey, publicKey, publicKeyHex: bytesToHex(publicKey) }
+  }
+  return out
+}

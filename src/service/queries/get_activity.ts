@@ -1,0 +1,14 @@
+import { SigilError } from '../../api/errors.js'
+import type { QueryHandler } from '../http/dispatch.js'
+import { activityToWire, getActivity } from '../store/activities.js'
+
+/** get_activity: `{organizationId, activityId}` → `{activity}`. */
+export const handler: QueryHandler<{ activityId: string }> = async ({ sql, organizationId, principal }, req) => {
+  const a = await getActivity(sql, req.activityId)
+  if (!a || a.organization_id !== organizationId) {
+    throw new SigilError('NOT_FOUND', 'activityId: no such activity in the organization', {
+      fieldViolations: [{ field: 'activityId', description: 'no such activity in the organization' }],
+    })
+  }
+  return { activity: await activityToWire(sql, a, principal.userId, 'query') }
+}

@@ -1,0 +1,9 @@
+import type { QueryHandler } from '../http/dispatch.js'
+import { requireUser } from '../activities/shared/lookup.js'
+import { userToWire } from '../store/users.js'
+
+/** get_user: `{organizationId, userId}` → `{user}`. */
+export const handler: QueryHandler<{ userId: string }> = async ({ sql, organizationId }, req) => {
+  const user = await requireUser(sql, organizationId, req.userId, 'userId')
+  return { user: await userToWire(sql, user) }
+}

@@ -1,0 +1,78 @@
+import type { AddressInfo } from 'node:net'
+import { serve, type ServerType } from '@hono/node-server'
+import { createEngine } from './activities/engine.js'
+import { ACTIVITY_HANDLERS } from './activities/index.js'
+import { bootstrap, type AdminKeyFile } from './bootstrap.js'
+import type { ServiceConfig } from './config.js'
+import { createApp } from './http/app.js'
+import { QUERY_HANDLERS } from './queries/index.js'
+import { loadServiceKeys } from './keys.js'
+import { createLogger, type Logger } from './logger.js'
+import type { Runtime } from './runtime.js'
+import { openDatabase } from './store/db.js'
+import { migrate } from './store/migrate.js'
+import { createSecretBox, loadMasterKey } from './store/secrets.js'
+import { mountExtras } from './extras.js'
+
+export type RunningService = {
+  url: string
+  port: number
+  admin: AdminKeyFile
+  rt: Runtime
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>
+}
+
+/** Starts the service: database, migrations, keys, bootstrap, HTTP. */
+export async function startService(
+  config: ServiceConfig,
+  options: { now?: () => number; logger?: Logger } = {},
+): Promise<RunningService> {
+  const log = options.logger ?? createLogger(config.logLevel, { svc: 'sigil' })
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  try {
+    const applied = await migrate(db)
+    if (applied.length) log.info('migrations applied', { versions: applied.join(',') })
+    const secrets = createSecretBox(loadMasterKey(config.masterKeyHex, config.dataDir))
+    const keys = await loadServiceKeys(db, secrets)
+    const now = options.now ?? Date.now
+    const admin = await bootstrap(db, config.dataDir, now())
+    const rt: Runtime = { config, db, secrets, keys, log, now, rootOrganizationId: admin.organizationId }
+
+    const activities = new Map(Object.entries(ACTIVITY_HANDLERS))
+    const engine = createEngine(rt, {
+      byType: (type) => {
+        const handler = activities.get(type)
+        return handler ? { operation: { name: type, type, intentKey: '', resultKey: '' }, handler } : undefined
+      },
+    })
+    activities.set('ACTIVITY_TYPE_APPROVE_ACTIVITY', engine.voteHandler('VOTE_SELECTION_APPROVED'))
+    activities.set('ACTIVITY_TYPE_REJECT_ACTIVITY', engine.voteHandler('VOTE_SELECTION_REJECTED'))
+    const app = createApp(rt, { engine, activities, queries: new Map(Object.entries(QUERY_HANDLERS)) }, {
+      mount: (a) => mountExtras(a, rt),
+    })
+
+    const server: ServerType = await new Promise((resolve) => {
+      const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s))
+    })
+    const port = (server.address() as AddressInfo).port
+    const url = `http://${config.host}:${port}`
+    log.info('service listening', { url, database: db.kind, dataDir: config.dataDir })
+
+    let closing: Promise<void> | undefined
+    const close = () =>
+      (closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          // Idle keep-alive sockets would hold close() open; in-flight ones finish first.
+          if ('closeIdleConnections' in server) server.closeIdleConnections()
+        })
+        await db.close()
+        log.info('service stopped')
+      })())
+    return { url, port, admin, rt, close }
+  } catch (e) {
+    await db.close().catch(() => {})
+    throw e
+  }
+}

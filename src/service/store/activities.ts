@@ -1,0 +1,195 @@
+import type { Sql } from './db.js'
+import { getQuorum } from './organizations.js'
+import { getUserById, userToWire } from './users.js'
+import { toTimestamp } from './time.js'
+
+export type ActivityRow = {
+  seq: number
+  id: string
+  organization_id: string
+  quorum_org_id: string
+  submitter_user_id: string
+  submitter_org_id: string
+  type: string
+  status: string
+  intent_key: string
+  intent: Record<string, unknown>
+  result_key: string
+  result: Record<string, unknown> | null
+  failure: { code: number; message: string; details: Array<Record<string, unknown>> } | null
+  app_proofs: unknown[]
+  generate_app_proofs: boolean
+  fingerprint: string
+  body: string
+  timestamp_ms: string
+  created_at: number
+  updated_at: number
+}
+
+export type VoteRow = {
+  id: string
+  activity_id: string
+  user_id: string
+  selection: 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED'
+  message: string
+  public_key: string
+  signature: string
+  scheme: string
+  created_at: number
+}
+
+export async function getActivity(sql: Sql, id: string): Promise<ActivityRow | undefined> {
+  const [row] = await sql.query<ActivityRow>('SELECT * FROM activities WHERE id = $1', [id])
+  return row
+}
+
+export async function getActivityByFingerprint(sql: Sql, fingerprint: string): Promise<ActivityRow | undefined> {
+  const [row] = await sql.query<ActivityRow>('SELECT * FROM activities WHERE fingerprint = $1', [fingerprint])
+  return row
+}
+
+export async function insertActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>): Promise<void> {
+  await sql.query(
+    `INSERT INTO activities (id, organization_id, quorum_org_id, submitter_user_id, submitter_org_id, type, status,
+       intent_key, intent, result_key, result, failure, app_proofs, generate_app_proofs, fingerprint, body,
+       timestamp_ms, created_at, updated_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)`,
+    [
+      a.id, a.organization_id, a.quorum_org_id, a.submitter_user_id, a.submitter_org_id, a.type, a.status,
+      a.intent_key, JSON.stringify(a.intent), a.result_key, a.result === null ? null : JSON.stringify(a.result),
+      a.failure === null ? null : JSON.stringify(a.failure), JSON.stringify(a.app_proofs), a.generate_app_proofs,
+      a.fingerprint, a.body, a.timestamp_ms, a.created_at, a.updated_at,
+    ],
+  )
+}
+
+export async function finishActivity(
+  sql: Sql,
+  id: string,
+  f: { status: string; result: Record<string, unknown> | null; failure: ActivityRow['failure']; appProofs: unknown[]; now: number },
+): Promise<void> {
+  await sql.query(
+    'UPDATE activities SET status = $2, result = $3, failure = $4, app_proofs = $5, updated_at = $6 WHERE id = $1',
+    [id, f.status, f.result === null ? null : JSON.stringify(f.result), f.failure === null ? null : JSON.stringify(f.failure), JSON.stringify(f.appProofs), f.now],
+  )
+}
+
+export async function insertVote(sql: Sql, v: VoteRow): Promise<void> {
+  await sql.query(
+    `INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, created_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+    [v.id, v.activity_id, v.user_id, v.selection, v.message, v.public_key, v.signature, v.scheme, v.created_at],
+  )
+}
+
+export async function listVotes(sql: Sql, activityId: string): Promise<VoteRow[]> {
+  return sql.query<VoteRow>('SELECT * FROM votes WHERE activity_id = $1 ORDER BY created_at, id', [activityId])
+}
+
+export type ListActivitiesFilter = {
+  organizationId: string
+  statuses?: string[] | undefined
+  types?: string[] | undefined
+  limit: number
+  /** Activities newer than this one (by id): page towards the newest. */
+  before?: string | undefined
+  /** Activities older than this one (by id): page towards the oldest. */
+  after?: string | undefined
+}
+
+/** Newest first; `before`/`after` are activity ids bounding the page. */
+export async function listActivities(sql: Sql, f: ListActivitiesFilter): Promise<ActivityRow[]> {
+  const where = ['organization_id = $1']
+  const params: unknown[] = [f.organizationId]
+  if (f.statuses?.length) {
+    params.push(f.statuses)
+    where.push(`status = ANY($${params.length}::text[])`)
+  }
+  if (f.types?.length) {
+    params.push(f.types)
+    where.push(`type = ANY($${params.length}::text[])`)
+  }
+  if (f.after) {
+    params.push(f.after)
+    where.push(`seq < (SELECT seq FROM activities WHERE id = $${params.length})`)
+  }
+  if (f.before) {
+    params.push(f.before)
+    where.push(`seq > (SELECT seq FROM activities WHERE id = $${params.length})`)
+  }
+  params.push(f.limit)
+  if (f.before && !f.after) {
+    // Closest newer ones first, then present newest first.
+    const rows = await sql.query<ActivityRow>(
+      `SELECT * FROM activities WHERE ${where.join(' AND ')} ORDER BY seq ASC LIMIT $${params.length}`,
+      params,
+    )
+    return rows.reverse()
+  }
+  return sql.query<ActivityRow>(
+    `SELECT * FROM activities WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
+    params,
+  )
+}
+
+export type TimestampStyle = 'submit' | 'query'
+
+/**
+ * The wire activity object (service-interface "Activity object", wire-formats A1).
+ * `canApprove`/`canReject` are computed for `callerUserId`.
+ */
+export async function activityToWire(sql: Sql, a: ActivityRow, callerUserId: string | undefined, style: TimestampStyle) {
+  const votes = await listVotes(sql, a.id)
+  const quorum = await getQuorum(sql, a.quorum_org_id)
+  const canVote =
+    a.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' &&
+    callerUserId !== undefined &&
+    quorum.userIds.includes(callerUserId) &&
+    !votes.some((v) => v.user_id === callerUserId)
+  const ts = (ms: number) => (style === 'submit' ? String(ms) : toTimestamp(ms))
+  const wireVotes = []
+  for (const v of votes) {
+    const user = await getUserById(sql, v.user_id)
+    wireVotes.push({
+      id: v.id,
+      userId: v.user_id,
+      ...(user ? { user: await userToWire(sql, user) } : {}),
+      activityId: v.activity_id,
+      selection: v.selection,
+      message: v.message,
+      publicKey: v.public_key,
+      signature: v.signature,
+      scheme: v.scheme,
+      createdAt: toTimestamp(Number(v.created_at)),
+    })
+  }
+  const base = {
+    id: a.id,
+    organizationId: a.organization_id,
+    status: a.status,
+    type: a.type,
+    intent: { [a.intent_key]: a.intent },
+    result: a.result ? { [a.result_key]: a.result } : {},
+    votes: wireVotes,
+    appProofs: a.app_proofs,
+    fingerprint: a.fingerprint,
+    canApprove: canVote,
+    canReject: canVote,
+    createdAt: ts(Number(a.created_at)),
+    updatedAt: ts(Number(a.updated_at)),
+    ...(a.failure ? { failure: a.failure } : {}),
+  }
+  return base
+}
+
+/** The submit response `{activity}` (A1): top level plus `result.activity` nested. */
+export async function submitResponse(sql: Sql, a: ActivityRow, callerUserId: string | undefined) {
+  const nested = await activityToWire(sql, a, callerUserId, 'submit')
+  return {
+    activity: {
+      ...nested,
+      timestampMs: a.timestamp_ms,
+      result: { ...nested.result, activity: nested },
+    },
+  }
+}

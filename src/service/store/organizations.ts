@@ -1,0 +1,91 @@
+import type { Sql } from './db.js'
+
+export type OrganizationRow = {
+  id: string
+  name: string
+  parent_id: string | null
+  is_root: boolean
+  quorum_threshold: number
+  allowed_origins: string[]
+  created_at: number
+  updated_at: number
+}
+
+export async function getOrganization(sql: Sql, id: string): Promise<OrganizationRow | undefined> {
+  const [row] = await sql.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1', [id])
+  return row
+}
+
+export async function getRootOrganization(sql: Sql): Promise<OrganizationRow | undefined> {
+  const [row] = await sql.query<OrganizationRow>('SELECT * FROM organizations WHERE is_root')
+  return row
+}
+
+export async function insertOrganization(
+  sql: Sql,
+  org: { id: string; name: string; parentId: string | null; isRoot?: boolean; quorumThreshold: number; now: number },
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO organizations (id, name, parent_id, is_root, quorum_threshold, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+    [org.id, org.name, org.parentId, org.isRoot ?? false, org.quorumThreshold, org.now],
+  )
+}
+
+/** The organization and its ancestors, nearest first. */
+export async function ancestry(sql: Sql, id: string): Promise<string[]> {
+  const rows = await sql.query<{ id: string; depth: number }>(
+    `WITH RECURSIVE up(id, parent_id, depth) AS (
+       SELECT id, parent_id, 0 FROM organizations WHERE id = $1
+       UNION ALL
+       SELECT o.id, o.parent_id, up.depth + 1 FROM organizations o JOIN up ON o.id = up.parent_id
+     ) SELECT id, depth FROM up ORDER BY depth`,
+    [id],
+  )
+  return rows.map((r) => r.id)
+}
+
+/** True when `ancestorId` is `orgId` itself or one of its ancestors. */
+export async function isSelfOrAncestor(sql: Sql, ancestorId: string, orgId: string): Promise<boolean> {
+  return (await ancestry(sql, orgId)).includes(ancestorId)
+}
+
+export async function getQuorum(sql: Sql, orgId: string): Promise<{ threshold: number; userIds: string[] }> {
+  const org = await getOrganization(sql, orgId)
+  const members = await sql.query<{ user_id: string }>(
+    'SELECT user_id FROM quorum_members WHERE organization_id = $1 ORDER BY user_id',
+    [orgId],
+  )
+  return { threshold: org?.quorum_threshold ?? 1, userIds: members.map((m) => m.user_id) }
+}
+
+export async function setQuorum(sql: Sql, orgId: string, threshold: number, userIds: string[], now: number): Promise<void> {
+  await sql.query('UPDATE organizations SET quorum_threshold = $2, updated_at = $3 WHERE id = $1', [orgId, threshold, now])
+  await sql.query('DELETE FROM quorum_members WHERE organization_id = $1', [orgId])
+  for (const userId of userIds) {
+    await sql.query('INSERT INTO quorum_members (organization_id, user_id) VALUES ($1, $2)', [orgId, userId])
+  }
+}
+
+export async function listFeatures(sql: Sql, orgId: string): Promise<Array<{ name: string; value: string }>> {
+  return sql.query<{ name: string; value: string }>(
+    'SELECT name, value FROM organization_features WHERE organization_id = $1 ORDER BY name',
+    [orgId],
+  )
+}
+
+export async function setFeature(sql: Sql, orgId: string, name: string, value: string): Promise<void> {
+  await sql.query(
+    `INSERT INTO organization_features (organization_id, name, value) VALUES ($1, $2, $3)
+     ON CONFLICT (organization_id, name) DO UPDATE SET value = EXCLUDED.value`,
+    [orgId, name, value],
+  )
+}
+
+export async function removeFeature(sql: Sql, orgId: string, name: string): Promise<boolean> {
+  const rows = await sql.query('DELETE FROM organization_features WHERE organization_id = $1 AND name = $2 RETURNING name', [
+    orgId,
+    name,
+  ])
+  return rows.length > 0
+}

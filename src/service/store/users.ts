@@ -1,0 +1,192 @@
+import type { Sql } from './db.js'
+import { toTimestamp } from './time.js'
+
+export type UserRow = {
+  id: string
+  organization_id: string
+  user_name: string
+  user_email: string | null
+  user_phone_number: string | null
+  user_tags: string[]
+  created_at: number
+  updated_at: number
+}
+
+export type ApiKeyRow = {
+  id: string
+  organization_id: string
+  user_id: string
+  name: string
+  public_key: string
+  curve_type: string
+  credential_type: string
+  expiration_seconds: string | null
+  expires_at: number | null
+  created_at: number
+  updated_at: number
+}
+
+export type AuthenticatorRow = {
+  id: string
+  organization_id: string
+  user_id: string
+  name: string
+  credential_id: string
+  public_key: string
+  sign_count: number
+  transports: string[]
+  aaguid: string
+  attestation_type: string
+  created_at: number
+  updated_at: number
+}
+
+export type OauthProviderRow = {
+  id: string
+  organization_id: string
+  user_id: string
+  provider_name: string
+  issuer: string
+  audience: string
+  subject: string
+  created_at: number
+  updated_at: number
+}
+
+export async function getUser(sql: Sql, orgId: string, userId: string): Promise<UserRow | undefined> {
+  const [row] = await sql.query<UserRow>('SELECT * FROM users WHERE id = $1 AND organization_id = $2', [userId, orgId])
+  return row
+}
+
+export async function getUserById(sql: Sql, userId: string): Promise<UserRow | undefined> {
+  const [row] = await sql.query<UserRow>('SELECT * FROM users WHERE id = $1', [userId])
+  return row
+}
+
+export async function listUsers(sql: Sql, orgId: string): Promise<UserRow[]> {
+  return sql.query<UserRow>('SELECT * FROM users WHERE organization_id = $1 ORDER BY created_at, id', [orgId])
+}
+
+export async function insertUser(
+  sql: Sql,
+  u: { id: string; orgId: string; userName: string; userEmail?: string | undefined; userPhoneNumber?: string | undefined; userTags?: string[]; now: number },
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO users (id, organization_id, user_name, user_email, user_phone_number, user_tags, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+    [u.id, u.orgId, u.userName, u.userEmail || null, u.userPhoneNumber || null, JSON.stringify(u.userTags ?? []), u.now],
+  )
+}
+
+export async function insertApiKey(
+  sql: Sql,
+  k: {
+    id: string
+    orgId: string
+    userId: string
+    name: string
+    publicKey: string
+    curveType: string
+    credentialType: string
+    expirationSeconds?: string | undefined
+    now: number
+  },
+): Promise<void> {
+  const expiresAt = k.expirationSeconds ? k.now + Number(k.expirationSeconds) * 1000 : null
+  await sql.query(
+    `INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve_type, credential_type,
+                           expiration_seconds, expires_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
+    [k.id, k.orgId, k.userId, k.name, k.publicKey.toLowerCase(), k.curveType, k.credentialType, k.expirationSeconds ?? null, expiresAt, k.now],
+  )
+}
+
+export async function insertAuthenticator(
+  sql: Sql,
+  a: {
+    id: string
+    orgId: string
+    userId: string
+    name: string
+    credentialId: string
+    publicKeyHex: string
+    signCount: number
+    transports: string[]
+    aaguid: string
+    attestationType: string
+    now: number
+  },
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO authenticators (id, organization_id, user_id, name, credential_id, public_key, sign_count,
+                                 transports, aaguid, attestation_type, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
+    [a.id, a.orgId, a.userId, a.name, a.credentialId, a.publicKeyHex, a.signCount, JSON.stringify(a.transports), a.aaguid, a.attestationType, a.now],
+  )
+}
+
+export async function insertOauthProvider(
+  sql: Sql,
+  p: { id: string; orgId: string; userId: string; providerName: string; issuer: string; audience: string; subject: string; now: number },
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO oauth_providers (id, organization_id, user_id, provider_name, issuer, audience, subject, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
+    [p.id, p.orgId, p.userId, p.providerName, p.issuer, p.audience, p.subject, p.now],
+  )
+}
+
+/** The wire User object (service-interface "User"), with its credentials. */
+export async function userToWire(sql: Sql, user: UserRow) {
+  const [apiKeys, authenticators, oauth] = await Promise.all([
+    sql.query<ApiKeyRow>('SELECT * FROM api_keys WHERE user_id = $1 ORDER BY created_at, id', [user.id]),
+    sql.query<AuthenticatorRow>('SELECT * FROM authenticators WHERE user_id = $1 ORDER BY created_at, id', [user.id]),
+    sql.query<OauthProviderRow>('SELECT * FROM oauth_providers WHERE user_id = $1 ORDER BY created_at, id', [user.id]),
+  ])
+  return {
+    userId: user.id,
+    userName: user.user_name,
+    ...(user.user_email ? { userEmail: user.user_email } : {}),
+    ...(user.user_phone_number ? { userPhoneNumber: user.user_phone_number } : {}),
+    authenticators: authenticators.map(authenticatorToWire),
+    apiKeys: apiKeys.map(apiKeyToWire),
+    userTags: user.user_tags,
+    oauthProviders: oauth.map((p) => ({
+      providerId: p.id,
+      providerName: p.provider_name,
+      issuer: p.issuer,
+      audience: p.audience,
+      subject: p.subject,
+      createdAt: toTimestamp(Number(p.created_at)),
+      updatedAt: toTimestamp(Number(p.updated_at)),
+    })),
+    createdAt: toTimestamp(Number(user.created_at)),
+    updatedAt: toTimestamp(Number(user.updated_at)),
+  }
+}
+
+export function apiKeyToWire(k: ApiKeyRow) {
+  return {
+    credential: { publicKey: k.public_key, type: k.credential_type },
+    apiKeyId: k.id,
+    apiKeyName: k.name,
+    ...(k.expiration_seconds ? { expirationSeconds: k.expiration_seconds } : {}),
+    createdAt: toTimestamp(Number(k.created_at)),
+    updatedAt: toTimestamp(Number(k.updated_at)),
+  }
+}
+
+export function authenticatorToWire(a: AuthenticatorRow) {
+  return {
+    transports: a.transports,
+    attestationType: a.attestation_type,
+    aaguid: a.aaguid,
+    credentialId: a.credential_id,
+    model: '',
+    credential: { publicKey: a.public_key, type: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR' },
+    authenticatorId: a.id,
+    authenticatorName: a.name,
+    createdAt: toTimestamp(Number(a.created_at)),
+    updatedAt: toTimestamp(Number(a.updated_at)),
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Launch Debian Chromium with the built extension (shared/notes/toolchain.md §4, P3, P4).
+ * Builds nothing: run `npx wxt build` first.
+ */
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type BrowserContext, type Worker } from 'playwright-core'
+
+/** Absolute path of the Chrome MV3 build. */
+export const EXTENSION_DIR = fileURLToPath(new URL('../../../.output/chrome-mv3', import.meta.url))
+
+/** Chromium binary (apt package `chromium`). */
+export const CHROMIUM_PATH = process.env['SIGIL_CHROMIUM'] ?? '/usr/bin/chromium'
+
+/** A running browser with the extension loaded. */
+export type LaunchedExtension = {
+  context: BrowserContext
+  extensionId: string
+  serviceWorker: Worker
+  close: () => Promise<void>
+}
+
+/** Throw a clear error when the extension has not been built. */
+export function assertExtensionBuilt(dir: string = EXTENSION_DIR): void {
+  if (!existsSync(join(dir, 'manifest.json'))) {
+    throw new Error(`Extension build not found at ${dir}/manifest.json. Run \`npx wxt build\` before the e2e tests.`)
+  }
+}
+
+/** Launch a fresh persistent context (temporary profile) and wait for the extension's service worker. */
+export async function launchExtension(): Promise<LaunchedExtension> {
+  assertExtensionBuilt()
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH} (apt-get install chromium)`)
+  const userDataDir = await mkdtemp(join(tmpdir(), 'sigil-e2e-'))
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [
+      `--disable-extensions-except=${EXTENSION_DIR}`,
+      `--load-extension=${EXTENSION_DIR}`,
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+  const close = async () => {
+    await context.close()
+    await rm(userDataDir, { recursive: true, force: true })
+  }
+  try {
+    const isExtensionWorker = (w: Worker) => w.url().startsWith('chrome-extension://')
+    const serviceWorker =
+      context.serviceWorkers().find(isExtensionWorker) ??
+      (await context.waitForEvent('serviceworker', { predicate: isExtensionWorker, timeout: 20_000 }))
+    return { context, extensionId: new URL(serviceWorker.url()).host, serviceWorker, close }
+  } catch (err) {
+    await close()
+    throw err
+  }
+}

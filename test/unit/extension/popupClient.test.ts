@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { createPopupClient } from '@/src/extension/popup/client'
+
+describe('createPopupClient', () => {
+  it('sends kind popup and returns typed results', async () => {
+    const sent: unknown[] = []
+    const client = createPopupClient(async (m) => {
+      sent.push(m)
+      return { ok: true, result: { loggedIn: false, extensionId: 'abc' } }
+    })
+    await expect(client.call('getStatus')).resolves.toEqual({ ok: true, result: { loggedIn: false, extensionId: 'abc' } })
+    expect(sent).toEqual([{ kind: 'popup', method: 'getStatus' }])
+  })
+
+  it('passes background error codes through', async () => {
+    const client = createPopupClient(async () => ({ ok: false, error: { code: 'METHOD_NOT_FOUND' } }))
+    await expect(client.call('ping')).resolves.toEqual({ ok: false, error: { code: 'METHOD_NOT_FOUND' } })
+  })
+
+  it('maps transport failures and malformed replies to INTERNAL', async () => {
+    const internal = { ok: false, error: { code: 'INTERNAL' } }
+    await expect(createPopupClient(() => Promise.reject(new Error('x'))).call('ping')).resolves.toEqual(internal)
+    await expect(createPopupClient(async () => undefined).call('ping')).resolves.toEqual(internal)
+    await expect(createPopupClient(async () => ({ ok: true, result: { pong: 'x' } })).call('ping')).resolves.toEqual(internal)
+    await expect(createPopupClient(async () => ({ ok: false, error: { code: 'NOPE' } })).call('ping')).resolves.toEqual(internal)
+  })
+})
