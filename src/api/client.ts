@@ -77,7 +77,11 @@ export type ClientOptions = {
 }
 
 /** Submit body string in sdk-server key order (wire-formats B4). */
-export function buildSubmitBody(definition: SubmitDefinition, input: SubmitEnvelopeInput, now: () => number = Date.now): string {
+export function buildSubmitBody(
+  definition: SubmitDefinition,
+  input: SubmitEnvelopeInput,
+  now: () => number = Date.now,
+): string {
   const { organizationId, timestampMs, generateAppProofs, ...parameters } = input
   const ts = timestampMs ?? String(now())
   const body =
@@ -90,6 +94,26 @@ export function buildSubmitBody(definition: SubmitDefinition, input: SubmitEnvel
 /** Query body string: the request as given (wire-formats B4). */
 export function buildQueryBody(_definition: QueryDefinition, input: unknown): string {
   return JSON.stringify(input)
+}
+
+/** What {@link stampRequest} needs: where, who stamps, and the clock. */
+export type StampOptions = Pick<ClientOptions, 'baseUrl' | 'stamper' | 'now'>
+
+/**
+ * Builds and stamps a request without sending it, like TurnkeyClient `stampX`
+ * (wire-formats B4); the extension uses it for passkey-stamped requests.
+ */
+export async function stampRequest(
+  options: StampOptions,
+  definition: SubmitDefinition | QueryDefinition,
+  input: unknown,
+): Promise<SignedRequest> {
+  const body =
+    definition.kind === 'submit'
+      ? buildSubmitBody(definition, input as SubmitEnvelopeInput, options.now)
+      : buildQueryBody(definition, input)
+  const stamp = await options.stamper.stamp(body)
+  return { url: options.baseUrl.replace(/\/+$/, '') + definition.path, body, stamp }
 }
 
 const WireErrorBody = z.object({
@@ -116,14 +140,9 @@ export function createClient(options: ClientOptions): SigilClient {
   const now = options.now ?? Date.now
   const clientVersion = options.clientVersion ?? DEFAULT_CLIENT_VERSION
 
-  async function stampRequest(definition: SubmitDefinition | QueryDefinition, input: unknown): Promise<SignedRequest> {
-    const body =
-      definition.kind === 'submit'
-        ? buildSubmitBody(definition, input as SubmitEnvelopeInput, now)
-        : buildQueryBody(definition, input)
-    const stamp = await options.stamper.stamp(body)
-    return { url: baseUrl + definition.path, body, stamp }
-  }
+  const stampOptions: StampOptions = { baseUrl, stamper: options.stamper, now }
+  const stampOne = (definition: SubmitDefinition | QueryDefinition, input: unknown) =>
+    stampRequest(stampOptions, definition, input)
 
   async function post(name: string, signed: SignedRequest): Promise<unknown> {
     let res: Response
@@ -178,10 +197,10 @@ export function createClient(options: ClientOptions): SigilClient {
   }
 
   async function send(definition: SubmitDefinition | QueryDefinition, input: unknown): Promise<unknown> {
-    return sendSigned(definition, await stampRequest(definition, input))
+    return sendSigned(definition, await stampOne(definition, input))
   }
 
-  const core = { submit: send, query: send, stampRequest, sendSigned }
+  const core = { submit: send, query: send, stampRequest: stampOne, sendSigned }
   const methods: Record<string, (input: unknown) => Promise<unknown>> = {}
   for (const d of SUBMIT_OPERATIONS) methods[camelCase(d.name)] = (input) => send(d, input)
   for (const d of QUERY_OPERATIONS) methods[camelCase(d.name)] = (input) => send(d, input)

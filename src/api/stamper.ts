@@ -1,6 +1,6 @@
 /** A stamp: one request-authentication header over the exact body bytes (wire-formats B1). */
 export type Stamp = {
-  stampHeaderName: 'X-Stamp' | 'X-Stamp-Webauthn' | 'X-Stamp-Attested'
+  stampHeaderName: 'X-Stamp' | 'X-Stamp-Webauthn' | 'X-Stamp-Attested' | (string & {})
   stampHeaderValue: string
 }
 

@@ -2,13 +2,19 @@
  * Curve, address-format, encoding and hash-function names used by the chains layer
  * (service-interface.md "Wallet account parameter"; wire-formats.md B4 sign_raw_payload).
  *
- * Local string-literal unions: `src/api/enums.ts` did not exist when this was written.
- * Their spellings match the wire enums exactly, so they are assignable both ways.
+ * The TYPES come from src/api/enums.ts (type-only import, so src/chains does not load zod);
+ * the runtime lists below are asserted equal to them at compile time.
  */
+import type {
+  AddressFormat as ApiAddressFormat,
+  Curve as ApiCurve,
+  HashFunction as ApiHashFunction,
+  PayloadEncoding as ApiPayloadEncoding,
+} from '../api/enums.js'
 
 /** The three key curves (service-interface.md "Wallet account parameter"). */
 export const CURVES = ['CURVE_SECP256K1', 'CURVE_ED25519', 'CURVE_P256'] as const
-export type Curve = (typeof CURVES)[number]
+export type Curve = ApiCurve
 
 const BTC_NETWORKS = ['MAINNET', 'TESTNET', 'SIGNET', 'REGTEST'] as const
 const BTC_TYPES = ['P2PKH', 'P2SH', 'P2WPKH', 'P2WSH', 'P2TR'] as const
@@ -36,20 +42,19 @@ export const ADDRESS_FORMATS = [
   'ADDRESS_FORMAT_TON_V4R2',
   'ADDRESS_FORMAT_TON_V5R1',
 ] as const
-export type AddressFormat = (typeof ADDRESS_FORMATS)[number]
+export type AddressFormat = ApiAddressFormat
 
-/** sign_raw_payload encodings Sigil implements (wire-formats.md B4). */
-export type PayloadEncoding =
-  | 'PAYLOAD_ENCODING_HEXADECIMAL'
-  | 'PAYLOAD_ENCODING_TEXT_UTF8'
-  | 'PAYLOAD_ENCODING_EIP712'
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const _curvesInSync: Same<(typeof CURVES)[number], ApiCurve> = true
+const _formatsInSync: Same<(typeof ADDRESS_FORMATS)[number], ApiAddressFormat> = true
+void _curvesInSync
+void _formatsInSync
+
+/** sign_raw_payload encodings (wire-formats.md B4); EIP7702_AUTHORIZATION is refused at runtime. */
+export type PayloadEncoding = ApiPayloadEncoding
 
 /** sign_raw_payload hash functions (wire-formats.md B4). */
-export type HashFunction =
-  | 'HASH_FUNCTION_NO_OP'
-  | 'HASH_FUNCTION_SHA256'
-  | 'HASH_FUNCTION_KECCAK256'
-  | 'HASH_FUNCTION_NOT_APPLICABLE'
+export type HashFunction = ApiHashFunction
 
 /** Type guard for curve names. */
 export function isCurve(x: unknown): x is Curve {

@@ -97,7 +97,12 @@ function signEip712(privateKey: Uint8Array, payload: string, hashFunction: HashF
 export function signRawPayload(args: SignRawPayloadArgs): RawSignature {
   const { privateKey, curve, payload, encoding, hashFunction } = args
   if (!isCurve(curve)) throw chainError('curve', 'unknown curve')
-  if (!ENCODINGS.includes(encoding)) throw chainError('encoding', 'unsupported payload encoding')
+  if (
+    !ENCODINGS.includes(encoding) ||
+    (encoding !== 'PAYLOAD_ENCODING_HEXADECIMAL' && encoding !== 'PAYLOAD_ENCODING_TEXT_UTF8' && encoding !== 'PAYLOAD_ENCODING_EIP712')
+  ) {
+    throw chainError('encoding', 'unsupported payload encoding')
+  }
   if (!HASHES.includes(hashFunction)) throw chainError('hashFunction', 'unknown hash function')
   if (typeof payload !== 'string') throw chainError('payload', 'must be a string')
 

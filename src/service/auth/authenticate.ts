@@ -2,7 +2,8 @@ import { verifyAuthenticationResponse } from '@simplewebauthn/server'
 import { SigilError } from '../../api/errors.js'
 import { bytesToHex, hexToBytes, base64UrlDecode, utf8Decode } from '../../crypto/encoding.js'
 import { compressP256PublicKey } from '../../crypto/p256.js'
-import { parseWebauthnStamp, verifyApiKeyStamp, webauthnChallengeForBody } from '../../crypto/verifyStamp.js'
+import { parseWebauthnStamp, webauthnChallengeForBody } from '../../crypto/verifyStamp.js'
+import { verifyApiKeyStampAsync } from '../../crypto/verifyStampAsync.js'
 import type { ServiceConfig } from '../config.js'
 import type { Sql } from '../store/db.js'
 import { ancestry, getOrganization } from '../store/organizations.js'
@@ -40,18 +41,18 @@ export type Authenticated = {
   effectiveOrganizationId: string
 }
 
-export type SignedStamp = ReturnType<typeof stampSignatureCheck>
+export type SignedStamp = Awaited<ReturnType<typeof stampSignatureCheck>>
 
 /**
  * Which stamp header a request carries, its signature verified over the raw body before
  * anything is parsed (A4). WebAuthn stamps are verified against the stored passkey later.
  */
-export function stampSignatureCheck(headers: { get(name: string): string | null | undefined }, rawBody: Uint8Array) {
+export async function stampSignatureCheck(headers: { get(name: string): string | null | undefined }, rawBody: Uint8Array) {
   const xStamp = headers.get('x-stamp')
   const webauthn = headers.get('x-stamp-webauthn')
   const attested = headers.get('x-stamp-attested')
   if (xStamp) {
-    const check = verifyApiKeyStamp(xStamp, rawBody)
+    const check = await verifyApiKeyStampAsync(xStamp, rawBody)
     if (!check.ok) throw stampError(check.reason)
     return { kind: 'API_KEY' as const, check, header: xStamp }
   }

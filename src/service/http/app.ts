@@ -69,7 +69,11 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
 
   const limit = bodyLimit({
     maxSize: MAX_BODY_BYTES,
-    onError: (c) => errorResponse(c, new SigilError('BODY_TOO_LARGE', `request body is larger than ${MAX_BODY_BYTES} bytes`)),
+    onError: (c) => {
+      // The rest of the body is not read: the connection cannot be reused.
+      c.header('Connection', 'close')
+      return errorResponse(c, new SigilError('BODY_TOO_LARGE', `request body is larger than ${MAX_BODY_BYTES} bytes`))
+    },
   })
 
   app.get('/healthz', (c) =>

@@ -56,7 +56,7 @@ function parseJson(raw: Uint8Array): unknown {
 export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, headers: Headers, raw: Uint8Array) {
   const definitions = submitsByPath.get(path)
   if (!definitions) throw new SigilError('NOT_FOUND', `no such operation: ${path}`)
-  const signed = stampSignatureCheck(headers, raw) // over the raw bytes, before any parsing (A4)
+  const signed = await stampSignatureCheck(headers, raw) // over the raw bytes, before any parsing (A4)
   const body = parseOrThrow(Envelope, parseJson(raw), '')
   const name = definitions[0]!.name
   const now = rt.now()
@@ -108,7 +108,7 @@ export async function handleQuery(rt: Runtime, d: Dispatcher, path: string, head
   const definition = queriesByPath.get(path)
   const handler = definition && d.queries.get(definition.name)
   if (!definition || !handler) throw new SigilError('NOT_FOUND', `no such query: ${path}`)
-  const signed = stampSignatureCheck(headers, raw)
+  const signed = await stampSignatureCheck(headers, raw)
   const json = parseJson(raw)
   const { organizationId } = parseOrThrow(QueryEnvelope, json, '')
   const { principal, effectiveOrganizationId } = await authenticate(rt.db, rt.config, {

@@ -1,4 +1,5 @@
 import { verifyRegistrationResponse } from '@simplewebauthn/server'
+import { cose, decodeCredentialPublicKey } from '@simplewebauthn/server/helpers'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { p256 } from '@noble/curves/nist.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
@@ -112,6 +113,10 @@ export async function registerAuthenticator(
     throw invalidField(`${field}.attestation`, 'attestation did not verify')
   }
   const info = verified.registrationInfo
+  // "none" attestation signs nothing: make sure a P-256 key is a point on the curve before storing it.
+  if (!validP256CoseKey(info.credential.publicKey)) {
+    throw invalidField(`${field}.attestation.attestationObject`, 'credential public key is not a valid P-256 point')
+  }
   const credentialId = info.credential.id
   const [dup] = await ctx.tx.query('SELECT id FROM authenticators WHERE credential_id = $1 AND organization_id = $2', [
     credentialId,
@@ -133,6 +138,22 @@ export async function registerAuthenticator(
     now: ctx.now,
   })
   return id
+}
+
+/** False for an EC2 P-256 COSE key whose x/y is not a curve point; other key types pass through. */
+function validP256CoseKey(coseKey: Uint8Array): boolean {
+  try {
+    const key = decodeCredentialPublicKey(Uint8Array.from(coseKey))
+    if (key.get(cose.COSEKEYS.kty) !== cose.COSEKTY.EC2 || !cose.isCOSEPublicKeyEC2(key)) return true
+    if (key.get(cose.COSEKEYS.crv) !== cose.COSECRV.P256) return true
+    const x = key.get(cose.COSEKEYS.x)
+    const y = key.get(cose.COSEKEYS.y)
+    if (!x || !y || x.length !== 32 || y.length !== 32) return false
+    p256.Point.fromBytes(Uint8Array.of(0x04, ...x, ...y)).assertValidity()
+    return true
+  } catch {
+    return false
+  }
 }
 
 function rpIdOf(origin: string): string {

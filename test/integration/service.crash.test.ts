@@ -1,0 +1,83 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createApiKeyStamper } from '../../src/crypto/stamp.js'
+import { submitBody } from './helpers/service.js'
+import { newApiKey } from './helpers/keys.js'
+import { spawnService, waitExit } from './helpers/process.js'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sigil-crash-'))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+describe('crash safety (A2)', () => {
+  it('keeps every activity a client saw COMPLETED, with all its effects, after kill -9 mid-burst', async () => {
+    const env: Record<string, string> = { SIGIL_DATA_DIR: dataDir }
+    if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL
+    let { child, url } = await spawnService(env)
+    const admin = JSON.parse(readFileSync(join(dataDir, 'admin-api-key.json'), 'utf8'))
+    const stamper = createApiKeyStamper({ privateKeyHex: admin.privateKey })
+    const post = async (path: string, body: unknown) => {
+      const text = JSON.stringify(body)
+      const s = await stamper.stamp(text)
+      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue }, body: text })
+      return { status: res.status, json: (await res.json()) as any }
+    }
+
+    const seen: Array<{ activityId: string; userId: string; userName: string; publicKey: string }> = []
+    let killed = false
+    const submitOne = async (i: number) => {
+      const key = newApiKey(`k${i}`)
+      const userName = `burst-${i}`
+      try {
+        const r = await post(
+          '/public/v1/submit/create_users',
+          submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', admin.organizationId, {
+            users: [{ userName, apiKeys: [key.param], authenticators: [], oauthProviders: [], userTags: [] }],
+          }),
+        )
+        if (r.json.activity?.status === 'ACTIVITY_STATUS_COMPLETED') {
+          seen.push({ activityId: r.json.activity.id, userId: r.json.activity.result.createUsersResult.userIds[0], userName, publicKey: key.publicKey })
+        }
+      } catch {
+        // the connection died with the process: the client saw nothing
+      }
+    }
+    const clients = Array.from({ length: 8 }, async (_, c) => {
+      for (let i = 0; !killed && i < 200; i++) await submitOne(c * 1000 + i)
+    })
+    while (seen.length < 25) await new Promise((r) => setTimeout(r, 5))
+    child.kill('SIGKILL')
+    killed = true
+    await waitExit(child)
+    await Promise.all(clients)
+    expect(seen.length).toBeGreaterThanOrEqual(25)
+
+    ;({ child, url } = await spawnService(env))
+    try {
+      const users = (await post('/public/v1/query/list_users', { organizationId: admin.organizationId })).json.users as any[]
+      const byId = new Map(users.map((u) => [u.userId, u]))
+      for (const s of seen) {
+        const a = await post('/public/v1/query/get_activity', { organizationId: admin.organizationId, activityId: s.activityId })
+        expect(a.json.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+        const u = byId.get(s.userId)
+        expect(u?.userName).toBe(s.userName)
+        expect(u?.apiKeys.map((k: any) => k.credential.publicKey)).toEqual([s.publicKey])
+      }
+      // Nothing half-applied: every burst user has its key and a COMPLETED activity that created it.
+      const acts = (await post('/public/v1/query/list_activities', {
+        organizationId: admin.organizationId,
+        filterByType: ['ACTIVITY_TYPE_CREATE_USERS_V3'],
+        paginationOptions: { limit: '100' },
+      })).json.activities as any[]
+      const created = new Set(acts.filter((a) => a.status === 'ACTIVITY_STATUS_COMPLETED').flatMap((a) => a.result.createUsersResult.userIds))
+      for (const u of users.filter((x) => x.userName.startsWith('burst-'))) {
+        expect(u.apiKeys).toHaveLength(1)
+        if (acts.length < 100) expect(created.has(u.userId)).toBe(true)
+      }
+    } finally {
+      child.kill('SIGTERM')
+      await waitExit(child)
+    }
+  })
+})

@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest'
+import { ACTIVITY_TYPES, ADDRESS_FORMATS, ActivityType } from '../../../src/api/enums.js'
+import { SigilError } from '../../../src/api/errors.js'
+import { parseQueryRequest, parseSubmitRequest, resolveSubmit } from '../../../src/api/dispatch.js'
+import { QUERY_OPERATIONS, SUBMIT_OPERATIONS, queryByPath, submitByPath, submitByType } from '../../../src/api/registry.js'
+import { ORG, onRampParams, subOrgParams } from './fixtures.js'
+
+const SUBMIT_NAMES = [
+  // service-interface.md
+  'create_authenticators', 'recover_user', 'create_sub_organization', 'create_wallet_accounts', 'init_fiat_on_ramp',
+  'init_otp_auth', 'otp_auth', 'otp_login', 'otp_login_v1', 'init_user_email_recovery', 'create_read_write_session',
+  'create_fiat_on_ramp_credential', 'update_fiat_on_ramp_credential',
+  // wire-formats B4 and the service
+  'create_wallet', 'sign_raw_payload', 'sign_raw_payloads', 'sign_transaction', 'stamp_login', 'init_otp', 'verify_otp',
+  'verify_otp_v1', 'approve_activity', 'reject_activity', 'init_import_wallet', 'import_wallet', 'export_wallet',
+  'export_wallet_account', 'update_root_quorum', 'create_api_keys', 'delete_api_keys', 'create_users', 'delete_users',
+  'delete_authenticators', 'set_organization_feature', 'remove_organization_feature', 'delete_wallets',
+  'update_allowed_origins', 'delete_fiat_on_ramp_credential',
+]
+const QUERY_NAMES = [
+  'get_organization_configs', 'list_users', 'list_activities', 'get_activity', 'get_send_transaction_status', 'whoami',
+  'list_wallets', 'list_wallet_accounts', 'get_wallet', 'get_user', 'list_fiat_on_ramp_credentials',
+  'get_on_ramp_transaction_status',
+]
+
+const EXPECTED_TYPES: Record<string, string> = {
+  create_sub_organization: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8',
+  init_otp_auth: 'ACTIVITY_TYPE_INIT_OTP_AUTH_V3',
+  create_read_write_session: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2',
+  otp_login: 'ACTIVITY_TYPE_OTP_LOGIN_V2',
+  otp_login_v1: 'ACTIVITY_TYPE_OTP_LOGIN',
+  verify_otp: 'ACTIVITY_TYPE_VERIFY_OTP_V2',
+  verify_otp_v1: 'ACTIVITY_TYPE_VERIFY_OTP',
+  sign_raw_payload: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+  sign_transaction: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+  init_otp: 'ACTIVITY_TYPE_INIT_OTP_V3',
+  create_api_keys: 'ACTIVITY_TYPE_CREATE_API_KEYS_V2',
+  create_users: 'ACTIVITY_TYPE_CREATE_USERS_V3',
+  create_authenticators: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+  init_user_email_recovery: 'ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2',
+}
+
+function thrown(fn: () => unknown): SigilError {
+  try {
+    fn()
+  } catch (e) {
+    expect(e).toBeInstanceOf(SigilError)
+    return e as SigilError
+  }
+  throw new Error('expected a throw')
+}
+
+describe('enums', () => {
+  it('has exactly the 36 address formats, unique', () => {
+    expect(ADDRESS_FORMATS).toHaveLength(36)
+    expect(new Set(ADDRESS_FORMATS).size).toBe(36)
+    expect(ADDRESS_FORMATS).toContain('ADDRESS_FORMAT_BITCOIN_REGTEST_P2TR')
+    expect(ADDRESS_FORMATS).toContain('ADDRESS_FORMAT_TON_V5R1')
+  })
+
+  it('activity types are unique, prefixed, and include the versioned ones', () => {
+    expect(new Set(ACTIVITY_TYPES).size).toBe(ACTIVITY_TYPES.length)
+    for (const t of ACTIVITY_TYPES) expect(t.startsWith('ACTIVITY_TYPE_')).toBe(true)
+    for (const v of [2, 3, 4, 5, 6, 7, 8]) expect(ACTIVITY_TYPES).toContain(`ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V${v}`)
+    expect(ActivityType.safeParse('ACTIVITY_TYPE_INIT_OTP_V3').success).toBe(true)
+    expect(ActivityType.safeParse('ACTIVITY_TYPE_NOPE').success).toBe(false)
+  })
+})
+
+describe('registry completeness', () => {
+  it('defines every named submit and query operation', () => {
+    expect(SUBMIT_OPERATIONS.map((d) => d.name).sort()).toEqual([...SUBMIT_NAMES].sort())
+    expect(QUERY_OPERATIONS.map((d) => d.name).sort()).toEqual([...QUERY_NAMES].sort())
+  })
+
+  it('uses the expected activity type versions', () => {
+    for (const [name, type] of Object.entries(EXPECTED_TYPES)) {
+      expect(SUBMIT_OPERATIONS.find((d) => d.name === name)?.type).toBe(type)
+    }
+  })
+
+  it('(path, type) pairs and types are unique; keys non-empty; paths well formed', () => {
+    const pairs = SUBMIT_OPERATIONS.map((d) => `${d.path} ${d.type}`)
+    expect(new Set(pairs).size).toBe(pairs.length)
+    expect(submitByType.size).toBe(SUBMIT_OPERATIONS.length)
+    for (const d of SUBMIT_OPERATIONS) {
+      expect(d.intentKey.length).toBeGreaterThan(0)
+      expect(d.resultKey.length).toBeGreaterThan(0)
+      expect(d.path).toMatch(/^\/public\/v1\/submit\/[a-z0-9_]+$/)
+      expect(ActivityType.safeParse(d.type).success).toBe(true)
+      expect(submitByType.get(d.type)).toBe(d)
+    }
+    for (const d of QUERY_OPERATIONS) {
+      expect(d.path).toBe(`/public/v1/query/${d.name}`)
+      expect(queryByPath.get(d.path)).toBe(d)
+      // every query request requires organizationId
+      expect(d.request.safeParse({}).success).toBe(false)
+    }
+  })
+
+  it('shares one path between the two versions of verify_otp and otp_login', () => {
+    expect(submitByPath.get('/public/v1/submit/verify_otp')?.map((d) => d.type).sort()).toEqual([
+      'ACTIVITY_TYPE_VERIFY_OTP',
+      'ACTIVITY_TYPE_VERIFY_OTP_V2',
+    ])
+    expect(submitByPath.get('/public/v1/submit/otp_login')?.map((d) => d.intentKey).sort()).toEqual([
+      'otpLoginIntent',
+      'otpLoginIntentV2',
+    ])
+  })
+
+  it('uses the documented intent and result keys', () => {
+    const d = submitByType.get('ACTIVITY_TYPE_INIT_OTP_AUTH_V3')
+    expect([d?.intentKey, d?.resultKey]).toEqual(['initOtpAuthIntentV3', 'initOtpAuthResultV2'])
+    const s = submitByType.get('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8')
+    expect([s?.intentKey, s?.resultKey]).toEqual(['createSubOrganizationIntentV8', 'createSubOrganizationResultV8'])
+  })
+})
+
+describe('dispatch', () => {
+  const body = (type: string, parameters: Record<string, unknown>) => ({
+    parameters,
+    organizationId: ORG,
+    timestampMs: '1767225600000',
+    type,
+  })
+
+  it('resolves a type valid for the path', () => {
+    expect(resolveSubmit('/public/v1/submit/verify_otp', 'ACTIVITY_TYPE_VERIFY_OTP').name).toBe('verify_otp_v1')
+    expect(resolveSubmit('/public/v1/submit/verify_otp', 'ACTIVITY_TYPE_VERIFY_OTP_V2').name).toBe('verify_otp')
+  })
+
+  it('rejects a type that belongs to another path, naming type', () => {
+    const err = thrown(() => resolveSubmit('/public/v1/submit/create_wallet', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'))
+    expect(err.code).toBe('UNKNOWN_ACTIVITY_TYPE')
+    expect(err.httpStatus).toBe(400)
+    expect(err.message).toMatch(/^type: /)
+    expect(err.fieldViolations[0]?.field).toBe('type')
+  })
+
+  it('rejects an unknown type and an older version not accepted on the path', () => {
+    expect(thrown(() => resolveSubmit('/public/v1/submit/create_wallet', 'ACTIVITY_TYPE_NOPE')).message).toBe('type: unknown activity type')
+    expect(thrown(() => resolveSubmit('/public/v1/submit/create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7')).code).toBe('UNKNOWN_ACTIVITY_TYPE')
+    expect(thrown(() => resolveSubmit('/public/v1/submit/create_wallet', undefined)).fieldViolations[0]?.field).toBe('type')
+  })
+
+  it('unknown paths are NOT_FOUND', () => {
+    expect(thrown(() => resolveSubmit('/public/v1/submit/mint', 'ACTIVITY_TYPE_CREATE_WALLET')).code).toBe('NOT_FOUND')
+    expect(thrown(() => parseQueryRequest('/public/v1/query/nope', { organizationId: ORG })).code).toBe('NOT_FOUND')
+  })
+
+  it('parses a full submit body and keeps the raw parameters for the intent echo', () => {
+    const raw = { ...subOrgParams(), futureField: 'kept' }
+    const parsed = parseSubmitRequest('/public/v1/submit/create_sub_organization', body('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', raw))
+    expect(parsed.definition.intentKey).toBe('createSubOrganizationIntentV8')
+    expect(parsed.rawParameters).toEqual(raw)
+    expect(parsed.parameters).not.toHaveProperty('futureField')
+  })
+
+  it('names parameters.<field> when parameters are invalid', () => {
+    const p = onRampParams()
+    delete p.countrySubdivisionCode
+    const err = thrown(() => parseSubmitRequest('/public/v1/submit/init_fiat_on_ramp', body('ACTIVITY_TYPE_INIT_FIAT_ON_RAMP', p)))
+    expect(err.message).toBe('parameters.countrySubdivisionCode: required when countryCode is US')
+  })
+
+  it('checks the type before the rest of the envelope, and rejects non-objects', () => {
+    const err = thrown(() => parseSubmitRequest('/public/v1/submit/create_wallet', { type: 'ACTIVITY_TYPE_X' }))
+    expect(err.code).toBe('UNKNOWN_ACTIVITY_TYPE')
+    const env = thrown(() => parseSubmitRequest('/public/v1/submit/create_wallet', { type: 'ACTIVITY_TYPE_CREATE_WALLET', parameters: {} }))
+    expect(env.message).toMatch(/^(timestampMs|organizationId): required$/)
+    expect(thrown(() => parseSubmitRequest('/public/v1/submit/create_wallet', [])).code).toBe('INVALID_ARGUMENT')
+  })
+
+  it('parses query bodies', () => {
+    const q = parseQueryRequest('/public/v1/query/get_activity', { organizationId: ORG, activityId: 'a1' })
+    expect(q.request).toEqual({ organizationId: ORG, activityId: 'a1' })
+    expect(thrown(() => parseQueryRequest('/public/v1/query/get_activity', { organizationId: ORG })).message).toBe('activityId: required')
+  })
+})
