@@ -7,7 +7,7 @@ import { bytesToHex } from '../crypto/encoding.js'
 import { chainError, chainError2 } from './errors.js'
 import { FORMATS } from './formats/index.js'
 import { isHardened, parsePath } from './path.js'
-import { slip10Derive } from './slip10.js'
+import { slip10DeriveKey } from './slip10.js'
 import { type AddressFormat, type Curve, isAddressFormat, isCurve } from './types.js'
 
 /** A derived key pair: public key is 33 bytes compressed (secp256k1, P-256) or 32 (ed25519). */
@@ -34,8 +34,7 @@ export function deriveKey(args: { seed: Uint8Array; curve: Curve; path: string }
     if (!node.privateKey || !node.publicKey) throw new Error('bip32 derivation produced no key')
     return { privateKey: node.privateKey, publicKey: node.publicKey }
   }
-  const node = slip10Derive(curve === 'CURVE_ED25519' ? 'ed25519' : 'nist256p1', seed, indices)
-  return { privateKey: node.privateKey, publicKey: node.publicKey }
+  return slip10DeriveKey(curve === 'CURVE_ED25519' ? 'ed25519' : 'nist256p1', seed, indices)
 }
 
 /** Refuses an address format that does not fit the curve, naming both fields. */

@@ -79,8 +79,11 @@ function fingerprint(curve: Slip10Curve, publicKey: Uint8Array): number {
   return new DataView(h.buffer, h.byteOffset, 4).getUint32(0, false)
 }
 
+/** Private part of a node; public keys are computed only where needed (they cost a scalar mult). */
+type PrivNode = { privateKey: Uint8Array; chainCode: Uint8Array }
+
 /** Master node from a seed (slip-0010 "Master key generation", with the P-256 retry loop). */
-export function slip10Master(curve: Slip10Curve, seed: Uint8Array): Slip10Node {
+function masterPriv(curve: Slip10Curve, seed: Uint8Array): PrivNode {
   let data = seed
   for (;;) {
     const I = hmac(sha512, SEED_KEY[curve], data)
@@ -93,41 +96,57 @@ export function slip10Master(curve: Slip10Curve, seed: Uint8Array): Slip10Node {
         continue
       }
     }
-    return { privateKey: IL, chainCode: IR, publicKey: publicKeyOf(curve, IL), parentFingerprint: 0 }
+    return { privateKey: IL, chainCode: IR }
   }
 }
 
 /** Child private derivation (slip-0010 "Private parent key → private child key"). */
-export function slip10Child(curve: Slip10Curve, parent: Slip10Node, index: number): Slip10Node {
+function childPriv(curve: Slip10Curve, parent: PrivNode, index: number): PrivNode {
   const hardened = index >= HARDENED
   if (curve === 'ed25519' && !hardened) {
     throw chainError('path', 'ed25519 derivation supports hardened segments only')
   }
   let data = hardened
     ? concat(new Uint8Array([0]), parent.privateKey, ser32(index))
-    : concat(parent.publicKey, ser32(index))
-  const parentFingerprint = fingerprint(curve, parent.publicKey)
+    : concat(publicKeyOf(curve, parent.privateKey), ser32(index))
   for (;;) {
     const I = hmac(sha512, parent.chainCode, data)
     const IL = I.slice(0, 32)
     const IR = I.slice(32)
-    if (curve === 'ed25519') {
-      return { privateKey: IL, chainCode: IR, publicKey: publicKeyOf(curve, IL), parentFingerprint }
-    }
+    if (curve === 'ed25519') return { privateKey: IL, chainCode: IR }
     const il = bytesToBigInt(IL)
     const k = (il + bytesToBigInt(parent.privateKey)) % P256_N
     if (il >= P256_N || k === 0n) {
       data = concat(new Uint8Array([1]), IR, ser32(index))
       continue
     }
-    const privateKey = bigIntTo32(k)
-    return { privateKey, chainCode: IR, publicKey: publicKeyOf(curve, privateKey), parentFingerprint }
+    return { privateKey: bigIntTo32(k), chainCode: IR }
   }
 }
 
-/** Derives the node at `indices` (already parsed, hardened ones offset by 2^31) from `seed`. */
+/** Derives the private key and public key at `indices` (hardened ones offset by 2^31) from `seed`. */
+export function slip10DeriveKey(
+  curve: Slip10Curve,
+  seed: Uint8Array,
+  indices: readonly number[],
+): { privateKey: Uint8Array; publicKey: Uint8Array } {
+  let node = masterPriv(curve, seed)
+  for (const i of indices) node = childPriv(curve, node, i)
+  return { privateKey: node.privateKey, publicKey: publicKeyOf(curve, node.privateKey) }
+}
+
+/** Derives the full node at `indices` (with chain code and parent fingerprint) from `seed`. */
 export function slip10Derive(curve: Slip10Curve, seed: Uint8Array, indices: readonly number[]): Slip10Node {
-  let node = slip10Master(curve, seed)
-  for (const i of indices) node = slip10Child(curve, node, i)
-  return node
+  let parent: PrivNode | undefined
+  let node = masterPriv(curve, seed)
+  for (const i of indices) {
+    parent = node
+    node = childPriv(curve, node, i)
+  }
+  return {
+    privateKey: node.privateKey,
+    chainCode: node.chainCode,
+    publicKey: publicKeyOf(curve, node.privateKey),
+    parentFingerprint: parent ? fingerprint(curve, publicKeyOf(curve, parent.privateKey)) : 0,
+  }
 }

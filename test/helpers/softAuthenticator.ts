@@ -22,6 +22,9 @@ export type SoftAuthenticatorOptions = {
   origin: string
 }
 
+/** authenticatorData flag bits (WebAuthn §6.1). */
+export const AUTH_DATA_FLAGS = { UP: FLAG_UP, UV: FLAG_UV, AT: FLAG_AT } as const
+
 /** Which S half the stamp signatures use: `any` is what the signer produced (random). */
 export type SignatureS = 'any' | 'low' | 'high'
 
@@ -35,7 +38,7 @@ export type SoftAuthenticator = {
   /** A registration for the given challenge (base64url), in the service's Attestation shape (B1.2). */
   register(challengeB64url: string): { credentialId: string; attestation: Attestation }
   /** A Stamper emitting `X-Stamp-Webauthn` over the exact body string (B1.2). */
-  stamper(options?: { signatureS?: SignatureS }): Stamper
+  stamper(options?: { signatureS?: SignatureS; flags?: number }): Stamper
   /** The same credential (key, id, shared counter) presented for another RP ID or origin. */
   withOptions(options: Partial<SoftAuthenticatorOptions>): SoftAuthenticator
 }
@@ -119,11 +122,11 @@ function build(options: SoftAuthenticatorOptions, state: CredentialState): SoftA
         },
       }
     },
-    stamper({ signatureS = 'any' } = {}) {
+    stamper({ signatureS = 'any', flags = FLAG_UP | FLAG_UV } = {}) {
       return {
         async stamp(body: string): Promise<Stamp> {
           state.counter += 1
-          const authenticatorData = concatBytes(rpIdHash, Uint8Array.of(FLAG_UP | FLAG_UV), u32be(state.counter))
+          const authenticatorData = concatBytes(rpIdHash, Uint8Array.of(flags), u32be(state.counter))
           const clientDataJson = clientData('webauthn.get', webauthnChallengeForBody(utf8Encode(body)))
           const message = concatBytes(authenticatorData, sha256(clientDataJson))
           let sig = p256.Signature.fromBytes(p256.sign(message, privateKey, { prehash: true, lowS: false }), 'compact')

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Stamper } from '../../src/api/stamper.js'
 import { base64UrlDecode, base64UrlEncode } from '../../src/crypto/encoding.js'
 import { EXTENSION_ORIGIN } from '../../src/extension/identity.js'
-import { authenticatorParam, createSoftAuthenticator, randomChallenge, type SoftAuthenticator } from '../helpers/softAuthenticator.js'
+import { AUTH_DATA_FLAGS, authenticatorParam, createSoftAuthenticator, randomChallenge, type SoftAuthenticator } from '../helpers/softAuthenticator.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
 const CREATE_SUB_ORG = '/public/v1/submit/create_sub_organization'
@@ -143,6 +143,30 @@ describe('X-Stamp-Webauthn', () => {
     expect(res.status, JSON.stringify(res.json)).toBe(403)
     expect(res.json.code).toBe(7)
     expect(reasonOf(res.json)).toBe('PERMISSION_DENIED')
+  })
+
+  it('a badly signed stamp naming the parent is 401, not 403 (verified before the denial)', async () => {
+    const stamper: Stamper = {
+      async stamp(body) {
+        const s = await passkey.stamper().stamp(body)
+        const v = JSON.parse(s.stampHeaderValue)
+        const sig = base64UrlDecode(v.signature)
+        sig[sig.length - 1]! ^= 0x01
+        return { ...s, stampHeaderValue: JSON.stringify({ ...v, signature: base64UrlEncode(sig) }) }
+      },
+    }
+    const res = await listUsers(rootOrgId, stamper)
+    expect(res.status, JSON.stringify(res.json)).toBe(401)
+    expect(reasonOf(res.json)).toBe('WEBAUTHN_INVALID')
+  })
+
+  it('an assertion without the user-presence flag is rejected (401)', async () => {
+    const res = await svc.post(WHOAMI, { organizationId: subOrgId }, passkey.stamper({ flags: AUTH_DATA_FLAGS.UV }))
+    expect(res.status, JSON.stringify(res.json)).toBe(401)
+    expect(reasonOf(res.json)).toBe('WEBAUTHN_INVALID')
+    // User verification is not required: UP alone is enough.
+    const upOnly = await svc.post(WHOAMI, { organizationId: subOrgId }, passkey.stamper({ flags: AUTH_DATA_FLAGS.UP }))
+    expect(upOnly.status, JSON.stringify(upOnly.json)).toBe(200)
   })
 
   it('a stamp over a different body is rejected (401)', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createApiKeyStamper } from '../../src/crypto/stamp.js'
-import { submitBody } from './helpers/service.js'
+import { freshDatabaseUrl, submitBody } from './helpers/service.js'
 import { newApiKey } from './helpers/keys.js'
 import { spawnService, waitExit } from './helpers/process.js'
 
@@ -13,7 +13,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 describe('crash safety (A2)', () => {
   it('keeps every activity a client saw COMPLETED, with all its effects, after kill -9 mid-burst', async () => {
     const env: Record<string, string> = { SIGIL_DATA_DIR: dataDir }
-    if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL
+    const databaseUrl = await freshDatabaseUrl()
+    if (databaseUrl) env.DATABASE_URL = databaseUrl
     let { child, url } = await spawnService(env)
     const admin = JSON.parse(readFileSync(join(dataDir, 'admin-api-key.json'), 'utf8'))
     const stamper = createApiKeyStamper({ privateKeyHex: admin.privateKey })

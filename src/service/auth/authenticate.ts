@@ -82,7 +82,7 @@ async function pickByOrganization<T extends { organization_id: string }>(
   rows: T[],
   organizationId: string,
   allowDescendant: boolean,
-): Promise<{ row: T; effectiveOrganizationId: string } | { denied: true } | undefined> {
+): Promise<{ row: T; effectiveOrganizationId: string } | { denied: true; row: T } | undefined> {
   if (rows.length === 0) return undefined
   const up = await ancestry(sql, organizationId)
   let best: { row: T; depth: number } | undefined
@@ -95,7 +95,7 @@ async function pickByOrganization<T extends { organization_id: string }>(
   for (const row of rows) {
     const chain = await ancestry(sql, row.organization_id)
     if (chain.includes(organizationId)) {
-      return allowDescendant ? { row, effectiveOrganizationId: row.organization_id } : { denied: true }
+      return allowDescendant ? { row, effectiveOrganizationId: row.organization_id } : { denied: true, row }
     }
   }
   return undefined
@@ -153,9 +153,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
     ])
     const picked = await pickByOrganization(sql, rows, input.organizationId, input.allowDescendant)
     if (!picked) throw new SigilError('STAMP_KEY_UNKNOWN', UNKNOWN_KEY_MESSAGE)
-    if ('denied' in picked) {
-      throw new SigilError('PERMISSION_DENIED', 'a sub-organization credential cannot act on its parent organization')
-    }
+    // Credential ids are public: verify the assertion before telling a denial (403) from a bad stamp (401).
     const auth = picked.row
     let origin: string
     try {
@@ -196,6 +194,9 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
       verification.authenticationInfo.newCounter,
       input.now,
     ])
+    if ('denied' in picked) {
+      throw new SigilError('PERMISSION_DENIED', 'a sub-organization credential cannot act on its parent organization')
+    }
     return {
       principal: {
         userId: auth.user_id,
@@ -228,7 +229,8 @@ function rpIdsFromOrigins(origins: string[]): string[] {
   for (const o of origins) {
     try {
       const u = new URL(o)
-      out.push(u.protocol === 'chrome-extension:' ? u.origin : u.hostname)
+      // URL.origin is "null" for chrome-extension: URLs; Chromium's RP ID is the full origin string.
+      out.push(u.protocol === 'chrome-extension:' ? `${u.protocol}//${u.host}` : u.hostname)
     } catch {
       // ignored: not a URL
     }

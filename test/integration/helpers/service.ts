@@ -17,7 +17,7 @@ export type TestService = RunningService & {
 }
 
 /** A fresh database per service: a new PostgreSQL database when DATABASE_URL is set, else a temp data dir. */
-async function freshDatabaseUrl(): Promise<string | undefined> {
+export async function freshDatabaseUrl(): Promise<string | undefined> {
   const base = process.env.DATABASE_URL
   if (!base) return undefined
   const name = `sigil_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`

@@ -159,7 +159,8 @@ function validP256CoseKey(coseKey: Uint8Array): boolean {
 function rpIdOf(origin: string): string {
   try {
     const u = new URL(origin)
-    return u.protocol === 'chrome-extension:' ? u.origin : u.hostname
+    // URL.origin is "null" for chrome-extension: URLs; Chromium's RP ID is the full origin string.
+    return u.protocol === 'chrome-extension:' ? `${u.protocol}//${u.host}` : u.hostname
   } catch {
     return origin
   }
