@@ -35,6 +35,7 @@ import { initUserEmailRecovery } from './operations/init_user_email_recovery.js'
 import { listActivities } from './operations/list_activities.js'
 import { listFiatOnRampCredentials } from './operations/list_fiat_on_ramp_credentials.js'
 import { listUsers } from './operations/list_users.js'
+import { listSuborgs } from './operations/list_suborgs.js'
 import { listWalletAccounts } from './operations/list_wallet_accounts.js'
 import { listWallets } from './operations/list_wallets.js'
 import { otpAuth } from './operations/otp_auth.js'
@@ -111,6 +112,7 @@ export const QUERY_OPERATIONS = [
   getUser,
   listFiatOnRampCredentials,
   getOnRampTransactionStatus,
+  listSuborgs,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

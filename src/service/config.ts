@@ -27,6 +27,18 @@ const Env = z.object({
   SIGIL_SMTP_URL: z.string().optional(),
   SIGIL_SMS_WEBHOOK_URL: z.string().url().optional(),
   SIGIL_PUBLIC_URL: z.string().url().optional(),
+  /** On-ramp provider base URLs (issue 6); unset: Sigil's own sandbox provider page. */
+  SIGIL_ONRAMP_ALPHA_URL: z.string().url().optional(),
+  SIGIL_ONRAMP_ALPHA_SANDBOX_URL: z.string().url().optional(),
+  SIGIL_ONRAMP_BETA_URL: z.string().url().optional(),
+  SIGIL_ONRAMP_BETA_SANDBOX_URL: z.string().url().optional(),
+  /** Sender of service email (issue 5); the display name defaults to `Notifications`. */
+  SIGIL_MAIL_FROM: z.string().default('no-reply@sigil.local'),
+  /** OTP rate limit (issue 5): at most this many OTPs per contact (and per userIdentifier) per window. */
+  SIGIL_OTP_MAX_PER_WINDOW: z.coerce.number().int().positive().default(10),
+  SIGIL_OTP_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  /** The auth relay mounted at /auth (issue 5): on by default. */
+  SIGIL_RELAY: z.enum(['on', 'off']).default('on'),
   SIGIL_LOG: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 })
@@ -47,9 +59,20 @@ export type ServiceConfig = {
   smsWebhookUrl: string | undefined
   /** Base URL people reach the service at (links in emails, sandbox on-ramp pages). */
   publicUrl: string | undefined
+  /** On-ramp provider base URLs by provider and mode (issue 6); undefined → the built-in sandbox page. */
+  onRampUrls: OnRampProviderUrls
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
   production: boolean
+  /** Default sender address of service email (issue 5). */
+  mailFrom: string
+  /** OTP rate limit per contact / userIdentifier: `max` OTPs per `windowMs` (issue 5). */
+  otpRateLimit: { max: number; windowMs: number }
+  /** Mount the auth relay at /auth (issue 5). */
+  relay: boolean
 }
+
+/** Base URLs of one on-ramp provider: `live` for sandboxMode false, `sandbox` for true. */
+export type OnRampProviderUrls = Record<'FIAT_ON_RAMP_PROVIDER_ALPHA' | 'FIAT_ON_RAMP_PROVIDER_BETA', { live: string | undefined; sandbox: string | undefined }>
 
 const list = (s: string) =>
   s
@@ -83,8 +106,15 @@ export function resolveConfig(
     smtpUrl: e.SIGIL_SMTP_URL,
     smsWebhookUrl: e.SIGIL_SMS_WEBHOOK_URL,
     publicUrl: e.SIGIL_PUBLIC_URL,
+    onRampUrls: {
+      FIAT_ON_RAMP_PROVIDER_ALPHA: { live: e.SIGIL_ONRAMP_ALPHA_URL, sandbox: e.SIGIL_ONRAMP_ALPHA_SANDBOX_URL },
+      FIAT_ON_RAMP_PROVIDER_BETA: { live: e.SIGIL_ONRAMP_BETA_URL, sandbox: e.SIGIL_ONRAMP_BETA_SANDBOX_URL },
+    },
     logLevel: e.SIGIL_LOG,
     production,
+    mailFrom: e.SIGIL_MAIL_FROM,
+    otpRateLimit: { max: e.SIGIL_OTP_MAX_PER_WINDOW, windowMs: e.SIGIL_OTP_WINDOW_SECONDS * 1000 },
+    relay: e.SIGIL_RELAY === 'on',
   }
   return { ...config, ...overrides }
 }

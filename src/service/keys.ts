@@ -35,7 +35,14 @@ export async function loadServiceKeys(db: Database, box: SecretBox): Promise<Ser
       [name],
     )
     if (!row) throw new Error(`service key ${name} missing`)
-    const privateKey = box.open(row.private_key_enc, `service-key:${name}`)
+    let privateKey: Uint8Array
+    try {
+      privateKey = box.open(row.private_key_enc, `service-key:${name}`)
+    } catch {
+      throw new Error(
+        'the database was initialised with another master key: every instance sharing a database needs the same SIGIL_MASTER_KEY',
+      )
+    }
     const publicKey = p256.getPublicKey(privateKey, false)
     out[name] = { privateKey, publicKey, publicKeyHex: bytesToHex(publicKey) }
   }

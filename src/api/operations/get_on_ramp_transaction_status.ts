@@ -11,5 +11,5 @@ export const getOnRampTransactionStatus = defineQuery({
     transactionId: z.string().min(1, { error: 'required' }),
     refresh: z.boolean().optional(),
   }),
-  response: z.object({ transactionStatus: z.string() }),
+  response: z.object({ transactionStatus: z.string(), txHash: z.string().optional() }),
 })

@@ -1,4 +1,8 @@
-/** Background composition root: state + router + P5 response style, wired by entrypoints/background.ts. */
+/**
+ * Background composition root: state + core + router + P5 response style, wired by
+ * entrypoints/background.ts (style.md habit 1: the entrypoint only passes browser APIs in).
+ */
+import { createCore, type CoreDeps } from './core'
 import { respondWith, type SendResponse } from './messaging'
 import { routeMessage, type Sender } from './router'
 import { createBackgroundState } from './state'
@@ -13,10 +17,20 @@ export type MessageListener = (
   sendResponse?: SendResponse,
 ) => true | Promise<unknown> | undefined
 
-/** Create the background with fresh in-memory state; returns its onMessage listener. */
-export function createBackground(env: BackgroundEnv): { onMessage: MessageListener } {
-  const ctx = { state: createBackgroundState(), ...env }
+/** The wired background: listeners for runtime messages and alarms. */
+export type Background = {
+  onMessage: MessageListener
+  onAlarm: (alarm: { name: string }) => Promise<void>
+  core: ReturnType<typeof createCore>
+}
+
+/** Create the background; session state is re-hydrated lazily from `deps` on first use. */
+export function createBackground(env: BackgroundEnv, deps: CoreDeps): Background {
+  const core = createCore(deps)
+  const ctx = { state: createBackgroundState(), core, ...env }
   return {
     onMessage: (message, sender, sendResponse) => respondWith(routeMessage(message, sender, ctx), sendResponse),
+    onAlarm: (alarm) => core.onAlarm(alarm.name),
+    core,
   }
 }

@@ -1,6 +1,7 @@
 /** Shapes of the router's method tables (style.md habit 6: closed, allow-listed tables). */
 import type { z } from 'zod'
 import type { RpcErrorObject } from '../protocol/rpcErrors'
+import type { Core } from './core'
 import type { BackgroundState } from './state'
 
 /** Per-call context of a dApp method: the origin comes from `sender`, never the message. */
@@ -21,7 +22,7 @@ export function dappMethod<S extends z.ZodType>(row: DappMethod<S>): DappMethod<
 }
 
 /** Per-call context of a popup method. */
-export type PopupContext = { state: BackgroundState; extensionId: string }
+export type PopupContext = { state: BackgroundState; extensionId: string; core: Core }
 
 /** One popup table row. */
 export type PopupMethod<S extends z.ZodType, R> = {

@@ -1,8 +1,45 @@
-/** The popup → background allow-list. Anything not listed is refused with METHOD_NOT_FOUND. */
+/**
+ * The popup → background allow-list (style.md habit 6). Anything not listed is refused with
+ * METHOD_NOT_FOUND; every input is parsed with the row's zod schema before the handler runs.
+ * Handlers that need a session go through `core.withSession` (NOT_LOGGED_IN / SESSION_EXPIRED).
+ */
 import { z } from 'zod'
+import { Attestation } from '../../api/common'
+import { AddressFormat } from '../../api/enums'
+import { listActivities, vote } from './activities'
 import { popupMethod } from './methods'
+import { onRampStatus, readLastOnRamp, startOnRamp } from './onRamp'
+import { startOtp, verifyOtp } from './otp'
+import { beginPasskeyLogin, finishPasskeyLogin, passkeySignup } from './passkey'
+import { readPending } from './pending'
+import { finishRecovery, startRecovery } from './recovery'
+import type { SessionRecord } from './sessionRecord'
+import { SettingsSchema } from './settings'
+import { addAccount, listAccounts } from './wallet'
 
 const noParams = z.undefined()
+const id = z.string().min(1).max(256)
+const b64url = z.string().min(1).max(16_384).regex(/^[A-Za-z0-9_-]+={0,2}$/)
+const email = z.string().trim().max(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address')
+const phone = z.string().trim().regex(/^\+[1-9][0-9]{6,14}$/, 'must be a phone number in international form (+…)')
+
+const registration = {
+  authenticatorName: z.string().trim().min(1).max(64),
+  challenge: b64url,
+  attestation: Attestation,
+}
+
+const otpStart = z.discriminatedUnion('otpType', [
+  z.object({ otpType: z.literal('OTP_TYPE_EMAIL'), contact: email }),
+  z.object({ otpType: z.literal('OTP_TYPE_SMS'), contact: phone }),
+])
+
+/** The session as the popup may see it (no key material). */
+export type SessionView = Pick<SessionRecord, 'organizationId' | 'userId' | 'username' | 'method' | 'expiresAt'>
+
+function sessionView(r: SessionRecord): SessionView {
+  return { organizationId: r.organizationId, userId: r.userId, username: r.username, method: r.method, expiresAt: r.expiresAt }
+}
 
 /** The popup method table: `{ method: { params, handler } }`. */
 export const POPUP_METHODS = {
@@ -12,7 +49,96 @@ export const POPUP_METHODS = {
   }),
   getStatus: popupMethod({
     params: noParams,
-    handler: (_p, { extensionId }) => ({ loggedIn: false as boolean, extensionId }),
+    handler: async (_p, { extensionId, core }) => {
+      const s = await core.current()
+      const otp = await readPending(core.deps.session, 'otp', core.now())
+      const recovery = await readPending(core.deps.session, 'recovery', core.now())
+      const lastEnd = await core.lastEnd()
+      return {
+        loggedIn: s !== null,
+        extensionId,
+        session: s ? sessionView(s.record) : null,
+        settings: await core.settings(),
+        pendingOtp: otp ? { otpType: otp.otpType, contact: otp.contact } : null,
+        pendingRecovery: recovery ? { email: recovery.email } : null,
+        lastEnd: lastEnd ?? null,
+        lastOnRamp: s ? await readLastOnRamp(core) : null,
+      }
+    },
+  }),
+  saveSettings: popupMethod({
+    params: SettingsSchema,
+    handler: (p, { core }) => core.saveSettings(p),
+  }),
+  otpStart: popupMethod({
+    params: otpStart,
+    handler: (p, { core }) => startOtp(core, p),
+  }),
+  otpVerify: popupMethod({
+    params: z.object({ code: z.string().trim().regex(/^[A-Za-z0-9]{4,12}$/, 'must be the code from the message') }),
+    handler: async (p, { core }) => sessionView(await verifyOtp(core, p)),
+  }),
+  passkeySignup: popupMethod({
+    params: z.object({ ...registration, userName: z.string().trim().max(64).optional(), email: email.optional() }),
+    handler: async (p, { core }) => sessionView(await passkeySignup(core, p)),
+  }),
+  passkeyLoginBegin: popupMethod({
+    params: noParams,
+    handler: (_p, { core }) => beginPasskeyLogin(core),
+  }),
+  passkeyLoginFinish: popupMethod({
+    params: z.object({ authenticatorData: b64url, clientDataJson: b64url, credentialId: b64url, signature: b64url }),
+    handler: async (p, { core }) => sessionView(await finishPasskeyLogin(core, p)),
+  }),
+  recoveryStart: popupMethod({
+    params: z.object({ email }),
+    handler: (p, { core }) => startRecovery(core, p),
+  }),
+  recoveryFinish: popupMethod({
+    params: z.object({ ...registration, bundle: z.string().trim().min(1).max(4096).regex(/^[1-9A-HJ-NP-Za-km-z]+$/, 'must be the code from the email') }),
+    handler: (p, { core }) => finishRecovery(core, p),
+  }),
+  listAccounts: popupMethod({
+    params: noParams,
+    handler: (_p, { core }) => core.withSession((client, s) => listAccounts(client, s)),
+  }),
+  addAccount: popupMethod({
+    params: z.object({ walletId: id, addressFormat: AddressFormat }),
+    handler: (p, { core }) => core.withSession((client, s) => addAccount(client, s, p)),
+  }),
+  onRampStart: popupMethod({
+    params: z.record(z.string(), z.unknown()),
+    handler: (p, { core }) => core.withSession((client, s) => startOnRamp(core, client, s, p)),
+  }),
+  onRampStatus: popupMethod({
+    params: z.object({ transactionId: id }),
+    handler: (p, { core }) => core.withSession((client, s) => onRampStatus(client, s, p)),
+  }),
+  listActivities: popupMethod({
+    params: noParams,
+    handler: (_p, { core }) => core.withSession((client, s) => listActivities(client, s)),
+  }),
+  approveActivity: popupMethod({
+    params: z.object({ fingerprint: id }),
+    handler: (p, { core }) => core.withSession((client, s) => vote(client, s, { ...p, approve: true })),
+  }),
+  rejectActivity: popupMethod({
+    params: z.object({ fingerprint: id }),
+    handler: (p, { core }) => core.withSession((client, s) => vote(client, s, { ...p, approve: false })),
+  }),
+  lock: popupMethod({
+    params: noParams,
+    handler: async (_p, { core }) => {
+      await core.wipe('lock')
+      return { loggedIn: false as const }
+    },
+  }),
+  logout: popupMethod({
+    params: noParams,
+    handler: async (_p, { core }) => {
+      await core.wipe('logout')
+      return { loggedIn: false as const }
+    },
   }),
 }
 

@@ -11,6 +11,8 @@ import { isMethodName } from '../protocol/page'
 import { RPC_ERROR, rpcError } from '../protocol/rpcErrors'
 import type { DappRpcReply, PopupErrorCode, PopupReply } from '../protocol/runtime'
 import { DAPP_METHODS } from './dappMethods'
+import type { Core } from './core'
+import { toPopupFailure } from './failures'
 import type { DappMethod, PopupMethod } from './methods'
 import { POPUP_METHODS } from './popupMethods'
 import type { BackgroundState } from './state'
@@ -25,6 +27,8 @@ export type RouterContext = {
   extensionId: string
   /** `browser.runtime.getURL('/')`, e.g. `chrome-extension://<id>/` */
   extensionBaseUrl: string
+  /** Sessions, settings and the service clients. */
+  core: Core
 }
 
 const dappEnvelope = z.object({
@@ -95,9 +99,9 @@ export async function routePopup(message: unknown, sender: Sender, ctx: RouterCo
   const parsed = row.params.safeParse(env.data.params)
   if (!parsed.success) return popupError('INVALID_ARGUMENT')
   try {
-    return { ok: true, result: await row.handler(parsed.data, { state: ctx.state, extensionId: ctx.extensionId }) }
-  } catch {
-    return popupError('INTERNAL')
+    return { ok: true, result: await row.handler(parsed.data, { state: ctx.state, extensionId: ctx.extensionId, core: ctx.core }) }
+  } catch (err) {
+    return { ok: false, error: toPopupFailure(err) }
   }
 }
 

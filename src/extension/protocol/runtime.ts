@@ -14,8 +14,22 @@ export type DappRpcReply = { result: unknown } | { error: RpcErrorObject }
 /** Popup → background: one call into the popup table. */
 export type PopupMessage = { kind: 'popup'; method: string; params?: unknown }
 
-/** Stable failure codes of popup calls. */
-export type PopupErrorCode = 'METHOD_NOT_FOUND' | 'INVALID_ARGUMENT' | 'ORIGIN_NOT_ALLOWED' | 'INTERNAL'
+/** Stable failure codes of popup calls (the popup shows a message per code). */
+export const POPUP_ERROR_CODES = [
+  'METHOD_NOT_FOUND',
+  'INVALID_ARGUMENT',
+  'ORIGIN_NOT_ALLOWED',
+  'INTERNAL',
+  'NOT_LOGGED_IN',
+  'SESSION_EXPIRED',
+  'NO_PENDING_LOGIN',
+  'NETWORK',
+  'REQUEST_FAILED',
+  'BUNDLE_INVALID',
+] as const
+
+/** One of {@link POPUP_ERROR_CODES}. */
+export type PopupErrorCode = (typeof POPUP_ERROR_CODES)[number]
 
 /** Background → popup: result union of a {@link PopupMessage}. */
 export type PopupReply<T = unknown> =

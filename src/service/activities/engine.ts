@@ -119,10 +119,9 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
    * same fingerprint). Throws a SigilError carrying the activity id when execution failed.
    */
   async function submit(input: SubmitInput): Promise<ActivityRow> {
+    // A byte-identical resubmission hits the unique fingerprint on insert (first statement
+    // of the transaction), rolls back and replays the stored activity: no extra lookup.
     const fingerprint = fingerprintOf(input.rawBody)
-    const existing = await getActivityByFingerprint(rt.db, fingerprint)
-    if (existing) return replay(existing)
-
     const now = rt.now()
     const quorumOrgId = input.principal.organizationId
     const quorum = await getQuorum(rt.db, quorumOrgId)
@@ -175,10 +174,13 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
         await finishActivity(tx, row.id, { status: STATUS.COMPLETED, result, failure: null, appProofs, now })
         return { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs, seq: 0 }
       })
-    } catch (e) {
+    } catch (caught) {
+      let e = caught
       if (isUniqueViolation(e)) {
         const raced = await getActivityByFingerprint(rt.db, fingerprint)
         if (raced) return replay(raced)
+        // A handler's own uniqueness constraint: a conflict, not a crash.
+        e = new SigilError('ALREADY_EXISTS', 'a record with the same identity already exists', { cause: e })
       }
       if (!(e instanceof SigilError)) throw e
       // Execution failed: nothing of it stays, but the attempt is recorded as FAILED (A2).

@@ -1,4 +1,18 @@
 import type { ActivityHandler } from './types.js'
+import { handler as initOtpAuth } from './init_otp_auth.js'
+import { handler as otpAuth } from './otp_auth.js'
+import { handler as initOtp } from './init_otp.js'
+import { handlerV1 as verifyOtpV1, handlerV2 as verifyOtpV2 } from './verify_otp.js'
+import { handlerV1 as otpLoginV1, handlerV2 as otpLoginV2 } from './otp_login.js'
+import { handler as stampLogin } from './stamp_login.js'
+import { handler as createReadWriteSession } from './create_read_write_session.js'
+import { handler as initUserEmailRecovery } from './init_user_email_recovery.js'
+import { handler as recoverUser } from './recover_user.js'
+import { handler as updateAllowedOrigins } from './update_allowed_origins.js'
+import { handler as initFiatOnRamp } from './init_fiat_on_ramp.js'
+import { handler as createFiatOnRampCredential } from './create_fiat_on_ramp_credential.js'
+import { handler as updateFiatOnRampCredential } from './update_fiat_on_ramp_credential.js'
+import { handler as deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
 import { handler as createApiKeys } from './create_api_keys.js'
 import { handler as createAuthenticators } from './create_authenticators.js'
 import { handler as createSubOrganization } from './create_sub_organization.js'
@@ -9,6 +23,16 @@ import { handler as deleteUsers } from './delete_users.js'
 import { handler as removeOrganizationFeature } from './remove_organization_feature.js'
 import { handler as setOrganizationFeature } from './set_organization_feature.js'
 import { handler as updateRootQuorum } from './update_root_quorum.js'
+import { handler as createWallet } from './create_wallet.js'
+import { handler as createWalletAccounts } from './create_wallet_accounts.js'
+import { handler as deleteWallets } from './delete_wallets.js'
+import { handler as signRawPayload } from './sign_raw_payload.js'
+import { handler as signRawPayloads } from './sign_raw_payloads.js'
+import { handler as signTransaction } from './sign_transaction.js'
+import { handler as initImportWallet } from './init_import_wallet.js'
+import { handler as importWallet } from './import_wallet.js'
+import { handler as exportWallet } from './export_wallet.js'
+import { handler as exportWalletAccount } from './export_wallet_account.js'
 
 /**
  * Activity type → handler: the closed table of what this service executes. approve and
@@ -17,6 +41,22 @@ import { handler as updateRootQuorum } from './update_root_quorum.js'
 export const ACTIVITY_HANDLERS: Record<string, ActivityHandler> = {
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8: createSubOrganization,
   ACTIVITY_TYPE_CREATE_USERS_V3: createUsers,
+  ACTIVITY_TYPE_INIT_OTP_AUTH_V3: initOtpAuth,
+  ACTIVITY_TYPE_OTP_AUTH: otpAuth,
+  ACTIVITY_TYPE_INIT_OTP_V3: initOtp,
+  ACTIVITY_TYPE_VERIFY_OTP: verifyOtpV1,
+  ACTIVITY_TYPE_VERIFY_OTP_V2: verifyOtpV2,
+  ACTIVITY_TYPE_OTP_LOGIN: otpLoginV1,
+  ACTIVITY_TYPE_OTP_LOGIN_V2: otpLoginV2,
+  ACTIVITY_TYPE_STAMP_LOGIN: stampLogin,
+  ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2: createReadWriteSession,
+  ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2: initUserEmailRecovery,
+  ACTIVITY_TYPE_RECOVER_USER: recoverUser,
+  ACTIVITY_TYPE_UPDATE_ALLOWED_ORIGINS: updateAllowedOrigins,
+  ACTIVITY_TYPE_INIT_FIAT_ON_RAMP: initFiatOnRamp,
+  ACTIVITY_TYPE_CREATE_FIAT_ON_RAMP_CREDENTIAL: createFiatOnRampCredential,
+  ACTIVITY_TYPE_UPDATE_FIAT_ON_RAMP_CREDENTIAL: updateFiatOnRampCredential,
+  ACTIVITY_TYPE_DELETE_FIAT_ON_RAMP_CREDENTIAL: deleteFiatOnRampCredential,
   ACTIVITY_TYPE_CREATE_API_KEYS_V2: createApiKeys,
   ACTIVITY_TYPE_DELETE_API_KEYS: deleteApiKeys,
   ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2: createAuthenticators,
@@ -25,4 +65,14 @@ export const ACTIVITY_HANDLERS: Record<string, ActivityHandler> = {
   ACTIVITY_TYPE_UPDATE_ROOT_QUORUM: updateRootQuorum,
   ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE: setOrganizationFeature,
   ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE: removeOrganizationFeature,
+  ACTIVITY_TYPE_CREATE_WALLET: createWallet,
+  ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS: createWalletAccounts,
+  ACTIVITY_TYPE_DELETE_WALLETS: deleteWallets,
+  ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: signRawPayload,
+  ACTIVITY_TYPE_SIGN_RAW_PAYLOADS: signRawPayloads,
+  ACTIVITY_TYPE_SIGN_TRANSACTION_V2: signTransaction,
+  ACTIVITY_TYPE_INIT_IMPORT_WALLET: initImportWallet,
+  ACTIVITY_TYPE_IMPORT_WALLET: importWallet,
+  ACTIVITY_TYPE_EXPORT_WALLET: exportWallet,
+  ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT: exportWalletAccount,
 }

@@ -6,8 +6,9 @@ import { parseWebauthnStamp, webauthnChallengeForBody } from '../../crypto/verif
 import { verifyApiKeyStampAsync } from '../../crypto/verifyStampAsync.js'
 import type { ServiceConfig } from '../config.js'
 import type { Sql } from '../store/db.js'
-import { ancestry, getOrganization } from '../store/organizations.js'
+import { ancestry } from '../store/organizations.js'
 import type { ApiKeyRow, AuthenticatorRow } from '../store/users.js'
+import { attestedSignatureCheck, authenticateAttested } from '../otp/attested.js'
 import { originAllowed } from './origins.js'
 import type { Principal } from './principal.js'
 
@@ -33,6 +34,8 @@ export type AuthenticateInput = {
    */
   allowDescendant: boolean
   now: number
+  /** The verifier key of OTP verification tokens; given only where X-Stamp-Attested is accepted (stamp_login, issue 5). */
+  verifierPublicKeyHex?: string | undefined
 }
 
 export type Authenticated = {
@@ -61,7 +64,10 @@ export async function stampSignatureCheck(headers: { get(name: string): string |
     if (!parsed.ok) throw stampError(parsed.reason)
     return { kind: 'WEBAUTHN' as const, stamp: parsed.stamp }
   }
-  if (attested) return { kind: 'ATTESTED' as const, header: attested }
+  if (attested) {
+    attestedSignatureCheck(attested, rawBody) // issue 5: over the raw body, before parsing
+    return { kind: 'ATTESTED' as const, header: attested }
+  }
   throw new SigilError('STAMP_MISSING', 'request is not stamped: send X-Stamp, X-Stamp-Webauthn or X-Stamp-Attested')
 }
 
@@ -107,7 +113,7 @@ async function pickByOrganization<T extends { organization_id: string }>(
  */
 export async function authenticate(sql: Sql, config: ServiceConfig, input: AuthenticateInput): Promise<Authenticated> {
   const { signed } = input
-  if (!(await getOrganization(sql, input.organizationId))) {
+  if ((await ancestry(sql, input.organizationId)).length === 0) {
     throw new SigilError('NOT_FOUND', `organizationId: organization ${input.organizationId} not found`, {
       fieldViolations: [{ field: 'organizationId', description: 'organization not found' }],
     })
@@ -211,6 +217,9 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
     }
   }
 
+  if (signed.kind === 'ATTESTED' && input.verifierPublicKeyHex) {
+    return authenticateAttested(sql, signed.header, { ...input, verifierPublicKeyHex: input.verifierPublicKeyHex })
+  }
   throw new SigilError('STAMP_SCHEME_UNSUPPORTED', 'X-Stamp-Attested is accepted only on stamp_login')
 }
 

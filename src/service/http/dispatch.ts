@@ -66,6 +66,7 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
     organizationId: body.organizationId,
     allowDescendant: DESCENDANT_LOOKUP.has(name),
     now,
+    verifierPublicKeyHex: name === 'stamp_login' ? rt.keys.verifier.publicKeyHex : undefined,
   })
   if (Math.abs(Number(body.timestampMs) - now) > rt.config.timestampWindowMs) {
     throw new SigilError('TIMESTAMP_OUT_OF_WINDOW', 'timestampMs: request timestamp is outside the allowed window', {

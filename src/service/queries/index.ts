@@ -1,17 +1,29 @@
 import type { QueryHandler } from '../http/dispatch.js'
+import { handler as listFiatOnRampCredentials } from './list_fiat_on_ramp_credentials.js'
+import { handler as getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
 import { handler as getActivity } from './get_activity.js'
 import { handler as getOrganizationConfigs } from './get_organization_configs.js'
 import { handler as getUser } from './get_user.js'
 import { handler as listActivities } from './list_activities.js'
 import { handler as listUsers } from './list_users.js'
 import { handler as whoami } from './whoami.js'
+import { handler as listSuborgs } from './list_suborgs.js'
+import { handler as listWallets } from './list_wallets.js'
+import { handler as listWalletAccounts } from './list_wallet_accounts.js'
+import { handler as getWallet } from './get_wallet.js'
 
 /** Query name → handler: the closed table of queries this service answers. */
 export const QUERY_HANDLERS: Record<string, QueryHandler> = {
   get_activity: getActivity,
+  list_fiat_on_ramp_credentials: listFiatOnRampCredentials,
+  get_on_ramp_transaction_status: getOnRampTransactionStatus,
   list_activities: listActivities,
   list_users: listUsers,
   get_user: getUser,
   whoami,
+  list_suborgs: listSuborgs,
   get_organization_configs: getOrganizationConfigs,
+  list_wallets: listWallets,
+  list_wallet_accounts: listWalletAccounts,
+  get_wallet: getWallet,
 }

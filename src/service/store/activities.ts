@@ -1,6 +1,6 @@
 import type { Sql } from './db.js'
 import { getQuorum } from './organizations.js'
-import { getUserById, userToWire } from './users.js'
+import { userWireById } from './users.js'
 import { toTimestamp } from './time.js'
 
 export type ActivityRow = {
@@ -149,11 +149,11 @@ export async function activityToWire(sql: Sql, a: ActivityRow, callerUserId: str
   const ts = (ms: number) => (style === 'submit' ? String(ms) : toTimestamp(ms))
   const wireVotes = []
   for (const v of votes) {
-    const user = await getUserById(sql, v.user_id)
+    const user = await userWireById(sql, v.user_id)
     wireVotes.push({
       id: v.id,
       userId: v.user_id,
-      ...(user ? { user: await userToWire(sql, user) } : {}),
+      ...(user ? { user } : {}),
       activityId: v.activity_id,
       selection: v.selection,
       message: v.message,

@@ -32,8 +32,17 @@ export async function insertOrganization(
   )
 }
 
-/** The organization and its ancestors, nearest first. */
+/**
+ * Parent links never change once an organization exists, so ancestries are cached
+ * (safe across instances sharing a database). Unknown organizations are not cached.
+ */
+const ancestryCache = new Map<string, string[]>()
+const ANCESTRY_CACHE_LIMIT = 10_000
+
+/** The organization and its ancestors, nearest first; empty when it does not exist. */
 export async function ancestry(sql: Sql, id: string): Promise<string[]> {
+  const hit = ancestryCache.get(id)
+  if (hit) return hit
   const rows = await sql.query<{ id: string; depth: number }>(
     `WITH RECURSIVE up(id, parent_id, depth) AS (
        SELECT id, parent_id, 0 FROM organizations WHERE id = $1
@@ -42,7 +51,12 @@ export async function ancestry(sql: Sql, id: string): Promise<string[]> {
      ) SELECT id, depth FROM up ORDER BY depth`,
     [id],
   )
-  return rows.map((r) => r.id)
+  const chain = rows.map((r) => r.id)
+  if (chain.length > 0) {
+    if (ancestryCache.size >= ANCESTRY_CACHE_LIMIT) ancestryCache.clear()
+    ancestryCache.set(id, chain)
+  }
+  return chain
 }
 
 /** True when `ancestorId` is `orgId` itself or one of its ancestors. */
@@ -51,12 +65,13 @@ export async function isSelfOrAncestor(sql: Sql, ancestorId: string, orgId: stri
 }
 
 export async function getQuorum(sql: Sql, orgId: string): Promise<{ threshold: number; userIds: string[] }> {
-  const org = await getOrganization(sql, orgId)
-  const members = await sql.query<{ user_id: string }>(
-    'SELECT user_id FROM quorum_members WHERE organization_id = $1 ORDER BY user_id',
+  const [row] = await sql.query<{ threshold: number; user_ids: string[] | null }>(
+    `SELECT o.quorum_threshold AS threshold,
+            (SELECT array_agg(q.user_id ORDER BY q.user_id) FROM quorum_members q WHERE q.organization_id = o.id) AS user_ids
+       FROM organizations o WHERE o.id = $1`,
     [orgId],
   )
-  return { threshold: org?.quorum_threshold ?? 1, userIds: members.map((m) => m.user_id) }
+  return { threshold: row?.threshold ?? 1, userIds: row?.user_ids ?? [] }
 }
 
 export async function setQuorum(sql: Sql, orgId: string, threshold: number, userIds: string[], now: number): Promise<void> {

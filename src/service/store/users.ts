@@ -136,13 +136,24 @@ export async function insertOauthProvider(
   )
 }
 
+/** The wire User object by id, in one query; undefined when the user is gone. */
+export async function userWireById(sql: Sql, userId: string) {
+  const user = await getUserById(sql, userId)
+  return user ? userToWire(sql, user) : undefined
+}
+
 /** The wire User object (service-interface "User"), with its credentials. */
 export async function userToWire(sql: Sql, user: UserRow) {
-  const [apiKeys, authenticators, oauth] = await Promise.all([
-    sql.query<ApiKeyRow>('SELECT * FROM api_keys WHERE user_id = $1 ORDER BY created_at, id', [user.id]),
-    sql.query<AuthenticatorRow>('SELECT * FROM authenticators WHERE user_id = $1 ORDER BY created_at, id', [user.id]),
-    sql.query<OauthProviderRow>('SELECT * FROM oauth_providers WHERE user_id = $1 ORDER BY created_at, id', [user.id]),
-  ])
+  const [row] = await sql.query<{ api_keys: ApiKeyRow[] | null; authenticators: AuthenticatorRow[] | null; oauth: OauthProviderRow[] | null }>(
+    `SELECT
+       (SELECT json_agg(k ORDER BY k.created_at, k.id) FROM api_keys k WHERE k.user_id = $1) AS api_keys,
+       (SELECT json_agg(a ORDER BY a.created_at, a.id) FROM authenticators a WHERE a.user_id = $1) AS authenticators,
+       (SELECT json_agg(p ORDER BY p.created_at, p.id) FROM oauth_providers p WHERE p.user_id = $1) AS oauth`,
+    [user.id],
+  )
+  const apiKeys = row?.api_keys ?? []
+  const authenticators = row?.authenticators ?? []
+  const oauth = row?.oauth ?? []
   return {
     userId: user.id,
     userName: user.user_name,

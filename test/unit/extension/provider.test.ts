@@ -7,6 +7,7 @@ import { ProviderRpcError } from '@/src/extension/provider/errors'
 import { SIGIL_ICON } from '@/src/extension/provider/icon'
 import { installProvider } from '@/src/extension/provider/install'
 import { uuidV4 } from '@/src/extension/provider/uuid'
+import { fakeDeps } from './fakeDeps'
 import { FakeWindow, flush } from './fakeWindow'
 
 const EXT_ID = 'enibeleniamgnfhbmpkkldfacbjikdfa'
@@ -15,7 +16,7 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 /** Page window with provider + relay + background router wired in-process. */
 function setup() {
   const w = new FakeWindow()
-  const bg = createBackground({ extensionId: EXT_ID, extensionBaseUrl: `chrome-extension://${EXT_ID}/` })
+  const bg = createBackground({ extensionId: EXT_ID, extensionBaseUrl: `chrome-extension://${EXT_ID}/` }, fakeDeps().deps)
   const sender = { id: EXT_ID, url: `${w.location.origin}/index.html`, tab: { id: 1 } }
   startRelay({ win: w, sendMessage: async (m) => bg.onMessage(m, sender) })
   const announced: Eip6963ProviderDetail[] = []

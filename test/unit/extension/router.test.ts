@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { routeDappRpc, routeMessage, routePopup, type RouterContext, type Sender } from '@/src/extension/background/router'
 import { createBackgroundState } from '@/src/extension/background/state'
+import { createCore } from '@/src/extension/background/core'
+import { fakeDeps } from './fakeDeps'
 
 const EXT_ID = 'enibeleniamgnfhbmpkkldfacbjikdfa'
 const BASE = `chrome-extension://${EXT_ID}/`
 
 function ctx(): RouterContext {
-  return { state: createBackgroundState(), extensionId: EXT_ID, extensionBaseUrl: BASE }
+  return { state: createBackgroundState(), extensionId: EXT_ID, extensionBaseUrl: BASE, core: createCore(fakeDeps().deps) }
 }
 const page: Sender = { id: EXT_ID, url: 'https://dapp.example/app?x=1', origin: 'https://dapp.example', tab: { id: 7 } }
 const popup: Sender = { id: EXT_ID, url: `${BASE}popup.html` }

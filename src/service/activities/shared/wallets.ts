@@ -1,15 +1,130 @@
+import type { WalletAccountParams } from '../../../api/common.js'
+import { SigilError } from '../../../api/errors.js'
 import type { WalletParams } from '../../../api/operations/create_sub_organization.js'
-import { invalidField } from '../../../api/errors.js'
+import { deriveAccount } from '../../../chains/derive.js'
+import { type MnemonicLength, generateMnemonic, mnemonicToSeed } from '../../../chains/mnemonic.js'
+import { formatPath, parsePath } from '../../../chains/path.js'
+import { utf8Encode } from '../../../crypto/encoding.js'
+import { insertWallet, insertWalletAccount, sealPurpose, walletAccountExists } from '../../store/wallets.js'
 import type { ActivityContext } from '../types.js'
+import { namingFields } from './fieldNames.js'
+
+/** One derived account, ready to store (private key in memory for this request only). */
+export type DerivedWalletAccount = {
+  params: WalletAccountParams
+  pathNorm: string
+  address: string
+  publicKey: string
+  privateKey: Uint8Array
+}
 
 /**
- * Creates a wallet in `orgId` (issue 4). Until wallets land this refuses with a clear 400.
+ * Derives `accounts` from `seed` (address-formats.md); every refusal names
+ * `<base>.accounts[i].<field>` (curve/format mismatch, malformed path, non-hardened ed25519 path).
  */
+export function deriveWalletAccounts(seed: Uint8Array, accounts: readonly WalletAccountParams[], base: string): DerivedWalletAccount[] {
+  return accounts.map((a, i) =>
+    namingFields(
+      (f) => `${base}.accounts[${i}].${f}`,
+      () => {
+        const d = deriveAccount({ seed, curve: a.curve, path: a.path, addressFormat: a.addressFormat })
+        return { params: a, pathNorm: formatPath(parsePath(a.path)), address: d.address, publicKey: d.publicKey, privateKey: d.privateKey }
+      },
+    ),
+  )
+}
+
+/**
+ * Stores derived accounts in a wallet: refuses (409) an account `(curve, path, addressFormat)` the
+ * wallet already has or that the request repeats; private keys are sealed, then wiped from memory.
+ */
+export async function persistWalletAccounts(
+  ctx: ActivityContext,
+  orgId: string,
+  walletId: string,
+  derived: readonly DerivedWalletAccount[],
+  base: string,
+): Promise<void> {
+  const seen = new Set<string>()
+  for (const [i, d] of derived.entries()) {
+    const key = `${d.params.curve}|${d.pathNorm}|${d.params.addressFormat}`
+    if (seen.has(key) || (await walletAccountExists(ctx.tx, walletId, { curve: d.params.curve, pathNorm: d.pathNorm, addressFormat: d.params.addressFormat }))) {
+      const field = `${base}.accounts[${i}]`
+      const description = `the wallet already has an account with path ${d.params.path} and ${d.params.addressFormat}`
+      throw new SigilError('ALREADY_EXISTS', `${field}: ${description}`, { fieldViolations: [{ field, description }] })
+    }
+    seen.add(key)
+  }
+  for (const d of derived) {
+    const id = crypto.randomUUID()
+    await insertWalletAccount(ctx.tx, {
+      id,
+      organization_id: orgId,
+      wallet_id: walletId,
+      curve: d.params.curve,
+      path_format: d.params.pathFormat,
+      path: d.params.path,
+      path_norm: d.pathNorm,
+      address_format: d.params.addressFormat,
+      address: d.address,
+      public_key: d.publicKey,
+      name: d.params.name ?? null,
+      private_key_enc: ctx.rt.secrets.seal(d.privateKey, sealPurpose.accountKey(id)),
+      created_at: ctx.now,
+    })
+  }
+  wipe(derived)
+}
+
+/** Zeroes the derived private keys. */
+export function wipe(derived: readonly DerivedWalletAccount[]): void {
+  for (const d of derived) d.privateKey.fill(0)
+}
+
+/**
+ * Stores a wallet for `mnemonic` (sealed, purpose `wallet-mnemonic:<walletId>`) with its accounts;
+ * returns the wire result `{walletId, addresses}`. Field errors name `<base>.…`.
+ */
+export async function storeWallet(
+  ctx: ActivityContext,
+  orgId: string,
+  w: { walletName: string; mnemonic: string; imported: boolean; accounts: readonly WalletAccountParams[] },
+  base: string,
+): Promise<{ walletId: string; addresses: string[] }> {
+  const seed = mnemonicToSeed(w.mnemonic)
+  let derived: DerivedWalletAccount[]
+  try {
+    derived = deriveWalletAccounts(seed, w.accounts, base)
+  } finally {
+    seed.fill(0)
+  }
+  const walletId = crypto.randomUUID()
+  try {
+    await insertWallet(ctx.tx, {
+      id: walletId,
+      organization_id: orgId,
+      name: w.walletName,
+      mnemonic_enc: ctx.rt.secrets.seal(utf8Encode(w.mnemonic), sealPurpose.mnemonic(walletId)),
+      imported: w.imported,
+      created_at: ctx.now,
+    })
+    await persistWalletAccounts(ctx, orgId, walletId, derived, base)
+  } finally {
+    wipe(derived)
+  }
+  return { walletId, addresses: derived.map((d) => d.address) }
+}
+
+/** Creates a wallet with a fresh mnemonic in `orgId` (create_wallet, create_sub_organization `wallet`). */
 export const createWalletIn = async (
-  _ctx: ActivityContext,
-  _orgId: string,
-  _wallet: WalletParams,
+  ctx: ActivityContext,
+  orgId: string,
+  wallet: WalletParams,
   field: string,
 ): Promise<{ walletId: string; addresses: string[] }> => {
-  throw invalidField(field, 'wallet creation is not available in this version of the service')
+  const mnemonic = namingFields(
+    (f) => `${field}.${f}`,
+    () => generateMnemonic((wallet.mnemonicLength ?? 12) as MnemonicLength),
+  )
+  return storeWallet(ctx, orgId, { walletName: wallet.walletName, mnemonic, imported: false, accounts: wallet.accounts }, field)
 }

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { hexToBytes } from '../src/crypto/encoding.js'
+import { createWebCryptoStamper, importP256PrivateKeyForSigning } from '../src/crypto/stamp.js'
+
+/** The service in its own process (as `npm run service` runs it), so clients do not share its event loop. */
+export async function startBenchService(databaseUrl?: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sigil-bench-'))
+  const port = await new Promise<number>((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port
+      s.close(() => ok(p))
+    })
+  })
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', resolve('src/service/main.ts')], {
+    env: { ...process.env, SIGIL_PORT: String(port), SIGIL_DATA_DIR: dataDir, SIGIL_LOG: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break
+    } catch {
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  const admin = JSON.parse(readFileSync(join(dataDir, 'admin-api-key.json'), 'utf8'))
+  const { privateKey, publicKeyHex } = await importP256PrivateKeyForSigning(hexToBytes(admin.privateKey))
+  const stamper = createWebCryptoStamper({ privateKey, publicKeyHex })
+  const post = async (path: string, body: unknown) => {
+    const text = JSON.stringify(body)
+    const s = await stamper.stamp(text)
+    const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue }, body: text })
+    return { status: res.status, json: (await res.json()) as any }
+  }
+  return {
+    url,
+    admin,
+    stamper,
+    post,
+    async stop() {
+      child.kill('SIGTERM')
+      await new Promise((r) => child.once('exit', r))
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A new, empty database on the PostgreSQL server of `baseUrl`. */
+export async function freshDatabase(baseUrl: string): Promise<string> {
+  const pg = (await import('pg')).default
+  const name = `sigil_bench_${Date.now().toString(36)}`
+  const client = new pg.Client({ connectionString: baseUrl })
+  await client.connect()
+  await client.query(`CREATE DATABASE ${name}`)
+  await client.end()
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}

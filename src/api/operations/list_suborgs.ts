@@ -1,0 +1,19 @@
+/** list_suborgs (Turnkey's getSubOrgIds; used by the relay's /v1/account, issue 5). */
+import { z } from 'zod'
+import { defineQuery } from '../operation.js'
+
+/** Filters a sub-organization can be found by. */
+export const SubOrgFilterType = z.enum(['NAME', 'USERNAME', 'EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'PUBLIC_KEY'])
+
+/** Sub-organizations of the organization matching a filter → `{organizationIds}`. */
+export const listSuborgs = defineQuery({
+  name: 'list_suborgs',
+  path: '/public/v1/query/list_suborgs',
+  request: z.object({
+    organizationId: z.string().min(1, { error: 'required' }),
+    filterType: SubOrgFilterType.optional(),
+    filterValue: z.string().optional(),
+    paginationOptions: z.object({ limit: z.string().optional(), before: z.string().optional(), after: z.string().optional() }).optional(),
+  }),
+  response: z.object({ organizationIds: z.array(z.string()) }),
+})

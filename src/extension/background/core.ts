@@ -1,0 +1,232 @@
+/**
+ * The background's session core (issue 7): one session at a time, its non-extractable
+ * signing key in the KeyStore (IndexedDB) and its metadata in `storage.session`, re-hydrated
+ * when the service worker wakes. Idle auto-lock and expiry run on `alarms`; lock, logout and
+ * expiry wipe keys, session and pending steps, and notify wipe listeners (pending approvals
+ * are rejected there, style.md habit 7).
+ */
+import { createClient, type SigilClient } from '../../api/client'
+import type { Stamper } from '../../api/stamper'
+import { createWebCryptoStamper } from '../../crypto/stamp'
+import { ExtensionError, isSessionKeyRejected } from './failures'
+import { isKeyPair, type KeyStore } from './keyStore'
+import { clearAllPending } from './pending'
+import { createRelayClient, type RelayClient } from './relay'
+import {
+  LAST_END_KEY,
+  readLastEnd,
+  readSessionRecord,
+  SESSION_KEY,
+  writeSessionRecord,
+  type EndReason,
+  type SessionRecord,
+} from './sessionRecord'
+import { loadSettings, saveSettings, type Settings, type SettingsSchema } from './settings'
+import type { StorageAreaLike } from './storageArea'
+import type { z } from 'zod'
+
+/** Alarm names. */
+export const AUTO_LOCK_ALARM = 'sigil-autolock'
+export const EXPIRY_ALARM = 'sigil-expiry'
+
+/** The slice of `browser.alarms` used. */
+export type AlarmsLike = {
+  create(name: string, info: { when: number }): unknown
+  clear(name: string): Promise<unknown>
+}
+
+/** Everything the core touches outside itself (injected; fakes in unit tests). */
+export type CoreDeps = {
+  keyStore: KeyStore
+  /** `browser.storage.local`: settings. */
+  local: StorageAreaLike
+  /** `browser.storage.session`: session metadata and pending steps. */
+  session: StorageAreaLike
+  alarms: AlarmsLike
+  /** Open a URL in a new tab (`browser.tabs.create`). */
+  openTab(url: string): Promise<void>
+  fetch?: typeof globalThis.fetch
+  now?: () => number
+}
+
+/** A live session: its record and a stamper over the non-extractable key. */
+export type ActiveSession = { record: SessionRecord; stamper: Stamper & { publicKeyHex: string } }
+
+/** Data a new session starts with. */
+export type NewSession = Omit<SessionRecord, 'v' | 'lastActiveAt' | 'createdAt'>
+
+/** The core used by every popup method. */
+export type Core = {
+  deps: CoreDeps
+  now(): number
+  settings(): Promise<Settings>
+  saveSettings(input: z.input<typeof SettingsSchema>): Promise<Settings>
+  relay(): Promise<RelayClient>
+  /** A typed API client for the configured service, stamped by `stamper`. */
+  api(stamper: Stamper): Promise<SigilClient>
+  /** The live session or null (expired/idle sessions are wiped on the way). */
+  current(): Promise<ActiveSession | null>
+  /** The live session, marked active; throws NOT_LOGGED_IN / SESSION_EXPIRED. */
+  requireSession(): Promise<ActiveSession>
+  /** Run `fn` with the session's client; a refused session key ends the session. */
+  withSession<T>(fn: (client: SigilClient, session: ActiveSession) => Promise<T>): Promise<T>
+  startSession(data: NewSession, signingKey: CryptoKey): Promise<SessionRecord>
+  wipe(reason: EndReason): Promise<void>
+  onAlarm(name: string): Promise<void>
+  /** Called with the reason on every wipe; returns an unsubscribe function. */
+  onWipe(listener: (reason: EndReason) => void): () => void
+  lastEnd(): ReturnType<typeof readLastEnd>
+}
+
+/** Create the {@link Core}. */
+export function createCore(deps: CoreDeps): Core {
+  const now = deps.now ?? Date.now
+  const listeners = new Set<(reason: EndReason) => void>()
+  /** `undefined` until re-hydrated from storage after a (re)start. */
+  let active: ActiveSession | null | undefined
+  let hydrating: Promise<ActiveSession | null> | undefined
+
+  const settings = () => loadSettings(deps.local)
+  const fetchOpt = deps.fetch ? { fetch: deps.fetch } : {}
+
+  function activate(record: SessionRecord, key: CryptoKey): ActiveSession {
+    return { record, stamper: createWebCryptoStamper({ privateKey: key, publicKeyHex: record.publicKeyHex }) }
+  }
+
+  async function hydrate(): Promise<ActiveSession | null> {
+    const record = await readSessionRecord(deps.session)
+    if (!record) return null
+    const key = await deps.keyStore.get('session')
+    if (key === undefined || isKeyPair(key)) {
+      await wipe('expired')
+      return null
+    }
+    return activate(record, key)
+  }
+
+  async function wipe(reason: EndReason): Promise<void> {
+    active = null
+    await Promise.allSettled([
+      deps.keyStore.clear(),
+      deps.session.remove(SESSION_KEY),
+      clearAllPending(deps.session),
+      deps.session.remove('sigil.lastOnRamp'),
+      deps.alarms.clear(AUTO_LOCK_ALARM),
+      deps.alarms.clear(EXPIRY_ALARM),
+    ])
+    await deps.session.set({ [LAST_END_KEY]: { reason, at: now() } })
+    for (const l of listeners) {
+      try {
+        l(reason)
+      } catch {
+        // a listener's failure must not stop the wipe
+      }
+    }
+  }
+
+  async function loaded(): Promise<ActiveSession | null> {
+    if (active === undefined) {
+      hydrating ??= hydrate().finally(() => (hydrating = undefined))
+      const value = await hydrating
+      if (active === undefined) active = value
+    }
+    return active
+  }
+
+  /** The session, or the reason it is gone (expired/idle sessions are wiped here). */
+  async function check(): Promise<ActiveSession | 'expired' | 'auto-lock' | null> {
+    const s = await loaded()
+    if (!s) return null
+    const t = now()
+    if (t >= s.record.expiresAt) {
+      await wipe('expired')
+      return 'expired'
+    }
+    const { autoLockMinutes } = await settings()
+    if (t - s.record.lastActiveAt >= autoLockMinutes * 60_000) {
+      await wipe('auto-lock')
+      return 'auto-lock'
+    }
+    return s
+  }
+
+  async function touch(s: ActiveSession): Promise<void> {
+    const t = now()
+    s.record = { ...s.record, lastActiveAt: t }
+    await writeSessionRecord(deps.session, s.record)
+    const { autoLockMinutes } = await settings()
+    await deps.alarms.create(AUTO_LOCK_ALARM, { when: t + autoLockMinutes * 60_000 })
+  }
+
+  async function requireSession(): Promise<ActiveSession> {
+    const s = await check()
+    if (s === 'expired') throw new ExtensionError('SESSION_EXPIRED', 'Your session has expired. Please log in again.')
+    if (s === 'auto-lock') throw new ExtensionError('SESSION_EXPIRED', 'The wallet locked itself after a while without use. Please log in again.')
+    if (s === null) throw new ExtensionError('NOT_LOGGED_IN', 'You are not logged in.')
+    await touch(s)
+    return s
+  }
+
+  async function api(stamper: Stamper): Promise<SigilClient> {
+    const { apiBaseUrl } = await settings()
+    return createClient({ baseUrl: apiBaseUrl, stamper, ...fetchOpt })
+  }
+
+  return {
+    deps,
+    now,
+    settings,
+    saveSettings: (input) => saveSettings(deps.local, input),
+    async relay() {
+      const { relayUrl } = await settings()
+      return createRelayClient({ baseUrl: relayUrl, ...fetchOpt })
+    },
+    api,
+    async current() {
+      const s = await check()
+      return typeof s === 'object' ? s : null
+    },
+    requireSession,
+    async withSession(fn) {
+      const s = await requireSession()
+      try {
+        return await fn(await api(s.stamper), s)
+      } catch (err) {
+        if (isSessionKeyRejected(err)) {
+          await wipe('expired')
+          throw new ExtensionError('SESSION_EXPIRED', 'The service no longer accepts this session. Please log in again.')
+        }
+        throw err
+      }
+    },
+    async startSession(data, signingKey) {
+      if ((await loaded()) !== null) await wipe('logout')
+      const t = now()
+      const record: SessionRecord = { v: 1, ...data, createdAt: t, lastActiveAt: t }
+      await deps.keyStore.put('session', signingKey)
+      await writeSessionRecord(deps.session, record)
+      await deps.session.remove(LAST_END_KEY)
+      const { autoLockMinutes } = await settings()
+      await deps.alarms.create(AUTO_LOCK_ALARM, { when: t + autoLockMinutes * 60_000 })
+      await deps.alarms.create(EXPIRY_ALARM, { when: record.expiresAt })
+      active = activate(record, signingKey)
+      return record
+    },
+    wipe,
+    async onAlarm(name) {
+      if (name === AUTO_LOCK_ALARM || name === EXPIRY_ALARM) {
+        const s = await check()
+        // Alarms may fire a little early; re-arm the idle alarm when the session is still fresh.
+        if (typeof s === 'object' && s !== null && name === AUTO_LOCK_ALARM) {
+          const { autoLockMinutes } = await settings()
+          await deps.alarms.create(AUTO_LOCK_ALARM, { when: s.record.lastActiveAt + autoLockMinutes * 60_000 })
+        }
+      }
+    },
+    onWipe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    lastEnd: () => readLastEnd(deps.session),
+  }
+}

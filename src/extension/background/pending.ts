@@ -1,0 +1,55 @@
+/**
+ * Multi-step logins waiting for the user (an OTP code, a passkey assertion, a recovery
+ * bundle). Kept in `storage.session` so a service-worker restart between steps is harmless;
+ * their ephemeral keys are in the KeyStore. Every record expires after {@link PENDING_TTL_MS}.
+ */
+import { z } from 'zod'
+import type { StorageAreaLike } from './storageArea'
+
+/** How long a pending step stays usable. */
+export const PENDING_TTL_MS = 10 * 60 * 1000
+
+const SCHEMAS = {
+  otp: z.object({
+    otpId: z.string(),
+    otpType: z.enum(['OTP_TYPE_EMAIL', 'OTP_TYPE_SMS']),
+    contact: z.string(),
+    createdAt: z.number(),
+  }),
+  passkeyLogin: z.object({ body: z.string(), url: z.string(), createdAt: z.number() }),
+  recovery: z.object({ email: z.string(), createdAt: z.number() }),
+}
+
+/** Kinds of pending steps. */
+export type PendingKind = keyof typeof SCHEMAS
+/** The record of one pending kind. */
+export type Pending<K extends PendingKind> = z.output<(typeof SCHEMAS)[K]>
+
+const key = (kind: PendingKind) => `sigil.pending.${kind}`
+
+/** Read a pending step; `undefined` when absent, unreadable or older than the TTL. */
+export async function readPending<K extends PendingKind>(
+  area: StorageAreaLike,
+  kind: K,
+  now: number,
+): Promise<Pending<K> | undefined> {
+  const parsed = SCHEMAS[kind].safeParse((await area.get(key(kind)))[key(kind)])
+  if (!parsed.success) return undefined
+  const value = parsed.data as Pending<K>
+  return now - value.createdAt > PENDING_TTL_MS || value.createdAt > now + 60_000 ? undefined : value
+}
+
+/** Store a pending step. */
+export async function writePending<K extends PendingKind>(area: StorageAreaLike, kind: K, value: Pending<K>): Promise<void> {
+  await area.set({ [key(kind)]: value })
+}
+
+/** Forget a pending step. */
+export async function clearPending(area: StorageAreaLike, kind: PendingKind): Promise<void> {
+  await area.remove(key(kind))
+}
+
+/** Forget every pending step. */
+export async function clearAllPending(area: StorageAreaLike): Promise<void> {
+  for (const kind of Object.keys(SCHEMAS) as PendingKind[]) await area.remove(key(kind))
+}

@@ -1,0 +1,178 @@
+/** Logged-out screen: email / SMS OTP, passkey login and sign-up, links to recovery and settings. */
+import { useState } from 'preact/hooks'
+import type { PopupClient } from '../client'
+import { Busy, ErrorLine, Field } from '../ui'
+import { useAction } from '../useAction'
+import type { Webauthn } from '../webauthn'
+
+type Method = 'email' | 'sms' | 'passkey'
+
+/** Props of {@link Login}. */
+export type LoginProps = {
+  client: PopupClient
+  webauthn: Webauthn
+  pendingOtp: { otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; contact: string } | null
+  onLoggedIn(): void
+  onRecover(): void
+}
+
+function CodeForm({ client, contact, onLoggedIn, onRestart }: { client: PopupClient; contact: string; onLoggedIn(): void; onRestart(): void }) {
+  const [code, setCode] = useState('')
+  const action = useAction()
+  return (
+    <form
+      aria-labelledby="code-heading"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void action.run(() => client.call('otpVerify', { code }), onLoggedIn)
+      }}
+    >
+      <h2 id="code-heading">Enter your code</h2>
+      <p>We sent a code to {contact}.</p>
+      <Field label="Code">
+        <input name="code" value={code} onInput={(e) => setCode(e.currentTarget.value)} autoComplete="one-time-code" inputMode="text" required autoFocus />
+      </Field>
+      <div class="row">
+        <button type="submit" class="primary" disabled={action.busy}>
+          Log in
+        </button>
+        <button type="button" onClick={onRestart} disabled={action.busy}>
+          Use another address
+        </button>
+      </div>
+      <Busy busy={action.busy} label="Checking the code…" />
+      <ErrorLine error={action.error} />
+    </form>
+  )
+}
+
+function ContactForm({ client, method, onSent }: { client: PopupClient; method: 'email' | 'sms'; onSent(contact: string): void }) {
+  const [contact, setContact] = useState('')
+  const action = useAction()
+  const email = method === 'email'
+  return (
+    <form
+      aria-label={email ? 'Log in with email' : 'Log in with SMS'}
+      onSubmit={(e) => {
+        e.preventDefault()
+        void action.run(
+          () => client.call('otpStart', { otpType: email ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS', contact: contact.trim() }),
+          (r) => onSent(r.contact),
+        )
+      }}
+    >
+      <p class="hint">New here? The same code signs you up.</p>
+      <Field label={email ? 'Email address' : 'Phone number'} {...(email ? {} : { hint: 'International form, e.g. +15555550123' })}>
+        <input
+          name="contact"
+          type={email ? 'email' : 'tel'}
+          value={contact}
+          onInput={(e) => setContact(e.currentTarget.value)}
+          autoComplete={email ? 'email' : 'tel'}
+          required
+        />
+      </Field>
+      <button type="submit" class="primary" disabled={action.busy}>
+        Send code
+      </button>
+      <Busy busy={action.busy} label="Sending the code…" />
+      <ErrorLine error={action.error} />
+    </form>
+  )
+}
+
+function PasskeyPanel({ client, webauthn, onLoggedIn }: { client: PopupClient; webauthn: Webauthn; onLoggedIn(): void }) {
+  const [name, setName] = useState('')
+  const [email, setEmail] = useState('')
+  const login = useAction()
+  const signup = useAction()
+  const busy = login.busy || signup.busy
+  return (
+    <div>
+      <button
+        type="button"
+        class="primary"
+        disabled={busy}
+        onClick={() =>
+          void login.run(async () => {
+            const begin = await client.call('passkeyLoginBegin')
+            if (!begin.ok) return begin
+            const assertion = await webauthn.assert(begin.result.challenge)
+            return client.call('passkeyLoginFinish', assertion)
+          }, onLoggedIn)
+        }
+      >
+        Log in with passkey
+      </button>
+      <Busy busy={login.busy} label="Waiting for your passkey…" />
+      <ErrorLine error={login.error} />
+      <form
+        aria-labelledby="signup-heading"
+        onSubmit={(e) => {
+          e.preventDefault()
+          void signup.run(async () => {
+            const userName = name.trim() || email.trim() || 'Sigil user'
+            const reg = await webauthn.register({ name: userName, displayName: userName })
+            return client.call('passkeySignup', {
+              authenticatorName: 'Sigil passkey',
+              challenge: reg.challenge,
+              attestation: reg.attestation,
+              ...(name.trim() ? { userName: name.trim() } : {}),
+              ...(email.trim() ? { email: email.trim() } : {}),
+            })
+          }, onLoggedIn)
+        }}
+      >
+        <h3 id="signup-heading">New here? Create an account with a passkey</h3>
+        <Field label="Name (optional)">
+          <input name="userName" value={name} onInput={(e) => setName(e.currentTarget.value)} autoComplete="nickname" />
+        </Field>
+        <Field label="Email (optional, for recovery)">
+          <input name="email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} autoComplete="email" />
+        </Field>
+        <button type="submit" disabled={busy}>
+          Create account with passkey
+        </button>
+        <Busy busy={signup.busy} label="Creating your account…" />
+        <ErrorLine error={signup.error} />
+      </form>
+    </div>
+  )
+}
+
+const METHODS: Array<[Method, string]> = [
+  ['email', 'Email'],
+  ['sms', 'SMS'],
+  ['passkey', 'Passkey'],
+]
+
+/** The logged-out screen. */
+export function Login({ client, webauthn, pendingOtp, onLoggedIn, onRecover }: LoginProps) {
+  const [method, setMethod] = useState<Method>(pendingOtp?.otpType === 'OTP_TYPE_SMS' ? 'sms' : 'email')
+  const [sentTo, setSentTo] = useState<string | null>(pendingOtp?.contact ?? null)
+  if (sentTo !== null && method !== 'passkey') {
+    return <CodeForm client={client} contact={sentTo} onLoggedIn={onLoggedIn} onRestart={() => setSentTo(null)} />
+  }
+  return (
+    <section aria-labelledby="login-heading">
+      <h2 id="login-heading">Log in or sign up</h2>
+      <div class="segmented" role="group" aria-label="Login method">
+        {METHODS.map(([m, label]) => (
+          <button key={m} type="button" aria-pressed={method === m} onClick={() => setMethod(m)}>
+            {label}
+          </button>
+        ))}
+      </div>
+      {method === 'passkey' ? (
+        <PasskeyPanel client={client} webauthn={webauthn} onLoggedIn={onLoggedIn} />
+      ) : (
+        <ContactForm key={method} client={client} method={method} onSent={setSentTo} />
+      )}
+      <p class="links">
+        <button type="button" class="link" onClick={onRecover}>
+          Lost your passkey? Recover by email
+        </button>
+      </p>
+    </section>
+  )
+}

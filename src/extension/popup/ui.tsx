@@ -1,0 +1,31 @@
+/** Small shared pieces: error and progress lines, labelled fields. */
+import type { ComponentChildren } from 'preact'
+
+/** An error announced to screen readers. */
+export function ErrorLine({ error }: { error: string | null }) {
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null
+}
+
+/** A progress line, announced politely. */
+export function Busy({ busy, label }: { busy: boolean; label: string }) {
+  return (
+    <p class="busy" role="status" aria-live="polite">
+      {busy ? label : ''}
+    </p>
+  )
+}
+
+/** A label wrapping its control. */
+export function Field({ label, children, hint }: { label: string; children: ComponentChildren; hint?: string }) {
+  return (
+    <label class="field">
+      <span class="label">{label}</span>
+      {children}
+      {hint && <span class="hint">{hint}</span>}
+    </label>
+  )
+}

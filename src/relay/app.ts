@@ -1,0 +1,325 @@
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { ApiKeyParams, AuthenticatorParams, ClientSignature, OauthProviderParams } from '../api/common.js'
+import { OtpType } from '../api/enums.js'
+import { SigilError, SigilRequestError } from '../api/errors.js'
+import { WalletParams } from '../api/operations/create_sub_organization.js'
+import { parseOrThrow } from '../api/validation.js'
+import { decodeJwtPayload, verifyClientSignature, verifyVerificationToken } from '../crypto/jwt.js'
+import { originAllowed } from '../service/auth/origins.js'
+import { DEFAULT_LIMITS, DEFAULT_WALLET } from './defaults.js'
+import type { RelayOptions } from './options.js'
+import { createRateLimiter } from './rateLimit.js'
+import { upstreamFactory, type Upstream } from './upstream.js'
+
+const CORS_HEADERS = 'Content-Type, X-Client-Version, X-Auth-Proxy-Config-ID, X-Captcha-Token'
+const EmailCustomization = z.object({ templateId: z.string().optional() }).optional()
+
+const OtpInit = z.object({ otpType: OtpType, contact: z.string().min(1, { error: 'required' }), emailCustomization: EmailCustomization })
+const OtpVerify = z.object({ otpId: z.string(), otpCode: z.string(), publicKey: z.string().optional() })
+const OtpVerifyV2 = z.object({ otpId: z.string(), encryptedOtpBundle: z.string() })
+const OtpLogin = z.object({
+  verificationToken: z.string(),
+  publicKey: z.string(),
+  clientSignature: ClientSignature.optional(),
+  invalidateExisting: z.boolean().optional(),
+  organizationId: z.string().optional(),
+})
+const Signup = z.object({
+  userEmail: z.string().optional(),
+  userPhoneNumber: z.string().optional(),
+  userTag: z.string().optional(),
+  userName: z.string().optional(),
+  organizationName: z.string().optional(),
+  verificationToken: z.string().optional(),
+  apiKeys: z.array(ApiKeyParams).default([]),
+  authenticators: z.array(AuthenticatorParams).default([]),
+  oauthProviders: z.array(OauthProviderParams).default([]),
+  wallet: WalletParams.optional(),
+  clientSignature: ClientSignature.optional(),
+})
+const Account = z.object({
+  filterType: z.enum(['EMAIL', 'PHONE_NUMBER', 'OIDC_TOKEN', 'OIDC_CLAIMS', 'PUBLIC_KEY']),
+  filterValue: z.string(),
+  verificationToken: z.string().optional(),
+  oidcToken: z.string().optional(),
+})
+const OtpAuth = z.object({ otpId: z.string(), otpCode: z.string(), targetPublicKey: z.string() })
+const RecoveryInit = z.object({ email: z.string().min(1, { error: 'required' }), targetPublicKey: z.string() })
+
+type OtpInfo = { contact: string; otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; expires: number }
+
+const normalise = (otpType: string, contact: string) => (otpType === 'OTP_TYPE_EMAIL' ? contact.trim().toLowerCase() : contact.trim())
+
+function clientAddress(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown'
+}
+
+/**
+ * The auth relay (issue 5; wire-formats B6 auth-proxy paths): lets a client that is not yet
+ * logged in sign up, get OTPs, log in and start recovery, acting upstream as the parent
+ * organization with its API key. It checks Origin, rate-limits per client address and per
+ * contact, and only ever relays ciphertext (credential bundles) and public material.
+ */
+export function createRelayApp(o: RelayOptions): Hono {
+  const now = o.now ?? Date.now
+  const limits = o.limits ?? DEFAULT_LIMITS
+  const perAddress = createRateLimiter(limits.perAddress, now)
+  const perContact = createRateLimiter(limits.perContact, now)
+  const upstreamOf = upstreamFactory(o)
+  const appName = o.appName ?? 'Sigil'
+  const otps = new Map<string, OtpInfo>()
+  const app = new Hono()
+
+  const rememberOtp = (otpId: string, info: Omit<OtpInfo, 'expires'>) => {
+    const t = now()
+    if (otps.size > 10_000) for (const [k, v] of otps) if (v.expires < t) otps.delete(k)
+    otps.set(otpId, { ...info, expires: t + 15 * 60_000 })
+  }
+  const limitContact = (contact: string) => {
+    if (!perContact.hit(contact)) throw new SigilError('RATE_LIMITED', 'too many requests for this contact, try again later')
+  }
+
+  app.use('*', async (c, next) => {
+    const origin = c.req.header('Origin')
+    const allowed = origin !== undefined && originAllowed(origin, o.allowedOrigins)
+    if (o.cors && c.req.method === 'OPTIONS') {
+      if (!allowed) return c.body(null, 403)
+      return c.body(null, 204, {
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': 'POST, OPTIONS',
+        'Access-Control-Allow-Headers': CORS_HEADERS,
+        'Access-Control-Max-Age': '600',
+        Vary: 'Origin',
+      })
+    }
+    if (!allowed) return errorResponse(c, new SigilError('ORIGIN_NOT_ALLOWED', 'origin is not allowed to use this relay'))
+    if (!perAddress.hit(clientAddress(c))) return errorResponse(c, new SigilError('RATE_LIMITED', 'too many requests, try again later'))
+    await next()
+    if (o.cors) {
+      c.res.headers.set('Access-Control-Allow-Origin', origin)
+      c.res.headers.append('Vary', 'Origin')
+    }
+  })
+
+  /** Registers `POST path`: body parsed by `schema`, errors as wire bodies (A3), upstream errors passed through. */
+  function route<S extends z.ZodType>(path: string, schema: S, fn: (u: Upstream, body: z.output<S>) => Promise<unknown>) {
+    app.post(path, async (c) => {
+      try {
+        let json: unknown = {}
+        const text = await c.req.text()
+        if (text.trim()) {
+          try {
+            json = JSON.parse(text)
+          } catch {
+            throw new SigilError('INVALID_JSON', 'request body is not valid JSON')
+          }
+        }
+        return c.json((await fn(upstreamOf(c), parseOrThrow(schema, json, ''))) as object)
+      } catch (e) {
+        return errorResponse(c, e)
+      }
+    })
+  }
+
+  async function findAccount(u: Upstream, filterType: 'EMAIL' | 'PHONE_NUMBER' | 'PUBLIC_KEY', filterValue: string) {
+    const { organizationIds } = await u.client.listSuborgs({ organizationId: u.parentOrgId, filterType, filterValue })
+    return organizationIds[0]
+  }
+
+  /** Checks a verification token of the upstream; its contact must be `contact` when given. */
+  async function checkToken(u: Upstream, token: string, contact?: { otpType: string; value: string }) {
+    const v = verifyVerificationToken(token, await u.verifierKey(), { nowMs: now() })
+    if (!v.ok) throw new SigilError('TOKEN_INVALID', 'verificationToken: not a valid, unexpired verification token')
+    if (contact && (v.claims.verification_type !== contact.otpType || v.claims.contact !== normalise(contact.otpType, contact.value))) {
+      throw new SigilError('TOKEN_INVALID', 'verificationToken: was issued for another contact')
+    }
+    return v.claims
+  }
+
+  async function createAccount(u: Upstream, user: { userName: string; userEmail?: string; userPhoneNumber?: string }, extra: Partial<z.output<typeof Signup>> = {}) {
+    const r = await u.client.createSubOrganization({
+      organizationId: u.parentOrgId,
+      subOrganizationName: extra.organizationName || `sub-org-${now()}`,
+      rootUsers: [
+        {
+          userName: user.userName,
+          ...(user.userEmail ? { userEmail: user.userEmail } : {}),
+          ...(user.userPhoneNumber ? { userPhoneNumber: user.userPhoneNumber } : {}),
+          apiKeys: extra.apiKeys ?? [],
+          authenticators: extra.authenticators ?? [],
+          oauthProviders: extra.oauthProviders ?? [],
+        },
+      ],
+      rootQuorumThreshold: 1,
+      wallet: extra.wallet ?? DEFAULT_WALLET,
+      ...(extra.verificationToken ? { verificationToken: extra.verificationToken } : {}),
+      ...(extra.clientSignature ? { clientSignature: extra.clientSignature } : {}),
+    })
+    return { organizationId: r.subOrganizationId, userId: r.rootUserIds?.[0] ?? '', ...(r.wallet ? { wallet: r.wallet } : {}) }
+  }
+
+  const initOtp = (v2: boolean) => async (u: Upstream, b: z.output<typeof OtpInit>) => {
+    limitContact(normalise(b.otpType, b.contact))
+    const params = {
+      organizationId: u.parentOrgId,
+      otpType: b.otpType,
+      contact: b.contact,
+      appName,
+      ...(b.emailCustomization ? { emailCustomization: b.emailCustomization } : {}),
+    }
+    if (v2) {
+      const r = await u.client.initOtp(params)
+      rememberOtp(r.otpId, { contact: normalise(b.otpType, b.contact), otpType: b.otpType })
+      return { otpId: r.otpId, otpEncryptionTargetBundle: r.otpEncryptionTargetBundle }
+    }
+    const r = await u.client.initOtpAuth(params)
+    rememberOtp(r.otpId, { contact: normalise(b.otpType, b.contact), otpType: b.otpType })
+    return { otpId: r.otpId }
+  }
+  route('/v1/otp_init', OtpInit, initOtp(false))
+  route('/v1/otp_init_v2', OtpInit, initOtp(true))
+
+  route('/v1/otp_verify', OtpVerify, async (u, b) => {
+    const r = await u.client.verifyOtpV1({ organizationId: u.parentOrgId, otpId: b.otpId, otpCode: b.otpCode, ...(b.publicKey ? { publicKey: b.publicKey } : {}) })
+    return { verificationToken: r.verificationToken }
+  })
+  route('/v1/otp_verify_v2', OtpVerifyV2, async (u, b) => {
+    const r = await u.client.verifyOtp({ organizationId: u.parentOrgId, otpId: b.otpId, encryptedOtpBundle: b.encryptedOtpBundle })
+    return { verificationToken: r.verificationToken }
+  })
+
+  const otpLogin = async (u: Upstream, b: z.output<typeof OtpLogin>) => {
+    const claims = decodeJwtPayload(b.verificationToken)
+    const contact = typeof claims?.contact === 'string' ? claims.contact : undefined
+    const kind = claims?.verification_type === 'OTP_TYPE_SMS' ? 'PHONE_NUMBER' : 'EMAIL'
+    const organizationId = b.organizationId ?? (contact ? await findAccount(u, kind, contact) : undefined)
+    if (!organizationId) throw new SigilError('NOT_FOUND', 'no account for the verified contact')
+    const common = {
+      organizationId,
+      verificationToken: b.verificationToken,
+      publicKey: b.publicKey,
+      ...(b.invalidateExisting !== undefined ? { invalidateExisting: b.invalidateExisting } : {}),
+    }
+    const r = b.clientSignature
+      ? await u.client.otpLogin({ ...common, clientSignature: b.clientSignature })
+      : await u.client.otpLoginV1(common)
+    return { session: r.session }
+  }
+  route('/v1/otp_login', OtpLogin, otpLogin)
+  route('/v1/otp_login_v2', OtpLogin, otpLogin)
+
+  const signup = async (u: Upstream, b: z.output<typeof Signup>) => {
+    if (b.userEmail && b.userPhoneNumber) throw new SigilError('INVALID_ARGUMENT', 'userEmail: give either userEmail or userPhoneNumber')
+    const contact = b.userEmail
+      ? { otpType: 'OTP_TYPE_EMAIL', value: b.userEmail, filter: 'EMAIL' as const }
+      : b.userPhoneNumber
+        ? { otpType: 'OTP_TYPE_SMS', value: b.userPhoneNumber, filter: 'PHONE_NUMBER' as const }
+        : undefined
+    if (contact) {
+      if (!b.verificationToken) throw new SigilError('INVALID_ARGUMENT', 'verificationToken: required to sign up with an email or phone number')
+      const claims = await checkToken(u, b.verificationToken, contact)
+      if (b.clientSignature) {
+        let message: { tokenId?: unknown; type?: unknown } = {}
+        try {
+          message = JSON.parse(b.clientSignature.message) as typeof message
+        } catch {
+          // refused below
+        }
+        const bound = claims.public_key === undefined || claims.public_key.toLowerCase() === b.clientSignature.publicKey.toLowerCase()
+        if (!bound || message.type !== 'USAGE_TYPE_SIGNUP' || message.tokenId !== claims.id || !verifyClientSignature(b.clientSignature)) {
+          throw new SigilError('INVALID_ARGUMENT', 'clientSignature: does not sign this sign-up with the verified key')
+        }
+      }
+      limitContact(normalise(contact.otpType, contact.value))
+      if (await findAccount(u, contact.filter, normalise(contact.otpType, contact.value))) {
+        throw new SigilError('ALREADY_EXISTS', 'an account with this contact already exists')
+      }
+    } else if (b.authenticators.length === 0 && b.apiKeys.length === 0 && b.oauthProviders.length === 0) {
+      throw new SigilError('INVALID_ARGUMENT', 'authenticators: a sign-up needs a contact, a passkey or a key')
+    }
+    return createAccount(
+      u,
+      {
+        userName: b.userName || b.userEmail || b.userPhoneNumber || `user-${now()}`,
+        ...(b.userEmail ? { userEmail: normalise('OTP_TYPE_EMAIL', b.userEmail) } : {}),
+        ...(b.userPhoneNumber ? { userPhoneNumber: b.userPhoneNumber.trim() } : {}),
+      },
+      b,
+    )
+  }
+  route('/v1/signup', Signup, signup)
+  route('/v1/signup_v2', Signup, signup)
+
+  route('/v1/account', Account, async (u, b) => {
+    if (b.filterType === 'OIDC_TOKEN' || b.filterType === 'OIDC_CLAIMS') {
+      throw new SigilError('INVALID_ARGUMENT', 'filterType: OAuth accounts are not supported by this relay')
+    }
+    if (b.filterType === 'PUBLIC_KEY') {
+      const organizationId = await findAccount(u, 'PUBLIC_KEY', b.filterValue)
+      return organizationId ? { organizationId } : {}
+    }
+    // Looking up by email or phone needs proof of that contact: no account enumeration.
+    const otpType = b.filterType === 'EMAIL' ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS'
+    if (!b.verificationToken) throw new SigilError('INVALID_ARGUMENT', 'verificationToken: required for EMAIL and PHONE_NUMBER lookups')
+    await checkToken(u, b.verificationToken, { otpType, value: b.filterValue })
+    const organizationId = await findAccount(u, b.filterType, normalise(otpType, b.filterValue))
+    return organizationId ? { organizationId } : {}
+  })
+
+  route('/v1/wallet_kit_config', z.object({}).loose(), async (u) => ({
+    enabledProviders: ['email', 'sms', 'passkey'],
+    sessionExpirationSeconds: '900',
+    organizationId: u.parentOrgId,
+    otpAlphanumeric: true,
+    otpLength: '9',
+  }))
+  route('/v1/wallet_kit_client_params', z.object({}).loose(), async () => ({}))
+
+  route('/v1/otp_auth', OtpAuth, async (u, b) => {
+    const otp = otps.get(b.otpId)
+    if (!otp || otp.expires < now()) throw new SigilError('NOT_FOUND', 'otpId: unknown OTP (start it with /v1/otp_init on this relay)')
+    limitContact(otp.contact)
+    const filter = otp.otpType === 'OTP_TYPE_EMAIL' ? 'EMAIL' : 'PHONE_NUMBER'
+    // A contact without an account is signed up first (an account with no credential yet:
+    // only a correct code below yields one).
+    const organizationId =
+      (await findAccount(u, filter, otp.contact)) ??
+      (
+        await createAccount(u, {
+          userName: otp.contact,
+          ...(otp.otpType === 'OTP_TYPE_EMAIL' ? { userEmail: otp.contact } : { userPhoneNumber: otp.contact }),
+        })
+      ).organizationId
+    const r = await u.client.otpAuth({ organizationId, otpId: b.otpId, otpCode: b.otpCode, targetPublicKey: b.targetPublicKey })
+    otps.delete(b.otpId)
+    return { organizationId, userId: r.userId, apiKeyId: r.apiKeyId ?? '', credentialBundle: r.credentialBundle ?? '' }
+  })
+
+  route('/v1/recovery_init', RecoveryInit, async (u, b) => {
+    const email = normalise('OTP_TYPE_EMAIL', b.email)
+    limitContact(email)
+    const organizationId = await findAccount(u, 'EMAIL', email)
+    if (!organizationId) throw new SigilError('NOT_FOUND', 'no account with this email')
+    const r = await u.client.initUserEmailRecovery({
+      organizationId,
+      email,
+      targetPublicKey: b.targetPublicKey,
+      emailCustomization: { appName },
+    })
+    return { organizationId, userId: r.userId }
+  })
+
+  app.notFound((c) => errorResponse(c, new SigilError('NOT_FOUND', `no such relay endpoint: ${c.req.method} ${c.req.path}`)))
+  return app
+}
+
+/** Wire error body (A3); upstream errors keep their status, code, message and details. */
+function errorResponse(c: Context, e: unknown) {
+  if (e instanceof SigilRequestError) {
+    return c.json({ code: e.code, message: e.message, details: e.details }, e.status as 400)
+  }
+  const err = e instanceof SigilError ? e : new SigilError('INTERNAL', 'internal error', { cause: e })
+  return c.json(err.toWire(), err.httpStatus as 400)
+}

@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { serve } from '@hono/node-server'
+import { EXTENSION_ORIGIN } from '../extension/identity.js'
+import { AdminKeyFile } from '../service/bootstrap.js'
+import { createRelayApp } from './app.js'
+
+/**
+ * `npm run relay -- --upstream <url> --api-key <admin-api-key.json> [--port 8788] [--host 127.0.0.1]
+ * [--allowed-origins a,b] [--app-name Sigil] [--verifier-public-key <hex>]`: the auth relay on its own (issue 5).
+ */
+const { values } = parseArgs({
+  options: {
+    upstream: { type: 'string' },
+    'api-key': { type: 'string' },
+    port: { type: 'string', default: process.env.SIGIL_RELAY_PORT ?? '8788' },
+    host: { type: 'string', default: process.env.SIGIL_RELAY_HOST ?? '127.0.0.1' },
+    'allowed-origins': { type: 'string', default: process.env.SIGIL_RELAY_ALLOWED_ORIGINS ?? '' },
+    'app-name': { type: 'string', default: 'Sigil' },
+    'verifier-public-key': { type: 'string' },
+  },
+})
+if (!values.upstream || !values['api-key']) {
+  console.error('usage: npm run relay -- --upstream <url> --api-key <admin-api-key.json> [--port 8788]')
+  process.exit(2)
+}
+const apiKey = AdminKeyFile.parse(JSON.parse(readFileSync(values['api-key'], 'utf8')))
+const extra = values['allowed-origins'].split(',').map((s) => s.trim()).filter(Boolean)
+const app = createRelayApp({
+  upstream: values.upstream,
+  apiKey,
+  allowedOrigins: [EXTENSION_ORIGIN, 'http://localhost', ...extra],
+  appName: values['app-name'],
+  cors: true,
+  ...(values['verifier-public-key'] ? { verifierPublicKeyHex: values['verifier-public-key'] } : {}),
+})
+const server = serve({ fetch: app.fetch, hostname: values.host, port: Number(values.port) }, (info) => {
+  console.error(`Sigil relay on http://${values.host}:${info.port} → ${values.upstream} (organization ${apiKey.organizationId})`)
+})
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)))

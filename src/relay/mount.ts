@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs'
+import type { Hono } from 'hono'
+import { AdminKeyFile, adminKeyPath } from '../service/bootstrap.js'
+import type { Runtime } from '../service/runtime.js'
+import { createRelayApp } from './app.js'
+
+/** The local address of the socket a request came in on, for talking HTTP back to this same service. */
+function selfUrl(c: unknown, host: string): string {
+  const env = (c as { env?: { incoming?: { socket?: { localPort?: number } } } }).env
+  const port = env?.incoming?.socket?.localPort
+  if (!port) throw new Error('relay: cannot tell the service port')
+  const h = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`
+}
+
+/**
+ * Mounts the relay at `/auth` on the local service (issue 5). It still talks to the service only
+ * over HTTP with the typed client, as the root organization with the admin key of the data dir.
+ */
+export function mountRelay(app: Hono<any>, rt: Runtime): void {
+  const relay = createRelayApp({
+    upstream: (c) => selfUrl(c, rt.config.host),
+    apiKey: () => AdminKeyFile.parse(JSON.parse(readFileSync(adminKeyPath(rt.config.dataDir), 'utf8'))),
+    allowedOrigins: rt.config.allowedOrigins,
+    now: rt.now,
+  })
+  app.route('/auth', relay)
+}

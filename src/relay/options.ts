@@ -1,0 +1,23 @@
+import type { RateLimit } from './rateLimit.js'
+
+/** The parent organization's API key, as in `admin-api-key.json` (wire-formats A6). */
+export type RelayApiKey = { organizationId: string; privateKey: string; publicKey?: string }
+
+/** What a relay needs (issue 5). */
+export type RelayOptions = {
+  /** Base URL of the upstream service (or a function giving it at request time, when mounted in-process). */
+  upstream: string | ((c: unknown) => string)
+  /** The parent organization and its API key: the relay acts as this organization. */
+  apiKey: RelayApiKey | (() => RelayApiKey)
+  /** Origins whose browsers and extensions may call the relay (checked on every request). */
+  allowedOrigins: readonly string[]
+  /** `appName` of the emails the relay asks for. */
+  appName?: string
+  /** The verifier public key of verification tokens; fetched from the upstream's /healthz when absent. */
+  verifierPublicKeyHex?: string
+  limits?: { perAddress: RateLimit; perContact: RateLimit }
+  /** Answer CORS preflights itself (standalone); mounted in the service, the service does it. */
+  cors?: boolean
+  fetch?: typeof globalThis.fetch
+  now?: () => number
+}

@@ -1,0 +1,40 @@
+import type { z } from 'zod'
+import type { createReadWriteSession } from '../../api/operations/create_read_write_session.js'
+import { SigilError, invalidField } from '../../api/errors.js'
+import { getOrganization } from '../store/organizations.js'
+import { requireUser } from './shared/lookup.js'
+import { expirySeconds, issueCredentialBundle } from './shared/sessionKeys.js'
+import type { ActivityHandler } from './types.js'
+
+/**
+ * create_read_write_session V2 (service-interface §10): a fresh READ_WRITE_SESSION key for the
+ * stamping user (or, from a parent organization, for `userId` of the sub-organization) as a
+ * credential bundle. A WebAuthn stamp naming the parent resolves to the sub-organization.
+ */
+export const handler: ActivityHandler<z.infer<typeof createReadWriteSession.parameters>> = async (ctx, p) => {
+  const principal = ctx.principal
+  if (!principal) throw new SigilError('FAILED_PRECONDITION', 'create_read_write_session runs only at submission')
+  const userId = p.userId || principal.userId
+  if (userId !== principal.userId && principal.organizationId === ctx.organizationId) {
+    throw invalidField('parameters.userId', 'a session can be created only for the stamping user')
+  }
+  const user = await requireUser(ctx.tx, ctx.organizationId, userId, 'parameters.userId')
+  const org = await getOrganization(ctx.tx, ctx.organizationId)
+  const { apiKeyId, credentialBundle } = await issueCredentialBundle(ctx, {
+    orgId: ctx.organizationId,
+    userId,
+    targetPublicKey: p.targetPublicKey,
+    credentialType: 'CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256',
+    apiKeyName: p.apiKeyName || `Read Write Session - ${ctx.now}`,
+    expirationSeconds: expirySeconds(p.expirationSeconds, 'parameters.expirationSeconds'),
+    invalidateExisting: p.invalidateExisting,
+  })
+  return {
+    organizationId: ctx.organizationId,
+    organizationName: org?.name ?? '',
+    userId,
+    username: user.user_name,
+    apiKeyId,
+    credentialBundle,
+  }
+}

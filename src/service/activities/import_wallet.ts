@@ -1,0 +1,64 @@
+import type { z } from 'zod'
+import { SigilError, invalidField } from '../../api/errors.js'
+import type { importWallet } from '../../api/operations/import_wallet.js'
+import { validateMnemonic } from '../../chains/mnemonic.js'
+import { utf8Decode } from '../../crypto/encoding.js'
+import { decryptEnvelope } from '../../crypto/signedBundle.js'
+import { deleteImportKey, getImportKey, sealPurpose } from '../store/wallets.js'
+import { requireUser } from './shared/lookup.js'
+import { storeWallet } from './shared/wallets.js'
+import type { ActivityHandler } from './types.js'
+
+const BUNDLE = 'parameters.encryptedBundle'
+
+/** The mnemonic inside the envelope, normalised (single spaces, lowercase); refuses anything else. */
+async function decryptMnemonic(envelope: string, privateKey: Uint8Array): Promise<string> {
+  const opened = await decryptEnvelope({ envelope, privateKey })
+  if (!opened.ok) {
+    throw new SigilError('BUNDLE_INVALID', `${BUNDLE}: cannot be decrypted with the import key (${opened.reason})`, {
+      fieldViolations: [{ field: BUNDLE, description: `cannot be decrypted (${opened.reason})` }],
+    })
+  }
+  let text: string
+  try {
+    text = utf8Decode(opened.plaintext)
+  } catch {
+    throw invalidField(BUNDLE, 'invalid mnemonic: not UTF-8 text')
+  } finally {
+    opened.plaintext.fill(0)
+  }
+  const mnemonic = text.trim().toLowerCase().split(/\s+/).join(' ')
+  if (!validateMnemonic(mnemonic)) throw invalidField(BUNDLE, 'invalid mnemonic')
+  return mnemonic
+}
+
+/**
+ * import_wallet (wire-formats B2): decrypts the `{encappedPublic, ciphertext}` envelope with the
+ * user's import key (from init_import_wallet, used once), validates the BIP-39 mnemonic and
+ * stores the wallet (`imported: true`) with its accounts.
+ */
+export const handler: ActivityHandler<z.infer<typeof importWallet.parameters>> = async (ctx, p) => {
+  await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')
+  const row = await getImportKey(ctx.tx, ctx.organizationId, p.userId)
+  if (!row) {
+    const description = 'no import was initiated for this user: call init_import_wallet first'
+    throw new SigilError('FAILED_PRECONDITION', `parameters.userId: ${description}`, {
+      fieldViolations: [{ field: 'parameters.userId', description }],
+    })
+  }
+  const privateKey = ctx.rt.secrets.open(row.private_key_enc, sealPurpose.importKey(ctx.organizationId, p.userId))
+  let mnemonic: string
+  try {
+    mnemonic = await decryptMnemonic(p.encryptedBundle, privateKey)
+  } finally {
+    privateKey.fill(0)
+  }
+  const result = await storeWallet(
+    ctx,
+    ctx.organizationId,
+    { walletName: p.walletName, mnemonic, imported: true, accounts: p.accounts },
+    'parameters',
+  )
+  await deleteImportKey(ctx.tx, ctx.organizationId, p.userId)
+  return result
+}

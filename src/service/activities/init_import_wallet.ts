@@ -1,0 +1,36 @@
+import type { z } from 'zod'
+import type { initImportWallet } from '../../api/operations/init_import_wallet.js'
+import { bytesToHex } from '../../crypto/encoding.js'
+import { generateP256KeyPair } from '../../crypto/p256.js'
+import { createTargetBundle } from '../../crypto/signedBundle.js'
+import { sealPurpose, upsertImportKey } from '../store/wallets.js'
+import { requireUser } from './shared/lookup.js'
+import type { ActivityHandler } from './types.js'
+
+/**
+ * init_import_wallet (wire-formats B2 import bundles): a fresh P-256 import key for the user
+ * (private half sealed, replacing any earlier one) announced in a target bundle signed by the
+ * service signer, with `organizationId` and `userId`.
+ */
+export const handler: ActivityHandler<z.infer<typeof initImportWallet.parameters>> = async (ctx, p) => {
+  await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')
+  const key = generateP256KeyPair()
+  try {
+    await upsertImportKey(ctx.tx, {
+      organization_id: ctx.organizationId,
+      user_id: p.userId,
+      public_key: bytesToHex(key.publicKeyUncompressed),
+      private_key_enc: ctx.rt.secrets.seal(key.privateKey, sealPurpose.importKey(ctx.organizationId, p.userId)),
+      created_at: ctx.now,
+    })
+  } finally {
+    key.privateKey.fill(0)
+  }
+  const importBundle = createTargetBundle({
+    targetPublicKey: key.publicKeyUncompressed,
+    signerPrivateKey: ctx.rt.keys.signer.privateKey,
+    organizationId: ctx.organizationId,
+    userId: p.userId,
+  })
+  return { importBundle }
+}

@@ -1,0 +1,43 @@
+import type { z } from 'zod'
+import type { initUserEmailRecovery } from '../../api/operations/init_user_email_recovery.js'
+import { SigilError } from '../../api/errors.js'
+import { enqueueMessage } from '../mail/outbox.js'
+import { checkEmailOptions, recoveryEmail, type EmailOptions } from '../mail/templates.js'
+import { findUserByContact, normaliseContact } from '../otp/contact.js'
+import { listFeatures } from '../store/organizations.js'
+import { expirySeconds, issueCredentialBundle } from './shared/sessionKeys.js'
+import type { ActivityHandler } from './types.js'
+
+/**
+ * init_user_email_recovery V2 (service-interface §9): a fresh RECOVER_USER key (replacing any
+ * earlier one) for the user with this email, its credential bundle emailed to them (in the
+ * body, and in the magic link when a template is given). Result `{userId}`.
+ */
+export const handler: ActivityHandler<z.infer<typeof initUserEmailRecovery.parameters>> = async (ctx, p) => {
+  const email = normaliseContact('OTP_TYPE_EMAIL', p.email, 'parameters.email')
+  const options: EmailOptions = { ...p, ...p.emailCustomization, appName: p.emailCustomization?.appName ?? '' }
+  checkEmailOptions(options, 'parameters.emailCustomization', 'parameters.emailCustomization')
+  const user = await findUserByContact(ctx.tx, ctx.organizationId, 'OTP_TYPE_EMAIL', email)
+  if (!user) {
+    throw new SigilError('NOT_FOUND', 'parameters.email: no user with this email in the organization or its sub-organizations', {
+      fieldViolations: [{ field: 'parameters.email', description: 'no such user' }],
+    })
+  }
+  const features = await listFeatures(ctx.tx, user.organization_id)
+  if (features.some((f) => f.name === 'FEATURE_NAME_EMAIL_RECOVERY' && f.value === 'disabled')) {
+    throw new SigilError('FAILED_PRECONDITION', 'email recovery is disabled for this organization')
+  }
+  const expirationSeconds = expirySeconds(p.expirationSeconds, 'parameters.expirationSeconds')
+  const { credentialBundle } = await issueCredentialBundle(ctx, {
+    orgId: user.organization_id,
+    userId: user.id,
+    targetPublicKey: p.targetPublicKey,
+    credentialType: 'CREDENTIAL_TYPE_RECOVER_USER_KEY_P256',
+    apiKeyName: `Recovery - ${ctx.now}`,
+    expirationSeconds,
+    invalidateExisting: true,
+  })
+  await enqueueMessage(ctx.tx, ctx.rt, recoveryEmail(options, email, credentialBundle, expirationSeconds, ctx.rt.config.mailFrom), ctx.now)
+  ctx.rt.log.info('recovery initiated', { userId: user.id, organizationId: user.organization_id })
+  return { userId: user.id }
+}

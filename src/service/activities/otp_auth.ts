@@ -1,0 +1,29 @@
+import type { z } from 'zod'
+import type { otpAuth } from '../../api/operations/otp_auth.js'
+import { SigilError } from '../../api/errors.js'
+import { consumeOtp } from '../otp/consume.js'
+import { findUserByContact } from '../otp/contact.js'
+import { expirySeconds, issueCredentialBundle } from './shared/sessionKeys.js'
+import type { ActivityHandler } from './types.js'
+
+/**
+ * otp_auth (service-interface §7): spends the OTP, finds the user by its contact in the request
+ * organization or a sub-organization, and returns a fresh OTP_AUTH key as a credential bundle.
+ */
+export const handler: ActivityHandler<z.infer<typeof otpAuth.parameters>> = async (ctx, p) => {
+  const otp = await consumeOtp(ctx, p.otpId, p.otpCode)
+  const user = await findUserByContact(ctx.tx, ctx.organizationId, otp.otp_type, otp.contact)
+  if (!user) {
+    throw new SigilError('NOT_FOUND', 'no user with this contact in the organization or its sub-organizations')
+  }
+  const { apiKeyId, credentialBundle } = await issueCredentialBundle(ctx, {
+    orgId: user.organization_id,
+    userId: user.id,
+    targetPublicKey: p.targetPublicKey,
+    credentialType: 'CREDENTIAL_TYPE_OTP_AUTH_KEY_P256',
+    apiKeyName: p.apiKeyName || `OTP Auth - ${ctx.now}`,
+    expirationSeconds: expirySeconds(p.expirationSeconds, 'parameters.expirationSeconds'),
+    invalidateExisting: p.invalidateExisting,
+  })
+  return { userId: user.id, apiKeyId, credentialBundle }
+}

@@ -1,0 +1,77 @@
+import type { z } from 'zod'
+import type { otpLoginV1 } from '../../api/operations/otp_login.js'
+import { SigilError, invalidField } from '../../api/errors.js'
+import { verifyClientSignature, verifyVerificationToken } from '../../crypto/jwt.js'
+import { findUserByContact } from '../otp/contact.js'
+import { isSelfOrAncestor } from '../store/organizations.js'
+import { spendVerificationToken } from '../store/otps.js'
+import { compressedKeyHex, expirySeconds, issueSession } from './shared/sessionKeys.js'
+import type { ActivityHandler } from './types.js'
+
+type Params = z.infer<typeof otpLoginV1.parameters>
+
+function tokenError(description: string): SigilError {
+  return new SigilError('TOKEN_INVALID', `parameters.verificationToken: ${description}`, {
+    fieldViolations: [{ field: 'parameters.verificationToken', description }],
+  })
+}
+
+/** The login message core signs (wire-formats B3): `{login:{publicKey}, tokenId, type:"USAGE_TYPE_LOGIN"}`. */
+function loginMessageMatches(message: string, publicKey: string, tokenId: string): boolean {
+  try {
+    const m = JSON.parse(message) as { login?: { publicKey?: unknown }; tokenId?: unknown; type?: unknown }
+    return (
+      m.type === 'USAGE_TYPE_LOGIN' &&
+      m.tokenId === tokenId &&
+      typeof m.login?.publicKey === 'string' &&
+      compressedKeyHex(m.login.publicKey, 'parameters.clientSignature.message') === publicKey
+    )
+  } catch {
+    return false
+  }
+}
+
+function login(requireSignature: boolean): ActivityHandler<Params> {
+  return async (ctx, p) => {
+    const v = verifyVerificationToken(p.verificationToken, ctx.rt.keys.verifier.publicKeyHex, { nowMs: ctx.now })
+    if (!v.ok) throw tokenError(v.reason === 'TOKEN_EXPIRED' ? 'expired' : 'not a valid verification token of this service')
+    const claims = v.claims
+    if (!(await isSelfOrAncestor(ctx.tx, claims.organization_id, ctx.organizationId))) {
+      throw tokenError('was issued for another organization')
+    }
+    const publicKey = compressedKeyHex(p.publicKey, 'parameters.publicKey')
+    const tokenKey = claims.public_key === undefined ? undefined : compressedKeyHex(claims.public_key, 'parameters.verificationToken')
+    const sig = p.clientSignature
+    if (requireSignature && !sig) throw invalidField('parameters.clientSignature', 'required')
+    if (sig) {
+      if (!tokenKey) throw tokenError('is not bound to a public key, so a client signature cannot be checked')
+      if (compressedKeyHex(sig.publicKey, 'parameters.clientSignature.publicKey') !== tokenKey) {
+        throw invalidField('parameters.clientSignature.publicKey', 'is not the key the verification token is bound to')
+      }
+      if (!loginMessageMatches(sig.message, publicKey, claims.id)) {
+        throw invalidField('parameters.clientSignature.message', 'must be the login message for this publicKey and token')
+      }
+      if (!verifyClientSignature({ ...sig, publicKey: tokenKey })) {
+        throw invalidField('parameters.clientSignature.signature', 'does not verify')
+      }
+    } else if (tokenKey && tokenKey !== publicKey) {
+      throw invalidField('parameters.publicKey', 'is not the key the verification token is bound to')
+    }
+    const user = await findUserByContact(ctx.tx, ctx.organizationId, claims.verification_type, claims.contact)
+    if (!user) throw new SigilError('NOT_FOUND', 'no user with the verified contact in the organization or its sub-organizations')
+    if (!(await spendVerificationToken(ctx.tx, claims.id, ctx.now))) throw tokenError('has already been used')
+    const session = await issueSession(ctx, {
+      orgId: user.organization_id,
+      userId: user.id,
+      publicKey,
+      expirationSeconds: expirySeconds(p.expirationSeconds, 'parameters.expirationSeconds'),
+      invalidateExisting: p.invalidateExisting,
+    })
+    return { session }
+  }
+}
+
+/** otp_login V2 (service-interface §8): verification token + client signature → session JWT (B3). */
+export const handlerV2 = login(true)
+/** otp_login V1 (core): the client signature is optional. */
+export const handlerV1 = login(false)

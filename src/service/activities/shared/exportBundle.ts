@@ -1,0 +1,19 @@
+import { bytesToHex, hexToBytes } from '../../../crypto/encoding.js'
+import { uncompressP256PublicKey } from '../../../crypto/p256.js'
+import { createExportBundle } from '../../../crypto/signedBundle.js'
+import type { ActivityContext } from '../types.js'
+
+/**
+ * A v1.0.0 export bundle of `plaintext` for the caller's `targetPublicKey` (compressed or
+ * uncompressed hex, normalised to 65 bytes), signed by the service signer (wire-formats B2).
+ */
+export async function exportTo(ctx: ActivityContext, targetPublicKey: string, plaintext: Uint8Array): Promise<string> {
+  const field = 'parameters.targetPublicKey'
+  const target = uncompressP256PublicKey(hexToBytes(targetPublicKey, field), field)
+  return createExportBundle({
+    plaintext,
+    targetPublicKeyHex: bytesToHex(target),
+    organizationId: ctx.organizationId,
+    signerPrivateKey: ctx.rt.keys.signer.privateKey,
+  })
+}

@@ -1,0 +1,30 @@
+import type { HashFunction, PayloadEncoding } from '../../../api/enums.js'
+import { type RawSignature, signRawPayload } from '../../../chains/sign/raw.js'
+import type { ActivityContext } from '../types.js'
+import { namingFields } from './fieldNames.js'
+import { curveOf, openAccountKey, requireAccount } from './walletLookup.js'
+
+/**
+ * Signs each payload with the organization's account `signWith` (wire-formats B4 sign_raw_payload):
+ * the account key is opened for this request and wiped afterwards. Errors name
+ * `parameters.signWith`, the payload's own field, `parameters.encoding` or `parameters.hashFunction`.
+ */
+export async function signPayloadsWith(
+  ctx: ActivityContext,
+  p: { signWith: string; encoding: PayloadEncoding; hashFunction: HashFunction },
+  payloads: ReadonlyArray<{ payload: string; field: string }>,
+): Promise<RawSignature[]> {
+  const account = await requireAccount(ctx.tx, ctx.organizationId, p.signWith, 'parameters.signWith')
+  const curve = curveOf(account)
+  const privateKey = openAccountKey(ctx.rt, account)
+  try {
+    return payloads.map(({ payload, field }) =>
+      namingFields(
+        (f) => (f === 'payload' ? field : f === 'curve' ? 'parameters.signWith' : `parameters.${f}`),
+        () => signRawPayload({ privateKey, curve, payload, encoding: p.encoding, hashFunction: p.hashFunction }),
+      ),
+    )
+  } finally {
+    privateKey.fill(0)
+  }
+}

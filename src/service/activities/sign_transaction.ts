@@ -1,0 +1,46 @@
+import type { z } from 'zod'
+import { invalidField } from '../../api/errors.js'
+import type { signTransaction } from '../../api/operations/sign_transaction.js'
+import { signEthereumTransaction } from '../../chains/sign/ethereumTransaction.js'
+import { signSolanaTransaction } from '../../chains/sign/solanaTransaction.js'
+import { hexToBytes } from '../../crypto/encoding.js'
+import { namingFields } from './shared/fieldNames.js'
+import { openAccountKey, requireAccount } from './shared/walletLookup.js'
+import type { ActivityHandler } from './types.js'
+
+type Params = z.infer<typeof signTransaction.parameters>
+
+const CURVE_OF_TYPE: Partial<Record<Params['type'], string>> = {
+  TRANSACTION_TYPE_ETHEREUM: 'CURVE_SECP256K1',
+  TRANSACTION_TYPE_SOLANA: 'CURVE_ED25519',
+}
+
+/**
+ * sign_transaction V2 (wire-formats B4): Ethereum (legacy, EIP-2930, EIP-1559) and Solana;
+ * `signedTransaction` is hex without `0x`.
+ */
+export const handler: ActivityHandler<Params> = async (ctx, p) => {
+  const curve = CURVE_OF_TYPE[p.type]
+  if (!curve) throw invalidField('parameters.type', `${p.type} is not supported by this service`)
+  const account = await requireAccount(ctx.tx, ctx.organizationId, p.signWith, 'parameters.signWith')
+  if (account.curve !== curve) {
+    throw invalidField('parameters.signWith', `${p.type} needs a ${curve} account; this account is ${account.curve}`)
+  }
+  const privateKey = openAccountKey(ctx.rt, account)
+  try {
+    const signedTransaction = namingFields(
+      (f) => (f === 'unsignedTransaction' ? 'parameters.unsignedTransaction' : `parameters.${f}`),
+      () =>
+        p.type === 'TRANSACTION_TYPE_ETHEREUM'
+          ? signEthereumTransaction({ privateKey, unsignedTransaction: p.unsignedTransaction })
+          : signSolanaTransaction({
+              privateKey,
+              publicKey: hexToBytes(account.public_key),
+              unsignedTransaction: p.unsignedTransaction,
+            }),
+    )
+    return { signedTransaction }
+  } finally {
+    privateKey.fill(0)
+  }
+}

@@ -1,0 +1,28 @@
+import type { z } from 'zod'
+import type { stampLogin } from '../../api/operations/stamp_login.js'
+import { SigilError } from '../../api/errors.js'
+import { spendVerificationToken } from '../store/otps.js'
+import { expirySeconds, issueSession } from './shared/sessionKeys.js'
+import type { ActivityHandler } from './types.js'
+
+/**
+ * stamp_login (wire-formats B4, B6): a session JWT for the stamping credential's user, with the
+ * client's `publicKey` registered as a LOGIN credential. Accepts X-Stamp, X-Stamp-Webauthn
+ * (credential found among sub-organizations of the named one) and X-Stamp-Attested (a
+ * verification token, spent here: single use).
+ */
+export const handler: ActivityHandler<z.infer<typeof stampLogin.parameters>> = async (ctx, p) => {
+  const principal = ctx.principal
+  if (!principal) throw new SigilError('FAILED_PRECONDITION', 'stamp_login runs only at submission, not after consensus')
+  if (principal.credentialKind === 'ATTESTED' && !(await spendVerificationToken(ctx.tx, principal.credentialId, ctx.now))) {
+    throw new SigilError('TOKEN_INVALID', 'X-Stamp-Attested: the verification token has already been used')
+  }
+  const session = await issueSession(ctx, {
+    orgId: principal.organizationId,
+    userId: principal.userId,
+    publicKey: p.publicKey,
+    expirationSeconds: expirySeconds(p.expirationSeconds, 'parameters.expirationSeconds'),
+    invalidateExisting: p.invalidateExisting,
+  })
+  return { session }
+}

@@ -1,0 +1,61 @@
+import type { z } from 'zod'
+import type { verifyOtp, verifyOtpV1 } from '../../api/operations/verify_otp.js'
+import { SigilError, invalidField } from '../../api/errors.js'
+import { utf8Decode } from '../../crypto/encoding.js'
+import { signVerificationToken } from '../../crypto/jwt.js'
+import { decryptEnvelope } from '../../crypto/signedBundle.js'
+import { consumeOtp } from '../otp/consume.js'
+import { compressedKeyHex, expirySeconds } from './shared/sessionKeys.js'
+import type { ActivityContext, ActivityHandler } from './types.js'
+
+/** Verification-token lifetime: default 1 h, at most 86400 s (wire-formats B7). */
+const TOKEN_DEFAULT_SECONDS = 3600
+const TOKEN_MAX_SECONDS = 86400
+
+async function tokenFor(ctx: ActivityContext, otpId: string, code: string, publicKey: string | undefined, expiration: string | undefined) {
+  const seconds = expirySeconds(expiration, 'parameters.expirationSeconds', TOKEN_DEFAULT_SECONDS)
+  if (seconds > TOKEN_MAX_SECONDS) throw invalidField('parameters.expirationSeconds', `must not exceed ${TOKEN_MAX_SECONDS}`)
+  const otp = await consumeOtp(ctx, otpId, code)
+  const verificationToken = signVerificationToken({
+    claims: {
+      exp: String(ctx.now + seconds * 1000),
+      id: crypto.randomUUID(),
+      organization_id: ctx.organizationId,
+      verification_type: otp.otp_type,
+      contact: otp.contact,
+      ...(publicKey !== undefined ? { public_key: publicKey } : {}),
+    },
+    signerPrivateKey: ctx.rt.keys.verifier.privateKey,
+  })
+  return { verificationToken }
+}
+
+/** verify_otp V1 (core): `{otpId, otpCode, publicKey?}` → a verification token (wire-formats B3). */
+export const handlerV1: ActivityHandler<z.infer<typeof verifyOtpV1.parameters>> = (ctx, p) =>
+  tokenFor(
+    ctx,
+    p.otpId,
+    p.otpCode,
+    p.publicKey === undefined ? undefined : compressedKeyHex(p.publicKey, 'parameters.publicKey'),
+    p.expirationSeconds,
+  )
+
+/**
+ * verify_otp V2: `encryptedOtpBundle` is HPKE to the service's OTP key (made by @turnkey/crypto
+ * encryptOtpCodeToBundle from init_otp's target bundle), plaintext `{otp_code, public_key}` (B2).
+ */
+export const handlerV2: ActivityHandler<z.infer<typeof verifyOtp.parameters>> = async (ctx, p) => {
+  const opened = await decryptEnvelope({ envelope: p.encryptedOtpBundle, privateKey: ctx.rt.keys.otpTarget.privateKey })
+  if (!opened.ok) throw new SigilError('BUNDLE_INVALID', 'parameters.encryptedOtpBundle: cannot be decrypted by this service')
+  let inner: { otp_code?: unknown; public_key?: unknown }
+  try {
+    inner = JSON.parse(utf8Decode(opened.plaintext)) as typeof inner
+  } catch {
+    throw new SigilError('BUNDLE_INVALID', 'parameters.encryptedOtpBundle: plaintext is not JSON {otp_code, public_key}')
+  }
+  if (typeof inner.otp_code !== 'string' || (inner.public_key !== undefined && typeof inner.public_key !== 'string')) {
+    throw new SigilError('BUNDLE_INVALID', 'parameters.encryptedOtpBundle: plaintext is not JSON {otp_code, public_key}')
+  }
+  const publicKey = typeof inner.public_key === 'string' ? compressedKeyHex(inner.public_key, 'parameters.encryptedOtpBundle.public_key') : undefined
+  return tokenFor(ctx, p.otpId, inner.otp_code, publicKey, p.expirationSeconds)
+}

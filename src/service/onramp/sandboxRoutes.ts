@@ -1,0 +1,61 @@
+/**
+ * HTTP routes of the built-in sandbox provider (issue 6): `GET /sandbox/onramp/{id}` shows
+ * the order; `POST …/{id}/complete` and `…/{id}/fail` finish a PENDING purchase (409 once
+ * finished, 404 for an unknown order). Browsers get pages, other clients the A3 JSON bodies.
+ */
+import type { Context, Hono } from 'hono'
+import { SigilError } from '../../api/errors.js'
+import type { Runtime } from '../runtime.js'
+import { finishTransaction, getTransaction, type OnRampTransactionRow } from '../store/onramp.js'
+import { PAGE_HEADERS, SANDBOX_CSS, notFoundPage, orderPage } from './sandboxPage.js'
+import { simulatedTxHash } from './txHash.js'
+import { withRequestOrigin } from './requestOrigin.js'
+
+const wantsHtml = (c: Context) => (c.req.header('accept') ?? '').includes('text/html')
+
+function html(c: Context, body: string, status: 200 | 404 | 409) {
+  return c.html(body, status, PAGE_HEADERS)
+}
+
+/** Only orders routed to the built-in sandbox can be seen or finished here. */
+async function sandboxOrder(rt: Runtime, id: string): Promise<OnRampTransactionRow | undefined> {
+  const t = await getTransaction(rt.db, id)
+  return t?.hosted_by_sigil ? t : undefined
+}
+
+function refuse(c: Context, e: SigilError, page: string) {
+  const status = e.httpStatus as 404 | 409
+  return wantsHtml(c) ? html(c, page, status) : c.json(e.toWire(), status)
+}
+
+async function finish(rt: Runtime, c: Context, outcome: 'COMPLETED' | 'FAILED') {
+  const id = c.req.param('id') ?? ''
+  const t = await sandboxOrder(rt, id)
+  if (!t) return refuse(c, new SigilError('NOT_FOUND', 'no such sandbox on-ramp order'), notFoundPage())
+  const txHash = outcome === 'COMPLETED' ? simulatedTxHash(t.network) : null
+  if (!(await finishTransaction(rt.db, t.id, outcome, txHash, rt.now()))) {
+    const now = (await getTransaction(rt.db, t.id)) ?? t
+    const message = `this order is already ${now.status.toLowerCase()}`
+    return refuse(c, new SigilError('ALREADY_EXISTS', message), orderPage(now, `Refused: ${message}.`))
+  }
+  rt.log.info('sandbox on-ramp order finished', { status: outcome })
+  if (wantsHtml(c)) return c.redirect(`/sandbox/onramp/${encodeURIComponent(t.id)}`, 303)
+  return c.json({ transactionStatus: outcome, ...(txHash ? { txHash } : {}) })
+}
+
+/** Mounts the sandbox provider routes on the service's app. */
+export function mountSandboxOnRamp(app: Hono<any>, rt: Runtime): void {
+  // Links to the sandbox page use the origin the request came in at (the port may be chosen at
+  // start): every request runs with its Host recorded. The server reads app.fetch after mounting.
+  const fetch = app.fetch
+  app.fetch = (request: Request, ...rest: unknown[]) => withRequestOrigin(request, () => (fetch as (...a: unknown[]) => unknown)(request, ...rest)) as ReturnType<typeof fetch>
+  app.get('/sandbox/onramp/assets/sandbox.css', (c) =>
+    c.body(SANDBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }),
+  )
+  app.get('/sandbox/onramp/:id', async (c) => {
+    const t = await sandboxOrder(rt, c.req.param('id'))
+    return t ? html(c, orderPage(t), 200) : html(c, notFoundPage(), 404)
+  })
+  app.post('/sandbox/onramp/:id/complete', (c) => finish(rt, c, 'COMPLETED'))
+  app.post('/sandbox/onramp/:id/fail', (c) => finish(rt, c, 'FAILED'))
+}

@@ -1,0 +1,71 @@
+import { SigilError } from '../../api/errors.js'
+import { verifyVerificationToken } from '../../crypto/jwt.js'
+import { parseAttestedStamp, verifyAttestedStampSignature } from '../../crypto/verifyStamp.js'
+import { compressedKeyHex } from '../activities/shared/sessionKeys.js'
+import type { Principal } from '../auth/principal.js'
+import type { Sql } from '../store/db.js'
+import { isSelfOrAncestor } from '../store/organizations.js'
+import { findUserByContact } from './contact.js'
+
+/** Checks an `X-Stamp-Attested` header's signature over the raw body (B1.4); throws a SigilError. */
+export function attestedSignatureCheck(header: string, rawBody: Uint8Array): void {
+  const parsed = parseAttestedStamp(header)
+  if (!parsed.ok) {
+    throw new SigilError(parsed.reason, parsed.reason === 'STAMP_MALFORMED' ? 'X-Stamp-Attested is malformed' : 'X-Stamp-Attested scheme is not supported')
+  }
+  const sig = verifyAttestedStampSignature(parsed.stamp, rawBody)
+  if (!sig.ok) {
+    throw new SigilError(sig.reason, sig.reason === 'STAMP_MALFORMED' ? 'X-Stamp-Attested is malformed' : 'stamp signature does not verify over the request body')
+  }
+}
+
+/**
+ * Resolves an `X-Stamp-Attested` stamp (wire-formats B1.4) on stamp_login: the signature over the
+ * raw body by `publicKey`; the verification token signed by the service's verifier key, unexpired,
+ * issued in the request organization or an ancestor, bound to that same `publicKey`; the principal
+ * is the user with the token's contact in the request organization or its sub-organizations.
+ */
+export async function authenticateAttested(
+  sql: Sql,
+  header: string,
+  input: { rawBody: Uint8Array; organizationId: string; now: number; verifierPublicKeyHex: string },
+): Promise<{ principal: Principal; effectiveOrganizationId: string }> {
+  attestedSignatureCheck(header, input.rawBody)
+  const parsed = parseAttestedStamp(header)
+  if (!parsed.ok) throw new SigilError('STAMP_MALFORMED', 'X-Stamp-Attested is malformed')
+  const stamp = parsed.stamp
+  if (stamp.scheme !== 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN') {
+    throw new SigilError('STAMP_SCHEME_UNSUPPORTED', 'X-Stamp-Attested: only STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN is supported')
+  }
+  const token = verifyVerificationToken(stamp.publicKeyAttestation, input.verifierPublicKeyHex, { nowMs: input.now })
+  if (!token.ok) {
+    throw new SigilError('TOKEN_INVALID', `X-Stamp-Attested: verification token ${token.reason === 'TOKEN_EXPIRED' ? 'has expired' : 'is not valid'}`)
+  }
+  const claims = token.claims
+  let stampKey: string
+  let tokenKey: string | undefined
+  try {
+    stampKey = compressedKeyHex(stamp.publicKey, 'publicKey')
+    tokenKey = claims.public_key === undefined ? undefined : compressedKeyHex(claims.public_key, 'public_key')
+  } catch {
+    throw new SigilError('STAMP_MALFORMED', 'X-Stamp-Attested: public key is not a P-256 key')
+  }
+  if (tokenKey !== stampKey) throw new SigilError('TOKEN_INVALID', 'X-Stamp-Attested: the token is not bound to the stamp key')
+  if (!(await isSelfOrAncestor(sql, claims.organization_id, input.organizationId))) {
+    throw new SigilError('TOKEN_INVALID', 'X-Stamp-Attested: the token was issued for another organization')
+  }
+  const user = await findUserByContact(sql, input.organizationId, claims.verification_type, claims.contact)
+  if (!user) throw new SigilError('STAMP_KEY_UNKNOWN', 'X-Stamp-Attested: no user with the verified contact in the organization or its sub-organizations')
+  return {
+    principal: {
+      userId: user.id,
+      organizationId: user.organization_id,
+      credentialKind: 'ATTESTED',
+      credentialId: claims.id,
+      publicKey: stampKey,
+      scheme: stamp.scheme,
+      signature: stamp.signature,
+    },
+    effectiveOrganizationId: user.organization_id,
+  }
+}

@@ -1,0 +1,8 @@
+import { requireWallet } from '../activities/shared/walletLookup.js'
+import type { QueryHandler } from '../http/dispatch.js'
+import { walletToWire } from '../store/wallets.js'
+
+/** get_wallet (wire-formats B4 getWallet): `{organizationId, walletId}` → `{wallet}`. */
+export const handler: QueryHandler<{ walletId: string }> = async ({ sql, organizationId }, req) => ({
+  wallet: walletToWire(await requireWallet(sql, organizationId, req.walletId, 'walletId')),
+})

@@ -1,0 +1,7 @@
+import type { QueryHandler } from '../http/dispatch.js'
+import { credentialToWire, listCredentials } from '../store/onramp.js'
+
+/** list_fiat_on_ramp_credentials: `{organizationId}` → `{fiatOnRampCredentials}`, never a secret (issue 6). */
+export const handler: QueryHandler = async ({ sql, organizationId }) => {
+  return { fiatOnRampCredentials: (await listCredentials(sql, organizationId)).map(credentialToWire) }
+}
