@@ -14,4 +14,6 @@ export type Runtime = {
   /** Milliseconds since the epoch; injectable for tests. */
   now: () => number
   rootOrganizationId: string
+  /** Where this instance listens (`http://host:port`), known once the server is bound. */
+  baseUrl: string
 }

@@ -37,7 +37,16 @@ export async function startService(
     const keys = await loadServiceKeys(db, secrets)
     const now = options.now ?? Date.now
     const admin = await bootstrap(db, config.dataDir, now())
-    const rt: Runtime = { config, db, secrets, keys, log, now, rootOrganizationId: admin.organizationId }
+    const rt: Runtime = {
+      config,
+      db,
+      secrets,
+      keys,
+      log,
+      now,
+      rootOrganizationId: admin.organizationId,
+      baseUrl: `http://${config.host}:${config.port}`,
+    }
 
     const activities = new Map(Object.entries(ACTIVITY_HANDLERS))
     const engine = createEngine(rt, {
@@ -56,16 +65,22 @@ export async function startService(
       const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s))
     })
     const port = (server.address() as AddressInfo).port
-    const url = `http://${config.host}:${port}`
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
+    rt.baseUrl = url
     log.info('service listening', { url, database: db.kind, dataDir: config.dataDir })
 
     let closing: Promise<void> | undefined
     const close = () =>
       (closing ??= (async () => {
         await new Promise<void>((resolve) => {
-          server.close(() => resolve())
-          // Idle keep-alive sockets would hold close() open; in-flight ones finish first.
-          if ('closeIdleConnections' in server) server.closeIdleConnections()
+          // Stop accepting; requests in flight finish. Keep-alive sockets would hold close()
+          // open, so idle ones are closed now and again as in-flight requests complete.
+          const sweep = setInterval(() => closeIdle(server), 50)
+          server.close(() => {
+            clearInterval(sweep)
+            resolve()
+          })
+          closeIdle(server)
         })
         await db.close()
         log.info('service stopped')
@@ -75,4 +90,8 @@ export async function startService(
     await db.close().catch(() => {})
     throw e
   }
+}
+
+function closeIdle(server: ServerType): void {
+  if ('closeIdleConnections' in server) server.closeIdleConnections()
 }

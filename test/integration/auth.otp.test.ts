@@ -346,3 +346,26 @@ describe('update_allowed_origins and create_read_write_session', () => {
     expect((await svc.post(WHOAMI, { organizationId: subOrgId }, stamper)).json.userId).toBe(subUserId)
   })
 })
+
+describe('dev mailbox', () => {
+  it('serves the mailbox as a page', async () => {
+    const res = await fetch(`${svc.url}/dev/mailbox`)
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('Sigil dev mailbox')
+  })
+
+  it('is off with devMailbox false; without a transport an OTP activity fails instead of dropping the message', async () => {
+    const prod = await startTestService({ devMailbox: false })
+    try {
+      expect((await fetch(`${prod.url}/dev/messages`)).status).toBe(404)
+      const res = await prod.post(
+        '/public/v1/submit/init_otp_auth',
+        submitBody('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', prod.admin.organizationId, { otpType: 'OTP_TYPE_EMAIL', contact: email, appName: 'Acme' }),
+      )
+      expect(res.status).toBe(412)
+      expect(res.json.message).toContain('SIGIL_SMTP_URL')
+    } finally {
+      await prod.stop()
+    }
+  }, 60_000)
+})

@@ -121,7 +121,13 @@ describe('sign_raw_payload: Ethereum', () => {
       },
     }
     const sig = await signRaw(eth, JSON.stringify(typedData), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP')
-    expect(await recoverTypedDataAddress({ ...typedData, signature: viemSig(sig) })).toBe(HARDHAT_0)
+    const params = { ...typedData, signature: viemSig(sig) } as unknown as Parameters<typeof recoverTypedDataAddress>[0]
+    expect(await recoverTypedDataAddress(params)).toBe(HARDHAT_0)
+    // viem-style typed data without an explicit EIP712Domain type
+    const { EIP712Domain: _omitted, ...types } = typedData.types
+    const bare = { ...typedData, types }
+    const sig2 = await signRaw(eth, JSON.stringify(bare), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP')
+    expect(sig2).toEqual(sig)
   })
 
   it('sign_raw_payloads signs each payload in order', async () => {

@@ -423,6 +423,7 @@ describe('import and export', () => {
       embeddedKey: bytesToHex(target.privateKey),
       organizationId: org,
       dangerouslyOverrideSignerPublicKey: signerPublicKey,
+      returnMnemonic: false,
     })
     expect(privHex).toMatch(/^[0-9a-f]{64}$/)
     const account = (await allAccounts(imported.walletId)).find((a) => a.address === eth.address)!
@@ -441,6 +442,7 @@ describe('import and export', () => {
       organizationId: org,
       dangerouslyOverrideSignerPublicKey: signerPublicKey,
       keyFormat: 'SOLANA',
+      returnMnemonic: false,
     })
     const { base58 } = await import('@scure/base')
     expect(base58.encode(base58.decode(solKey).subarray(32))).toBe(sol.address)

@@ -32,7 +32,7 @@ export async function parentOrganizationId(core: Core): Promise<string> {
 /** Passkey sign-up: new sub-organization with this passkey, then a session. */
 export async function passkeySignup(
   core: Core,
-  p: PasskeyRegistration & { userName?: string | undefined; email?: string | undefined },
+  p: PasskeyRegistration & { userName?: string | undefined },
 ): Promise<SessionRecord> {
   const temp = await createP256WebCryptoKeyPair()
   await core.deps.keyStore.put('signup-temp', temp.keyPair)
@@ -40,10 +40,9 @@ export async function passkeySignup(
   await core.deps.keyStore.put('login-target', target.keyPair)
   try {
     const relay = await core.relay()
-    const userName = p.userName || p.email || `user-${core.now()}`
+    // No email here: the relay signs a contact up only with a verification token (OTP flow).
     const signup = await relay.signup({
-      ...(p.email ? { userEmail: p.email } : {}),
-      userName,
+      userName: p.userName || `user-${core.now()}`,
       organizationName: `sub-org-${core.now()}`,
       apiKeys: [
         {

@@ -17,7 +17,7 @@ const SCHEMAS = {
     createdAt: z.number(),
   }),
   passkeyLogin: z.object({ body: z.string(), url: z.string(), createdAt: z.number() }),
-  recovery: z.object({ email: z.string(), createdAt: z.number() }),
+  recovery: z.object({ email: z.string(), organizationId: z.string(), userId: z.string(), createdAt: z.number() }),
 }
 
 /** Kinds of pending steps. */

@@ -79,7 +79,7 @@ export const POPUP_METHODS = {
     handler: async (p, { core }) => sessionView(await verifyOtp(core, p)),
   }),
   passkeySignup: popupMethod({
-    params: z.object({ ...registration, userName: z.string().trim().max(64).optional(), email: email.optional() }),
+    params: z.object({ ...registration, userName: z.string().trim().max(64).optional() }),
     handler: async (p, { core }) => sessionView(await passkeySignup(core, p)),
   }),
   passkeyLoginBegin: popupMethod({

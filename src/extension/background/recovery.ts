@@ -1,6 +1,7 @@
 /**
  * Email recovery (issue 7): relay `/v1/recovery_init` emails a credential bundle encrypted to
- * a fresh HPKE target (kept in IndexedDB until used); the pasted bundle is opened into a
+ * a fresh HPKE target (kept in IndexedDB until used) and names the user's organization; the
+ * pasted bundle is opened into a
  * short-lived recovery key which stamps `recover_user` to register a new passkey. The popup
  * then logs in with that passkey. The recovery key never outlives this call.
  */
@@ -11,15 +12,19 @@ import { ExtensionError } from './failures'
 import { isKeyPair } from './keyStore'
 import { importBundleKey } from './login'
 import type { PasskeyRegistration } from './passkey'
-import { parentOrganizationId } from './passkey'
 import { clearPending, readPending, writePending } from './pending'
 
 /** Step 1: request the recovery email. */
 export async function startRecovery(core: Core, p: { email: string }): Promise<{ email: string }> {
   const { keyPair, publicKeyUncompressedHex } = await createHpkeRecipientKeyPair()
   await core.deps.keyStore.put('recovery-target', keyPair)
-  await (await core.relay()).recoveryInit({ email: p.email, targetPublicKey: publicKeyUncompressedHex })
-  await writePending(core.deps.session, 'recovery', { email: p.email, createdAt: core.now() })
+  const res = await (await core.relay()).recoveryInit({ email: p.email, targetPublicKey: publicKeyUncompressedHex })
+  await writePending(core.deps.session, 'recovery', {
+    email: p.email,
+    organizationId: res.organizationId,
+    userId: res.userId,
+    createdAt: core.now(),
+  })
   return { email: p.email }
 }
 
@@ -30,13 +35,9 @@ export async function finishRecovery(core: Core, p: PasskeyRegistration & { bund
   if (!pending || !isKeyPair(target)) throw new ExtensionError('NO_PENDING_LOGIN', 'The recovery request has expired. Please start again.')
   const key = await importBundleKey(p.bundle, target)
   const client = await core.api(createWebCryptoStamper(key))
-  const relay = await core.relay()
-  const found = await relay.account({ filterType: 'EMAIL', filterValue: pending.email })
-  const organizationId = found.organizationId ?? (await parentOrganizationId(core))
-  const me = await client.whoami({ organizationId })
   const res = await client.recoverUser({
-    organizationId: me.organizationId,
-    userId: me.userId,
+    organizationId: pending.organizationId,
+    userId: pending.userId,
     authenticator: { authenticatorName: p.authenticatorName, challenge: p.challenge, attestation: p.attestation },
   })
   await clearPending(core.deps.session, 'recovery')

@@ -19,6 +19,7 @@ const OtpAuthResult = z.object({
 })
 const SignupResult = z.object({ organizationId: z.string().min(1), userId: z.string().min(1) }).loose()
 const AccountResult = z.object({ organizationId: z.string().optional() })
+const RecoveryInitResult = z.object({ organizationId: z.string().min(1), userId: z.string().min(1) }).loose()
 const WalletKitConfig = z.object({ organizationId: z.string().min(1) }).loose()
 const ErrorBody = z.object({ code: z.number(), message: z.string() }).loose()
 
@@ -39,7 +40,7 @@ export type RelayClient = {
   otpAuth(body: { otpId: string; otpCode: string; targetPublicKey: string }): Promise<z.output<typeof OtpAuthResult>>
   signup(body: SignupBody): Promise<z.output<typeof SignupResult>>
   account(body: { filterType: 'EMAIL' | 'PHONE_NUMBER'; filterValue: string }): Promise<z.output<typeof AccountResult>>
-  recoveryInit(body: { email: string; targetPublicKey: string }): Promise<unknown>
+  recoveryInit(body: { email: string; targetPublicKey: string }): Promise<z.output<typeof RecoveryInitResult>>
   walletKitConfig(): Promise<z.output<typeof WalletKitConfig>>
 }
 
@@ -84,7 +85,7 @@ export function createRelayClient(opts: { baseUrl: string; fetch?: typeof global
     otpAuth: (body) => post('/v1/otp_auth', body, OtpAuthResult),
     signup: (body) => post('/v1/signup', body, SignupResult),
     account: (body) => post('/v1/account', body, AccountResult),
-    recoveryInit: (body) => post('/v1/recovery_init', body, z.unknown()),
+    recoveryInit: (body) => post('/v1/recovery_init', body, RecoveryInitResult),
     walletKitConfig: () => post('/v1/wallet_kit_config', {}, WalletKitConfig),
   }
 }

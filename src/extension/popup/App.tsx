@@ -1,33 +1,130 @@
-/** Popup shell: header, status from the background, extension id. */
+/**
+ * Popup root: asks the background for its status, then shows the logged-out screens (login,
+ * recovery, settings) or the wallet (accounts, buy, activity, settings). Every call goes
+ * through the typed client; WebAuthn is injected (tests fake it).
+ */
 import { useCallback, useEffect, useState } from 'preact/hooks'
+import type { PopupApi } from '../background/popupMethods'
 import type { PopupClient } from './client'
+import { Accounts } from './screens/Accounts'
+import { Activity } from './screens/Activity'
+import { Buy } from './screens/Buy'
+import { Login } from './screens/Login'
+import { Recovery } from './screens/Recovery'
+import { SettingsScreen } from './screens/Settings'
+import { browserWebauthn, type Webauthn } from './webauthn'
 
-type Status =
-  | { state: 'loading' }
-  | { state: 'ready'; loggedIn: boolean; extensionId: string }
-  | { state: 'failed'; code: string }
+type StatusResult = PopupApi['getStatus']['result']
+type Status = { state: 'loading' } | ({ state: 'ready' } & StatusResult) | { state: 'failed'; code: string }
 
-/** Props: the background client (injected so tests can fake it). */
-export type AppProps = { client: PopupClient }
+type OutView = 'login' | 'recovery' | 'settings'
+type InView = 'accounts' | 'buy' | 'activity' | 'settings'
+
+/** Props: the background client and WebAuthn (injected so tests can fake them). */
+export type AppProps = { client: PopupClient; webauthn?: Webauthn }
+
+const END_TEXT: Record<string, string> = {
+  'auto-lock': 'Locked after a while without use.',
+  expired: 'Your session expired.',
+  lock: 'Locked.',
+  logout: 'Logged out.',
+}
 
 function statusText(status: Status): string {
   if (status.state === 'loading') return 'Contacting the background…'
   if (status.state === 'failed') return `Background unavailable (${status.code})`
-  return status.loggedIn ? 'Signed in' : 'Not signed in'
+  if (!status.session) return 'Not signed in'
+  const until = new Date(status.session.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  return `Signed in as ${status.session.username || 'you'} · session until ${until}`
 }
 
+const TABS: Array<[InView, string]> = [
+  ['accounts', 'Accounts'],
+  ['buy', 'Buy'],
+  ['activity', 'Activity'],
+  ['settings', 'Settings'],
+]
+
 /** The popup's root component. */
-export function App({ client }: AppProps) {
+export function App({ client, webauthn = browserWebauthn }: AppProps) {
   const [status, setStatus] = useState<Status>({ state: 'loading' })
+  const [outView, setOutView] = useState<OutView>('login')
+  const [inView, setInView] = useState<InView>('accounts')
 
   const load = useCallback(() => {
-    setStatus({ state: 'loading' })
     void client.call('getStatus').then((reply) => {
       setStatus(reply.ok ? { state: 'ready', ...reply.result } : { state: 'failed', code: reply.error.code })
     })
   }, [client])
+  const onLoggedIn = useCallback(() => {
+    setInView('accounts')
+    load()
+  }, [load])
+  const onEnded = useCallback(() => {
+    setOutView('login')
+    load()
+  }, [load])
 
   useEffect(load, [load])
+
+  let body
+  if (status.state === 'failed') {
+    body = (
+      <button type="button" onClick={load}>
+        Retry
+      </button>
+    )
+  } else if (status.state === 'ready' && !status.session) {
+    body = (
+      <>
+        {status.lastEnd && outView === 'login' && <p class="notice">{END_TEXT[status.lastEnd.reason]}</p>}
+        {outView === 'login' && (
+          <Login client={client} webauthn={webauthn} pendingOtp={status.pendingOtp} onLoggedIn={onLoggedIn} onRecover={() => setOutView('recovery')} />
+        )}
+        {outView === 'recovery' && (
+          <Recovery
+            client={client}
+            webauthn={webauthn}
+            pendingEmail={status.pendingRecovery?.email ?? null}
+            onLoggedIn={onLoggedIn}
+            onBack={() => setOutView('login')}
+          />
+        )}
+        {outView === 'settings' && (
+          <SettingsScreen client={client} settings={status.settings} extensionId={status.extensionId} loggedIn={false} onSaved={load} onEnded={onEnded} />
+        )}
+        <nav class="footer" aria-label="More">
+          {outView !== 'settings' ? (
+            <button type="button" class="link" onClick={() => setOutView('settings')}>
+              Settings
+            </button>
+          ) : (
+            <button type="button" class="link" onClick={() => setOutView('login')}>
+              Back to login
+            </button>
+          )}
+        </nav>
+      </>
+    )
+  } else if (status.state === 'ready') {
+    body = (
+      <>
+        <nav class="tabs" aria-label="Wallet">
+          {TABS.map(([v, label]) => (
+            <button key={v} type="button" aria-current={inView === v ? 'page' : undefined} onClick={() => setInView(v)}>
+              {label}
+            </button>
+          ))}
+        </nav>
+        {inView === 'accounts' && <Accounts client={client} onSessionLost={load} />}
+        {inView === 'buy' && <Buy client={client} lastTransactionId={status.lastOnRamp?.transactionId ?? null} onSessionLost={load} />}
+        {inView === 'activity' && <Activity client={client} onSessionLost={load} />}
+        {inView === 'settings' && (
+          <SettingsScreen client={client} settings={status.settings} extensionId={status.extensionId} loggedIn onSaved={load} onEnded={onEnded} />
+        )}
+      </>
+    )
+  }
 
   return (
     <div class="shell">
@@ -35,24 +132,11 @@ export function App({ client }: AppProps) {
         <img src="/icon-48.png" alt="" width={24} height={24} />
         <h1>Sigil</h1>
       </header>
-      <main class="app-main" aria-labelledby="status-heading">
-        <h2 id="status-heading">Account</h2>
-        <p id="status" role="status" aria-live="polite" data-state={status.state}>
+      <main class="app-main">
+        <p id="status" role="status" aria-live="polite" data-state={status.state} data-logged-in={status.state === 'ready' ? String(status.loggedIn) : undefined}>
           {statusText(status)}
         </p>
-        {status.state === 'ready' && (
-          <dl class="facts">
-            <dt>Extension id</dt>
-            <dd>
-              <code id="extension-id">{status.extensionId}</code>
-            </dd>
-          </dl>
-        )}
-        {status.state === 'failed' && (
-          <button type="button" onClick={load}>
-            Retry
-          </button>
-        )}
+        {body}
       </main>
     </div>
   )

@@ -9,7 +9,6 @@ import type { Runtime } from '../runtime.js'
 import { finishTransaction, getTransaction, type OnRampTransactionRow } from '../store/onramp.js'
 import { PAGE_HEADERS, SANDBOX_CSS, notFoundPage, orderPage } from './sandboxPage.js'
 import { simulatedTxHash } from './txHash.js'
-import { withRequestOrigin } from './requestOrigin.js'
 
 const wantsHtml = (c: Context) => (c.req.header('accept') ?? '').includes('text/html')
 
@@ -45,10 +44,6 @@ async function finish(rt: Runtime, c: Context, outcome: 'COMPLETED' | 'FAILED') 
 
 /** Mounts the sandbox provider routes on the service's app. */
 export function mountSandboxOnRamp(app: Hono<any>, rt: Runtime): void {
-  // Links to the sandbox page use the origin the request came in at (the port may be chosen at
-  // start): every request runs with its Host recorded. The server reads app.fetch after mounting.
-  const fetch = app.fetch
-  app.fetch = (request: Request, ...rest: unknown[]) => withRequestOrigin(request, () => (fetch as (...a: unknown[]) => unknown)(request, ...rest)) as ReturnType<typeof fetch>
   app.get('/sandbox/onramp/assets/sandbox.css', (c) =>
     c.body(SANDBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }),
   )

@@ -63,14 +63,11 @@ function ContactForm({ client, method, onSent }: { client: PopupClient; method: 
     >
       <p class="hint">New here? The same code signs you up.</p>
       <Field label={email ? 'Email address' : 'Phone number'} {...(email ? {} : { hint: 'International form, e.g. +15555550123' })}>
-        <input
-          name="contact"
-          type={email ? 'email' : 'tel'}
-          value={contact}
-          onInput={(e) => setContact(e.currentTarget.value)}
-          autoComplete={email ? 'email' : 'tel'}
-          required
-        />
+        {email ? (
+          <input name="contact" type="email" value={contact} onInput={(e) => setContact(e.currentTarget.value)} autoComplete="email" required />
+        ) : (
+          <input name="contact" type="tel" value={contact} onInput={(e) => setContact(e.currentTarget.value)} autoComplete="tel" required />
+        )}
       </Field>
       <button type="submit" class="primary" disabled={action.busy}>
         Send code
@@ -83,7 +80,6 @@ function ContactForm({ client, method, onSent }: { client: PopupClient; method: 
 
 function PasskeyPanel({ client, webauthn, onLoggedIn }: { client: PopupClient; webauthn: Webauthn; onLoggedIn(): void }) {
   const [name, setName] = useState('')
-  const [email, setEmail] = useState('')
   const login = useAction()
   const signup = useAction()
   const busy = login.busy || signup.busy
@@ -111,14 +107,13 @@ function PasskeyPanel({ client, webauthn, onLoggedIn }: { client: PopupClient; w
         onSubmit={(e) => {
           e.preventDefault()
           void signup.run(async () => {
-            const userName = name.trim() || email.trim() || 'Sigil user'
+            const userName = name.trim() || 'Sigil user'
             const reg = await webauthn.register({ name: userName, displayName: userName })
             return client.call('passkeySignup', {
               authenticatorName: 'Sigil passkey',
               challenge: reg.challenge,
               attestation: reg.attestation,
               ...(name.trim() ? { userName: name.trim() } : {}),
-              ...(email.trim() ? { email: email.trim() } : {}),
             })
           }, onLoggedIn)
         }}
@@ -126,9 +121,6 @@ function PasskeyPanel({ client, webauthn, onLoggedIn }: { client: PopupClient; w
         <h3 id="signup-heading">New here? Create an account with a passkey</h3>
         <Field label="Name (optional)">
           <input name="userName" value={name} onInput={(e) => setName(e.currentTarget.value)} autoComplete="nickname" />
-        </Field>
-        <Field label="Email (optional, for recovery)">
-          <input name="email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} autoComplete="email" />
         </Field>
         <button type="submit" disabled={busy}>
           Create account with passkey

@@ -1,0 +1,44 @@
+/**
+ * `npm run bench`: every benchmark, printed as tables. Set SIGIL_BENCH_DATABASE_URL to a
+ * PostgreSQL server to add the PostgreSQL rows of the service benchmarks.
+ */
+import { existsSync } from 'node:fs'
+import { benchChains } from './chains.js'
+import { benchCrypto } from './crypto.js'
+import { formatLoadTable } from './load.js'
+import { benchServiceSubmit } from './service-submit.js'
+import { formatTable } from './timing.js'
+
+const only = process.argv.slice(2)
+const want = (name: string) => only.length === 0 || only.includes(name)
+
+if (want('crypto')) {
+  console.log('\n## Stamps and bundles (in-process)\n')
+  console.log(formatTable(await benchCrypto()))
+}
+if (want('chains')) {
+  console.log('\n## Derivation and signing (in-process)\n')
+  console.log(formatTable(await benchChains()))
+}
+if (want('submit')) {
+  console.log('\n## Submit over loopback (issue 3)\n')
+  const { load, verify } = await benchServiceSubmit()
+  console.log(formatLoadTable(load))
+  console.log(`\nstamp verification alone, in-process: ${verify.usPerOp.toFixed(1)} µs/op (${verify.opsPerSec.toFixed(0)} ops/s)`)
+  for (const r of load) {
+    console.log(`  ${r.name} @${r.clients}: loopback throughput is ${((r.throughput / verify.opsPerSec) * 100).toFixed(1)}% of verify-only throughput`)
+  }
+}
+if (want('sign') && existsSync(new URL('./service-sign.ts', import.meta.url))) {
+  console.log('\n## sign_raw_payload over loopback (issue 4)\n')
+  const path = './service-sign.js'
+  const mod = await import(path)
+  const rows = await mod.benchServiceSign()
+  console.log(typeof mod.formatServiceSign === 'function' ? mod.formatServiceSign(rows) : JSON.stringify(rows, null, 2))
+}
+if (want('extension') && existsSync(new URL('./extension.ts', import.meta.url))) {
+  console.log('\n## Extension (issue 7)\n')
+  const path = './extension.js'
+  const mod = await import(path)
+  console.log(await mod.benchExtensionReport())
+}

@@ -1,0 +1,181 @@
+/**
+ * sign_raw_payload through the whole service (issue 4): loopback HTTP at 8 concurrent clients for
+ * ~5 s (throughput, p50, p99), against the in-process cost of what a request must do at least
+ * (stamp verification + signing). Run directly: `npx tsx bench/service-sign.ts`; with
+ * DATABASE_URL set, the service runs on a fresh PostgreSQL database instead of PGlite.
+ *
+ * ratio = loopback ops/s × in-process seconds per op: the share of the service's time spent on
+ * the unavoidable crypto (1.0 = no overhead at all; target ≥ 0.5).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { signRawPayload } from '../src/chains/sign/raw.js'
+import { bytesToHex, hexToBytes, utf8Encode } from '../src/crypto/encoding.js'
+import { createWebCryptoStamper, importP256PrivateKeyForSigning } from '../src/crypto/stamp.js'
+import { verifyApiKeyStampAsync } from '../src/crypto/verifyStampAsync.js'
+import { resolveConfig } from '../src/service/config.js'
+import { startService } from '../src/service/server.js'
+import { measure } from './timing.js'
+
+/** One output row; the loopback row carries latency percentiles, the ratio row only `value`. */
+export type ServiceSignRow = {
+  name: string
+  ops?: number
+  opsPerSec?: number
+  usPerOp?: number
+  p50Ms?: number
+  p99Ms?: number
+  value?: number
+}
+
+const SIGN_TYPE = 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number
+}
+
+function signBody(organizationId: string, signWith: string): string {
+  return JSON.stringify({
+    parameters: {
+      signWith,
+      payload: `0x${bytesToHex(crypto.getRandomValues(new Uint8Array(32)))}`,
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_KECCAK256',
+    },
+    organizationId,
+    timestampMs: String(Date.now()),
+    type: SIGN_TYPE,
+  })
+}
+
+/** A new empty PostgreSQL database next to the one `base` names (the bench never reuses data). */
+async function freshDatabase(base: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg')
+  const name = `sigil_bench_${Date.now().toString(36)}`
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: base })
+    await client.connect()
+    try {
+      await client.query(sql)
+    } finally {
+      await client.end()
+    }
+  }
+  await admin(`CREATE DATABASE ${name}`)
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name}`) }
+}
+
+/** Starts a throwaway service (PGlite in a temp dir, or a fresh PostgreSQL database when `databaseUrl` is given), measures, stops it. `durationMs` per phase (default 5000 / 1500). */
+export async function benchServiceSign(
+  opts: { durationMs?: number; inProcessMs?: number; clients?: number; databaseUrl?: string } = {},
+): Promise<ServiceSignRow[]> {
+  const durationMs = opts.durationMs ?? 5000
+  const clients = opts.clients ?? 8
+  const dataDir = mkdtempSync(join(tmpdir(), 'sigil-bench-'))
+  const fresh = opts.databaseUrl ? await freshDatabase(opts.databaseUrl) : undefined
+  const config = resolveConfig({ SIGIL_LOG: 'silent' }, { port: 0, dataDir, databaseUrl: fresh?.url })
+  const svc = await startService(config)
+  try {
+    const orgId = svc.admin.organizationId
+    const key = await importP256PrivateKeyForSigning(hexToBytes(svc.admin.privateKey))
+    const stamper = createWebCryptoStamper({ privateKey: key.privateKey, publicKeyHex: key.publicKeyHex })
+    const post = async (path: string, body: string) => {
+      const s = await stamper.stamp(body)
+      const res = await fetch(`${svc.url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue },
+        body,
+      })
+      const json = (await res.json()) as any
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${json?.message}`)
+      return json
+    }
+
+    const created = await post(
+      '/public/v1/submit/create_wallet',
+      JSON.stringify({
+        parameters: {
+          walletName: 'bench',
+          accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+        },
+        organizationId: orgId,
+        timestampMs: String(Date.now()),
+        type: 'ACTIVITY_TYPE_CREATE_WALLET',
+      }),
+    )
+    const signWith = created.activity.result.createWalletResult.addresses[0] as string
+
+    // Warm-up, then `clients` concurrent loops for `durationMs`.
+    for (let i = 0; i < 20; i++) await post('/public/v1/submit/sign_raw_payload', signBody(orgId, signWith))
+    const latencies: number[] = []
+    const start = performance.now()
+    const deadline = start + durationMs
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (performance.now() < deadline) {
+          const t0 = performance.now()
+          await post('/public/v1/submit/sign_raw_payload', signBody(orgId, signWith))
+          latencies.push(performance.now() - t0)
+        }
+      }),
+    )
+    const elapsed = performance.now() - start
+    latencies.sort((a, b) => a - b)
+    const loopbackOps = latencies.length / (elapsed / 1000)
+
+    // In-process: stamp verification of a real request body + secp256k1 signing of its payload.
+    const privateKey = secp256k1.utils.randomSecretKey()
+    const body = signBody(orgId, signWith)
+    const bodyBytes = utf8Encode(body)
+    const stamp = await stamper.stamp(body)
+    const payload = (JSON.parse(body) as { parameters: { payload: string } }).parameters.payload
+    const inProcess = await measure(
+      'in-process: verifyApiKeyStampAsync + signRawPayload',
+      async () => {
+        const v = await verifyApiKeyStampAsync(stamp.stampHeaderValue, bodyBytes)
+        if (!v.ok) throw new Error('stamp did not verify')
+        signRawPayload({ privateKey, curve: 'CURVE_SECP256K1', payload, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' })
+      },
+      { minMs: opts.inProcessMs ?? 1500, warmup: 50 },
+    )
+
+    return [
+      {
+        name: `sign_raw_payload over loopback (${clients} clients, ${(elapsed / 1000).toFixed(1)} s)`,
+        ops: latencies.length,
+        opsPerSec: loopbackOps,
+        usPerOp: 1_000_000 / loopbackOps,
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
+      },
+      { ...inProcess },
+      { name: 'ratio: loopback ops/s × in-process s/op (target ≥ 0.5)', value: loopbackOps * (inProcess.usPerOp / 1_000_000) },
+    ]
+  } finally {
+    await svc.close()
+    rmSync(dataDir, { recursive: true, force: true })
+    await fresh?.drop()
+  }
+}
+
+/** Fixed-width text of the rows. */
+export function formatServiceSign(rows: ServiceSignRow[]): string {
+  const f = (n: number | undefined, d = 1) => (n === undefined ? '' : n.toFixed(d))
+  return rows
+    .map((r) =>
+      r.value !== undefined
+        ? `${r.name}: ${r.value.toFixed(3)}`
+        : `${r.name}: ${f(r.opsPerSec)} ops/s, ${f(r.usPerOp)} µs/op${r.p50Ms !== undefined ? `, p50 ${f(r.p50Ms, 2)} ms, p99 ${f(r.p99Ms, 2)} ms` : ''}`,
+    )
+    .join('\n')
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const databaseUrl = process.env.DATABASE_URL
+  console.log(formatServiceSign(await benchServiceSign(databaseUrl ? { databaseUrl } : {})))
+}

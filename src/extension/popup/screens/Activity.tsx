@@ -1,0 +1,76 @@
+/** Pending approvals (CONSENSUS_NEEDED, canApprove) with approve/reject, and the activity history. */
+import { useCallback, useEffect, useState } from 'preact/hooks'
+import type { PopupApi } from '../../background/popupMethods'
+import type { PopupClient } from '../client'
+import { Busy, ErrorLine } from '../ui'
+import { useAction } from '../useAction'
+
+type ActivityView = PopupApi['listActivities']['result']['activities'][number]
+
+const pretty = (s: string, prefix: RegExp) => s.replace(prefix, '').replace(/_/g, ' ').toLowerCase()
+const typeText = (t: string) => pretty(t, /^ACTIVITY_TYPE_/)
+const statusText = (s: string) => pretty(s, /^ACTIVITY_STATUS_/)
+
+function Pending({ activity, client, onDone, onSessionLost }: { activity: ActivityView; client: PopupClient; onDone(): void; onSessionLost(): void }) {
+  const action = useAction(onSessionLost)
+  const label = typeText(activity.type)
+  const voteOn = (approve: boolean) =>
+    void action.run(() => client.call(approve ? 'approveActivity' : 'rejectActivity', { fingerprint: activity.fingerprint }), onDone)
+  return (
+    <li class="pending" data-activity-id={activity.id}>
+      <strong>{label}</strong>
+      <span class="hint">{new Date(activity.createdAtMs).toLocaleString()}</span>
+      <div class="row">
+        <button type="button" class="primary" disabled={action.busy || !activity.canApprove} onClick={() => voteOn(true)} aria-label={`Approve ${label}`}>
+          Approve
+        </button>
+        <button type="button" disabled={action.busy || !activity.canReject} onClick={() => voteOn(false)} aria-label={`Reject ${label}`}>
+          Reject
+        </button>
+      </div>
+      <Busy busy={action.busy} label="Sending your vote…" />
+      <ErrorLine error={action.error} />
+    </li>
+  )
+}
+
+/** Props of {@link Activity}. */
+export type ActivityProps = { client: PopupClient; onSessionLost(): void }
+
+/** The activity screen. */
+export function Activity({ client, onSessionLost }: ActivityProps) {
+  const [items, setItems] = useState<ActivityView[] | null>(null)
+  const load = useAction(onSessionLost)
+  const { run } = load
+  const refresh = useCallback(() => void run(() => client.call('listActivities'), (r) => setItems(r.activities)), [client, run])
+  useEffect(refresh, [refresh])
+  const pending = (items ?? []).filter((a) => a.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && a.canApprove)
+  return (
+    <section aria-labelledby="activity-heading">
+      <div class="row spread">
+        <h2 id="activity-heading">Activity</h2>
+        <button type="button" onClick={refresh} disabled={load.busy}>
+          Refresh
+        </button>
+      </div>
+      <Busy busy={load.busy} label="Loading activity…" />
+      <ErrorLine error={load.error} />
+      <h3 id="pending-heading">Waiting for your approval</h3>
+      {items && pending.length === 0 && <p class="hint">Nothing to approve.</p>}
+      <ul class="pending-list" aria-labelledby="pending-heading">
+        {pending.map((a) => (
+          <Pending key={a.id} activity={a} client={client} onDone={refresh} onSessionLost={onSessionLost} />
+        ))}
+      </ul>
+      <h3 id="history-heading">History</h3>
+      <ul class="history" aria-labelledby="history-heading">
+        {(items ?? []).map((a) => (
+          <li key={a.id} data-activity-id={a.id} data-status={a.status}>
+            <span>{typeText(a.type)}</span>
+            <span class={`badge ${a.status.toLowerCase()}`}>{statusText(a.status)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

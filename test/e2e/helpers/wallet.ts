@@ -1,0 +1,137 @@
+/**
+ * E2E helpers for the wallet popup: open it as a tab, point it at a test service through the
+ * settings screen, read OTP codes from the dev mailbox, call the background as the popup does,
+ * and save screenshots under test/e2e/artifacts/.
+ */
+import { mkdir } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import type { Page } from 'playwright-core'
+import type { LaunchedExtension } from './browser'
+
+/** Where screenshots go (gitignored). */
+export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url))
+
+/** Save a screenshot of the popup as `<name>.png`. */
+export async function shot(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true })
+  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true })
+}
+
+/** Open the popup as a tab (toolchain.md §4) and wait for the background's status. */
+export async function openPopup(ext: LaunchedExtension): Promise<Page> {
+  const page = await ext.context.newPage()
+  await page.setViewportSize({ width: 380, height: 600 })
+  await page.goto(`chrome-extension://${ext.extensionId}/popup.html`)
+  await page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 })
+  return page
+}
+
+/** Call the background's popup table from the popup page (the router's allowed sender). */
+export async function callBackground(page: Page, method: string, params?: unknown): Promise<any> {
+  return page.evaluate(
+    ([m, p]) => {
+      const msg: Record<string, unknown> = { kind: 'popup', method: m }
+      if (p !== undefined) msg.params = p
+      return (globalThis as any).chrome.runtime.sendMessage(msg)
+    },
+    [method, params] as const,
+  )
+}
+
+/** Point the extension at `serviceUrl` (relay at `/auth`) through the logged-out settings screen. */
+export async function configureService(page: Page, serviceUrl: string, opts: { screenshot?: string } = {}): Promise<void> {
+  await page.getByRole('button', { name: 'Settings' }).click()
+  await page.getByLabel('Service URL').fill(serviceUrl)
+  await page.getByLabel('Relay URL').fill(`${serviceUrl}/auth`)
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await page.getByText('Saved.').waitFor()
+  if (opts.screenshot) await shot(page, opts.screenshot)
+  await page.getByRole('button', { name: 'Back to login' }).click()
+}
+
+type DevMessage = { channel: string; to: string; subject: string; text: string; createdAt: string }
+
+/** Wait for the newest dev-mailbox message to `to` that was not in `seen`. */
+export async function waitForMessage(serviceUrl: string, to: string, seenCount = 0, timeoutMs = 15_000): Promise<DevMessage> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const res = await fetch(`${serviceUrl}/dev/messages`)
+    const { messages } = (await res.json()) as { messages: DevMessage[] }
+    const mine = messages.filter((m) => m.to.toLowerCase() === to.toLowerCase())
+    if (mine.length > seenCount && mine[0]) return mine[0]
+    if (Date.now() > deadline) throw new Error(`no message to ${to} within ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+/** How many dev-mailbox messages went to `to`. */
+export async function messageCount(serviceUrl: string, to: string): Promise<number> {
+  const res = await fetch(`${serviceUrl}/dev/messages`)
+  const { messages } = (await res.json()) as { messages: DevMessage[] }
+  return messages.filter((m) => m.to.toLowerCase() === to.toLowerCase()).length
+}
+
+/** The OTP code in a message text. */
+export function otpCodeOf(text: string): string {
+  const m = /code is:?\s*([A-Za-z0-9]+)/.exec(text)
+  if (!m?.[1]) throw new Error('no code in message')
+  return m[1]
+}
+
+/** Log in (or sign up) by email OTP through the popup UI; returns when the wallet shows. */
+export async function loginByEmailOtp(page: Page, serviceUrl: string, email: string, shots: { form?: string; code?: string } = {}): Promise<void> {
+  const before = await messageCount(serviceUrl, email)
+  await page.getByRole('button', { name: 'Email', exact: true }).click()
+  await page.getByLabel('Email address', { exact: true }).fill(email)
+  if (shots.form) await shot(page, shots.form)
+  await page.getByRole('button', { name: 'Send code' }).click()
+  await page.getByRole('heading', { name: 'Enter your code' }).waitFor()
+  const message = await waitForMessage(serviceUrl, email, before)
+  await page.getByLabel('Code', { exact: true }).fill(otpCodeOf(message.text))
+  if (shots.code) await shot(page, shots.code)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.locator('#status[data-logged-in="true"]').waitFor({ timeout: 20_000 })
+}
+
+/** Count keys in the extension's IndexedDB key store, evaluated in the service worker. */
+export async function keyCount(ext: LaunchedExtension): Promise<number> {
+  const worker = ext.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? ext.serviceWorker
+  return worker.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const req = indexedDB.open('sigil-keys', 1)
+        req.onupgradeneeded = () => req.result.createObjectStore('keys')
+        req.onerror = () => reject(req.error)
+        req.onsuccess = () => {
+          const tx = req.result.transaction('keys', 'readonly')
+          const c = tx.objectStore('keys').count()
+          c.onsuccess = () => resolve(c.result)
+          c.onerror = () => reject(c.error)
+        }
+      }),
+  )
+}
+
+/** Add a CDP virtual authenticator (toolchain.md §5) to the popup page. */
+export async function addVirtualAuthenticator(ext: LaunchedExtension, page: Page): Promise<void> {
+  const cdp = await ext.context.newCDPSession(page)
+  await cdp.send('WebAuthn.enable', { enableUI: false })
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      ctap2Version: 'ctap2_1',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+}
+
+/** Log out through the settings tab. */
+export async function logoutViaSettings(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Settings' }).click()
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await page.locator('#status[data-logged-in="false"]').waitFor()
+}

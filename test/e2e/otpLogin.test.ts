@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { startTestService, type TestService } from '../integration/helpers/service'
+import { launchExtension, type LaunchedExtension } from './helpers/browser'
+import { callBackground, configureService, keyCount, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+
+/** Addresses the service lists for an organization (stamped by the root admin: a parent acts on sub-orgs). */
+async function serviceAddresses(svc: TestService, organizationId: string): Promise<string[]> {
+  const { status, json } = await svc.post('/public/v1/query/list_wallet_accounts', { organizationId, paginationOptions: { limit: '100' } })
+  expect(status).toBe(200)
+  return (json.accounts as Array<{ address: string }>).map((a) => a.address).sort()
+}
+
+async function popupAddresses(page: Page): Promise<string[]> {
+  await page.locator('li.account').first().waitFor({ timeout: 20_000 })
+  return (await page.locator('li.account').evaluateAll((els) => els.map((e) => e.getAttribute('data-address') ?? ''))).sort()
+}
+
+describe('email OTP sign-up, accounts, logout, login, worker restart, lock', () => {
+  let svc: TestService
+  let ext: LaunchedExtension
+  let page: Page
+  const email = `otp-${Date.now()}@example.test`
+  let organizationId = ''
+
+  beforeAll(async () => {
+    svc = await startTestService()
+    ext = await launchExtension()
+    page = await openPopup(ext)
+  })
+
+  afterAll(async () => {
+    await ext?.close()
+    await svc?.stop()
+  })
+
+  it('starts logged out, and the settings screen points it at the test service', async () => {
+    expect(await page.locator('#status').textContent()).toBe('Not signed in')
+    await shot(page, 'popup-login')
+    await configureService(page, svc.url, { screenshot: 'popup-settings-logged-out' })
+    const status = await callBackground(page, 'getStatus')
+    expect(status.result.settings).toMatchObject({ apiBaseUrl: svc.url, relayUrl: `${svc.url}/auth` })
+  })
+
+  it('signs up by email OTP with the code from /dev/messages and shows the accounts list_wallet_accounts returns', async () => {
+    await loginByEmailOtp(page, svc.url, email, { form: 'popup-login-email', code: 'popup-otp-code' })
+    const status = await callBackground(page, 'getStatus')
+    expect(status.ok).toBe(true)
+    expect(status.result.session.method).toBe('email')
+    expect(status.result.session.expiresAt).toBeGreaterThan(Date.now())
+    organizationId = status.result.session.organizationId
+    const shown = await popupAddresses(page)
+    expect(shown.length).toBeGreaterThan(0)
+    expect(shown).toEqual(await serviceAddresses(svc, organizationId))
+    await shot(page, 'popup-accounts')
+  })
+
+  it('shows a QR code and adds an account at the next default path', async () => {
+    const first = page.locator('li.account').first()
+    await first.getByRole('button', { name: /^QR code for/ }).click()
+    await expect(first.locator('svg.qr').getAttribute('aria-label')).resolves.toMatch(/^QR code of address /)
+    expect(await first.locator('svg.qr path').getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/)
+    await shot(page, 'popup-accounts-qr')
+    const before = await serviceAddresses(svc, organizationId)
+    await page.getByLabel('Chain for the new account').selectOption('ADDRESS_FORMAT_ETHEREUM')
+    await page.getByRole('button', { name: 'Add account' }).click()
+    await page.getByText(/^Added 0x[0-9a-fA-F]{40}$/).waitFor({ timeout: 20_000 })
+    const after = await serviceAddresses(svc, organizationId)
+    expect(after.length).toBe(before.length + 1)
+    const { json } = await svc.post('/public/v1/query/list_wallet_accounts', { organizationId })
+    const paths = (json.accounts as Array<{ path: string; addressFormat: string }>)
+      .filter((a) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM')
+      .map((a) => a.path)
+    expect(paths).toContain("m/44'/60'/0'/0/1")
+    await expect.poll(() => popupAddresses(page), { timeout: 10_000 }).toEqual(after)
+  })
+
+  it('keeps the session when the service worker is stopped and restarted', async () => {
+    const cdp = await ext.context.newCDPSession(page)
+    await cdp.send('ServiceWorker.enable')
+    await cdp.send('ServiceWorker.stopAllWorkers')
+    await new Promise((r) => setTimeout(r, 500))
+    const reply = await callBackground(page, 'listAccounts')
+    expect(reply.ok).toBe(true)
+    const addresses = reply.result.wallets.flatMap((w: { accounts: Array<{ address: string }> }) => w.accounts.map((a) => a.address)).sort()
+    expect(addresses).toEqual(await serviceAddresses(svc, organizationId))
+  })
+
+  it('logs out: keys wiped, the background refuses to stamp', async () => {
+    expect(await keyCount(ext)).toBe(1)
+    await page.getByRole('button', { name: 'Settings' }).click()
+    await shot(page, 'popup-settings')
+    await page.getByRole('button', { name: 'Log out' }).click()
+    await page.locator('#status[data-logged-in="false"]').waitFor()
+    expect(await page.getByText('Logged out.').count()).toBe(1)
+    expect(await keyCount(ext)).toBe(0)
+    const refused = await callBackground(page, 'listAccounts')
+    expect(refused).toMatchObject({ ok: false, error: { code: 'NOT_LOGGED_IN' } })
+  })
+
+  it('logs in again by OTP into the same organization, then lock refuses to stamp', async () => {
+    await loginByEmailOtp(page, svc.url, email)
+    const status = await callBackground(page, 'getStatus')
+    expect(status.result.session.organizationId).toBe(organizationId)
+    expect(await popupAddresses(page)).toEqual(await serviceAddresses(svc, organizationId))
+    await page.getByRole('button', { name: 'Settings' }).click()
+    await page.getByRole('button', { name: 'Lock now' }).click()
+    await page.locator('#status[data-logged-in="false"]').waitFor()
+    expect(await keyCount(ext)).toBe(0)
+    expect(await callBackground(page, 'listActivities')).toMatchObject({ ok: false, error: { code: 'NOT_LOGGED_IN' } })
+  })
+})

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { newApiKey } from '../integration/helpers/keys'
+import { startTestService, submitBody, type TestService } from '../integration/helpers/service'
+import { launchExtension, type LaunchedExtension } from './helpers/browser'
+import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+
+describe('popup: on-ramp purchase and approving an activity that waits for consensus', () => {
+  let svc: TestService
+  let ext: LaunchedExtension
+  let page: Page
+  let organizationId = ''
+  let userId = ''
+  const email = `buyer-${Date.now()}@example.test`
+
+  beforeAll(async () => {
+    svc = await startTestService()
+    ext = await launchExtension()
+    page = await openPopup(ext)
+    await configureService(page, svc.url)
+    await loginByEmailOtp(page, svc.url, email)
+    const session = (await callBackground(page, 'getStatus')).result.session
+    organizationId = session.organizationId
+    userId = session.userId
+  })
+
+  afterAll(async () => {
+    await ext?.close()
+    await svc?.stop()
+  })
+
+  it('refuses an invalid amount with the service schema, naming the field', async () => {
+    const reply = await callBackground(page, 'onRampStart', {
+      onrampProvider: 'FIAT_ON_RAMP_PROVIDER_ALPHA',
+      walletAddress: '0x0000000000000000000000000000000000000001',
+      network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM',
+      cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH',
+      fiatCurrencyAmount: '5',
+    })
+    expect(reply).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
+    expect(reply.error.message).toContain('fiatCurrencyAmount')
+  })
+
+  it('opens the provider page at the URL the service returned; completing the sandbox purchase shows as completed', async () => {
+    await page.getByRole('button', { name: 'Buy', exact: true }).click()
+    const address = page.getByLabel('Receiving address')
+    await expect.poll(() => address.inputValue(), { timeout: 15_000 }).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    await page.getByLabel('Amount').fill('75')
+    await shot(page, 'popup-buy')
+    const [tab] = await Promise.all([ext.context.waitForEvent('page'), page.getByRole('button', { name: 'Continue to provider' }).click()])
+    await tab.waitForLoadState()
+    const txId = (await page.locator('.purchase code').textContent()) ?? ''
+    expect(txId).not.toBe('')
+    // The activity the popup created returned this URL: the tab must be exactly there.
+    const { json } = await svc.post('/public/v1/query/list_activities', { organizationId, filterByType: ['ACTIVITY_TYPE_INIT_FIAT_ON_RAMP'] })
+    const result = json.activities[0].result.initFiatOnRampResult
+    expect(result.onRampTransactionId).toBe(txId)
+    expect(tab.url()).toBe(new URL(result.onRampUrl).href)
+    await Promise.all([tab.waitForURL(/sandbox\/onramp/), tab.getByRole('button', { name: 'Complete purchase' }).click()])
+    await page.bringToFront()
+    await page.getByRole('button', { name: 'Check purchase status' }).click()
+    await page.locator('#onramp-status[data-status="COMPLETED"]').waitFor({ timeout: 15_000 })
+    expect(await page.locator('#onramp-status').textContent()).toBe('Status: completed')
+    await shot(page, 'popup-buy-completed')
+    await tab.close()
+  })
+
+  it('approves an activity in CONSENSUS_NEEDED from the popup, and it completes', async () => {
+    // A second root user (API key K2), then a 2-of-2 quorum; both set up by the parent's admin.
+    const k2 = newApiKey('second member')
+    const users = await svc.post(
+      '/public/v1/submit/create_users',
+      submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', organizationId, {
+        users: [{ userName: 'second', apiKeys: [k2.param], authenticators: [], oauthProviders: [], userTags: [] }],
+      }),
+    )
+    expect(users.status, JSON.stringify(users.json)).toBe(200)
+    const secondId = users.json.activity.result.createUsersResult.userIds[0]
+    const quorum = await svc.post(
+      '/public/v1/submit/update_root_quorum',
+      submitBody('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', organizationId, { threshold: 2, userIds: [userId, secondId] }),
+    )
+    expect(quorum.status, JSON.stringify(quorum.json)).toBe(200)
+    const { json: wallets } = await svc.post('/public/v1/query/list_wallets', { organizationId })
+    const walletId = wallets.wallets[0].walletId
+    const waiting = await svc.post(
+      '/public/v1/submit/create_wallet_accounts',
+      submitBody('ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', organizationId, {
+        walletId,
+        accounts: [{ curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/1'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' }],
+      }),
+      k2.stamper,
+    )
+    expect(waiting.json.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
+    const activityId = waiting.json.activity.id
+
+    await page.getByRole('button', { name: 'Activity', exact: true }).click()
+    const item = page.locator(`li.pending[data-activity-id="${activityId}"]`)
+    await item.waitFor({ timeout: 15_000 })
+    await shot(page, 'popup-activity-pending')
+    await item.getByRole('button', { name: /^Approve/ }).click()
+    await page.locator(`.history li[data-activity-id="${activityId}"][data-status="ACTIVITY_STATUS_COMPLETED"]`).waitFor({ timeout: 15_000 })
+    expect(await page.locator(`li.pending[data-activity-id="${activityId}"]`).count()).toBe(0)
+    const done = await svc.post('/public/v1/query/get_activity', { organizationId, activityId })
+    expect(done.json.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    await shot(page, 'popup-activity')
+  })
+})
