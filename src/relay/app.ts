@@ -282,19 +282,27 @@ export function createRelayApp(o: RelayOptions): Hono {
     if (!otp || otp.expires < now()) throw new SigilError('NOT_FOUND', 'otpId: unknown OTP (start it with /v1/otp_init on this relay)')
     limitContact(otp.contact)
     const filter = otp.otpType === 'OTP_TYPE_EMAIL' ? 'EMAIL' : 'PHONE_NUMBER'
-    // A contact without an account is signed up first (an account with no credential yet:
-    // only a correct code below yields one).
-    const organizationId =
-      (await findAccount(u, filter, otp.contact)) ??
-      (
-        await createAccount(u, {
-          userName: otp.contact,
-          ...(otp.otpType === 'OTP_TYPE_EMAIL' ? { userEmail: otp.contact } : { userPhoneNumber: otp.contact }),
-        })
-      ).organizationId
-    const r = await u.client.otpAuth({ organizationId, otpId: b.otpId, otpCode: b.otpCode, targetPublicKey: b.targetPublicKey })
+    const existing = await findAccount(u, filter, otp.contact)
+    if (existing) {
+      const r = await u.client.otpAuth({ organizationId: existing, otpId: b.otpId, otpCode: b.otpCode, targetPublicKey: b.targetPublicKey })
+      otps.delete(b.otpId)
+      return { organizationId: existing, userId: r.userId, apiKeyId: r.apiKeyId ?? '', credentialBundle: r.credentialBundle ?? '' }
+    }
+    // A new contact: the code is checked (and spent) first, so a wrong code creates nothing;
+    // then the account is made and, as its parent, we open a session bundle for its user.
+    await u.client.verifyOtpV1({ organizationId: u.parentOrgId, otpId: b.otpId, otpCode: b.otpCode })
     otps.delete(b.otpId)
-    return { organizationId, userId: r.userId, apiKeyId: r.apiKeyId ?? '', credentialBundle: r.credentialBundle ?? '' }
+    const account = await createAccount(u, {
+      userName: otp.contact,
+      ...(otp.otpType === 'OTP_TYPE_EMAIL' ? { userEmail: otp.contact } : { userPhoneNumber: otp.contact }),
+    })
+    const session = await u.client.createReadWriteSession({
+      organizationId: account.organizationId,
+      userId: account.userId,
+      targetPublicKey: b.targetPublicKey,
+      apiKeyName: `OTP Auth - ${now()}`,
+    })
+    return { organizationId: account.organizationId, userId: account.userId, apiKeyId: session.apiKeyId, credentialBundle: session.credentialBundle }
   })
 
   route('/v1/recovery_init', RecoveryInit, async (u, b) => {

@@ -53,12 +53,13 @@ describe('Sigil extension in Chromium', () => {
   it('renders the popup with the status from the background, and saves a screenshot', async () => {
     const page = await ext.context.newPage()
     try {
-      await page.setViewportSize({ width: 360, height: 220 })
+      await page.setViewportSize({ width: 380, height: 480 })
       await page.goto(`chrome-extension://${ext.extensionId}/popup.html`)
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sigil')
       const status = page.locator('#status[data-state="ready"]')
       await status.waitFor({ timeout: 10_000 })
       expect(await status.textContent()).toBe('Not signed in')
+      await page.getByRole('button', { name: 'Settings' }).click()
       expect(await page.locator('#extension-id').textContent()).toBe(EXTENSION_ID)
       expect(await page.locator('main').count()).toBe(1)
       await mkdir(ARTIFACTS, { recursive: true })

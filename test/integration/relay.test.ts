@@ -112,6 +112,12 @@ describe('relay sign-up and login', () => {
     const res = await relay('/v1/otp_auth', { otpId: init.json.otpId, otpCode: 'WRONGCODE', targetPublicKey: bytesToHex(generateP256KeyPair().publicKey) })
     expect(res.status).toBe(400)
     expect(res.json.message).toBe('Invalid OTP code')
+    // A wrong code for a new contact signs nobody up.
+    const account = await relay('/v1/account', { filterType: 'EMAIL', filterValue: 'erin@example.com' })
+    const subs = await svc.post('/public/v1/query/list_suborgs', { organizationId: rootOrgId, filterType: 'EMAIL', filterValue: 'erin@example.com' })
+    expect(account.json.organizationId ?? null).toBeNull()
+    expect(subs.status).toBe(200)
+    expect(subs.json.organizationIds).toEqual([])
   })
 
   it('core OTP flow: otp_verify → account lookup with the token → X-Stamp-Attested stamp_login', async () => {

@@ -17,11 +17,11 @@ function promisify<T>(req: IDBRequest<T>): Promise<T> {
 }
 
 /** Create a {@link KeyStore} over `indexedDB` (the service worker's global by default). */
-export function createIdbKeyStore(factory: IDBFactory = indexedDB): KeyStore {
+export function createIdbKeyStore(factory?: IDBFactory): KeyStore {
   let dbPromise: Promise<IDBDatabase> | undefined
   const open = (): Promise<IDBDatabase> => {
     dbPromise ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const req = factory.open(DB_NAME, DB_VERSION)
+      const req = (factory ?? indexedDB).open(DB_NAME, DB_VERSION)
       req.onupgradeneeded = () => {
         if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE)
       }

@@ -22,7 +22,7 @@ export function memoryArea(): StorageAreaLike & { data: Map<string, unknown> } {
 }
 
 /** Fake deps with a controllable clock; `fetch` defaults to a rejecting stub. */
-export function fakeDeps(overrides: Partial<CoreDeps> = {}) {
+export function fakeDeps() {
   let t = 1_700_000_000_000
   const alarms = new Map<string, number>()
   const opened: string[] = []
@@ -39,8 +39,7 @@ export function fakeDeps(overrides: Partial<CoreDeps> = {}) {
       throw new TypeError('fetch disabled in this test')
     }) as unknown as typeof fetch,
     now: () => t,
-    ...overrides,
-  }
+  } satisfies CoreDeps
   return {
     deps,
     alarms,

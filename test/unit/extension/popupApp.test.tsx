@@ -3,34 +3,124 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest'
 import { App } from '@/src/extension/popup/App'
 import type { PopupClient } from '@/src/extension/popup/client'
+import type { Webauthn } from '@/src/extension/popup/webauthn'
 
 afterEach(cleanup)
 
-function clientReturning(...replies: Array<Awaited<ReturnType<PopupClient['call']>>>): PopupClient {
-  return { call: async () => replies.shift() ?? { ok: false, error: { code: 'INTERNAL' } } } as PopupClient
+const settings = { apiBaseUrl: 'http://127.0.0.1:8787', relayUrl: 'http://127.0.0.1:8787/auth', autoLockMinutes: 15 }
+const loggedOut = {
+  loggedIn: false,
+  extensionId: 'abcdefgh',
+  session: null,
+  settings,
+  pendingOtp: null,
+  pendingRecovery: null,
+  lastEnd: null,
+  lastOnRamp: null,
+}
+const loggedIn = {
+  ...loggedOut,
+  loggedIn: true,
+  session: { organizationId: 'o', userId: 'u', username: 'alice@example.test', method: 'email', expiresAt: Date.now() + 60_000 },
+}
+const wallets = {
+  wallets: [
+    {
+      walletId: 'w1',
+      walletName: 'Default Wallet',
+      accounts: [
+        { walletAccountId: 'a1', address: '0x' + 'ab'.repeat(20), addressFormat: 'ADDRESS_FORMAT_ETHEREUM', path: "m/44'/60'/0'/0/0", curve: 'CURVE_SECP256K1' },
+        { walletAccountId: 'a2', address: 'bc1qexample', addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH', path: "m/84'/0'/0'/0/0", curve: 'CURVE_SECP256K1' },
+      ],
+    },
+  ],
 }
 
+type Handler = (params: unknown) => unknown
+function fakeClient(handlers: Record<string, Handler>): PopupClient & { calls: Array<[string, unknown]> } {
+  const calls: Array<[string, unknown]> = []
+  return {
+    calls,
+    call: (async (method: string, params?: unknown) => {
+      calls.push([method, params])
+      const h = handlers[method]
+      return h ? h(params) : { ok: false, error: { code: 'METHOD_NOT_FOUND' } }
+    }) as PopupClient['call'],
+  }
+}
+const noWebauthn: Webauthn = { register: () => Promise.reject(new Error('no')), assert: () => Promise.reject(new Error('no')) }
+
 describe('popup App', () => {
-  it('renders the header, landmarks, status and extension id', async () => {
-    render(<App client={clientReturning({ ok: true, result: { loggedIn: false, extensionId: 'abcdefgh' } })} />)
+  it('logs in by email OTP and shows accounts grouped by chain with a QR code', async () => {
+    let session = false
+    const client = fakeClient({
+      getStatus: () => ({ ok: true, result: session ? loggedIn : loggedOut }),
+      otpStart: (p) => ({ ok: true, result: p }),
+      otpVerify: () => {
+        session = true
+        return { ok: true, result: loggedIn.session }
+      },
+      listAccounts: () => ({ ok: true, result: wallets }),
+    })
+    render(<App client={client} webauthn={noWebauthn} />)
+    await waitFor(() => expect(document.getElementById('status')?.textContent).toBe('Not signed in'))
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sigil')
-    expect(screen.getByRole('banner')).toBeTruthy()
-    expect(screen.getByRole('main')).toBeTruthy()
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Not signed in'))
-    expect(screen.getByText('abcdefgh')).toBeTruthy()
+    fireEvent.input(screen.getByLabelText('Email address'), { target: { value: ' alice@example.test ' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    await screen.findByRole('heading', { name: 'Enter your code' })
+    expect(client.calls).toContainEqual(['otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'alice@example.test' }])
+    fireEvent.input(screen.getByLabelText('Code'), { target: { value: 'ABC123XYZ' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
+    await screen.findByRole('heading', { name: 'Accounts' })
+    expect(client.calls).toContainEqual(['otpVerify', { code: 'ABC123XYZ' }])
+    await screen.findByText('0x' + 'ab'.repeat(20))
+    expect(screen.getByRole('heading', { name: 'Ethereum' })).toBeTruthy()
+    expect(screen.getByRole('heading', { name: 'Bitcoin' })).toBeTruthy()
+    expect(document.getElementById('status')?.textContent).toMatch(/^Signed in as alice@example.test/)
+    fireEvent.click(screen.getByRole('button', { name: 'QR code for bc1qexample' }))
+    const qr = await screen.findByRole('img', { name: 'QR code of address bc1qexample' })
+    expect(qr.querySelector('path')?.getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/)
+  })
+
+  it('shows the background failure message in an alert', async () => {
+    const client = fakeClient({
+      getStatus: () => ({ ok: true, result: loggedOut }),
+      otpStart: () => ({ ok: false, error: { code: 'NETWORK' } }),
+    })
+    render(<App client={client} webauthn={noWebauthn} />)
+    fireEvent.input(await screen.findByLabelText('Email address'), { target: { value: 'a@b.co' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toBe('Could not reach the service. Check the URLs in Settings.')
+  })
+
+  it('approves a pending activity by fingerprint', async () => {
+    let done = false
+    const activity = (status: string) => ({
+      id: 'act-1', type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', status, fingerprint: 'sha256:aa', canApprove: status.endsWith('NEEDED'), canReject: status.endsWith('NEEDED'), createdAtMs: 1,
+    })
+    const client = fakeClient({
+      getStatus: () => ({ ok: true, result: loggedIn }),
+      listAccounts: () => ({ ok: true, result: wallets }),
+      listActivities: () => ({ ok: true, result: { activities: [activity(done ? 'ACTIVITY_STATUS_COMPLETED' : 'ACTIVITY_STATUS_CONSENSUS_NEEDED')] } }),
+      approveActivity: () => {
+        done = true
+        return { ok: true, result: activity('ACTIVITY_STATUS_COMPLETED') }
+      },
+    })
+    render(<App client={client} webauthn={noWebauthn} />)
+    fireEvent.click(await screen.findByRole('button', { name: 'Activity' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve create wallet accounts' }))
+    await screen.findByText('Nothing to approve.')
+    expect(client.calls).toContainEqual(['approveActivity', { fingerprint: 'sha256:aa' }])
   })
 
   it('shows the failure code and retries', async () => {
-    render(
-      <App
-        client={clientReturning(
-          { ok: false, error: { code: 'INTERNAL' } },
-          { ok: true, result: { loggedIn: false, extensionId: 'id2' } },
-        )}
-      />,
-    )
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Background unavailable (INTERNAL)'))
+    const replies = [{ ok: false, error: { code: 'INTERNAL' } }, { ok: true, result: loggedOut }]
+    const client = fakeClient({ getStatus: () => replies.shift() })
+    render(<App client={client} webauthn={noWebauthn} />)
+    await waitFor(() => expect(document.getElementById('status')?.textContent).toBe('Background unavailable (INTERNAL)'))
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }))
-    await waitFor(() => expect(screen.getByText('id2')).toBeTruthy())
+    await waitFor(() => expect(document.getElementById('status')?.textContent).toBe('Not signed in'))
   })
 })

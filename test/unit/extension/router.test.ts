@@ -99,7 +99,7 @@ describe('popup table', () => {
     const c = ctx()
     expect(await routePopup(call('ping'), popup, c)).toEqual({ ok: true, result: { pong: 1 } })
     expect(await routePopup(call('ping'), popup, c)).toEqual({ ok: true, result: { pong: 2 } })
-    expect(await routePopup(call('getStatus'), popup, c)).toEqual({ ok: true, result: { loggedIn: false, extensionId: EXT_ID } })
+    expect(await routePopup(call('getStatus'), popup, c)).toMatchObject({ ok: true, result: { loggedIn: false, extensionId: EXT_ID, session: null } })
   })
 
   it('refuses unknown methods with METHOD_NOT_FOUND', async () => {
@@ -132,5 +132,53 @@ describe('routeMessage', () => {
     expect(routeMessage({ kind: 'other' }, popup, c)).toBeUndefined()
     expect(routeMessage('ping', popup, c)).toBeUndefined()
     expect(routeMessage(null, popup, c)).toBeUndefined()
+  })
+})
+
+describe('popup table: sessions and validation', () => {
+  it('refuses every session method when logged out, without any network call', async () => {
+    const f = fakeDeps()
+    const c = { state: createBackgroundState(), extensionId: EXT_ID, extensionBaseUrl: BASE, core: createCore(f.deps) }
+    for (const [m, p] of [
+      ['listAccounts', undefined],
+      ['listActivities', undefined],
+      ['approveActivity', { fingerprint: 'sha256:ab' }],
+      ['rejectActivity', { fingerprint: 'sha256:ab' }],
+      ['addAccount', { walletId: 'w', addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+      ['onRampStatus', { transactionId: 't' }],
+    ] as const) {
+      expect(await routePopup(call(m, p), popup, c)).toMatchObject({ ok: false, error: { code: 'NOT_LOGGED_IN' } })
+    }
+    expect(f.deps.fetch).not.toHaveBeenCalled()
+  })
+
+  it('validates inputs with zod before any handler runs', async () => {
+    const f = fakeDeps()
+    const c = { state: createBackgroundState(), extensionId: EXT_ID, extensionBaseUrl: BASE, core: createCore(f.deps) }
+    const invalid = { ok: false, error: { code: 'INVALID_ARGUMENT' } }
+    expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'not-an-email' }), popup, c)).toEqual(invalid)
+    expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_SMS', contact: '12345' }), popup, c)).toEqual(invalid)
+    expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_FAX', contact: 'a@b.co' }), popup, c)).toEqual(invalid)
+    expect(await routePopup(call('otpVerify', { code: '12 34' }), popup, c)).toEqual(invalid)
+    expect(await routePopup(call('saveSettings', { apiBaseUrl: 'javascript:alert(1)', relayUrl: 'http://x', autoLockMinutes: 5 }), popup, c)).toEqual(invalid)
+    expect(await routePopup(call('addAccount', { walletId: 'w', addressFormat: 'ADDRESS_FORMAT_NOPE' }), popup, c)).toEqual(invalid)
+    expect(await routePopup(call('passkeyLoginFinish', { authenticatorData: 'a b', clientDataJson: 'x', credentialId: 'x', signature: 'x' }), popup, c)).toEqual(invalid)
+    expect(f.deps.fetch).not.toHaveBeenCalled()
+  })
+
+  it('reports a missing pending step and unreachable relays with stable codes', async () => {
+    const f = fakeDeps()
+    const c = { state: createBackgroundState(), extensionId: EXT_ID, extensionBaseUrl: BASE, core: createCore(f.deps) }
+    expect(await routePopup(call('otpVerify', { code: 'ABCDEF' }), popup, c)).toMatchObject({ ok: false, error: { code: 'NO_PENDING_LOGIN' } })
+    const reply = await routePopup(call('otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'a@b.co' }), popup, c)
+    expect(reply).toMatchObject({ ok: false, error: { code: 'NETWORK' } })
+    expect(f.deps.fetch).toHaveBeenCalledWith('http://127.0.0.1:8787/auth/v1/otp_init', expect.objectContaining({ method: 'POST' }))
+  })
+
+  it('saves settings and getStatus reports them', async () => {
+    const c = ctx()
+    const next = { apiBaseUrl: 'https://kms.example/', relayUrl: 'https://kms.example/auth', autoLockMinutes: 5 }
+    expect(await routePopup(call('saveSettings', next), popup, c)).toEqual({ ok: true, result: { ...next, apiBaseUrl: 'https://kms.example' } })
+    expect(await routePopup(call('getStatus'), popup, c)).toMatchObject({ ok: true, result: { settings: { apiBaseUrl: 'https://kms.example', autoLockMinutes: 5 } } })
   })
 })
