@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { startTestService, type TestService } from '../integration/helpers/service'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
-import { callBackground, configureService, keyCount, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+import { callBackground, configureService, keyCount, loginByEmailOtp, messageCount, openPopup, otpCodeOf, shot, waitForMessage } from './helpers/wallet'
 
 /** Addresses the service lists for an organization (stamped by the root admin: a parent acts on sub-orgs). */
 async function serviceAddresses(svc: TestService, organizationId: string): Promise<string[]> {
@@ -108,5 +108,24 @@ describe('email OTP sign-up, accounts, logout, login, worker restart, lock', () 
     await page.locator('#status[data-logged-in="false"]').waitFor()
     expect(await keyCount(ext)).toBe(0)
     expect(await callBackground(page, 'listActivities')).toMatchObject({ ok: false, error: { code: 'NOT_LOGGED_IN' } })
+  })
+
+  it('signs up a phone number by SMS OTP into its own organization', async () => {
+    const phone = `+1555${String(Date.now()).slice(-7)}`
+    const before = await messageCount(svc.url, phone)
+    await page.getByRole('button', { name: 'SMS', exact: true }).click()
+    await page.getByLabel('Phone number').fill(phone)
+    await shot(page, 'popup-login-sms')
+    await page.getByRole('button', { name: 'Send code' }).click()
+    await page.getByRole('heading', { name: 'Enter your code' }).waitFor()
+    const message = await waitForMessage(svc.url, phone, before)
+    expect(message.channel).toBe('sms')
+    await page.getByLabel('Code', { exact: true }).fill(otpCodeOf(message.text))
+    await page.getByRole('button', { name: 'Log in' }).click()
+    await page.locator('#status[data-logged-in="true"]').waitFor({ timeout: 20_000 })
+    const session = (await callBackground(page, 'getStatus')).result.session
+    expect(session.method).toBe('sms')
+    expect(session.organizationId).not.toBe(organizationId)
+    expect(await popupAddresses(page)).toEqual(await serviceAddresses(svc, session.organizationId))
   })
 })

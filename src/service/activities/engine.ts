@@ -12,6 +12,7 @@ import {
   insertActivity,
   insertVote,
   listVotes,
+  type VoteRow,
 } from '../store/activities.js'
 import { getQuorum } from '../store/organizations.js'
 import type { ActivityContext, ActivityHandler } from './types.js'
@@ -71,6 +72,15 @@ function plain(v: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(v)) as Record<string, unknown>
 }
 
+/** A submitted activity, with what is already known for its response (saves queries). */
+export type SubmitOutcome = {
+  activity: ActivityRow
+  known?: { votes: VoteRow[]; quorum: { threshold: number; userIds: string[] } } | undefined
+}
+
+/** Types whose effects change a root quorum (their response re-reads it). */
+const QUORUM_TYPES = new Set(['ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', 'ACTIVITY_TYPE_DELETE_USERS'])
+
 type Handlers = { byType(type: string): { operation: EngineOperation; handler: ActivityHandler } | undefined }
 
 /**
@@ -118,7 +128,7 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
    * Submits an activity. Returns the stored activity row (possibly an earlier one with the
    * same fingerprint). Throws a SigilError carrying the activity id when execution failed.
    */
-  async function submit(input: SubmitInput): Promise<ActivityRow> {
+  async function submit(input: SubmitInput): Promise<SubmitOutcome> {
     // A byte-identical resubmission hits the unique fingerprint on insert (first statement
     // of the transaction), rolls back and replays the stored activity: no extra lookup.
     const fingerprint = fingerprintOf(input.rawBody)
@@ -164,21 +174,23 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
         }
       : undefined
 
+    const known = { votes: vote ? [vote] : [], quorum }
     try {
       return await rt.db.transaction(async (tx) => {
-        await insertActivity(tx, row)
-        if (vote) await insertVote(tx, vote)
-        if (needsConsensus) return { ...row, seq: 0 }
+        await insertActivity(tx, row, vote)
+        if (needsConsensus) return { activity: { ...row, seq: 0 }, known }
         const result = await runHandler(tx, row, input.handler, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)
         await finishActivity(tx, row.id, { status: STATUS.COMPLETED, result, failure: null, appProofs, now })
-        return { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs, seq: 0 }
+        const activity = { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs, seq: 0 }
+        // An activity that changed the quorum or its members must not answer with the old one.
+        return { activity, known: QUORUM_TYPES.has(row.type) ? undefined : known }
       })
     } catch (caught) {
       let e = caught
       if (isUniqueViolation(e)) {
         const raced = await getActivityByFingerprint(rt.db, fingerprint)
-        if (raced) return replay(raced)
+        if (raced) return { activity: replay(raced) }
         // A handler's own uniqueness constraint: a conflict, not a crash.
         e = new SigilError('ALREADY_EXISTS', 'a record with the same identity already exists', { cause: e })
       }
@@ -187,8 +199,7 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
       const failed = { ...row, status: STATUS.FAILED, failure: failureOf(e) }
       try {
         await rt.db.transaction(async (tx) => {
-          await insertActivity(tx, failed)
-          if (vote) await insertVote(tx, vote)
+          await insertActivity(tx, failed, vote)
         })
       } catch (recordError) {
         if (!isUniqueViolation(recordError)) throw recordError

@@ -86,7 +86,7 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
     })
   }
   const parameters = parseOrThrow(definition.parameters, body.parameters, 'parameters') as Record<string, unknown>
-  const row = await d.engine.submit({
+  const { activity: row, known } = await d.engine.submit({
     principal,
     organizationId: effectiveOrganizationId,
     type: definition.type,
@@ -101,7 +101,7 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
     const target = await getActivity(rt.db, row.result.activityId)
     if (target) return submitResponse(rt.db, target, principal.userId)
   }
-  return submitResponse(rt.db, row, principal.userId)
+  return submitResponse(rt.db, row, principal.userId, known)
 }
 
 /** POST /public/v1/query/<operation>. */

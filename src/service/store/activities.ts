@@ -48,18 +48,28 @@ export async function getActivityByFingerprint(sql: Sql, fingerprint: string): P
   return row
 }
 
-export async function insertActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>): Promise<void> {
-  await sql.query(
-    `INSERT INTO activities (id, organization_id, quorum_org_id, submitter_user_id, submitter_org_id, type, status,
+/** Inserts an activity and, in the same statement, the submitter's vote when there is one. */
+export async function insertActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>, vote?: VoteRow): Promise<void> {
+  const params: unknown[] = [
+    a.id, a.organization_id, a.quorum_org_id, a.submitter_user_id, a.submitter_org_id, a.type, a.status,
+    a.intent_key, JSON.stringify(a.intent), a.result_key, a.result === null ? null : JSON.stringify(a.result),
+    a.failure === null ? null : JSON.stringify(a.failure), JSON.stringify(a.app_proofs), a.generate_app_proofs,
+    a.fingerprint, a.body, a.timestamp_ms, a.created_at, a.updated_at,
+  ]
+  const insert = `INSERT INTO activities (id, organization_id, quorum_org_id, submitter_user_id, submitter_org_id, type, status,
        intent_key, intent, result_key, result, failure, app_proofs, generate_app_proofs, fingerprint, body,
        timestamp_ms, created_at, updated_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)`,
-    [
-      a.id, a.organization_id, a.quorum_org_id, a.submitter_user_id, a.submitter_org_id, a.type, a.status,
-      a.intent_key, JSON.stringify(a.intent), a.result_key, a.result === null ? null : JSON.stringify(a.result),
-      a.failure === null ? null : JSON.stringify(a.failure), JSON.stringify(a.app_proofs), a.generate_app_proofs,
-      a.fingerprint, a.body, a.timestamp_ms, a.created_at, a.updated_at,
-    ],
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)`
+  if (!vote) {
+    await sql.query(insert, params)
+    return
+  }
+  params.push(vote.id, vote.user_id, vote.selection, vote.message, vote.public_key, vote.signature, vote.scheme, vote.created_at)
+  await sql.query(
+    `WITH a AS (${insert} RETURNING id)
+     INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, created_at)
+     SELECT $20, a.id, $21, $22, $23, $24, $25, $26, $27 FROM a`,
+    params,
   )
 }
 
@@ -138,9 +148,15 @@ export type TimestampStyle = 'submit' | 'query'
  * The wire activity object (service-interface "Activity object", wire-formats A1).
  * `canApprove`/`canReject` are computed for `callerUserId`.
  */
-export async function activityToWire(sql: Sql, a: ActivityRow, callerUserId: string | undefined, style: TimestampStyle) {
-  const votes = await listVotes(sql, a.id)
-  const quorum = await getQuorum(sql, a.quorum_org_id)
+export async function activityToWire(
+  sql: Sql,
+  a: ActivityRow,
+  callerUserId: string | undefined,
+  style: TimestampStyle,
+  known?: { votes: VoteRow[]; quorum: { threshold: number; userIds: string[] } },
+) {
+  const votes = known?.votes ?? (await listVotes(sql, a.id))
+  const quorum = known?.quorum ?? (await getQuorum(sql, a.quorum_org_id))
   const canVote =
     a.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' &&
     callerUserId !== undefined &&
@@ -183,8 +199,13 @@ export async function activityToWire(sql: Sql, a: ActivityRow, callerUserId: str
 }
 
 /** The submit response `{activity}` (A1): top level plus `result.activity` nested. */
-export async function submitResponse(sql: Sql, a: ActivityRow, callerUserId: string | undefined) {
-  const nested = await activityToWire(sql, a, callerUserId, 'submit')
+export async function submitResponse(
+  sql: Sql,
+  a: ActivityRow,
+  callerUserId: string | undefined,
+  known?: { votes: VoteRow[]; quorum: { threshold: number; userIds: string[] } },
+) {
+  const nested = await activityToWire(sql, a, callerUserId, 'submit', known)
   return {
     activity: {
       ...nested,

@@ -138,19 +138,30 @@ export async function insertOauthProvider(
 
 /** The wire User object by id, in one query; undefined when the user is gone. */
 export async function userWireById(sql: Sql, userId: string) {
-  const user = await getUserById(sql, userId)
-  return user ? userToWire(sql, user) : undefined
+  const [row] = await sql.query<UserRow & CredentialAggregates>(
+    `SELECT u.*, ${CREDENTIAL_AGGREGATES} FROM users u WHERE u.id = $1`,
+    [userId],
+  )
+  return row ? userWire(row, row) : undefined
 }
+
+type CredentialAggregates = { api_keys: ApiKeyRow[] | null; authenticators: AuthenticatorRow[] | null; oauth: OauthProviderRow[] | null }
+
+const CREDENTIAL_AGGREGATES = `
+  (SELECT json_agg(k ORDER BY k.created_at, k.id) FROM api_keys k WHERE k.user_id = u.id) AS api_keys,
+  (SELECT json_agg(a ORDER BY a.created_at, a.id) FROM authenticators a WHERE a.user_id = u.id) AS authenticators,
+  (SELECT json_agg(p ORDER BY p.created_at, p.id) FROM oauth_providers p WHERE p.user_id = u.id) AS oauth`
 
 /** The wire User object (service-interface "User"), with its credentials. */
 export async function userToWire(sql: Sql, user: UserRow) {
-  const [row] = await sql.query<{ api_keys: ApiKeyRow[] | null; authenticators: AuthenticatorRow[] | null; oauth: OauthProviderRow[] | null }>(
-    `SELECT
-       (SELECT json_agg(k ORDER BY k.created_at, k.id) FROM api_keys k WHERE k.user_id = $1) AS api_keys,
-       (SELECT json_agg(a ORDER BY a.created_at, a.id) FROM authenticators a WHERE a.user_id = $1) AS authenticators,
-       (SELECT json_agg(p ORDER BY p.created_at, p.id) FROM oauth_providers p WHERE p.user_id = $1) AS oauth`,
+  const [row] = await sql.query<CredentialAggregates>(
+    `SELECT ${CREDENTIAL_AGGREGATES} FROM (SELECT $1::text AS id) u`,
     [user.id],
   )
+  return userWire(user, row)
+}
+
+function userWire(user: UserRow, row: CredentialAggregates | undefined) {
   const apiKeys = row?.api_keys ?? []
   const authenticators = row?.authenticators ?? []
   const oauth = row?.oauth ?? []
