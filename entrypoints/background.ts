@@ -1,4 +1,5 @@
 import { createBackground } from '../src/extension/background'
+import { installBenchHooks } from '../src/extension/background/benchHooks'
 import { createIdbKeyStore } from '../src/extension/background/idbKeyStore'
 
 export default defineBackground(() => {
@@ -13,7 +14,24 @@ export default defineBackground(() => {
         await browser.tabs.create({ url })
       },
     },
+    {
+      openApprovalWindow: async (id) => {
+        const url = `${browser.runtime.getURL('/approval.html')}?id=${encodeURIComponent(id)}`
+        const win = await browser.windows.create({ type: 'popup', url, width: 420, height: 640, focused: true })
+        if (win?.id === undefined) throw new Error('approval window has no id')
+        return win.id
+      },
+      closeWindow: async (windowId) => {
+        await browser.windows.remove(windowId)
+      },
+      sendToTab: async (tabId, message) => {
+        await browser.tabs.sendMessage(tabId, message)
+      },
+    },
   )
   browser.runtime.onMessage.addListener(background.onMessage)
   browser.alarms.onAlarm.addListener((alarm) => void background.onAlarm(alarm))
+  browser.windows.onRemoved.addListener(background.onWindowRemoved)
+  // Only in `wxt build --mode bench` (bench/extension.ts); tree-shaken from normal builds.
+  if (import.meta.env.MODE === 'bench') installBenchHooks()
 })

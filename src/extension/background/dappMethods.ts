@@ -1,16 +1,23 @@
 /**
  * The dApp RPC allow-list (EIP-1193 / EIP-1474 methods). Anything not listed is refused
- * with 4200 by the router. Signing methods answer 4100 until sessions exist (issue 7).
+ * with 4200 by the router. Connecting and signing need the user's approval in our window
+ * (dappAccounts.ts, dappSigning.ts); eth_sign and eth_sendTransaction are not supported
+ * (no raw-hash signing, no RPC node) and answer 4100 until connected, then 4200.
  */
 import { z } from 'zod'
 import { RPC_ERROR, rpcError } from '../protocol/rpcErrors'
-import { dappMethod, type DappOutcome } from './methods'
+import { accountsFor, connect, NOT_LOGGED_IN, permissionsOf, revoke } from './dappAccounts'
+import { personalSign, signTransaction, signTypedDataV4 } from './dappSigning'
+import { switchChain } from './dappSwitchChain'
+import { TransactionRequest } from './ethTransaction'
+import { dappMethod, type DappContext, type DappOutcome } from './methods'
 import { netVersion } from './state'
 
 const noParams = z.union([z.undefined(), z.tuple([])])
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/)
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
 const quantity = z.string().regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/)
+const ethAccountsPermission = z.tuple([z.object({ eth_accounts: z.object({}).loose() }).strict()])
 
 const transaction = z
   .object({
@@ -24,20 +31,47 @@ const transaction = z
   })
   .loose()
 
-const notLoggedIn: DappOutcome = { error: rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: not logged in') }
+/** 4100 when not connected, 4200 otherwise: methods the wallet refuses to perform. */
+async function unsupported(method: string, ctx: DappContext): Promise<DappOutcome> {
+  if (!(await ctx.core.current())) return { error: NOT_LOGGED_IN }
+  if ((await accountsFor(ctx)).length === 0) return { error: rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this site is not connected') }
+  return { error: rpcError(RPC_ERROR.UNSUPPORTED_METHOD, `Unsupported method: ${method}`) }
+}
 
 /** The dApp method table: `{ method: { params, handler } }`. */
 export const DAPP_METHODS = {
   eth_chainId: dappMethod({ params: noParams, handler: (_p, { state }) => ({ result: state.chain.chainId }) }),
   net_version: dappMethod({ params: noParams, handler: (_p, { state }) => ({ result: netVersion(state.chain) }) }),
-  eth_accounts: dappMethod({ params: noParams, handler: () => ({ result: [] }) }),
-  eth_requestAccounts: dappMethod({ params: noParams, handler: () => notLoggedIn }),
-  wallet_getPermissions: dappMethod({ params: noParams, handler: () => ({ result: [] }) }),
-  personal_sign: dappMethod({ params: z.tuple([hex, address], z.string()), handler: () => notLoggedIn }),
-  eth_sign: dappMethod({ params: z.tuple([address, hex]), handler: () => notLoggedIn }),
+  eth_accounts: dappMethod({ params: noParams, handler: async (_p, ctx) => ({ result: await accountsFor(ctx) }) }),
+  eth_requestAccounts: dappMethod({
+    params: noParams,
+    handler: async (_p, ctx) => {
+      const r = await connect(ctx)
+      return 'error' in r ? r : { result: r.accounts }
+    },
+  }),
+  wallet_getPermissions: dappMethod({ params: noParams, handler: async (_p, ctx) => ({ result: await permissionsOf(ctx) }) }),
+  wallet_requestPermissions: dappMethod({
+    params: ethAccountsPermission,
+    handler: async (_p, ctx) => {
+      const r = await connect(ctx)
+      return 'error' in r ? r : { result: await permissionsOf(ctx) }
+    },
+  }),
+  wallet_revokePermissions: dappMethod({
+    params: ethAccountsPermission,
+    handler: async (_p, ctx) => {
+      await revoke(ctx)
+      return { result: null }
+    },
+  }),
+  wallet_switchEthereumChain: dappMethod({ params: z.tuple([z.object({ chainId: quantity }).loose()]), handler: switchChain }),
+  personal_sign: dappMethod({ params: z.tuple([hex, address], z.string()), handler: personalSign }),
   eth_signTypedData_v4: dappMethod({
     params: z.tuple([address, z.union([z.string(), z.record(z.string(), z.unknown())])]),
-    handler: () => notLoggedIn,
+    handler: signTypedDataV4,
   }),
-  eth_sendTransaction: dappMethod({ params: z.tuple([transaction]), handler: () => notLoggedIn }),
+  eth_signTransaction: dappMethod({ params: z.tuple([TransactionRequest]), handler: signTransaction }),
+  eth_sign: dappMethod({ params: z.tuple([address, hex]), handler: (_p, ctx) => unsupported('eth_sign', ctx) }),
+  eth_sendTransaction: dappMethod({ params: z.tuple([transaction]), handler: (_p, ctx) => unsupported('eth_sendTransaction', ctx) }),
 }

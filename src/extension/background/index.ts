@@ -3,6 +3,7 @@
  * entrypoints/background.ts (style.md habit 1: the entrypoint only passes browser APIs in).
  */
 import { createCore, type CoreDeps } from './core'
+import { createDappServices, WINDOWLESS_PLATFORM, type DappPlatform } from './dappServices'
 import { respondWith, type SendResponse } from './messaging'
 import { routeMessage, type Sender } from './router'
 import { createBackgroundState } from './state'
@@ -21,16 +22,25 @@ export type MessageListener = (
 export type Background = {
   onMessage: MessageListener
   onAlarm: (alarm: { name: string }) => Promise<void>
+  /** `browser.windows.onRemoved`: a closed approval window rejects its request. */
+  onWindowRemoved: (windowId: number) => void
   core: ReturnType<typeof createCore>
 }
 
-/** Create the background; session state is re-hydrated lazily from `deps` on first use. */
-export function createBackground(env: BackgroundEnv, deps: CoreDeps): Background {
+/**
+ * Create the background; session state is re-hydrated lazily from `deps` on first use.
+ * Without `platform` no approval window can open, so every approval is rejected.
+ */
+export function createBackground(env: BackgroundEnv, deps: CoreDeps, platform: DappPlatform = WINDOWLESS_PLATFORM): Background {
   const core = createCore(deps)
-  const ctx = { state: createBackgroundState(), core, ...env }
+  const state = createBackgroundState()
+  const dapp = createDappServices(state, core, platform)
+  core.onWipe((reason) => void dapp.onWipe(reason))
+  const ctx = { state, core, dapp, ...env }
   return {
     onMessage: (message, sender, sendResponse) => respondWith(routeMessage(message, sender, ctx), sendResponse),
     onAlarm: (alarm) => core.onAlarm(alarm.name),
+    onWindowRemoved: (windowId) => dapp.windowClosed(windowId),
     core,
   }
 }

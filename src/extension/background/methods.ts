@@ -2,10 +2,11 @@
 import type { z } from 'zod'
 import type { RpcErrorObject } from '../protocol/rpcErrors'
 import type { Core } from './core'
+import type { DappServices } from './dappServices'
 import type { BackgroundState } from './state'
 
 /** Per-call context of a dApp method: the origin comes from `sender`, never the message. */
-export type DappContext = { origin: string; state: BackgroundState }
+export type DappContext = { origin: string; state: BackgroundState; core: Core; dapp: DappServices }
 
 /** What a dApp handler returns: EIP-1193 result or error, as a value. */
 export type DappOutcome = { result: unknown } | { error: RpcErrorObject }

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { Attestation } from '../../api/common'
 import { AddressFormat } from '../../api/enums'
 import { listActivities, vote } from './activities'
+import { ApprovalGetParams, ApprovalResolveParams, getApproval, resolveApproval } from './approvalPage'
 import { popupMethod } from './methods'
 import { onRampStatus, readLastOnRamp, startOnRamp } from './onRamp'
 import { startOtp, verifyOtp } from './otp'
@@ -125,6 +126,14 @@ export const POPUP_METHODS = {
   rejectActivity: popupMethod({
     params: z.object({ fingerprint: id }),
     handler: (p, { core }) => core.withSession((client, s) => vote(client, s, { ...p, approve: false })),
+  }),
+  approvalGet: popupMethod({
+    params: ApprovalGetParams,
+    handler: (p, { state }) => getApproval(state.approvals, p),
+  }),
+  approvalResolve: popupMethod({
+    params: ApprovalResolveParams,
+    handler: (p, { state }) => resolveApproval(state.approvals, p),
   }),
   lock: popupMethod({
     params: noParams,

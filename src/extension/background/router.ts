@@ -12,6 +12,7 @@ import { RPC_ERROR, rpcError } from '../protocol/rpcErrors'
 import type { DappRpcReply, PopupErrorCode, PopupReply } from '../protocol/runtime'
 import { DAPP_METHODS } from './dappMethods'
 import type { Core } from './core'
+import { createDappServices, WINDOWLESS_PLATFORM, type DappServices } from './dappServices'
 import { toPopupFailure } from './failures'
 import type { DappMethod, PopupMethod } from './methods'
 import { POPUP_METHODS } from './popupMethods'
@@ -29,6 +30,8 @@ export type RouterContext = {
   extensionBaseUrl: string
   /** Sessions, settings and the service clients. */
   core: Core
+  /** Approval windows and pushed events; without it every approval is rejected (fail-closed). */
+  dapp?: DappServices
 }
 
 const dappEnvelope = z.object({
@@ -78,8 +81,12 @@ export async function routeDappRpc(message: unknown, sender: Sender, ctx: Router
   if (!row) return { error: rpcError(RPC_ERROR.UNSUPPORTED_METHOD, `Unsupported method: ${method}`) }
   const parsed = row.params.safeParse(params)
   if (!parsed.success) return { error: rpcError(RPC_ERROR.INVALID_PARAMS, `Invalid params for ${method}`) }
+  const dapp = ctx.dapp ?? createDappServices(ctx.state, ctx.core, WINDOWLESS_PLATFORM, { loadChain: false })
+  const tabId = (sender.tab as { id?: unknown } | null)?.id
+  if (typeof tabId === 'number') dapp.seen(origin, tabId)
   try {
-    return await row.handler(parsed.data, { origin, state: ctx.state })
+    await dapp.ready
+    return await row.handler(parsed.data, { origin, state: ctx.state, core: ctx.core, dapp })
   } catch {
     return { error: rpcError(RPC_ERROR.INTERNAL, 'Internal error') }
   }

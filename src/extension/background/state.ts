@@ -1,14 +1,15 @@
 /** In-memory background state (lost when the MV3 worker stops; nothing here must survive). */
+import { createApprovalRegistry, type ApprovalRegistry } from './approvals'
 
 /** The chain the provider reports (EIP-695 `eth_chainId`). Hex quantity. */
 export type ChainState = { chainId: `0x${string}` }
 
 /** All in-memory background state. */
-export type BackgroundState = { chain: ChainState; pongCount: number }
+export type BackgroundState = { chain: ChainState; pongCount: number; approvals: ApprovalRegistry }
 
 /** Fresh state: Ethereum mainnet, no pings yet. */
 export function createBackgroundState(): BackgroundState {
-  return { chain: { chainId: '0x1' }, pongCount: 0 }
+  return { chain: { chainId: '0x1' }, pongCount: 0, approvals: createApprovalRegistry() }
 }
 
 /** `net_version` for a chain: the decimal chain id. */

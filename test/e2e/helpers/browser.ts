@@ -30,9 +30,12 @@ export function assertExtensionBuilt(dir: string = EXTENSION_DIR): void {
   }
 }
 
-/** Launch a fresh persistent context (temporary profile) and wait for the extension's service worker. */
-export async function launchExtension(): Promise<LaunchedExtension> {
-  assertExtensionBuilt()
+/**
+ * Launch a fresh persistent context (temporary profile) and wait for the extension's service worker.
+ * `extensionDir` defaults to the Chrome MV3 build (bench/extension.ts passes its bench build).
+ */
+export async function launchExtension(extensionDir: string = EXTENSION_DIR): Promise<LaunchedExtension> {
+  assertExtensionBuilt(extensionDir)
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH} (apt-get install chromium)`)
   const userDataDir = await mkdtemp(join(tmpdir(), 'sigil-e2e-'))
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -40,8 +43,8 @@ export async function launchExtension(): Promise<LaunchedExtension> {
     headless: true,
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
-      `--disable-extensions-except=${EXTENSION_DIR}`,
-      `--load-extension=${EXTENSION_DIR}`,
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
       '--no-sandbox',
       '--disable-gpu',
       '--disable-quic',

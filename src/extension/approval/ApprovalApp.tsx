@@ -1,0 +1,229 @@
+/**
+ * The approval window (DEVELOPERS.md "Wallet invariants"): loads ONE pending request by the id
+ * in its URL and answers exactly that id. Keyboard: Escape rejects; Enter acts only on the
+ * focused button (nothing is focused by default, so a stray Enter approves nothing). Approve
+ * is armed after a short delay so a click meant for another window cannot land on it.
+ */
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
+import type { ApprovalDetails } from '../background/approvalPage'
+import type { ApprovalView } from '../background/approvalView'
+import type { PopupClient } from '../popup/client'
+import { failureText } from '../popup/messages'
+import { formatEth, titleOf } from './format'
+
+/** Delay before Approve accepts clicks. */
+export const ARM_DELAY_MS = 400
+
+type State =
+  | { s: 'loading' }
+  | { s: 'ready'; details: ApprovalDetails }
+  | { s: 'gone'; message: string }
+  | { s: 'done'; approved: boolean }
+
+/** Props: the background client, the id from the URL, and how to close the window. */
+export type ApprovalAppProps = { client: PopupClient; id: string | null; closeWindow: () => void }
+
+function Rows({ rows, label }: { rows: Array<[string, string]>; label: string }) {
+  return (
+    <dl class="fields" aria-label={label}>
+      {rows.map(([k, v], i) => (
+        <div key={`${i}-${k}`} class="field-row">
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+function Account({ address }: { address: string }) {
+  return (
+    <p>
+      <span class="label">Account</span>
+      <br />
+      <code class="address" data-testid="approval-account">
+        {address}
+      </code>
+    </p>
+  )
+}
+
+function ViewBody({ view }: { view: ApprovalView }) {
+  switch (view.kind) {
+    case 'connect':
+      return (
+        <>
+          <Account address={view.address} />
+          <p class="hint">
+            The site will see this address and the network ({view.chain.name}). It can ask for signatures; each one needs your approval here.
+          </p>
+        </>
+      )
+    case 'message':
+      return (
+        <>
+          <Account address={view.address} />
+          <h2>Message</h2>
+          {view.text !== null ? (
+            <pre class="message" data-testid="approval-message">
+              {view.text}
+            </pre>
+          ) : (
+            <>
+              <p class="hint">This message is not readable text. Raw bytes ({view.byteLength}):</p>
+              <pre class="message" data-testid="approval-message">
+                {view.hex}
+              </pre>
+            </>
+          )}
+        </>
+      )
+    case 'typedData':
+      return (
+        <>
+          <Account address={view.address} />
+          <h2>
+            Type: <code data-testid="approval-primary-type">{view.primaryType}</code>
+          </h2>
+          <h3>Domain</h3>
+          <Rows rows={view.domain} label="Domain" />
+          <h3>Message</h3>
+          <Rows rows={view.message} label="Message fields" />
+        </>
+      )
+    case 'transaction':
+      return (
+        <>
+          <Account address={view.address} />
+          <Rows
+            label="Transaction"
+            rows={[
+              ['To', view.to ?? '(contract creation)'],
+              ['Value', `${formatEth(view.valueWei)} ETH (${view.valueWei} wei)`],
+              ['Network', `${view.chain.name} (chain ${BigInt(view.chain.chainId).toString(10)})`],
+              ['Data', view.data === '0x' ? '(none)' : view.data],
+              ['Nonce', view.nonce],
+              ['Gas limit', view.gas],
+              ['Fee', view.fee],
+            ]}
+          />
+          <p class="hint">The signed transaction goes back to the site; Sigil does not broadcast it.</p>
+        </>
+      )
+    case 'switchChain':
+      return (
+        <Rows
+          label="Network change"
+          rows={[
+            ['From', `${view.from.name} (${view.from.chainId})`],
+            ['To', `${view.to.name} (${view.to.chainId})`],
+          ]}
+        />
+      )
+  }
+}
+
+/** The approval page's root component. */
+export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
+  const [state, setState] = useState<State>({ s: 'loading' })
+  const [armed, setArmed] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const heading = useRef<HTMLHeadingElement>(null)
+
+  useEffect(() => {
+    if (id === null) {
+      setState({ s: 'gone', message: 'No request to show.' })
+      return
+    }
+    void client.call('approvalGet', { id }).then((reply) => {
+      setState(reply.ok ? { s: 'ready', details: reply.result } : { s: 'gone', message: failureText(reply) })
+    })
+  }, [client, id])
+
+  useEffect(() => {
+    if (state.s !== 'ready') return
+    heading.current?.focus()
+    const t = setTimeout(() => setArmed(true), ARM_DELAY_MS)
+    return () => clearTimeout(t)
+  }, [state.s])
+
+  const answer = useCallback(
+    async (approved: boolean) => {
+      if (state.s !== 'ready' || busy) return
+      setBusy(true)
+      const reply = await client.call('approvalResolve', { id: state.details.id, approved })
+      setState(reply.ok ? { s: 'done', approved } : { s: 'gone', message: failureText(reply) })
+      setBusy(false)
+      if (reply.ok) setTimeout(closeWindow, 300)
+    },
+    [client, state, busy, closeWindow],
+  )
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault()
+        void answer(false)
+      }
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [answer])
+
+  let body
+  if (state.s === 'loading') body = <p role="status">Loading the request…</p>
+  else if (state.s === 'gone')
+    body = (
+      <>
+        <p class="error" role="alert">
+          {state.message}
+        </p>
+        <button type="button" onClick={closeWindow}>
+          Close
+        </button>
+      </>
+    )
+  else if (state.s === 'done')
+    body = (
+      <p role="status" class={state.approved ? 'ok' : 'error'} data-testid="approval-result">
+        {state.approved ? 'Approved.' : 'Rejected.'}
+      </p>
+    )
+  else {
+    const { details } = state
+    body = (
+      <>
+        <h1 ref={heading} tabIndex={-1} class="approval-title">
+          {titleOf(details.method)}
+        </h1>
+        <section class="origin" aria-label="Requesting site">
+          <span class="label">Requested by</span>
+          <strong data-testid="approval-origin">{details.origin}</strong>
+          <code class="method" data-testid="approval-method">
+            {details.method}
+          </code>
+        </section>
+        <ViewBody view={details.view} />
+        <div class="actions">
+          <button type="button" class="danger" disabled={busy} onClick={() => void answer(false)}>
+            Reject
+          </button>
+          <button type="button" class="primary" disabled={!armed || busy} onClick={() => void answer(true)}>
+            Approve
+          </button>
+        </div>
+        <p class="hint">Escape rejects. Closing this window rejects.</p>
+      </>
+    )
+  }
+
+  return (
+    <div class="shell approval" data-state={state.s}>
+      <header class="app-header">
+        <img src="/icon-48.png" alt="" width={24} height={24} />
+        <span class="brand">Sigil</span>
+      </header>
+      <main class="app-main">{body}</main>
+    </div>
+  )
+}

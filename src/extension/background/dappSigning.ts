@@ -1,0 +1,200 @@
+/**
+ * dApp signing (personal_sign, eth_signTypedData_v4, eth_signTransaction): the origin must be
+ * connected to the requested address (else 4100), the user approves in our window bound to
+ * the request's id, and only then is sign_raw_payload / sign_transaction stamped and sent.
+ * Signatures are 0x r‖s‖v with v = 27/28 (wire-formats B4 gives v as the recovery id).
+ */
+import { z } from 'zod'
+import { bytesToHex, hexToBytes, utf8Encode } from '../../crypto/encoding'
+import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
+import type { ApprovalView } from './approvalView'
+import { flattenFields, messageView } from './approvalView'
+import { chainLabel } from './dappChains'
+import { ALREADY_PENDING, accountsFor, failureOutcome, NOT_LOGGED_IN } from './dappAccounts'
+import { buildUnsignedTransaction, type TransactionRequest } from './ethTransaction'
+import type { DappContext, DappOutcome } from './methods'
+import type { SigilClient } from '../../api/client'
+
+const NOT_CONNECTED = rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this site is not connected to that account')
+
+function invalid(message: string): DappOutcome {
+  return { error: rpcError(RPC_ERROR.INVALID_PARAMS, message) }
+}
+
+type Signer = { address: string; organizationId: string }
+
+/** The connected signer for `address`, or the 4100 to answer with (checked before params details). */
+async function signerFor(ctx: DappContext, address: string): Promise<Signer | { error: RpcErrorObject }> {
+  const session = await ctx.core.current()
+  if (!session) return { error: NOT_LOGGED_IN }
+  const [connected] = await accountsFor(ctx)
+  if (connected === undefined || connected.toLowerCase() !== address.toLowerCase()) return { error: NOT_CONNECTED }
+  return { address: connected, organizationId: session.record.organizationId }
+}
+
+/** Ask, then run `sign` in the same organization's session; every failure is an EIP-1193 error. */
+async function approveThenSign(
+  ctx: DappContext,
+  signer: Signer,
+  method: string,
+  view: ApprovalView,
+  sign: (client: SigilClient, organizationId: string, signWith: string) => Promise<string>,
+): Promise<DappOutcome> {
+  if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
+  const outcome = await ctx.dapp.ask(ctx.origin, method, view)
+  if (!outcome.approved) return { error: outcome.error }
+  try {
+    return await ctx.core.withSession(async (client, s) => {
+      if (s.record.organizationId !== signer.organizationId) return { error: NOT_LOGGED_IN }
+      return { result: await sign(client, signer.organizationId, signer.address) }
+    })
+  } catch (err) {
+    return failureOutcome(err)
+  }
+}
+
+/** `{r, s, v}` from sign_raw_payload → 0x-prefixed 65-byte r‖s‖v with v = 27/28. */
+export function toRsv(sig: { r: string; s: string; v: string }): string {
+  const r = sig.r.replace(/^0x/, '').padStart(64, '0')
+  const s = sig.s.replace(/^0x/, '').padStart(64, '0')
+  const raw = Number.parseInt(sig.v, 16)
+  const v = raw < 27 ? raw + 27 : raw
+  if (!/^[0-9a-fA-F]{64}$/.test(r) || !/^[0-9a-fA-F]{64}$/.test(s) || (v !== 27 && v !== 28)) throw new Error('malformed signature')
+  return `0x${r}${s}${v.toString(16)}`.toLowerCase()
+}
+
+async function rawSign(
+  client: SigilClient,
+  input: Parameters<SigilClient['signRawPayload']>[0],
+): Promise<string> {
+  const res = await client.signRawPayload(input)
+  if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED') throw new Error('signing did not complete')
+  return toRsv(res)
+}
+
+/** EIP-191 personal message bytes: "\x19Ethereum Signed Message:\n" + len + message. */
+export function eip191Bytes(message: Uint8Array): Uint8Array {
+  const prefix = utf8Encode(`\x19Ethereum Signed Message:\n${message.length}`)
+  const out = new Uint8Array(prefix.length + message.length)
+  out.set(prefix)
+  out.set(message, prefix.length)
+  return out
+}
+
+/** personal_sign [data, address]. */
+export async function personalSign([data, address]: readonly [string, string, ...string[]], ctx: DappContext): Promise<DappOutcome> {
+  const signer = await signerFor(ctx, address)
+  if ('error' in signer) return signer
+  let bytes: Uint8Array
+  try {
+    bytes = hexToBytes(data, 'data')
+  } catch {
+    return invalid('Invalid params for personal_sign: data must be even-length hex')
+  }
+  if (bytes.length > 65_536) return invalid('Invalid params for personal_sign: message too long')
+  return approveThenSign(
+    ctx,
+    signer,
+    'personal_sign',
+    messageView(signer.address, bytes),
+    (client, organizationId, signWith) =>
+      rawSign(client, {
+        organizationId,
+        signWith,
+        payload: bytesToHex(eip191Bytes(bytes)),
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_KECCAK256',
+      }),
+  )
+}
+
+const TypedData = z.object({
+  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+  primaryType: z.string().min(1),
+  domain: z.record(z.string(), z.unknown()),
+  message: z.record(z.string(), z.unknown()),
+})
+
+/** eth_signTypedData_v4 [address, typedData (JSON string or object)]. */
+export async function signTypedDataV4(
+  [address, input]: readonly [string, string | Record<string, unknown>],
+  ctx: DappContext,
+): Promise<DappOutcome> {
+  const signer = await signerFor(ctx, address)
+  if ('error' in signer) return signer
+  let raw: unknown = input
+  if (typeof input === 'string') {
+    if (input.length > 262_144) return invalid('Invalid params for eth_signTypedData_v4: typed data too long')
+    try {
+      raw = JSON.parse(input)
+    } catch {
+      return invalid('Invalid params for eth_signTypedData_v4: typed data is not JSON')
+    }
+  }
+  const parsed = TypedData.safeParse(raw)
+  if (!parsed.success || !Object.hasOwn(parsed.data.types, parsed.data.primaryType)) {
+    return invalid('Invalid params for eth_signTypedData_v4: expected { types, primaryType, domain, message }')
+  }
+  const typed = parsed.data
+  const domainChain = typed.domain['chainId']
+  if (domainChain !== undefined) {
+    let id: bigint | undefined
+    try {
+      id = typeof domainChain === 'number' || typeof domainChain === 'string' ? BigInt(domainChain) : undefined
+    } catch {
+      id = undefined
+    }
+    if (id !== BigInt(ctx.state.chain.chainId)) return invalid('Invalid params for eth_signTypedData_v4: domain chainId is not the selected chain')
+  }
+  const payload = JSON.stringify(raw)
+  return approveThenSign(
+    ctx,
+    signer,
+    'eth_signTypedData_v4',
+    {
+      kind: 'typedData',
+      address: signer.address,
+      primaryType: typed.primaryType,
+      domain: flattenFields(typed.domain),
+      message: flattenFields(typed.message),
+    },
+    (client, organizationId, signWith) =>
+      rawSign(client, { organizationId, signWith, payload, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+  )
+}
+
+/** eth_signTransaction [tx]: the signed serialized transaction (0x…). */
+export async function signTransaction([tx]: readonly [TransactionRequest], ctx: DappContext): Promise<DappOutcome> {
+  const signer = await signerFor(ctx, tx.from)
+  if ('error' in signer) return signer
+  const built = buildUnsignedTransaction(tx, ctx.state.chain.chainId)
+  if (!built.ok) return invalid(`Invalid params for eth_signTransaction: ${built.reason}`)
+  return approveThenSign(
+    ctx,
+    signer,
+    'eth_signTransaction',
+    {
+      kind: 'transaction',
+      address: signer.address,
+      to: built.to,
+      valueWei: built.valueWei.toString(10),
+      data: built.data,
+      chain: chainLabel(ctx.state.chain),
+      nonce: built.nonce.toString(10),
+      gas: built.gas.toString(10),
+      fee: built.fee,
+    },
+    async (client, organizationId, signWith) => {
+      const res = await client.signTransaction({
+        organizationId,
+        signWith,
+        unsignedTransaction: built.unsignedHex.replace(/^0x/, ''),
+        type: 'TRANSACTION_TYPE_ETHEREUM',
+      })
+      if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED' || !/^(0x)?[0-9a-fA-F]+$/.test(res.signedTransaction)) {
+        throw new Error('signing did not complete')
+      }
+      return `0x${res.signedTransaction.replace(/^0x/, '')}`
+    },
+  )
+}
