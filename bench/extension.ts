@@ -20,6 +20,7 @@ import { promisify } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import type { Page } from 'playwright-core'
 import { EXTENSION_DIR, launchExtension, type LaunchedExtension } from '../test/e2e/helpers/browser.js'
+import type { SigilBenchHooks } from '../src/extension/background/benchHooks.js'
 import { percentile } from './load.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -33,7 +34,7 @@ const BENCH_GLOBAL = '__sigilBench'
 export const TARGETS = { popupWarmMs: 100, popupJsGzipBytes: 100_000, inpageBytes: 15_000 }
 
 /** Repetition counts (each ≥ 20). */
-export type BenchExtensionOptions = { warm?: number; cold?: number; swOps?: number; build?: boolean }
+export type BenchExtensionOptions = { warm?: number; cold?: number; swSamples?: number; swBatch?: number; build?: boolean }
 
 /** One timed row: samples in ms. */
 export type TimingRow = { name: string; samples: number[]; target?: number }
@@ -42,7 +43,10 @@ export type TimingRow = { name: string; samples: number[]; target?: number }
 export type SizeRow = { name: string; files: string[]; raw: number; gzip: number; target?: { bytes: number; of: 'raw' | 'gzip' } }
 
 /** Everything measured. */
-export type ExtensionBench = { timings: TimingRow[]; sizes: SizeRow[]; coldRestarts: number; coldRuns: number; loadAvg: number[]; cpus: number }
+export type ExtensionBench = { timings: TimingRow[]; sizes: SizeRow[]; coldRestarts: number; coldRuns: number; /** 1-min load average before the popup timings and at the end. */
+  loadAvg: number[]
+  cpus: number
+}
 
 const run = promisify(execFile)
 
@@ -158,19 +162,17 @@ async function popupTimings(warmN: number, coldN: number): Promise<{ warm: Popup
   }
 }
 
-type Hooks = { stamp(n: number): Promise<{ ms: number[] }>; decrypt(n: number): Promise<{ ms: number[] }>; decryptImport(n: number): Promise<{ ms: number[] }> }
-
-async function workerTimings(n: number): Promise<{ stamp: number[]; decrypt: number[]; decryptImport: number[] }> {
+async function workerTimings(samples: number, batch: number): Promise<{ stamp: number[]; decrypt: number[]; decryptImport: number[] }> {
   const ext = await launchExtension(BENCH_DIR)
   try {
-    const call = (op: keyof Hooks) =>
+    const call = (op: keyof SigilBenchHooks) =>
       ext.serviceWorker.evaluate(
-        async ([o, k, g]) => {
-          const hooks = (globalThis as unknown as Record<string, Hooks | undefined>)[g]
+        async ([o, n, b, g]) => {
+          const hooks = (globalThis as unknown as Record<string, SigilBenchHooks | undefined>)[g]
           if (!hooks) throw new Error('bench hooks missing in the service worker')
-          return (await hooks[o](k)).ms
+          return (await hooks[o](n, b)).ms
         },
-        [op, n, BENCH_GLOBAL] as const,
+        [op, samples, batch, BENCH_GLOBAL] as const,
       )
     return { stamp: await call('stamp'), decrypt: await call('decrypt'), decryptImport: await call('decryptImport') }
   } finally {
@@ -182,7 +184,8 @@ async function workerTimings(n: number): Promise<{ stamp: number[]; decrypt: num
 export async function benchExtension(opts: BenchExtensionOptions = {}): Promise<ExtensionBench> {
   const warmN = Math.max(20, opts.warm ?? 30)
   const coldN = Math.max(20, opts.cold ?? 20)
-  const swN = Math.max(20, opts.swOps ?? 200)
+  const swSamples = Math.max(20, opts.swSamples ?? 50)
+  const swBatch = Math.max(1, opts.swBatch ?? 10)
   if (opts.build !== false) await build()
   try {
     if (!existsSync(join(BENCH_DIR, 'manifest.json'))) throw new Error(`bench build missing at ${BENCH_DIR}`)
@@ -190,11 +193,12 @@ export async function benchExtension(opts: BenchExtensionOptions = {}): Promise<
       await sizeOf(EXTENSION_DIR, 'popup JS (files popup.html loads)', await popupJsFiles(EXTENSION_DIR), { bytes: TARGETS.popupJsGzipBytes, of: 'gzip' }),
       await sizeOf(EXTENSION_DIR, 'inpage script', ['/content-scripts/inpage.js'], { bytes: TARGETS.inpageBytes, of: 'raw' }),
     ]
+    const loadBefore = loadavg()[0] ?? Number.NaN
     const popup = await popupTimings(warmN, coldN)
-    const sw = await workerTimings(swN)
+    const sw = await workerTimings(swSamples, swBatch)
     return {
       sizes,
-      loadAvg: loadavg(),
+      loadAvg: [loadBefore, loadavg()[0] ?? Number.NaN],
       cpus: cpus().length,
       coldRestarts: popup.restarts,
       coldRuns: coldN,
@@ -203,9 +207,9 @@ export async function benchExtension(opts: BenchExtensionOptions = {}): Promise<
         { name: '  (of which DOMContentLoaded, warm)', samples: popup.warm.map((p) => p.domContentLoaded) },
         { name: 'popup interactive, stopped SW', samples: popup.cold.map((p) => p.interactive) },
         { name: '  (of which DOMContentLoaded, stopped)', samples: popup.cold.map((p) => p.domContentLoaded) },
-        { name: 'stamp in SW (WebCrypto, non-extractable)', samples: sw.stamp },
-        { name: 'bundle decrypt in SW (HPKE, non-extractable ECDH)', samples: sw.decrypt },
-        { name: 'bundle decrypt + key import in SW (login path)', samples: sw.decryptImport },
+        { name: `stamp in SW (WebCrypto, non-extractable), per op in batches of ${swBatch}`, samples: sw.stamp },
+        { name: `bundle decrypt in SW (HPKE, non-extractable ECDH), per op in batches of ${swBatch}`, samples: sw.decrypt },
+        { name: `bundle decrypt + key import in SW (login path), per op in batches of ${swBatch}`, samples: sw.decryptImport },
       ],
     }
   } finally {
@@ -245,8 +249,8 @@ export function formatExtensionBench(r: ExtensionBench): string {
     '',
     `interactive = first popup commit after the background's getStatus reply (mark '${MARK}', ms since navigation start; logged-out popup, production build).`,
     `stopped SW: ServiceWorker.stopAllWorkers, wait for 'stopped', then open; the worker restarted ${r.coldRestarts} times in ${r.coldRuns} cold opens.`,
-    `machine: ${r.cpus} CPUs, load average ${r.loadAvg.map((l) => l.toFixed(2)).join(' ')} at the end (other work on the machine inflates the popup timings).`,
-    'SW crypto runs our src/crypto code in the `wxt build --mode bench` background (globalThis.__sigilBench; absent from the production build); performance.now() in the SW has ~0.1 ms resolution.',
+    `machine: ${r.cpus} CPUs, 1-min load average ${r.loadAvg.map((l) => l.toFixed(2)).join(' → ')} over the run (other work on the machine inflates the popup timings).`,
+    'SW crypto runs our src/crypto code in the `wxt build --mode bench` background (globalThis.__sigilBench; absent from the production build); performance.now() in the SW has ~0.1 ms resolution, hence batches; n counts batches.',
     `popup JS files: ${r.sizes[0]?.files.join(', ') ?? ''}`,
   ].join('\n')
 }

@@ -24,8 +24,8 @@ export default defineBackground(() => {
       closeWindow: async (windowId) => {
         await browser.windows.remove(windowId)
       },
-      sendToTab: async (tabId, message) => {
-        await browser.tabs.sendMessage(tabId, message)
+      sendToTab: async (tabId, message, documentId) => {
+        await (documentId === undefined ? browser.tabs.sendMessage(tabId, message) : browser.tabs.sendMessage(tabId, message, { documentId }))
       },
     },
   )

@@ -23,27 +23,30 @@ const BODY = JSON.stringify({
   },
 })
 
-/** Per-operation wall times in ms (`performance.now()` inside the worker). */
-export type BenchTimings = { ms: number[] }
+/**
+ * Timings in ms per operation (`performance.now()` inside the worker, ~0.1 ms resolution):
+ * one sample per batch of `batch` consecutive operations, divided by `batch`.
+ */
+export type BenchTimings = { ms: number[]; batch: number }
 
-/** What the hooks expose on `globalThis.__sigilBench`. */
+/** What the hooks expose on `globalThis.__sigilBench`; each runs `samples × batch` operations. */
 export type SigilBenchHooks = {
-  /** `n` stamps with a fresh non-extractable WebCrypto P-256 key. */
-  stamp(n: number): Promise<BenchTimings>
-  /** `n` credential-bundle decryptions with a fresh non-extractable ECDH key pair. */
-  decrypt(n: number): Promise<BenchTimings>
-  /** `n` × decrypt + import as a non-extractable signing key (the login path, login.ts). */
-  decryptImport(n: number): Promise<BenchTimings>
+  /** Stamps with a fresh non-extractable WebCrypto P-256 key. */
+  stamp(samples: number, batch?: number): Promise<BenchTimings>
+  /** Credential-bundle decryptions with a fresh non-extractable ECDH key pair. */
+  decrypt(samples: number, batch?: number): Promise<BenchTimings>
+  /** Decrypt + import as a non-extractable signing key (the login path, login.ts). */
+  decryptImport(samples: number, batch?: number): Promise<BenchTimings>
 }
 
-async function timeEach(n: number, op: (i: number) => Promise<unknown>): Promise<BenchTimings> {
+async function timeBatches(samples: number, batch: number, op: (i: number) => Promise<unknown>): Promise<BenchTimings> {
   const ms: number[] = []
-  for (let i = 0; i < n; i++) {
+  for (let s = 0; s < samples; s++) {
     const t = performance.now()
-    await op(i)
-    ms.push(performance.now() - t)
+    for (let b = 0; b < batch; b++) await op(s * batch + b)
+    ms.push((performance.now() - t) / batch)
   }
-  return { ms }
+  return { ms, batch }
 }
 
 async function throwawayBundles(n: number): Promise<{ target: CryptoKeyPair; bundles: string[] }> {
@@ -59,25 +62,27 @@ async function throwawayBundles(n: number): Promise<{ target: CryptoKeyPair; bun
 /** Build the hooks (pure; {@link installBenchHooks} puts them on `globalThis`). */
 export function createBenchHooks(): SigilBenchHooks {
   return {
-    async stamp(n) {
+    async stamp(samples, batch = 1) {
       const { keyPair, publicKeyHex } = await createP256WebCryptoKeyPair()
       const stamper = createWebCryptoStamper({ privateKey: keyPair.privateKey, publicKeyHex })
       await stamper.stamp(BODY)
-      return timeEach(n, () => stamper.stamp(BODY))
+      return timeBatches(samples, batch, () => stamper.stamp(BODY))
     },
-    async decrypt(n) {
+    async decrypt(samples, batch = 1) {
+      const n = samples * batch
       const { target, bundles } = await throwawayBundles(n + 1)
       await decryptCredentialBundle({ bundle: bundles[n]!, privateKey: target })
-      return timeEach(n, async (i) => {
+      return timeBatches(samples, batch, async (i) => {
         const r = await decryptCredentialBundle({ bundle: bundles[i]!, privateKey: target })
         if (!r.ok) throw new Error(r.reason)
         r.plaintext.fill(0)
       })
     },
-    async decryptImport(n) {
+    async decryptImport(samples, batch = 1) {
+      const n = samples * batch
       const { target, bundles } = await throwawayBundles(n + 1)
       await importBundleKey(bundles[n]!, target)
-      return timeEach(n, (i) => importBundleKey(bundles[i]!, target))
+      return timeBatches(samples, batch, (i) => importBundleKey(bundles[i]!, target))
     },
   }
 }

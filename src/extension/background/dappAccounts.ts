@@ -5,6 +5,7 @@
  * granting organization's session is live (locked → []).
  */
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
+import { ALREADY_PENDING } from './approvals'
 import { ExtensionError } from './failures'
 import { chainLabel } from './dappChains'
 import type { DappContext, DappOutcome } from './methods'
@@ -13,8 +14,6 @@ import { readGrant, removeGrant, writeGrant } from './permissions'
 /** 4100 while nobody is logged in (the wording the provider tests pin). */
 export const NOT_LOGGED_IN: RpcErrorObject = rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: not logged in')
 
-/** -32002: this origin already has a request waiting for the user. */
-export const ALREADY_PENDING: RpcErrorObject = { code: -32002, message: 'A request from this site is already waiting for approval' }
 
 /** The accounts `origin` may see now: `[address]` when connected, logged in and unlocked; else []. */
 export async function accountsFor({ origin, core }: Pick<DappContext, 'origin' | 'core'>): Promise<string[]> {
@@ -44,7 +43,7 @@ async function firstEthereumAccount(ctx: DappContext): Promise<string | undefine
 }
 
 /** Session failures become 4100; anything else -32603 (no details from the service leak to the page). */
-export function failureOutcome(err: unknown): DappOutcome {
+export function failureOutcome(err: unknown): { error: RpcErrorObject } {
   if (err instanceof ExtensionError && (err.code === 'NOT_LOGGED_IN' || err.code === 'SESSION_EXPIRED')) return { error: NOT_LOGGED_IN }
   return { error: rpcError(RPC_ERROR.INTERNAL, 'The wallet could not complete the request') }
 }
@@ -60,7 +59,7 @@ export async function connect(ctx: DappContext): Promise<{ accounts: string[] } 
   try {
     address = await firstEthereumAccount(ctx)
   } catch (err) {
-    return failureOutcome(err) as { error: RpcErrorObject }
+    return failureOutcome(err)
   }
   if (address === undefined) return { error: rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this wallet has no Ethereum account') }
   const outcome = await ctx.dapp.ask(ctx.origin, 'eth_requestAccounts', { kind: 'connect', address, chain: chainLabel(ctx.state.chain) })

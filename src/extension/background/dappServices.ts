@@ -7,7 +7,7 @@
 import { RPC_ERROR, rpcError } from '../protocol/rpcErrors'
 import type { ProviderEventName } from '../protocol/page'
 import type { ProviderEventMessage } from '../protocol/runtime'
-import { USER_REJECTED, type ApprovalOutcome } from './approvals'
+import { ALREADY_PENDING, USER_REJECTED, type ApprovalOutcome } from './approvals'
 import type { ApprovalView } from './approvalView'
 import type { Core } from './core'
 import { loadSelectedChain } from './dappChains'
@@ -15,12 +15,16 @@ import { grantedOrigins } from './permissions'
 import type { EndReason } from './sessionRecord'
 import type { BackgroundState } from './state'
 
+/** How long the approval page gets to show its result and close itself before the background closes it. */
+export const CLOSE_DELAY_MS = 1000
+
 /** Browser APIs for approvals and events (`browser.windows`, `browser.tabs`). */
 export type DappPlatform = {
   /** Open `approval.html?id=<id>` in its own popup window; resolves to the window id. */
   openApprovalWindow(id: string): Promise<number>
   closeWindow(windowId: number): Promise<void>
-  sendToTab(tabId: number, message: ProviderEventMessage): Promise<void>
+  /** Send to the tab; with `documentId` only that document gets it (not a page the tab navigated to). */
+  sendToTab(tabId: number, message: ProviderEventMessage, documentId?: string): Promise<void>
 }
 
 /** A platform that cannot open windows: every approval is rejected (fail-closed default). */
@@ -34,9 +38,9 @@ export const WINDOWLESS_PLATFORM: DappPlatform = {
 export type DappServices = {
   /** Settles when the persisted chain selection has been loaded into `state.chain`. */
   ready: Promise<void>
-  /** Remember that `origin` talks from `tabId` (for pushed events). */
-  seen(origin: string, tabId: number): void
-  /** Ask the user in the approval window; a missing answer is a rejection. */
+  /** Remember that `origin` talks from `tabId` (and document, when the browser says) for pushed events. */
+  seen(origin: string, tabId: number, documentId?: string): void
+  /** Ask the user in the approval window; a missing answer is a rejection (-32002 while `origin` has one pending). */
   ask(origin: string, method: string, view: ApprovalView): Promise<ApprovalOutcome>
   /** Push an event to every known tab of `origin`. */
   emit(origin: string, event: ProviderEventName, data: unknown): void
@@ -62,7 +66,8 @@ export function createDappServices(
   platform: DappPlatform,
   opts: { loadChain?: boolean } = {},
 ): DappServices {
-  const tabs = new Map<string, Set<number>>()
+  /** origin → tabId → documentId ('' when unknown). A tab belongs to the last origin heard from it. */
+  const tabs = new Map<string, Map<number, string>>()
   const ready =
     opts.loadChain === false
       ? Promise.resolve()
@@ -72,19 +77,28 @@ export function createDappServices(
           })
           .catch(() => {})
 
-  function send(tabIds: Iterable<number>, event: ProviderEventName, data: unknown): void {
+  function forget(tabId: number): void {
+    for (const docs of tabs.values()) docs.delete(tabId)
+  }
+
+  function send(targets: Iterable<[number, string]>, event: ProviderEventName, data: unknown): void {
     const message: ProviderEventMessage = { kind: 'provider-event', event, data }
-    for (const tabId of tabIds) void platform.sendToTab(tabId, message).catch(() => {})
+    for (const [tabId, documentId] of targets) {
+      const sent = documentId ? platform.sendToTab(tabId, message, documentId) : platform.sendToTab(tabId, message)
+      void sent.catch(() => forget(tabId))
+    }
   }
 
   return {
     ready,
-    seen(origin, tabId) {
-      let set = tabs.get(origin)
-      if (!set) tabs.set(origin, (set = new Set()))
-      set.add(tabId)
+    seen(origin, tabId, documentId) {
+      forget(tabId)
+      let docs = tabs.get(origin)
+      if (!docs) tabs.set(origin, (docs = new Map()))
+      docs.set(tabId, documentId ?? '')
     },
     async ask(origin, method, view) {
+      if (state.approvals.hasPendingFor(origin)) return { approved: false, error: ALREADY_PENDING }
       const { id, outcome } = state.approvals.open({ origin, method, view })
       let windowId: number | undefined
       try {
@@ -94,14 +108,17 @@ export function createDappServices(
         state.approvals.reject(id, USER_REJECTED)
       }
       const result = await outcome
-      if (windowId !== undefined) void platform.closeWindow(windowId).catch(() => {})
+      if (windowId !== undefined) {
+        const w = windowId
+        setTimeout(() => void platform.closeWindow(w).catch(() => {}), CLOSE_DELAY_MS)
+      }
       return result
     },
     emit(origin, event, data) {
       send(tabs.get(origin) ?? [], event, data)
     },
     emitAll(event, data) {
-      send(new Set([...tabs.values()].flatMap((s) => [...s])), event, data)
+      send([...tabs.values()].flatMap((docs) => [...docs]), event, data)
     },
     windowClosed(windowId) {
       state.approvals.windowClosed(windowId)

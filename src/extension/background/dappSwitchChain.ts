@@ -3,9 +3,8 @@
  * A switch rejects everything else pending (DEVELOPERS.md "Wallet invariants"), is persisted,
  * and every known tab gets `chainChanged`.
  */
-import { USER_REJECTED } from './approvals'
+import { ALREADY_PENDING, USER_REJECTED } from './approvals'
 import { chainLabel, dappChain, saveSelectedChain } from './dappChains'
-import { ALREADY_PENDING } from './dappAccounts'
 import type { DappContext, DappOutcome } from './methods'
 
 /** EIP-3326 / MetaMask: the chain is not known to the wallet. */

@@ -19,7 +19,7 @@ import { POPUP_METHODS } from './popupMethods'
 import type { BackgroundState } from './state'
 
 /** The `runtime.MessageSender` fields the router reads. */
-export type Sender = { id?: string; url?: string; origin?: string; tab?: unknown }
+export type Sender = { id?: string; url?: string; origin?: string; tab?: unknown; documentId?: string }
 
 /** Router dependencies: state plus the extension's identity as seen by the runtime. */
 export type RouterContext = {
@@ -83,7 +83,7 @@ export async function routeDappRpc(message: unknown, sender: Sender, ctx: Router
   if (!parsed.success) return { error: rpcError(RPC_ERROR.INVALID_PARAMS, `Invalid params for ${method}`) }
   const dapp = ctx.dapp ?? createDappServices(ctx.state, ctx.core, WINDOWLESS_PLATFORM, { loadChain: false })
   const tabId = (sender.tab as { id?: unknown } | null)?.id
-  if (typeof tabId === 'number') dapp.seen(origin, tabId)
+  if (typeof tabId === 'number') dapp.seen(origin, tabId, typeof sender.documentId === 'string' ? sender.documentId : undefined)
   try {
     await dapp.ready
     return await row.handler(parsed.data, { origin, state: ctx.state, core: ctx.core, dapp })

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { recoverMessageAddress, recoverTypedDataAddress, stringToHex } from 'viem'
+import { startTestService, type TestService } from '../integration/helpers/service'
+import { launchExtension, type LaunchedExtension } from './helpers/browser'
+import { startPageServer, type PageServer } from './helpers/pageServer'
+import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+
+type Outcome = { ok: unknown } | { code: number; message: string }
+
+const typedData = {
+  types: {
+    EIP712Domain: [
+      { name: 'name', type: 'string' },
+      { name: 'version', type: 'string' },
+      { name: 'chainId', type: 'uint256' },
+      { name: 'verifyingContract', type: 'address' },
+    ],
+    Person: [
+      { name: 'name', type: 'string' },
+      { name: 'wallet', type: 'address' },
+    ],
+    Mail: [
+      { name: 'from', type: 'Person' },
+      { name: 'to', type: 'Person' },
+      { name: 'contents', type: 'string' },
+    ],
+  },
+  primaryType: 'Mail',
+  domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' },
+  message: {
+    from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
+    to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
+    contents: 'Hello, Bob!',
+  },
+} as const
+
+describe('dApp connection and signing with approval in our window (Chromium)', () => {
+  let svc: TestService
+  let ext: LaunchedExtension
+  let pages: PageServer
+  let popup: Page
+  let dapp: Page
+  let address = ''
+
+  /** Send a request from the dApp page; resolves with the result or the EIP-1193 error. */
+  function request(method: string, params?: unknown): Promise<Outcome> {
+    return dapp.evaluate(
+      ([m, p]) =>
+        (window as any).ethereum.request(p === undefined ? { method: m } : { method: m, params: p }).then(
+          (ok: unknown) => ({ ok }),
+          (e: { code: number; message: string }) => ({ code: e.code, message: e.message }),
+        ),
+      [method, params] as const,
+    )
+  }
+
+  const accountsEvents = () => dapp.evaluate(() => (window as any).__accountsChanged as unknown[])
+
+  /** Send a request that needs approval; returns the outcome promise and the approval window. */
+  async function requestWithApproval(method: string, params: unknown[] | undefined): Promise<{ outcome: Promise<Outcome>; approval: Page }> {
+    const opened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('/approval.html?id='), timeout: 15_000 })
+    const outcome = request(method, params)
+    const approval = await opened
+    await approval.locator('[data-testid="approval-origin"]').waitFor({ timeout: 15_000 })
+    await expect.poll(() => approval.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true)
+    return { outcome, approval }
+  }
+
+  beforeAll(async () => {
+    svc = await startTestService()
+    ext = await launchExtension()
+    pages = await startPageServer({ '/': '<!doctype html><html><head><title>dApp</title></head><body><h1>Test dApp</h1></body></html>' })
+    popup = await openPopup(ext)
+    await configureService(popup, svc.url)
+    await loginByEmailOtp(popup, svc.url, `dapp-${Date.now()}@example.test`)
+    const status = await callBackground(popup, 'getStatus')
+    const { json } = await svc.post('/public/v1/query/list_wallet_accounts', { organizationId: status.result.session.organizationId, paginationOptions: { limit: '100' } })
+    address = (json.accounts as Array<{ address: string; addressFormat: string }>).find((a) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM')!.address
+    dapp = await ext.context.newPage()
+    await dapp.goto(pages.url('/'))
+    await dapp.waitForFunction(() => (window as any).ethereum?.isSigil === true)
+    await dapp.evaluate(() => {
+      const w = window as any
+      w.__accountsChanged = []
+      w.ethereum.on('accountsChanged', (a: unknown) => w.__accountsChanged.push(a))
+    })
+  })
+
+  afterAll(async () => {
+    await ext?.close()
+    await pages?.close()
+    await svc?.stop()
+  })
+
+  it('eth_accounts is [] before connecting; eth_requestAccounts opens our window with the origin, approve → [address]', async () => {
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    expect(await request('eth_accounts')).toEqual({ ok: [] })
+    expect(await request('eth_chainId')).toEqual({ ok: '0x1' })
+    const { outcome, approval } = await requestWithApproval('eth_requestAccounts', undefined)
+    expect(await approval.locator('[data-testid="approval-origin"]').textContent()).toBe(pages.origin)
+    expect(await approval.locator('[data-testid="approval-account"]').textContent()).toBe(address)
+    expect(await approval.getByRole('heading', { level: 1 }).textContent()).toBe('Connect to this site?')
+    await shot(approval, 'approval-connect')
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    expect(await outcome).toEqual({ ok: [address] })
+    expect(await request('eth_accounts')).toEqual({ ok: [address] })
+    await expect.poll(() => accountsEvents()).toEqual([[address]])
+  })
+
+  it("personal_sign('hello sigil') shows the decoded text; approve → a signature that recovers to the address", async () => {
+    const { outcome, approval } = await requestWithApproval('personal_sign', [stringToHex('hello sigil'), address])
+    expect(await approval.locator('[data-testid="approval-message"]').textContent()).toBe('hello sigil')
+    expect(await approval.locator('[data-testid="approval-method"]').textContent()).toBe('personal_sign')
+    await shot(approval, 'approval-personal-sign')
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const result = await outcome
+    expect(result).toMatchObject({ ok: expect.stringMatching(/^0x[0-9a-f]{128}(1b|1c)$/) })
+    const signature = (result as { ok: `0x${string}` }).ok
+    expect(await recoverMessageAddress({ message: 'hello sigil', signature })).toBe(address)
+  })
+
+  it('eth_signTypedData_v4 shows the primary type and fields; approve → recovers with recoverTypedDataAddress', async () => {
+    const { outcome, approval } = await requestWithApproval('eth_signTypedData_v4', [address, JSON.stringify(typedData)])
+    expect(await approval.locator('[data-testid="approval-primary-type"]').textContent()).toBe('Mail')
+    expect(await approval.getByText('Hello, Bob!').count()).toBe(1)
+    await shot(approval, 'approval-typed-data')
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const result = await outcome
+    const signature = (result as { ok: `0x${string}` }).ok
+    expect(signature).toMatch(/^0x[0-9a-f]{130}$/)
+    expect(await recoverTypedDataAddress({ ...(typedData as any), signature })).toBe(address)
+  })
+
+  it('Reject → 4001', async () => {
+    const { outcome, approval } = await requestWithApproval('personal_sign', [stringToHex('second'), address])
+    await approval.getByRole('button', { name: 'Reject' }).click()
+    expect(await outcome).toEqual({ code: 4001, message: 'User rejected the request' })
+  })
+
+  it('closing the approval window → 4001', async () => {
+    const { outcome, approval } = await requestWithApproval('personal_sign', [stringToHex('third'), address])
+    await approval.close()
+    expect(await outcome).toEqual({ code: 4001, message: 'User rejected the request' })
+  })
+
+  it('Escape rejects, and Enter does nothing until Approve is focused', async () => {
+    const { outcome, approval } = await requestWithApproval('personal_sign', [stringToHex('keyboard'), address])
+    await approval.getByRole('button', { name: 'Approve' }).waitFor()
+    await approval.waitForTimeout(500)
+    await approval.keyboard.press('Enter')
+    await approval.waitForTimeout(300)
+    expect(await approval.locator('[data-testid="approval-result"]').count()).toBe(0)
+    await approval.keyboard.press('Escape')
+    expect(await outcome).toEqual({ code: 4001, message: 'User rejected the request' })
+  })
+
+  it('Enter on the focused Approve button approves', async () => {
+    const { outcome, approval } = await requestWithApproval('personal_sign', [stringToHex('enter'), address])
+    const approve = approval.getByRole('button', { name: 'Approve' })
+    await expect.poll(() => approve.isEnabled()).toBe(true)
+    await approve.focus()
+    await approval.keyboard.press('Enter')
+    const signature = ((await outcome) as { ok: `0x${string}` }).ok
+    expect(await recoverMessageAddress({ message: 'enter', signature })).toBe(address)
+  })
+
+  it('locking from the popup rejects the pending request; afterwards eth_accounts is []', async () => {
+    const { outcome, approval } = await requestWithApproval('personal_sign', [stringToHex('fourth'), address])
+    await popup.bringToFront()
+    await popup.getByRole('button', { name: 'Settings' }).click()
+    await popup.getByRole('button', { name: 'Lock now' }).click()
+    await popup.locator('#status[data-logged-in="false"]').waitFor()
+    const result = await outcome
+    expect(result).toMatchObject({ code: expect.any(Number) })
+    expect([4001, 4100]).toContain((result as { code: number }).code)
+    await expect.poll(() => approval.isClosed(), { timeout: 5_000 }).toBe(true)
+    expect(await request('eth_accounts')).toEqual({ ok: [] })
+    await expect.poll(() => accountsEvents()).toEqual([[address], []])
+    expect(await request('personal_sign', [stringToHex('after lock'), address])).toMatchObject({ code: 4100 })
+  })
+})

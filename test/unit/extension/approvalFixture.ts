@@ -1,0 +1,136 @@
+/**
+ * A background wired to a fake platform (approval windows, tabs) and a fake key service that
+ * signs for real with a fixed secp256k1 key, so signatures can be recovered with viem.
+ */
+import { vi } from 'vitest'
+import { privateKeyToAccount } from 'viem/accounts'
+import { createBackground } from '@/src/extension/background'
+import type { NewSession } from '@/src/extension/background/core'
+import type { DappPlatform } from '@/src/extension/background/dappServices'
+import type { Sender } from '@/src/extension/background/router'
+import { signRawPayload } from '@/src/chains/sign/raw'
+import { signEthereumTransaction } from '@/src/chains/sign/ethereumTransaction'
+import { hexToBytes } from '@/src/crypto/encoding'
+import { createP256WebCryptoKeyPair } from '@/src/crypto/stamp'
+import type { ProviderEventMessage } from '@/src/extension/protocol/runtime'
+import { fakeDeps } from './fakeDeps'
+
+export const EXT_ID = 'enibeleniamgnfhbmpkkldfacbjikdfa'
+export const BASE = `chrome-extension://${EXT_ID}/`
+export const ORIGIN = 'https://dapp.example'
+export const PAGE: Sender = { id: EXT_ID, url: `${ORIGIN}/app`, origin: ORIGIN, tab: { id: 7 } }
+export const OTHER: Sender = { id: EXT_ID, url: 'https://other.example/', origin: 'https://other.example', tab: { id: 8 } }
+export const APPROVAL_PAGE: Sender = { id: EXT_ID, url: `${BASE}approval.html?id=x` }
+
+const PRIVATE_KEY = `0x${'42'.repeat(32)}` as const
+/** The fake wallet's Ethereum account. */
+export const ACCOUNT = privateKeyToAccount(PRIVATE_KEY)
+
+const ts = { seconds: '1700000000', nanos: '0' }
+
+function account(id: string, address: string, addressFormat: string) {
+  return {
+    walletAccountId: id,
+    organizationId: 'org-1',
+    walletId: 'w1',
+    curve: addressFormat === 'ADDRESS_FORMAT_ETHEREUM' ? 'CURVE_SECP256K1' : 'CURVE_ED25519',
+    pathFormat: 'PATH_FORMAT_BIP32',
+    path: "m/44'/60'/0'/0/0",
+    addressFormat,
+    address,
+    createdAt: ts,
+    updatedAt: ts,
+  }
+}
+
+function activity(type: string, result: Record<string, Record<string, unknown>>) {
+  return {
+    activity: {
+      id: 'act-1',
+      organizationId: 'org-1',
+      status: 'ACTIVITY_STATUS_COMPLETED',
+      type,
+      intent: {},
+      result,
+      votes: [],
+      fingerprint: 'sha256:00',
+      canApprove: false,
+      canReject: false,
+      createdAt: ts,
+      updatedAt: ts,
+    },
+  }
+}
+
+type Call = { path: string; body: any }
+
+/** The fake key service (`fetch`): list_wallet_accounts, sign_raw_payload, sign_transaction. */
+function fakeService(calls: Call[]): typeof fetch {
+  const pk = hexToBytes(PRIVATE_KEY)
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const path = new URL(String(input)).pathname
+    const body = JSON.parse(String(init?.body ?? '{}'))
+    calls.push({ path, body })
+    let json: unknown
+    if (path === '/public/v1/query/list_wallet_accounts') {
+      json = { accounts: [account('a0', 'So11111111111111111111111111111111111111112', 'ADDRESS_FORMAT_SOLANA'), account('a1', ACCOUNT.address, 'ADDRESS_FORMAT_ETHEREUM')] }
+    } else if (path === '/public/v1/submit/sign_raw_payload') {
+      const p = body.parameters
+      const sig = signRawPayload({ privateKey: pk, curve: 'CURVE_SECP256K1', payload: p.payload, encoding: p.encoding, hashFunction: p.hashFunction })
+      json = activity('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', { signRawPayloadResult: sig })
+    } else if (path === '/public/v1/submit/sign_transaction') {
+      const signedTransaction = signEthereumTransaction({ privateKey: pk, unsignedTransaction: body.parameters.unsignedTransaction })
+      json = activity('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { signTransactionResult: { signedTransaction } })
+    } else {
+      return new Response('{"message":"not found"}', { status: 404 })
+    }
+    return new Response(JSON.stringify(json), { status: 200, headers: { 'content-type': 'application/json' } })
+  }) as typeof fetch
+}
+
+/** A wired background with a fake platform; `login()` starts a session for org-1. */
+export function setup() {
+  const f = fakeDeps()
+  const calls: Call[] = []
+  f.deps.fetch = fakeService(calls)
+  const windows: Array<{ windowId: number; approvalId: string }> = []
+  const closed: number[] = []
+  const events: Array<{ tabId: number; message: ProviderEventMessage; documentId?: string }> = []
+  let nextWindow = 100
+  const platform: DappPlatform = {
+    openApprovalWindow: async (approvalId) => {
+      const windowId = nextWindow++
+      windows.push({ windowId, approvalId })
+      return windowId
+    },
+    closeWindow: async (windowId) => void closed.push(windowId),
+    sendToTab: async (tabId, message, documentId) => void events.push({ tabId, message, ...(documentId === undefined ? {} : { documentId }) }),
+  }
+  const bg = createBackground({ extensionId: EXT_ID, extensionBaseUrl: BASE }, f.deps, platform)
+  let nextId = 1
+  const rpc = (method: string, params?: unknown, sender: Sender = PAGE, extra: Record<string, unknown> = {}) =>
+    bg.onMessage({ kind: 'dapp-rpc', id: nextId++, method, ...(params === undefined ? {} : { params }), ...extra }, sender) as Promise<any>
+  const popup = (method: string, params?: unknown, sender: Sender = APPROVAL_PAGE) =>
+    bg.onMessage({ kind: 'popup', method, ...(params === undefined ? {} : { params }) }, sender) as Promise<any>
+  /** Wait until `n` approval windows have opened; returns the newest. */
+  const windowOpened = async (n: number) => {
+    await vi.waitFor(() => {
+      if (windows.length < n) throw new Error(`waiting for window ${n}`)
+    })
+    return windows[n - 1]!
+  }
+  async function login() {
+    const { keyPair, publicKeyHex } = await createP256WebCryptoKeyPair()
+    const data: NewSession = { organizationId: 'org-1', userId: 'user-1', username: 'alice', publicKeyHex, method: 'email', expiresAt: f.deps.now() + 3_600_000 }
+    await bg.core.startSession(data, keyPair.privateKey)
+  }
+  /** Log in and connect PAGE's origin through an approved eth_requestAccounts. */
+  async function connected() {
+    await login()
+    const pending = rpc('eth_requestAccounts')
+    const w = await windowOpened(windows.length + 1)
+    await popup('approvalResolve', { id: w.approvalId, approved: true })
+    await pending
+  }
+  return { f, bg, calls, windows, closed, events, rpc, popup, windowOpened, login, connected }
+}
