@@ -71,7 +71,7 @@ export function flattenFields(value: unknown, prefix = '', out: Array<[string, s
     if (entries.length === 0) out.push([prefix || '(root)', Array.isArray(value) ? '[]' : '{}'])
     for (const [k, v] of entries) {
       if (out.length >= MAX_FIELDS) {
-        out.push(['…', 'more fields not shown'])
+        if (out[out.length - 1]?.[0] !== '…') out.push(['…', 'more fields not shown'])
         break
       }
       flattenFields(v, prefix ? `${prefix}.${k}` : k, out)

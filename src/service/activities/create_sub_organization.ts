@@ -5,6 +5,7 @@ import { insertOrganization, setFeature, setQuorum } from '../store/organization
 import { createUser } from './shared/users.js'
 import type { ActivityHandler } from './types.js'
 import { createWalletIn } from './shared/wallets.js'
+import { checkSignupToken } from './shared/signupToken.js'
 
 type Params = z.infer<typeof createSubOrganization.parameters>
 
@@ -22,6 +23,8 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
   if (p.rootQuorumThreshold > p.rootUsers.length) {
     throw invalidField('parameters.rootQuorumThreshold', `must not exceed the number of root users (${p.rootUsers.length})`)
   }
+  if (p.verificationToken) await checkSignupToken(ctx, p.verificationToken, p.rootUsers[0], p.clientSignature)
+  else if (p.clientSignature) throw invalidField('parameters.clientSignature', 'needs a verificationToken')
   const orgId = crypto.randomUUID()
   await insertOrganization(ctx.tx, {
     id: orgId,
