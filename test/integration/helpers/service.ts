@@ -5,6 +5,7 @@ import pg from 'pg'
 import { createApiKeyStamper } from '../../../src/crypto/stamp.js'
 import { resolveConfig, type ServiceConfig } from '../../../src/service/config.js'
 import { startService, type RunningService } from '../../../src/service/server.js'
+import type { Logger } from '../../../src/service/logger.js'
 import type { Stamper } from '../../../src/api/stamper.js'
 
 export type TestService = RunningService & {
@@ -31,15 +32,17 @@ export async function freshDatabaseUrl(): Promise<string | undefined> {
 }
 
 /** Starts the real service on 127.0.0.1:<free port> with a fresh data dir and database. */
-export async function startTestService(overrides: Partial<ServiceConfig> & { now?: () => number; dataDir?: string } = {}): Promise<TestService> {
+export async function startTestService(
+  overrides: Partial<ServiceConfig> & { now?: () => number; dataDir?: string; logger?: Logger } = {},
+): Promise<TestService> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'sigil-test-'))
   const databaseUrl = 'databaseUrl' in overrides ? overrides.databaseUrl : await freshDatabaseUrl()
-  const { now, ...configOverrides } = overrides
+  const { now, logger, ...configOverrides } = overrides
   const config = resolveConfig(
     { SIGIL_LOG: 'silent' },
     { port: 0, dataDir, databaseUrl, ...configOverrides },
   )
-  const svc = await startService(config, now ? { now } : {})
+  const svc = await startService(config, { ...(now ? { now } : {}), ...(logger ? { logger } : {}) })
   const adminStamper = createApiKeyStamper({ privateKeyHex: svc.admin.privateKey })
   const post: TestService['post'] = async (path, body, stamper = adminStamper, headers = {}) => {
     const text = typeof body === 'string' ? body : JSON.stringify(body)
