@@ -6,15 +6,13 @@
  */
 import { SubmitEnvelope } from './common.js'
 import { ActivityType } from './enums.js'
-import { SigilError } from './errors.js'
+import { SigilError, fieldError, invalidField } from './errors.js'
 import type { QueryDefinition, SubmitDefinition } from './operation.js'
 import { queryByPath, submitByPath } from './registry.js'
 import { parseOrThrow } from './validation.js'
 
 function badType(description: string): SigilError {
-  return new SigilError('UNKNOWN_ACTIVITY_TYPE', `type: ${description}`, {
-    fieldViolations: [{ field: 'type', description }],
-  })
+  return fieldError('UNKNOWN_ACTIVITY_TYPE', 'type', description)
 }
 
 /**
@@ -46,9 +44,7 @@ export type ParsedSubmit = {
 /** Validates a parsed JSON submit body for `path`: type first (A2), then envelope, then parameters. */
 export function parseSubmitRequest(path: string, body: unknown): ParsedSubmit {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new SigilError('INVALID_ARGUMENT', '(body): must be a JSON object', {
-      fieldViolations: [{ field: '(body)', description: 'must be a JSON object' }],
-    })
+    throw invalidField('(body)', 'must be a JSON object')
   }
   const definition = resolveSubmit(path, (body as { type?: unknown }).type)
   const envelope = parseOrThrow(SubmitEnvelope, body, '')

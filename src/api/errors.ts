@@ -128,11 +128,14 @@ export class SigilError extends Error {
   }
 }
 
+/** An error naming one field: message `field: description` and one field violation (wire-formats A3). */
+export function fieldError(code: SigilErrorCode, field: string, description: string): SigilError {
+  return new SigilError(code, `${field}: ${description}`, { fieldViolations: [{ field, description }] })
+}
+
 /** Shorthand for an INVALID_ARGUMENT error naming one field. */
 export function invalidField(field: string, description: string): SigilError {
-  return new SigilError('INVALID_ARGUMENT', `${field}: ${description}`, {
-    fieldViolations: [{ field, description }],
-  })
+  return fieldError('INVALID_ARGUMENT', field, description)
 }
 
 /**

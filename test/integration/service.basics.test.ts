@@ -192,6 +192,46 @@ describe('activities', () => {
     expect(gone.status).toBe(404)
   })
 
+  it('creates root users with OAuth providers from claims or from an OIDC token', async () => {
+    const payload = Buffer.from(JSON.stringify({ iss: 'https://issuer.example', sub: 'user-42', aud: 'app-1' })).toString('base64url')
+    const oidcToken = `eyJhbGciOiJub25lIn0.${payload}.sig`
+    const r = await svc.post(
+      '/public/v1/submit/create_sub_organization',
+      submitBody(SUB, svc.admin.organizationId, {
+        subOrganizationName: 'oauth',
+        rootUsers: [
+          {
+            ...rootUser('olga'),
+            oauthProviders: [
+              { providerName: 'Example', oidcClaims: { iss: 'https://accounts.example', sub: 'abc', aud: 'client-9' } },
+              { providerName: 'Token', oidcToken },
+            ],
+          },
+        ],
+        rootQuorumThreshold: 1,
+      }),
+    )
+    expect(r.status).toBe(200)
+    const subId = r.json.activity.result.createSubOrganizationResultV8.subOrganizationId
+    const users = await svc.post('/public/v1/query/list_users', { organizationId: subId })
+    const providers = users.json.users[0].oauthProviders
+    const rows = providers.map((p: any) => [p.providerName, p.issuer, p.subject, p.audience]).sort()
+    expect(rows).toEqual([
+      ['Example', 'https://accounts.example', 'abc', 'client-9'],
+      ['Token', 'https://issuer.example', 'user-42', 'app-1'],
+    ])
+    const bad = await svc.post(
+      '/public/v1/submit/create_sub_organization',
+      submitBody(SUB, svc.admin.organizationId, {
+        subOrganizationName: 'oauth-bad',
+        rootUsers: [{ ...rootUser('oleg'), oauthProviders: [{ providerName: 'Nothing' }] }],
+        rootQuorumThreshold: 1,
+      }),
+    )
+    expect(bad.status).toBe(400)
+    expect(bad.json.message).toContain('parameters.rootUsers[0].oauthProviders[0]')
+  })
+
   it('sets and removes organization features', async () => {
     const org = svc.admin.organizationId
     const set = await svc.post(

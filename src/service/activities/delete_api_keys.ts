@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { SigilError } from '../../api/errors.js'
+import { fieldError } from '../../api/errors.js'
 import type { deleteApiKeys } from '../../api/operations/delete_api_keys.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
@@ -10,9 +10,7 @@ export const handler: ActivityHandler<z.infer<typeof deleteApiKeys.parameters>> 
   for (const [i, id] of p.apiKeyIds.entries()) {
     const rows = await ctx.tx.query('DELETE FROM api_keys WHERE id = $1 AND user_id = $2 RETURNING id', [id, p.userId])
     if (rows.length === 0) {
-      throw new SigilError('NOT_FOUND', `parameters.apiKeyIds[${i}]: no such API key for the user`, {
-        fieldViolations: [{ field: `parameters.apiKeyIds[${i}]`, description: 'no such API key for the user' }],
-      })
+      throw fieldError('NOT_FOUND', `parameters.apiKeyIds[${i}]`, 'no such API key for the user')
     }
   }
   return { apiKeyIds: p.apiKeyIds }

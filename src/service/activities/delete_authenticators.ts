@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { SigilError } from '../../api/errors.js'
+import { fieldError } from '../../api/errors.js'
 import type { deleteAuthenticators } from '../../api/operations/delete_authenticators.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
@@ -10,9 +10,7 @@ export const handler: ActivityHandler<z.infer<typeof deleteAuthenticators.parame
   for (const [i, id] of p.authenticatorIds.entries()) {
     const rows = await ctx.tx.query('DELETE FROM authenticators WHERE id = $1 AND user_id = $2 RETURNING id', [id, p.userId])
     if (rows.length === 0) {
-      throw new SigilError('NOT_FOUND', `parameters.authenticatorIds[${i}]: no such authenticator for the user`, {
-        fieldViolations: [{ field: `parameters.authenticatorIds[${i}]`, description: 'no such authenticator for the user' }],
-      })
+      throw fieldError('NOT_FOUND', `parameters.authenticatorIds[${i}]`, 'no such authenticator for the user')
     }
   }
   return { authenticatorIds: p.authenticatorIds }

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { SigilError } from '../../api/errors.js'
+import { fieldError } from '../../api/errors.js'
 import type { deleteFiatOnRampCredential } from '../../api/operations/delete_fiat_on_ramp_credential.js'
 import { deleteCredential } from '../store/onramp.js'
 import type { ActivityHandler } from './types.js'
@@ -7,10 +7,7 @@ import type { ActivityHandler } from './types.js'
 /** delete_fiat_on_ramp_credential (service-interface.md activity list): removes one credential and its sealed secrets. */
 export const handler: ActivityHandler<z.infer<typeof deleteFiatOnRampCredential.parameters>> = async (ctx, p) => {
   if (!(await deleteCredential(ctx.tx, ctx.organizationId, p.fiatOnrampCredentialId))) {
-    const field = 'parameters.fiatOnrampCredentialId'
-    throw new SigilError('NOT_FOUND', `${field}: no such on-ramp credential in the organization`, {
-      fieldViolations: [{ field, description: 'no such on-ramp credential in the organization' }],
-    })
+    throw fieldError('NOT_FOUND', 'parameters.fiatOnrampCredentialId', 'no such on-ramp credential in the organization')
   }
   return { fiatOnRampCredentialId: p.fiatOnrampCredentialId }
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { SigilError, invalidField } from '../../api/errors.js'
+import { fieldError, invalidField } from '../../api/errors.js'
 import type { deleteWallets } from '../../api/operations/delete_wallets.js'
 import { deleteWallet } from '../store/wallets.js'
 import { requireWallet } from './shared/walletLookup.js'
@@ -15,9 +15,8 @@ export const handler: ActivityHandler<z.infer<typeof deleteWallets.parameters>> 
   for (const [i, id] of p.walletIds.entries()) {
     const wallet = await requireWallet(ctx.tx, ctx.organizationId, id, `parameters.walletIds[${i}]`)
     if (!wallet.exported && p.deleteWithoutExport !== true) {
-      const field = 'parameters.deleteWithoutExport'
       const description = `wallet ${wallet.id} has not been exported; set deleteWithoutExport to delete it anyway`
-      throw new SigilError('FAILED_PRECONDITION', `${field}: ${description}`, { fieldViolations: [{ field, description }] })
+      throw fieldError('FAILED_PRECONDITION', 'parameters.deleteWithoutExport', description)
     }
     ids.add(wallet.id)
   }

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { SigilError, invalidField } from '../../api/errors.js'
+import { SigilError, fieldError, invalidField } from '../../api/errors.js'
 import type { importWallet } from '../../api/operations/import_wallet.js'
 import { validateMnemonic } from '../../chains/mnemonic.js'
 import { utf8Decode } from '../../crypto/encoding.js'
@@ -41,10 +41,7 @@ export const handler: ActivityHandler<z.infer<typeof importWallet.parameters>> =
   await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')
   const row = await getImportKey(ctx.tx, ctx.organizationId, p.userId)
   if (!row) {
-    const description = 'no import was initiated for this user: call init_import_wallet first'
-    throw new SigilError('FAILED_PRECONDITION', `parameters.userId: ${description}`, {
-      fieldViolations: [{ field: 'parameters.userId', description }],
-    })
+    throw fieldError('FAILED_PRECONDITION', 'parameters.userId', 'no import was initiated for this user: call init_import_wallet first')
   }
   const privateKey = ctx.rt.secrets.open(row.private_key_enc, sealPurpose.importKey(ctx.organizationId, p.userId))
   let mnemonic: string

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { otpLoginV1 } from '../../api/operations/otp_login.js'
-import { SigilError, invalidField } from '../../api/errors.js'
+import { SigilError, fieldError, invalidField } from '../../api/errors.js'
 import { verifyClientSignature, verifyVerificationToken } from '../../crypto/jwt.js'
 import { findUserByContact } from '../otp/contact.js'
 import { isSelfOrAncestor } from '../store/organizations.js'
@@ -11,9 +11,7 @@ import type { ActivityHandler } from './types.js'
 type Params = z.infer<typeof otpLoginV1.parameters>
 
 function tokenError(description: string): SigilError {
-  return new SigilError('TOKEN_INVALID', `parameters.verificationToken: ${description}`, {
-    fieldViolations: [{ field: 'parameters.verificationToken', description }],
-  })
+  return fieldError('TOKEN_INVALID', 'parameters.verificationToken', description)
 }
 
 /** The login message core signs (wire-formats B3): `{login:{publicKey}, tokenId, type:"USAGE_TYPE_LOGIN"}`. */

@@ -3,7 +3,7 @@
  * wire-formats B2). Accepted forms: the `{encappedPublic, ciphertext}` JSON envelope, the
  * hex of that JSON, and the bs58check bundle that @turnkey/crypto `encryptOnRampSecret` makes.
  */
-import { SigilError } from '../../api/errors.js'
+import { fieldError } from '../../api/errors.js'
 import { decryptCredentialBundle } from '../../crypto/credentialBundle.js'
 import { hexToBytes, utf8Decode } from '../../crypto/encoding.js'
 import { decryptEnvelope } from '../../crypto/signedBundle.js'
@@ -38,7 +38,7 @@ export async function decryptOnRampSecret(value: string, privateKey: Uint8Array,
   }
   if (!plaintext || plaintext.length === 0) {
     const description = 'must be encrypted to the service on-ramp encryption public key (GET /healthz onRampEncryptionPublicKey)'
-    throw new SigilError('BUNDLE_INVALID', `${field}: ${description}`, { fieldViolations: [{ field, description }] })
+    throw fieldError('BUNDLE_INVALID', field, description)
   }
   return plaintext
 }

@@ -1,4 +1,4 @@
-import { SigilError } from '../../api/errors.js'
+import { fieldError } from '../../api/errors.js'
 import type { QueryHandler } from '../http/dispatch.js'
 import { activityToWire, getActivity } from '../store/activities.js'
 
@@ -6,9 +6,7 @@ import { activityToWire, getActivity } from '../store/activities.js'
 export const handler: QueryHandler<{ activityId: string }> = async ({ sql, organizationId, principal }, req) => {
   const a = await getActivity(sql, req.activityId)
   if (!a || a.organization_id !== organizationId) {
-    throw new SigilError('NOT_FOUND', 'activityId: no such activity in the organization', {
-      fieldViolations: [{ field: 'activityId', description: 'no such activity in the organization' }],
-    })
+    throw fieldError('NOT_FOUND', 'activityId', 'no such activity in the organization')
   }
   return { activity: await activityToWire(sql, a, principal.userId, 'query') }
 }

@@ -1,4 +1,4 @@
-import { SigilError } from '../../api/errors.js'
+import { fieldError } from '../../api/errors.js'
 import type { QueryHandler } from '../http/dispatch.js'
 import { getTransaction } from '../store/onramp.js'
 
@@ -6,9 +6,7 @@ import { getTransaction } from '../store/onramp.js'
 export const handler: QueryHandler<{ transactionId: string }> = async ({ sql, organizationId }, req) => {
   const tx = await getTransaction(sql, req.transactionId, organizationId)
   if (!tx) {
-    throw new SigilError('NOT_FOUND', 'transactionId: no such on-ramp transaction in the organization', {
-      fieldViolations: [{ field: 'transactionId', description: 'no such on-ramp transaction in the organization' }],
-    })
+    throw fieldError('NOT_FOUND', 'transactionId', 'no such on-ramp transaction in the organization')
   }
   return { transactionStatus: tx.status, ...(tx.tx_hash ? { txHash: tx.tx_hash } : {}) }
 }

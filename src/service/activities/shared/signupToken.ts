@@ -1,5 +1,5 @@
 import type { ClientSignature } from '../../../api/common.js'
-import { SigilError, invalidField } from '../../../api/errors.js'
+import { fieldError, invalidField } from '../../../api/errors.js'
 import { verifyClientSignature, verifyVerificationToken } from '../../../crypto/jwt.js'
 import { isSelfOrAncestor } from '../../store/organizations.js'
 import type { ActivityContext } from '../types.js'
@@ -21,8 +21,7 @@ export async function checkSignupToken(
   clientSignature: ClientSignature | undefined,
 ): Promise<void> {
   const field = 'parameters.verificationToken'
-  const fail = (description: string) =>
-    new SigilError('TOKEN_INVALID', `${field}: ${description}`, { fieldViolations: [{ field, description }] })
+  const fail = (description: string) => fieldError('TOKEN_INVALID', field, description)
   const v = verifyVerificationToken(token, ctx.rt.keys.verifier.publicKeyHex, { nowMs: ctx.now })
   if (!v.ok) throw fail(v.reason === 'TOKEN_EXPIRED' ? 'expired' : 'not a valid verification token of this service')
   const claims = v.claims

@@ -1,4 +1,4 @@
-import { SigilError } from '../../../api/errors.js'
+import { type SigilError, fieldError } from '../../../api/errors.js'
 import type { Curve } from '../../../chains/types.js'
 import { utf8Decode } from '../../../crypto/encoding.js'
 import type { Runtime } from '../../runtime.js'
@@ -6,7 +6,7 @@ import type { Sql } from '../../store/db.js'
 import { type WalletAccountRow, type WalletRow, findAccountByAddress, getWallet, sealPurpose } from '../../store/wallets.js'
 
 function notFound(field: string, description: string): SigilError {
-  return new SigilError('NOT_FOUND', `${field}: ${description}`, { fieldViolations: [{ field, description }] })
+  return fieldError('NOT_FOUND', field, description)
 }
 
 /** The organization's wallet, or a 404 naming `field` (service-interface "Errors"). */

@@ -6,7 +6,7 @@
  * re-running PBKDF2 + BIP-32/SLIP-10 (~9 ms) per request. Nothing is kept in plaintext.
  */
 import type { WalletAccountParams } from '../../../api/common.js'
-import { SigilError } from '../../../api/errors.js'
+import { type SigilError, fieldError } from '../../../api/errors.js'
 import type { WalletParams } from '../../../api/operations/create_sub_organization.js'
 import { deriveAccount } from '../../../chains/derive.js'
 import { type MnemonicLength, generateMnemonic, mnemonicToSeed } from '../../../chains/mnemonic.js'
@@ -87,7 +87,7 @@ export async function persistWalletAccounts(
 
 function duplicate(field: string, d: DerivedWalletAccount): SigilError {
   const description = `the wallet already has an account with path ${d.params.path} and ${d.params.addressFormat}`
-  return new SigilError('ALREADY_EXISTS', `${field}: ${description}`, { fieldViolations: [{ field, description }] })
+  return fieldError('ALREADY_EXISTS', field, description)
 }
 
 /** Zeroes the derived private keys. */
