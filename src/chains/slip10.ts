@@ -12,6 +12,8 @@ import { hmac } from '@noble/hashes/hmac.js'
 import { ripemd160 } from '@noble/hashes/legacy.js'
 import { sha256, sha512 } from '@noble/hashes/sha2.js'
 import { utf8ToBytes } from '@noble/hashes/utils.js'
+import { bytesToNumberBE, numberToBytesBE } from '@noble/curves/utils.js'
+import { concatBytes } from '../crypto/encoding.js'
 import { chainError } from './errors.js'
 import { HARDENED } from './path.js'
 
@@ -34,34 +36,9 @@ const SEED_KEY: Record<Slip10Curve, Uint8Array> = {
 
 const P256_N = p256.Point.CURVE().n
 
-function bytesToBigInt(b: Uint8Array): bigint {
-  let n = 0n
-  for (const x of b) n = (n << 8n) | BigInt(x)
-  return n
-}
-
-function bigIntTo32(n: bigint): Uint8Array {
-  const out = new Uint8Array(32)
-  for (let i = 31; i >= 0; i--) {
-    out[i] = Number(n & 0xffn)
-    n >>= 8n
-  }
-  return out
-}
-
 function ser32(i: number): Uint8Array {
   const out = new Uint8Array(4)
   new DataView(out.buffer).setUint32(0, i >>> 0, false)
-  return out
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let o = 0
-  for (const p of parts) {
-    out.set(p, o)
-    o += p.length
-  }
   return out
 }
 
@@ -71,7 +48,7 @@ function publicKeyOf(curve: Slip10Curve, privateKey: Uint8Array): Uint8Array {
 
 /** serP as SLIP-10 fingerprints it: ed25519 keys get a 0x00 prefix to 33 bytes. */
 function serP(curve: Slip10Curve, publicKey: Uint8Array): Uint8Array {
-  return curve === 'ed25519' ? concat(new Uint8Array([0]), publicKey) : publicKey
+  return curve === 'ed25519' ? concatBytes(new Uint8Array([0]), publicKey) : publicKey
 }
 
 function fingerprint(curve: Slip10Curve, publicKey: Uint8Array): number {
@@ -90,7 +67,7 @@ function masterPriv(curve: Slip10Curve, seed: Uint8Array): PrivNode {
     const IL = I.slice(0, 32)
     const IR = I.slice(32)
     if (curve === 'nist256p1') {
-      const k = bytesToBigInt(IL)
+      const k = bytesToNumberBE(IL)
       if (k === 0n || k >= P256_N) {
         data = I
         continue
@@ -107,20 +84,20 @@ function childPriv(curve: Slip10Curve, parent: PrivNode, index: number): PrivNod
     throw chainError('path', 'ed25519 derivation supports hardened segments only')
   }
   let data = hardened
-    ? concat(new Uint8Array([0]), parent.privateKey, ser32(index))
-    : concat(publicKeyOf(curve, parent.privateKey), ser32(index))
+    ? concatBytes(new Uint8Array([0]), parent.privateKey, ser32(index))
+    : concatBytes(publicKeyOf(curve, parent.privateKey), ser32(index))
   for (;;) {
     const I = hmac(sha512, parent.chainCode, data)
     const IL = I.slice(0, 32)
     const IR = I.slice(32)
     if (curve === 'ed25519') return { privateKey: IL, chainCode: IR }
-    const il = bytesToBigInt(IL)
-    const k = (il + bytesToBigInt(parent.privateKey)) % P256_N
+    const il = bytesToNumberBE(IL)
+    const k = (il + bytesToNumberBE(parent.privateKey)) % P256_N
     if (il >= P256_N || k === 0n) {
-      data = concat(new Uint8Array([1]), IR, ser32(index))
+      data = concatBytes(new Uint8Array([1]), IR, ser32(index))
       continue
     }
-    return { privateKey: bigIntTo32(k), chainCode: IR }
+    return { privateKey: numberToBytesBE(k, 32), chainCode: IR }
   }
 }
 

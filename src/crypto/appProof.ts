@@ -10,7 +10,7 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { invalidField } from '../api/errors.js'
 import { signP256Der, verifyP256Compact, verifyP256Der } from './ecdsa.js'
-import { bytesToHex, hexToBytes, utf8Encode } from './encoding.js'
+import { bytesToHex, tryHexToBytes, utf8Encode } from './encoding.js'
 import { p256PublicKeyFromPrivate, uncompressP256PublicKey } from './p256.js'
 
 /** The only app-proof scheme. */
@@ -85,15 +85,6 @@ export function createAppProof(opts: {
   }
 }
 
-function safeHex(hex: unknown): Uint8Array | null {
-  if (typeof hex !== 'string') return null
-  try {
-    return hexToBytes(hex)
-  } catch {
-    return null
-  }
-}
-
 function signingKey(pub: Uint8Array): Uint8Array | null {
   const key = pub.length === 130 ? pub.subarray(65) : pub
   try {
@@ -115,12 +106,12 @@ export function verifyAppProof(
   opts: { intent?: unknown; result?: unknown; expectedPublicKey?: string } = {},
 ): { ok: true; payload: AppProofPayload } | { ok: false; reason: AppProofFailure } {
   if (proof.scheme !== APP_PROOF_SCHEME) return { ok: false, reason: 'PROOF_SCHEME_UNSUPPORTED' }
-  const pubRaw = safeHex(proof.publicKey)
-  const sig = safeHex(proof.signature)
+  const pubRaw = tryHexToBytes(proof.publicKey)
+  const sig = tryHexToBytes(proof.signature)
   const pub = pubRaw && signingKey(pubRaw)
   if (!pub || !sig || typeof proof.proofPayload !== 'string') return { ok: false, reason: 'PROOF_MALFORMED' }
   if (opts.expectedPublicKey !== undefined) {
-    const expectedRaw = safeHex(opts.expectedPublicKey)
+    const expectedRaw = tryHexToBytes(opts.expectedPublicKey)
     const expected = expectedRaw && signingKey(expectedRaw)
     if (!expected || bytesToHex(expected) !== bytesToHex(pub)) return { ok: false, reason: 'PROOF_KEY_MISMATCH' }
   }

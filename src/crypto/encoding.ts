@@ -21,6 +21,16 @@ export function hexToBytes(hex: string, field?: string): Uint8Array {
   return out
 }
 
+/** {@link hexToBytes} for verifiers that return a reason: null for anything but a hex string. */
+export function tryHexToBytes(hex: unknown): Uint8Array | null {
+  if (typeof hex !== 'string') return null
+  try {
+    return hexToBytes(hex)
+  } catch {
+    return null
+  }
+}
+
 const HEX_DIGITS = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
 
 /** Bytes → lowercase hex, no prefix. */

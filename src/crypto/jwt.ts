@@ -9,7 +9,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { invalidField } from '../api/errors.js'
-import { base64UrlDecode, base64UrlEncode, bytesToHex, hexToBytes, utf8Decode, utf8Encode } from './encoding.js'
+import { base64UrlDecode, base64UrlEncode, bytesToHex, tryHexToBytes, utf8Decode, utf8Encode } from './encoding.js'
 import { signP256Compact, verifyP256Compact } from './ecdsa.js'
 import { p256PublicKeyFromPrivate } from './p256.js'
 
@@ -71,14 +71,6 @@ function splitJwt(token: string): Parts | null {
   }
 }
 
-function publicKeyBytes(hex: string): Uint8Array | null {
-  try {
-    return hexToBytes(hex)
-  } catch {
-    return null
-  }
-}
-
 /** Decode a JWT's payload without verifying it (what core's parseSession does); null if malformed. */
 export function decodeJwtPayload(token: string): Record<string, unknown> | null {
   return splitJwt(token)?.payload ?? null
@@ -117,7 +109,7 @@ export function verifySessionJwt(
   opts: { nowMs?: number } = {},
 ): { ok: true; claims: SessionJwtClaims & Record<string, unknown> } | { ok: false; reason: TokenFailure } {
   const parts = splitJwt(token)
-  const pub = publicKeyBytes(signerPublicKeyHex)
+  const pub = tryHexToBytes(signerPublicKeyHex)
   if (!parts || !pub || parts.header.alg !== 'ES256') return { ok: false, reason: 'TOKEN_MALFORMED' }
   const h1 = sha256(utf8Encode(parts.signingInput))
   if (!verifyP256Compact(pub, parts.signature, h1, true)) return { ok: false, reason: 'TOKEN_SIGNATURE_INVALID' }
@@ -161,7 +153,7 @@ export function verifyVerificationToken(
   opts: { nowMs?: number } = {},
 ): { ok: true; claims: VerificationTokenClaims & Record<string, unknown> } | { ok: false; reason: TokenFailure } {
   const parts = splitJwt(token)
-  const pub = publicKeyBytes(signerPublicKeyHex)
+  const pub = tryHexToBytes(signerPublicKeyHex)
   if (!parts || !pub || parts.header.alg !== 'ES256' || parts.header.typ !== 'JWT') return { ok: false, reason: 'TOKEN_MALFORMED' }
   if (!verifyP256Compact(pub, parts.signature, utf8Encode(parts.signingInput), true)) {
     return { ok: false, reason: 'TOKEN_SIGNATURE_INVALID' }
@@ -188,8 +180,8 @@ export type ClientSignature = {
  */
 export function verifyClientSignature(sig: { publicKey: string; scheme: string; message: string; signature: string }): boolean {
   if (sig.scheme !== CLIENT_SIGNATURE_SCHEME) return false
-  const pub = publicKeyBytes(sig.publicKey)
-  const raw = publicKeyBytes(sig.signature)
+  const pub = tryHexToBytes(sig.publicKey)
+  const raw = tryHexToBytes(sig.signature)
   if (!pub || !raw || raw.length !== 64) return false
   return verifyP256Compact(pub, raw, utf8Encode(sig.message), true)
 }

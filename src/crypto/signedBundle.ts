@@ -4,7 +4,7 @@
  * Byte-compatible with @turnkey/crypto 2.13.2 decryptExportBundle, encryptPrivateKeyToBundle,
  * encryptWalletToBundle and encryptOtpCodeToBundle (signer key passed as the override).
  */
-import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from './encoding.js'
+import { bytesToHex, hexToBytes, tryHexToBytes, utf8Decode, utf8Encode } from './encoding.js'
 import { signP256Der, verifyP256Der } from './ecdsa.js'
 import { HpkeError, hpkeDecrypt, hpkeEncrypt } from './hpke.js'
 import { p256PublicKeyFromPrivate, uncompressP256PublicKey } from './p256.js'
@@ -34,15 +34,6 @@ function signData(dataJson: string, signerPrivateKey: Uint8Array): SignedEnvelop
   }
 }
 
-function safeHex(hex: unknown): Uint8Array | null {
-  if (typeof hex !== 'string') return null
-  try {
-    return hexToBytes(hex)
-  } catch {
-    return null
-  }
-}
-
 function sameKey(a: Uint8Array, bHex: string): boolean {
   try {
     return bytesToHex(uncompressP256PublicKey(a)) === bytesToHex(uncompressP256PublicKey(hexToBytes(bHex)))
@@ -61,9 +52,9 @@ function openSigned(json: string, signerPublicKeyHex: string): { ok: true; data:
   }
   if (typeof outer !== 'object' || outer === null) return fail('BUNDLE_MALFORMED')
   const o = outer as Record<string, unknown>
-  const dataBytes = safeHex(o.data)
-  const sig = safeHex(o.dataSignature)
-  const signer = safeHex(o.enclaveQuorumPublic)
+  const dataBytes = tryHexToBytes(o.data)
+  const sig = tryHexToBytes(o.dataSignature)
+  const signer = tryHexToBytes(o.enclaveQuorumPublic)
   if (!dataBytes || !sig || !signer) return fail('BUNDLE_MALFORMED')
   if (!sameKey(signer, signerPublicKeyHex)) return fail('BUNDLE_SIGNER_MISMATCH')
   const valid = verifyP256Der(signer, sig, dataBytes)
@@ -84,8 +75,8 @@ async function decryptParts(
   ciphertextHex: unknown,
   privateKey: Uint8Array | CryptoKeyPair,
 ): Promise<{ ok: true; plaintext: Uint8Array } | Fail> {
-  const enc = safeHex(encappedPublicHex)
-  const ct = safeHex(ciphertextHex)
+  const enc = tryHexToBytes(encappedPublicHex)
+  const ct = tryHexToBytes(ciphertextHex)
   if (!enc || !ct) return fail('BUNDLE_MALFORMED')
   try {
     return { ok: true, plaintext: await hpkeDecrypt({ encappedPublic: enc, ciphertext: ct, privateKey }) }
@@ -158,7 +149,7 @@ export async function encryptToTargetBundle(opts: {
   const { targetPublic, organizationId, userId } = opened.data
   if (opts.organizationId !== undefined && organizationId !== opts.organizationId) return fail('BUNDLE_ORGANIZATION_MISMATCH')
   if (opts.userId !== undefined && userId !== opts.userId) return fail('BUNDLE_USER_MISMATCH')
-  const target = safeHex(targetPublic)
+  const target = tryHexToBytes(targetPublic)
   if (!target) return fail('BUNDLE_MALFORMED')
   try {
     const { encappedPublic, ciphertext } = await hpkeEncrypt({ plaintext: opts.plaintext, targetPublicKey: target })

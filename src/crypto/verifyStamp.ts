@@ -8,7 +8,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { base64UrlDecode, base64UrlEncode, bytesToHex, concatBytes, hexToBytes, utf8Decode, utf8Encode } from './encoding.js'
+import { base64UrlDecode, base64UrlEncode, bytesToHex, concatBytes, tryHexToBytes, utf8Decode, utf8Encode } from './encoding.js'
 import { verifyP256Der } from './ecdsa.js'
 import { decodeStampHeader } from './stamp.js'
 
@@ -29,13 +29,9 @@ type Fail = Extract<StampCheck, { ok: false }>
 const MALFORMED: Fail = { ok: false, reason: 'STAMP_MALFORMED' }
 const INVALID: Fail = { ok: false, reason: 'STAMP_SIGNATURE_INVALID' }
 
+/** Stamp hex is bare: a `0x` prefix is malformed. */
 function hexOrNull(hex: string): Uint8Array | null {
-  try {
-    if (hex.startsWith('0x')) return null
-    return hexToBytes(hex)
-  } catch {
-    return null
-  }
+  return typeof hex === 'string' && hex.startsWith('0x') ? null : tryHexToBytes(hex)
 }
 
 function isScheme(s: string): s is StampScheme {

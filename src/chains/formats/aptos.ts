@@ -3,8 +3,8 @@
  * (address-formats.md "APTOS").
  */
 import { sha3_256 } from '@noble/hashes/sha3.js'
-import { bytesToHex } from '../../crypto/encoding.js'
-import { concatBytes, ed25519Key } from './common.js'
+import { bytesToHex, concatBytes } from '../../crypto/encoding.js'
+import { ed25519Key } from './common.js'
 
 /** Aptos long-form address of an ed25519 public key. */
 export function aptosAddress(publicKey: Uint8Array): string {

@@ -11,17 +11,6 @@ export function hash160(x: Uint8Array): Uint8Array {
   return ripemd160(sha256(x))
 }
 
-/** Concatenates byte arrays. */
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let o = 0
-  for (const p of parts) {
-    out.set(p, o)
-    o += p.length
-  }
-  return out
-}
-
 /** Compressed SEC1 (33 bytes) secp256k1 key from a 33- or 65-byte encoding; refuses others. */
 export function secpCompressed(publicKey: Uint8Array): Uint8Array {
   return secpPoint(publicKey).toBytes(true)

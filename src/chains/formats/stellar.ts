@@ -2,7 +2,8 @@
  * XLM: StrKey account id `G…` = base32(0x30 ‖ pk32 ‖ crc16_xmodem LE) (address-formats.md "XLM", SEP-0023).
  */
 import { base32nopad } from '@scure/base'
-import { concatBytes, crc16Xmodem, ed25519Key } from './common.js'
+import { concatBytes } from '../../crypto/encoding.js'
+import { crc16Xmodem, ed25519Key } from './common.js'
 
 const VERSION_ACCOUNT_ID = 6 << 3
 

@@ -2,8 +2,8 @@
  * SUI: `0x` + hex(BLAKE2b-256(0x00 ‖ pk32)) (address-formats.md "SUI"; 0x00 = Ed25519 scheme flag).
  */
 import { blake2b } from '@noble/hashes/blake2.js'
-import { bytesToHex } from '../../crypto/encoding.js'
-import { concatBytes, ed25519Key } from './common.js'
+import { bytesToHex, concatBytes } from '../../crypto/encoding.js'
+import { ed25519Key } from './common.js'
 
 /** Sui address of an ed25519 public key. */
 export function suiAddress(publicKey: Uint8Array): string {

@@ -4,7 +4,8 @@
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { createBase58check } from '@scure/base'
-import { concatBytes, secpUncompressed } from './common.js'
+import { concatBytes } from '../../crypto/encoding.js'
+import { secpUncompressed } from './common.js'
 
 const b58c = createBase58check(sha256)
 

@@ -3,7 +3,8 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { base58xrp } from '@scure/base'
-import { concatBytes, hash160, secpCompressed } from './common.js'
+import { concatBytes } from '../../crypto/encoding.js'
+import { hash160, secpCompressed } from './common.js'
 
 /** XRP classic address of a secp256k1 public key. */
 export function xrpAddress(publicKey: Uint8Array): string {

@@ -7,9 +7,8 @@
  * transaction as hex (no `0x`). Other signers' slots are kept (zeroed when the input was a bare message).
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { bytesToHex, hexToBytes } from '../../crypto/encoding.js'
+import { bytesToHex, concatBytes, hexToBytes } from '../../crypto/encoding.js'
 import { chainError } from '../errors.js'
-import { concatBytes } from '../formats/common.js'
 import { type SolanaTransaction, encodeCompactU16, parseSolanaMessage, parseSolanaTransaction } from './solanaMessage.js'
 
 /** Arguments of {@link signSolanaTransaction}; `publicKey` is the 32-byte ed25519 key of `privateKey`. */

@@ -1,17 +1,9 @@
 /** Human messages for popup failure codes (protocol/runtime.ts POPUP_ERROR_CODES). */
-import type { PopupErrorCode, PopupReply } from '../protocol/runtime'
+import { POPUP_ERROR_MESSAGES, type PopupErrorCode, type PopupReply } from '../protocol/runtime'
 
 const MESSAGES: Record<PopupErrorCode, string> = {
-  METHOD_NOT_FOUND: 'This action is not available.',
-  INVALID_ARGUMENT: 'Some input is not valid.',
-  ORIGIN_NOT_ALLOWED: 'This page may not talk to the wallet.',
+  ...POPUP_ERROR_MESSAGES,
   INTERNAL: 'Something went wrong inside the wallet. Please try again.',
-  NOT_LOGGED_IN: 'You are not logged in.',
-  SESSION_EXPIRED: 'Your session has ended. Please log in again.',
-  NO_PENDING_LOGIN: 'That step has expired. Please start again.',
-  NETWORK: 'Could not reach the service. Check the URLs in Settings.',
-  REQUEST_FAILED: 'The service refused the request.',
-  BUNDLE_INVALID: 'The credential could not be decrypted.',
 }
 
 /** The message to show for a failed reply. */

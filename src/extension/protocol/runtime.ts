@@ -31,6 +31,20 @@ export const POPUP_ERROR_CODES = [
 /** One of {@link POPUP_ERROR_CODES}. */
 export type PopupErrorCode = (typeof POPUP_ERROR_CODES)[number]
 
+/** Default human message per popup failure code (background and popup share it). */
+export const POPUP_ERROR_MESSAGES: Record<PopupErrorCode, string> = {
+  METHOD_NOT_FOUND: 'This action is not available.',
+  INVALID_ARGUMENT: 'Some input is not valid.',
+  ORIGIN_NOT_ALLOWED: 'This page may not talk to the wallet.',
+  INTERNAL: 'Something went wrong inside the wallet.',
+  NOT_LOGGED_IN: 'You are not logged in.',
+  SESSION_EXPIRED: 'Your session has ended. Please log in again.',
+  NO_PENDING_LOGIN: 'That step has expired. Please start again.',
+  NETWORK: 'Could not reach the service. Check the URLs in Settings.',
+  REQUEST_FAILED: 'The service refused the request.',
+  BUNDLE_INVALID: 'The credential could not be decrypted.',
+}
+
 /** Background → popup: result union of a {@link PopupMessage}. */
 export type PopupReply<T = unknown> =
   | { ok: true; result: T }

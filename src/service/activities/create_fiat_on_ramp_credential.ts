@@ -1,8 +1,7 @@
 import type { z } from 'zod'
-import { SigilError } from '../../api/errors.js'
 import type { createFiatOnRampCredential } from '../../api/operations/create_fiat_on_ramp_credential.js'
-import { decryptOnRampSecret } from '../onramp/secrets.js'
-import { credentialClash, insertCredential } from '../store/onramp.js'
+import { refuseCredentialClash, withCredentialFields } from '../onramp/credentials.js'
+import { insertCredential } from '../store/onramp.js'
 import type { ActivityHandler } from './types.js'
 
 /**
@@ -11,33 +10,10 @@ import type { ActivityHandler } from './types.js'
  */
 export const handler: ActivityHandler<z.infer<typeof createFiatOnRampCredential.parameters>> = async (ctx, p) => {
   const sandboxMode = p.sandboxMode ?? false
-  if (await credentialClash(ctx.tx, ctx.organizationId, p.onrampProvider, sandboxMode)) {
-    const description = `the organization already has a credential for this provider with sandboxMode ${sandboxMode}`
-    throw new SigilError('ALREADY_EXISTS', `parameters.onrampProvider: ${description}`, {
-      fieldViolations: [{ field: 'parameters.onrampProvider', description }],
-    })
-  }
-  const key = ctx.rt.keys.onramp.privateKey
-  const secretApiKey = await decryptOnRampSecret(p.encryptedSecretApiKey, key, 'parameters.encryptedSecretApiKey')
-  const privateApiKey = p.encryptedPrivateApiKey
-    ? await decryptOnRampSecret(p.encryptedPrivateApiKey, key, 'parameters.encryptedPrivateApiKey')
-    : undefined
+  await refuseCredentialClash(ctx.tx, ctx.organizationId, p.onrampProvider, sandboxMode)
   const id = crypto.randomUUID()
-  try {
-    await insertCredential(ctx.tx, ctx.rt.secrets, {
-      id,
-      orgId: ctx.organizationId,
-      provider: p.onrampProvider,
-      sandboxMode,
-      projectId: p.projectId || undefined,
-      publishableApiKey: p.publishableApiKey,
-      secretApiKey,
-      privateApiKey,
-      now: ctx.now,
-    })
-  } finally {
-    secretApiKey.fill(0)
-    privateApiKey?.fill(0)
-  }
+  await withCredentialFields(ctx.rt.keys.onramp.privateKey, p, (fields) =>
+    insertCredential(ctx.tx, ctx.rt.secrets, { ...fields, id, orgId: ctx.organizationId, sandboxMode, now: ctx.now }),
+  )
   return { fiatOnRampCredentialId: id }
 }

@@ -1,8 +1,8 @@
 import type { z } from 'zod'
-import { SigilError } from '../../api/errors.js'
+import { fieldError } from '../../api/errors.js'
 import type { updateFiatOnRampCredential } from '../../api/operations/update_fiat_on_ramp_credential.js'
-import { decryptOnRampSecret } from '../onramp/secrets.js'
-import { credentialClash, getCredential, updateCredential } from '../store/onramp.js'
+import { refuseCredentialClash, withCredentialFields } from '../onramp/credentials.js'
+import { getCredential, updateCredential } from '../store/onramp.js'
 import type { ActivityHandler } from './types.js'
 
 /**
@@ -11,36 +11,10 @@ import type { ActivityHandler } from './types.js'
  */
 export const handler: ActivityHandler<z.infer<typeof updateFiatOnRampCredential.parameters>> = async (ctx, p) => {
   const row = await getCredential(ctx.tx, ctx.organizationId, p.fiatOnrampCredentialId)
-  if (!row) {
-    const field = 'parameters.fiatOnrampCredentialId'
-    throw new SigilError('NOT_FOUND', `${field}: no such on-ramp credential in the organization`, {
-      fieldViolations: [{ field, description: 'no such on-ramp credential in the organization' }],
-    })
-  }
-  if (await credentialClash(ctx.tx, ctx.organizationId, p.onrampProvider, row.sandbox_mode, row.id)) {
-    const description = `the organization already has another credential for this provider with sandboxMode ${row.sandbox_mode}`
-    throw new SigilError('ALREADY_EXISTS', `parameters.onrampProvider: ${description}`, {
-      fieldViolations: [{ field: 'parameters.onrampProvider', description }],
-    })
-  }
-  const key = ctx.rt.keys.onramp.privateKey
-  const secretApiKey = await decryptOnRampSecret(p.encryptedSecretApiKey, key, 'parameters.encryptedSecretApiKey')
-  const privateApiKey = p.encryptedPrivateApiKey
-    ? await decryptOnRampSecret(p.encryptedPrivateApiKey, key, 'parameters.encryptedPrivateApiKey')
-    : undefined
-  try {
-    await updateCredential(ctx.tx, ctx.rt.secrets, {
-      id: row.id,
-      provider: p.onrampProvider,
-      projectId: p.projectId || undefined,
-      publishableApiKey: p.publishableApiKey,
-      secretApiKey,
-      privateApiKey,
-      now: ctx.now,
-    })
-  } finally {
-    secretApiKey.fill(0)
-    privateApiKey?.fill(0)
-  }
+  if (!row) throw fieldError('NOT_FOUND', 'parameters.fiatOnrampCredentialId', 'no such on-ramp credential in the organization')
+  await refuseCredentialClash(ctx.tx, ctx.organizationId, p.onrampProvider, row.sandbox_mode, row.id)
+  await withCredentialFields(ctx.rt.keys.onramp.privateKey, p, (fields) =>
+    updateCredential(ctx.tx, ctx.rt.secrets, { ...fields, id: row.id, now: ctx.now }),
+  )
   return { fiatOnRampCredentialId: row.id }
 }

@@ -53,64 +53,41 @@ const num = <T extends { created_at: number; updated_at: number }>(r: T): T => (
   updated_at: Number(r.updated_at),
 })
 
+/** A credential's provider, keys and (plaintext, in memory) secrets, as create and update store them. */
+export type CredentialFields = {
+  provider: string
+  projectId: string | undefined
+  publishableApiKey: string
+  secretApiKey: Uint8Array
+  privateApiKey: Uint8Array | undefined
+}
+
+/** The two secrets sealed to credential `id`: `[secret, private | null]`. */
+function sealSecrets(box: SecretBox, id: string, c: CredentialFields): [string, string | null] {
+  return [
+    box.seal(c.secretApiKey, secretPurpose(id, 'secret')),
+    c.privateApiKey ? box.seal(c.privateApiKey, secretPurpose(id, 'private')) : null,
+  ]
+}
+
 export async function insertCredential(
   sql: Sql,
   box: SecretBox,
-  c: {
-    id: string
-    orgId: string
-    provider: string
-    sandboxMode: boolean
-    projectId: string | undefined
-    publishableApiKey: string
-    secretApiKey: Uint8Array
-    privateApiKey: Uint8Array | undefined
-    now: number
-  },
+  c: CredentialFields & { id: string; orgId: string; sandboxMode: boolean; now: number },
 ): Promise<void> {
   await sql.query(
     `INSERT INTO fiat_onramp_credentials (id, organization_id, provider, sandbox_mode, project_id, publishable_api_key,
        secret_api_key_sealed, private_api_key_sealed, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
-    [
-      c.id,
-      c.orgId,
-      c.provider,
-      c.sandboxMode,
-      c.projectId ?? null,
-      c.publishableApiKey,
-      box.seal(c.secretApiKey, secretPurpose(c.id, 'secret')),
-      c.privateApiKey ? box.seal(c.privateApiKey, secretPurpose(c.id, 'private')) : null,
-      c.now,
-    ],
+    [c.id, c.orgId, c.provider, c.sandboxMode, c.projectId ?? null, c.publishableApiKey, ...sealSecrets(box, c.id, c), c.now],
   )
 }
 
-export async function updateCredential(
-  sql: Sql,
-  box: SecretBox,
-  c: {
-    id: string
-    provider: string
-    projectId: string | undefined
-    publishableApiKey: string
-    secretApiKey: Uint8Array
-    privateApiKey: Uint8Array | undefined
-    now: number
-  },
-): Promise<void> {
+export async function updateCredential(sql: Sql, box: SecretBox, c: CredentialFields & { id: string; now: number }): Promise<void> {
   await sql.query(
     `UPDATE fiat_onramp_credentials SET provider = $2, project_id = $3, publishable_api_key = $4,
        secret_api_key_sealed = $5, private_api_key_sealed = $6, updated_at = $7 WHERE id = $1`,
-    [
-      c.id,
-      c.provider,
-      c.projectId ?? null,
-      c.publishableApiKey,
-      box.seal(c.secretApiKey, secretPurpose(c.id, 'secret')),
-      c.privateApiKey ? box.seal(c.privateApiKey, secretPurpose(c.id, 'private')) : null,
-      c.now,
-    ],
+    [c.id, c.provider, c.projectId ?? null, c.publishableApiKey, ...sealSecrets(box, c.id, c), c.now],
   )
 }
 
