@@ -5,7 +5,9 @@ import { OtpType } from '../api/enums.js'
 import { SigilError, SigilRequestError } from '../api/errors.js'
 import { WalletParams } from '../api/operations/create_sub_organization.js'
 import { parseOrThrow } from '../api/validation.js'
+import { hexToBytes } from '../crypto/encoding.js'
 import { decodeJwtPayload, verifyClientSignature, verifyVerificationToken } from '../crypto/jwt.js'
+import { uncompressP256PublicKey } from '../crypto/p256.js'
 import { originAllowed } from '../service/auth/origins.js'
 import { DEFAULT_LIMITS, DEFAULT_WALLET } from './defaults.js'
 import type { RelayOptions } from './options.js'
@@ -308,8 +310,15 @@ export function createRelayApp(o: RelayOptions): Hono {
   route('/v1/recovery_init', RecoveryInit, async (u, b) => {
     const email = normalise('OTP_TYPE_EMAIL', b.email)
     limitContact(email)
+    // No account enumeration: a bad key fails alike for every email, and an unknown email gets
+    // the same answer as a known one (ids that name nothing; no mail is sent).
+    try {
+      uncompressP256PublicKey(hexToBytes(b.targetPublicKey, 'targetPublicKey'), 'targetPublicKey')
+    } catch {
+      throw new SigilError('INVALID_ARGUMENT', 'targetPublicKey: must be a hex P-256 public key')
+    }
     const organizationId = await findAccount(u, 'EMAIL', email)
-    if (!organizationId) throw new SigilError('NOT_FOUND', 'no account with this email')
+    if (!organizationId) return { organizationId: crypto.randomUUID(), userId: crypto.randomUUID() }
     const r = await u.client.initUserEmailRecovery({
       organizationId,
       email,

@@ -1,18 +1,20 @@
 /**
  * Passkey sign-up and login (wire-formats B6). The popup runs WebAuthn (it must: the
  * service worker has no `navigator.credentials`); keys stay here.
- * - Sign-up: temporary key K1 (60 s API key) + the attestation go to relay `/v1/signup`;
- *   then create_read_write_session stamped by K1 returns the long session's bundle.
+ * - Sign-up: the email is verified first (signupEmail.ts: token bound to temporary key K1);
+ *   `userEmail`, the token, a client signature by K1, K1 as a 60 s API key and the attestation
+ *   go to relay `/v1/signup`; then create_read_write_session stamped by K1 returns the bundle.
  * - Login: the create_read_write_session body names the parent organization and a fresh HPKE
  *   target; the popup signs challenge = webauthnChallengeForBody(body) (B1.2); the stamp is
  *   sent as `X-Stamp-Webauthn` with the exact body built here (kept in storage.session).
  */
 import { buildSubmitBody, type SubmitInput } from '../../api/client'
-import type { Attestation } from '../../api/common'
+import type { ApiKeyParams, Attestation } from '../../api/common'
+import { SigilRequestError } from '../../api/errors'
 import { createReadWriteSession } from '../../api/operations/create_read_write_session'
 import { utf8Encode } from '../../crypto/encoding'
 import { createHpkeRecipientKeyPair } from '../../crypto/hpke'
-import { createP256WebCryptoKeyPair, createWebCryptoStamper } from '../../crypto/stamp'
+import { createWebCryptoStamper } from '../../crypto/stamp'
 import { webauthnChallengeForBody, type WebauthnStamp } from '../../crypto/verifyStamp'
 import type { Core } from './core'
 import { ExtensionError } from './failures'
@@ -20,6 +22,10 @@ import { isKeyPair } from './keyStore'
 import { completeLogin, SESSION_SECONDS } from './login'
 import { clearPending, readPending, writePending } from './pending'
 import type { SessionRecord } from './sessionRecord'
+import { compressedPublicKeyHex, signupClientSignature } from './signupSignature'
+
+/** gRPC ALREADY_EXISTS, the relay's answer when the email has an account (A3). */
+const GRPC_ALREADY_EXISTS = 6
 
 /** What the popup sends after `navigator.credentials.create`. */
 export type PasskeyRegistration = { authenticatorName: string; challenge: string; attestation: Attestation }
@@ -29,33 +35,50 @@ export async function parentOrganizationId(core: Core): Promise<string> {
   return (await (await core.relay()).walletKitConfig()).organizationId
 }
 
-/** Passkey sign-up: new sub-organization with this passkey, then a session. */
-export async function passkeySignup(
-  core: Core,
-  p: PasskeyRegistration & { userName?: string | undefined },
-): Promise<SessionRecord> {
-  const temp = await createP256WebCryptoKeyPair()
-  await core.deps.keyStore.put('signup-temp', temp.keyPair)
+/** Passkey sign-up: new sub-organization for the verified email with this passkey, then a session. */
+export async function passkeySignup(core: Core, p: PasskeyRegistration): Promise<SessionRecord> {
+  const pending = await readPending(core.deps.session, 'passkeySignup', core.now())
+  const tempPair = await core.deps.keyStore.get('signup-temp')
+  if (!pending?.verificationToken || !isKeyPair(tempPair)) {
+    throw new ExtensionError('NO_PENDING_LOGIN', 'Verify your email address first: it is needed to recover the account.')
+  }
+  const temp = { privateKey: tempPair.privateKey, publicKeyHex: await compressedPublicKeyHex(tempPair.publicKey) }
   const target = await createHpkeRecipientKeyPair()
   await core.deps.keyStore.put('login-target', target.keyPair)
   try {
     const relay = await core.relay()
-    // No email here: the relay signs a contact up only with a verification token (OTP flow).
-    const signup = await relay.signup({
-      userName: p.userName || `user-${core.now()}`,
-      organizationName: `sub-org-${core.now()}`,
-      apiKeys: [
-        {
-          apiKeyName: `passkey-auth-${temp.publicKeyHex}`,
-          publicKey: temp.publicKeyHex,
-          curveType: 'API_KEY_CURVE_P256',
-          expirationSeconds: '60',
-        },
-      ],
-      authenticators: [{ authenticatorName: p.authenticatorName, challenge: p.challenge, attestation: p.attestation }],
-      oauthProviders: [],
-    })
-    const tempStamper = createWebCryptoStamper({ privateKey: temp.keyPair.privateKey, publicKeyHex: temp.publicKeyHex })
+    const apiKeys: ApiKeyParams[] = [
+      {
+        apiKeyName: `passkey-auth-${temp.publicKeyHex}`,
+        publicKey: temp.publicKeyHex,
+        curveType: 'API_KEY_CURVE_P256',
+        expirationSeconds: '60',
+      },
+    ]
+    const authenticators = [{ authenticatorName: p.authenticatorName, challenge: p.challenge, attestation: p.attestation }]
+    const clientSignature = await signupClientSignature(temp, pending.verificationToken, { apiKeys, authenticators, email: pending.email })
+    let signup: Awaited<ReturnType<typeof relay.signup>>
+    try {
+      signup = await relay.signup({
+        userEmail: pending.email,
+        verificationToken: pending.verificationToken,
+        ...(clientSignature ? { clientSignature } : {}),
+        userName: pending.userName || pending.email,
+        organizationName: `sub-org-${core.now()}`,
+        apiKeys,
+        authenticators,
+        oauthProviders: [],
+      })
+    } catch (err) {
+      if (err instanceof SigilRequestError && err.code === GRPC_ALREADY_EXISTS) {
+        await forgetSignup(core)
+        throw new ExtensionError('REQUEST_FAILED', 'An account with this email already exists. Log in with an email code instead.')
+      }
+      throw err
+    }
+    // The token and K1 are spent: a retry must verify the email again.
+    await forgetSignup(core)
+    const tempStamper = createWebCryptoStamper(temp)
     const client = await core.api(tempStamper)
     const session = await client.createReadWriteSession({
       organizationId: signup.organizationId,
@@ -74,9 +97,13 @@ export async function passkeySignup(
       method: 'passkey',
     })
   } finally {
-    await core.deps.keyStore.delete('signup-temp')
     await core.deps.keyStore.delete('login-target')
   }
+}
+
+async function forgetSignup(core: Core): Promise<void> {
+  await clearPending(core.deps.session, 'passkeySignup')
+  await core.deps.keyStore.delete('signup-temp')
 }
 
 /** Passkey login step 1: build the body and return the WebAuthn challenge over it. */

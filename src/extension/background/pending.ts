@@ -1,7 +1,8 @@
 /**
  * Multi-step logins waiting for the user (an OTP code, a passkey assertion, a recovery
- * bundle). Kept in `storage.session` so a service-worker restart between steps is harmless;
- * their ephemeral keys are in the KeyStore. Every record expires after {@link PENDING_TTL_MS}.
+ * bundle, a passkey sign-up's verified email). Kept in `storage.session` so a service-worker
+ * restart between steps is harmless; their ephemeral keys are in the KeyStore. Every record
+ * expires after {@link PENDING_TTL_MS}.
  */
 import { z } from 'zod'
 import type { StorageAreaLike } from './storageArea'
@@ -18,6 +19,14 @@ const SCHEMAS = {
   }),
   passkeyLogin: z.object({ body: z.string(), url: z.string(), createdAt: z.number() }),
   recovery: z.object({ email: z.string(), organizationId: z.string(), userId: z.string(), createdAt: z.number() }),
+  /** Passkey sign-up's email step: the code request, then the verification token for `email`. */
+  passkeySignup: z.object({
+    email: z.string(),
+    userName: z.string().optional(),
+    otpId: z.string(),
+    verificationToken: z.string().optional(),
+    createdAt: z.number(),
+  }),
 }
 
 /** Kinds of pending steps. */

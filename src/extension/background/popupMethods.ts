@@ -14,6 +14,7 @@ import { startOtp, verifyOtp } from './otp'
 import { beginPasskeyLogin, finishPasskeyLogin, passkeySignup } from './passkey'
 import { readPending } from './pending'
 import { finishRecovery, startRecovery } from './recovery'
+import { signupEmailView, startSignupEmail, verifySignupEmail } from './signupEmail'
 import type { SessionRecord } from './sessionRecord'
 import { SettingsSchema } from './settings'
 import { addAccount, listAccounts } from './wallet'
@@ -22,6 +23,7 @@ const noParams = z.undefined()
 const id = z.string().min(1).max(256)
 const b64url = z.string().min(1).max(16_384).regex(/^[A-Za-z0-9_-]+={0,2}$/)
 const email = z.string().trim().max(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address')
+const otpCode = z.string().trim().regex(/^[A-Za-z0-9]{4,12}$/, 'must be the code from the message')
 const phone = z.string().trim().regex(/^\+[1-9][0-9]{6,14}$/, 'must be a phone number in international form (+…)')
 
 const registration = {
@@ -54,6 +56,7 @@ export const POPUP_METHODS = {
       const s = await core.current()
       const otp = await readPending(core.deps.session, 'otp', core.now())
       const recovery = await readPending(core.deps.session, 'recovery', core.now())
+      const signup = await readPending(core.deps.session, 'passkeySignup', core.now())
       const lastEnd = await core.lastEnd()
       return {
         loggedIn: s !== null,
@@ -62,6 +65,7 @@ export const POPUP_METHODS = {
         settings: await core.settings(),
         pendingOtp: otp ? { otpType: otp.otpType, contact: otp.contact } : null,
         pendingRecovery: recovery ? { email: recovery.email } : null,
+        pendingPasskeySignup: signup ? signupEmailView(signup) : null,
         lastEnd: lastEnd ?? null,
         lastOnRamp: s ? await readLastOnRamp(core) : null,
       }
@@ -76,11 +80,19 @@ export const POPUP_METHODS = {
     handler: (p, { core }) => startOtp(core, p),
   }),
   otpVerify: popupMethod({
-    params: z.object({ code: z.string().trim().regex(/^[A-Za-z0-9]{4,12}$/, 'must be the code from the message') }),
+    params: z.object({ code: otpCode }),
     handler: async (p, { core }) => sessionView(await verifyOtp(core, p)),
   }),
+  passkeySignupEmailStart: popupMethod({
+    params: z.object({ email, userName: z.string().trim().max(64).optional() }),
+    handler: (p, { core }) => startSignupEmail(core, p),
+  }),
+  passkeySignupEmailVerify: popupMethod({
+    params: z.object({ code: otpCode }),
+    handler: (p, { core }) => verifySignupEmail(core, p),
+  }),
   passkeySignup: popupMethod({
-    params: z.object({ ...registration, userName: z.string().trim().max(64).optional() }),
+    params: z.object(registration),
     handler: async (p, { core }) => sessionView(await passkeySignup(core, p)),
   }),
   passkeyLoginBegin: popupMethod({

@@ -5,12 +5,13 @@
  */
 import { z } from 'zod'
 import { SigilError, SigilRequestError } from '../../api/errors'
-import type { ApiKeyParams, AuthenticatorParams } from '../../api/common'
+import type { ApiKeyParams, AuthenticatorParams, ClientSignature } from '../../api/common'
 
 /** OTP channel. */
 export type OtpType = 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'
 
 const OtpInitResult = z.object({ otpId: z.string().min(1) })
+const OtpVerifyResult = z.object({ verificationToken: z.string().min(1).max(8192) })
 const OtpAuthResult = z.object({
   organizationId: z.string().min(1),
   userId: z.string().min(1),
@@ -29,6 +30,10 @@ export type SignupBody = {
   userPhoneNumber?: string
   userName?: string
   organizationName?: string
+  /** From `/v1/otp_verify`: proves `userEmail` / `userPhoneNumber`. */
+  verificationToken?: string
+  /** Sign-up message signed by the key the verification token is bound to (B3). */
+  clientSignature?: ClientSignature
   apiKeys: ApiKeyParams[]
   authenticators: AuthenticatorParams[]
   oauthProviders: never[]
@@ -38,8 +43,10 @@ export type SignupBody = {
 export type RelayClient = {
   otpInit(body: { otpType: OtpType; contact: string }): Promise<z.output<typeof OtpInitResult>>
   otpAuth(body: { otpId: string; otpCode: string; targetPublicKey: string }): Promise<z.output<typeof OtpAuthResult>>
+  /** `publicKey` (compressed P-256 hex) binds the verification token to that key. */
+  otpVerify(body: { otpId: string; otpCode: string; publicKey?: string }): Promise<z.output<typeof OtpVerifyResult>>
   signup(body: SignupBody): Promise<z.output<typeof SignupResult>>
-  account(body: { filterType: 'EMAIL' | 'PHONE_NUMBER'; filterValue: string }): Promise<z.output<typeof AccountResult>>
+  account(body: { filterType: 'EMAIL' | 'PHONE_NUMBER'; filterValue: string; verificationToken: string }): Promise<z.output<typeof AccountResult>>
   recoveryInit(body: { email: string; targetPublicKey: string }): Promise<z.output<typeof RecoveryInitResult>>
   walletKitConfig(): Promise<z.output<typeof WalletKitConfig>>
 }
@@ -83,6 +90,7 @@ export function createRelayClient(opts: { baseUrl: string; fetch?: typeof global
   return {
     otpInit: (body) => post('/v1/otp_init', body, OtpInitResult),
     otpAuth: (body) => post('/v1/otp_auth', body, OtpAuthResult),
+    otpVerify: (body) => post('/v1/otp_verify', body, OtpVerifyResult),
     signup: (body) => post('/v1/signup', body, SignupResult),
     account: (body) => post('/v1/account', body, AccountResult),
     recoveryInit: (body) => post('/v1/recovery_init', body, RecoveryInitResult),

@@ -86,7 +86,14 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
       <>
         {status.lastEnd && outView === 'login' && <p class="notice">{END_TEXT[status.lastEnd.reason]}</p>}
         {outView === 'login' && (
-          <Login client={client} webauthn={webauthn} pendingOtp={status.pendingOtp} onLoggedIn={onLoggedIn} onRecover={() => setOutView('recovery')} />
+          <Login
+            client={client}
+            webauthn={webauthn}
+            pendingOtp={status.pendingOtp}
+            pendingPasskeySignup={status.pendingPasskeySignup}
+            onLoggedIn={onLoggedIn}
+            onRecover={() => setOutView('recovery')}
+          />
         )}
         {outView === 'recovery' && (
           <Recovery

@@ -190,6 +190,11 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
       let e = caught
       if (isUniqueViolation(e)) {
         const raced = await getActivityByFingerprint(rt.db, fingerprint)
+        // The same bytes can resolve to another organization (a body naming a parent, stamped by a
+        // credential of another sub-organization): that activity is not this caller's to see.
+        if (raced && raced.organization_id !== input.organizationId) {
+          throw new SigilError('ALREADY_EXISTS', 'an activity with this fingerprint already exists in another organization')
+        }
         if (raced) return { activity: replay(raced) }
         // A handler's own uniqueness constraint: a conflict, not a crash.
         e = new SigilError('ALREADY_EXISTS', 'a record with the same identity already exists', { cause: e })

@@ -82,7 +82,12 @@ function stampError(reason: string): SigilError {
   }
 }
 
-/** Picks, among rows found for a credential, the one in the request org or its nearest ancestor. */
+/**
+ * Picks, among rows found for a credential, the one in the request org or its nearest ancestor;
+ * else (descendant lookups) the first of `rows` below it. Rows come oldest first: credential ids
+ * and public keys are public material that anyone can register again in their own sub-organization
+ * (a "none" attestation signs nothing), and such a later copy must never capture the original's logins.
+ */
 async function pickByOrganization<T extends { organization_id: string }>(
   sql: Sql,
   rows: T[],
@@ -125,7 +130,8 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
     if (check.scheme === 'SIGNATURE_SCHEME_TK_API_P256' && publicKey.length === 130) {
       publicKey = bytesToHex(compressP256PublicKey(hexToBytes(publicKey)))
     }
-    const rows = (await sql.query<ApiKeyRow>('SELECT * FROM api_keys WHERE public_key = $1', [publicKey])).filter(
+    // Oldest first: a later copy of the same public key in another sub-organization never wins (see pickByOrganization).
+    const rows = (await sql.query<ApiKeyRow>('SELECT * FROM api_keys WHERE public_key = $1 ORDER BY created_at, id', [publicKey])).filter(
       (r) => r.curve_type === CURVE_OF_SCHEME[check.scheme],
     )
     const picked = await pickByOrganization(sql, rows, input.organizationId, input.allowDescendant)
@@ -144,6 +150,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
         organizationId: key.organization_id,
         credentialKind: 'API_KEY',
         credentialId: key.id,
+        credentialType: key.credential_type,
         publicKey,
         scheme: check.scheme,
         signature: decoded.signature,
@@ -154,7 +161,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
 
   if (signed.kind === 'WEBAUTHN') {
     const stamp = signed.stamp
-    const rows = await sql.query<AuthenticatorRow>('SELECT * FROM authenticators WHERE credential_id = $1', [
+    const rows = await sql.query<AuthenticatorRow>('SELECT * FROM authenticators WHERE credential_id = $1 ORDER BY created_at, id', [
       stamp.credentialId,
     ])
     const picked = await pickByOrganization(sql, rows, input.organizationId, input.allowDescendant)

@@ -8,6 +8,8 @@ export type Principal = {
   credentialId: string
   publicKey: string
   scheme: string
+  /** The API key's `CREDENTIAL_TYPE_*` (API key stamps only). */
+  credentialType?: string
   /** The stamp's signature (a vote records it with the body as its message). */
   signature: string
 }

@@ -22,6 +22,8 @@ export type Dispatcher = {
   queries: ReadonlyMap<string, QueryHandler>
 }
 
+const RECOVERY_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_RECOVER_USER_KEY_P256'
+
 /** Operations whose credential may be found among the sub-organizations of the named one. */
 const DESCENDANT_LOOKUP = new Set(['whoami', 'stamp_login', 'create_read_write_session'])
 
@@ -44,12 +46,20 @@ for (const d of SUBMIT_OPERATIONS as readonly SubmitDefinition[]) {
 const queriesByPath = new Map<string, QueryDefinition>()
 for (const d of QUERY_OPERATIONS as readonly QueryDefinition[]) queriesByPath.set(d.path, d)
 
+/** A JSON `\u0000` escape (not itself escaped): text the database cannot store. */
+const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/
+
 function parseJson(raw: Uint8Array): unknown {
+  let text: string
+  let json: unknown
   try {
-    return JSON.parse(utf8Decode(raw))
+    text = utf8Decode(raw)
+    json = JSON.parse(text)
   } catch {
     throw new SigilError('INVALID_JSON', 'request body is not valid JSON')
   }
+  if (NUL_ESCAPE.test(text)) throw new SigilError('INVALID_JSON', 'request body must not contain NUL characters (\\u0000)')
+  return json
 }
 
 /** POST /public/v1/submit/<operation> (A1, A2, A4). */
@@ -78,6 +88,10 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
     throw new SigilError('UNKNOWN_ACTIVITY_TYPE', `type: ${body.type} is not accepted by ${path}`, {
       fieldViolations: [{ field: 'type', description: `expected one of ${definitions.map((x) => x.type).join(', ')}` }],
     })
+  }
+  // A recovery credential (init_user_email_recovery) exists to register a new passkey, nothing else.
+  if (principal.credentialType === RECOVERY_CREDENTIAL_TYPE && definition.type !== 'ACTIVITY_TYPE_RECOVER_USER') {
+    throw new SigilError('PERMISSION_DENIED', `type: a recovery credential can submit only ACTIVITY_TYPE_RECOVER_USER, not ${definition.type}`)
   }
   const handler = d.activities.get(definition.type)
   if (!handler) {

@@ -36,6 +36,9 @@ export function checkEmailOptions(o: EmailOptions, field: string, customizationF
     throw invalidField(`${field}.replyToEmailAddress`, 'is not an email address')
   }
   if (o.logoUrl && !/^https?:\/\//.test(o.logoUrl)) throw invalidField(`${customizationField}.logoUrl`, 'must be an http(s) URL')
+  if (o.magicLinkTemplate && !/^(https?|chrome-extension|moz-extension):\/\//i.test(o.magicLinkTemplate)) {
+    throw invalidField(`${customizationField}.magicLinkTemplate`, 'must be an http(s) or extension URL')
+  }
   if (o.magicLinkTemplate && !o.magicLinkTemplate.includes('%s')) {
     throw invalidField(`${customizationField}.magicLinkTemplate`, 'must contain the %s placeholder')
   }
@@ -57,7 +60,7 @@ function applyVariables(s: string, o: EmailOptions, html: boolean): string {
   if (!o.templateVariables) return s
   const vars = JSON.parse(o.templateVariables) as Record<string, unknown>
   return s.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (m, k: string) =>
-    k in vars ? (html ? escapeHtml(String(vars[k])) : String(vars[k])) : m,
+    Object.hasOwn(vars, k) ? (html ? escapeHtml(String(vars[k])) : String(vars[k])) : m,
   )
 }
 

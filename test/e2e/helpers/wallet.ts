@@ -135,3 +135,27 @@ export async function logoutViaSettings(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Log out' }).click()
   await page.locator('#status[data-logged-in="false"]').waitFor()
 }
+
+/** Passkey sign-up through the popup: email, code from the dev mailbox, then the passkey. */
+export async function signUpWithPasskey(
+  page: Page,
+  serviceUrl: string,
+  email: string,
+  opts: { name?: string; shots?: { email?: string; code?: string; verified?: string } } = {},
+): Promise<void> {
+  await page.getByRole('button', { name: 'Passkey', exact: true }).click()
+  await page.getByLabel(/^Email address/).fill(email)
+  if (opts.name) await page.getByLabel('Name (optional)').fill(opts.name)
+  if (opts.shots?.email) await shot(page, opts.shots.email)
+  const before = await messageCount(serviceUrl, email)
+  await page.getByRole('button', { name: 'Send verification code' }).click()
+  await page.getByRole('heading', { name: 'Verify your email' }).waitFor()
+  const message = await waitForMessage(serviceUrl, email, before)
+  await page.getByLabel('Verification code').fill(otpCodeOf(message.text))
+  if (opts.shots?.code) await shot(page, opts.shots.code)
+  await page.getByRole('button', { name: 'Verify email' }).click()
+  await page.getByRole('heading', { name: 'Email verified' }).waitFor({ timeout: 20_000 })
+  if (opts.shots?.verified) await shot(page, opts.shots.verified)
+  await page.getByRole('button', { name: 'Create account with passkey' }).click()
+  await page.locator('#status[data-logged-in="true"]').waitFor({ timeout: 20_000 })
+}

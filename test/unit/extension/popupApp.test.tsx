@@ -15,6 +15,7 @@ const loggedOut = {
   settings,
   pendingOtp: null,
   pendingRecovery: null,
+  pendingPasskeySignup: null,
   lastEnd: null,
   lastOnRamp: null,
 }
@@ -80,6 +81,53 @@ describe('popup App', () => {
     fireEvent.click(screen.getByRole('button', { name: 'QR code for bc1qexample' }))
     const qr = await screen.findByRole('img', { name: 'QR code of address bc1qexample' })
     expect(qr.querySelector('path')?.getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/)
+  })
+
+  it('passkey sign-up asks for an email, verifies the code, then creates the passkey', async () => {
+    let session = false
+    const reg = { challenge: 'Y2hhbGxlbmdl', attestation: { credentialId: 'aWQ', clientDataJson: 'Y2Q', attestationObject: 'YW8', transports: ['AUTHENTICATOR_TRANSPORT_INTERNAL'] } }
+    const registered: unknown[] = []
+    const webauthn: Webauthn = { register: async (u) => (registered.push(u), reg as never), assert: () => Promise.reject(new Error('no')) }
+    const client = fakeClient({
+      getStatus: () => ({ ok: true, result: session ? loggedIn : loggedOut }),
+      passkeySignupEmailStart: (p) => ({ ok: true, result: { email: (p as { email: string }).email, verified: false } }),
+      passkeySignupEmailVerify: () => ({ ok: true, result: { email: 'pat@example.test', verified: true, accountExists: false } }),
+      passkeySignup: () => {
+        session = true
+        return { ok: true, result: loggedIn.session }
+      },
+      listAccounts: () => ({ ok: true, result: wallets }),
+    })
+    render(<App client={client} webauthn={webauthn} />)
+    fireEvent.click(await screen.findByRole('button', { name: 'Passkey' }))
+    expect(screen.getByText('Used to recover your account if you lose your passkey.')).toBeTruthy()
+    fireEvent.input(screen.getByLabelText(/Email address/), { target: { value: 'pat@example.test' } })
+    fireEvent.input(screen.getByLabelText('Name (optional)'), { target: { value: 'Pat' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Send verification code' }))
+    fireEvent.input(await screen.findByLabelText('Verification code'), { target: { value: 'ABC123XYZ' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Verify email' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Create account with passkey' }))
+    await screen.findByRole('heading', { name: 'Accounts' })
+    expect(client.calls).toContainEqual(['passkeySignupEmailStart', { email: 'pat@example.test', userName: 'Pat' }])
+    expect(client.calls).toContainEqual(['passkeySignupEmailVerify', { code: 'ABC123XYZ' }])
+    expect(client.calls).toContainEqual(['passkeySignup', { authenticatorName: 'Sigil passkey', challenge: reg.challenge, attestation: reg.attestation }])
+    expect(registered).toEqual([{ name: 'pat@example.test', displayName: 'Pat' }])
+  })
+
+  it('passkey sign-up for an email that has an account offers the email-code login', async () => {
+    const client = fakeClient({
+      getStatus: () => ({ ok: true, result: { ...loggedOut, pendingPasskeySignup: { email: 'old@example.test', verified: false } } }),
+      passkeySignupEmailVerify: () => ({ ok: true, result: { email: 'old@example.test', verified: true, accountExists: true } }),
+      otpStart: (p) => ({ ok: true, result: p }),
+    })
+    render(<App client={client} webauthn={noWebauthn} />)
+    fireEvent.input(await screen.findByLabelText('Verification code'), { target: { value: 'ABC123XYZ' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Verify email' }))
+    await screen.findByText('An account with old@example.test already exists. Log in with an email code instead.')
+    expect(client.calls.some(([m]) => m === 'passkeySignup')).toBe(false)
+    fireEvent.click(screen.getByRole('button', { name: 'Log in with email code' }))
+    await screen.findByRole('heading', { name: 'Enter your code' })
+    expect(client.calls).toContainEqual(['otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'old@example.test' }])
   })
 
   it('shows the background failure message in an alert', async () => {

@@ -13,6 +13,7 @@ const loggedOut = {
   settings: { apiBaseUrl: 'http://127.0.0.1:8787', relayUrl: 'http://127.0.0.1:8787/auth', autoLockMinutes: 15 },
   pendingOtp: null,
   pendingRecovery: null,
+  pendingPasskeySignup: null,
   lastEnd: null,
   lastOnRamp: null,
 }

@@ -1,9 +1,10 @@
-/** Logged-out screen: email / SMS OTP, passkey login and sign-up, links to recovery and settings. */
+/** Logged-out screen: email / SMS OTP, passkey login and sign-up (PasskeySignup.tsx), links to recovery and settings. */
 import { useState } from 'preact/hooks'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
 import type { Webauthn } from '../webauthn'
+import { PasskeySignup, type PasskeySignupProps } from './PasskeySignup'
 
 type Method = 'email' | 'sms' | 'passkey'
 
@@ -12,6 +13,7 @@ export type LoginProps = {
   client: PopupClient
   webauthn: Webauthn
   pendingOtp: { otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; contact: string } | null
+  pendingPasskeySignup: PasskeySignupProps['pending']
   onLoggedIn(): void
   onRecover(): void
 }
@@ -78,17 +80,16 @@ function ContactForm({ client, method, onSent }: { client: PopupClient; method: 
   )
 }
 
-function PasskeyPanel({ client, webauthn, onLoggedIn }: { client: PopupClient; webauthn: Webauthn; onLoggedIn(): void }) {
-  const [name, setName] = useState('')
+type PasskeyPanelProps = Omit<PasskeySignupProps, 'disabled'>
+
+function PasskeyPanel({ client, webauthn, onLoggedIn, ...signup }: PasskeyPanelProps) {
   const login = useAction()
-  const signup = useAction()
-  const busy = login.busy || signup.busy
   return (
     <div>
       <button
         type="button"
         class="primary"
-        disabled={busy}
+        disabled={login.busy}
         onClick={() =>
           void login.run(async () => {
             const begin = await client.call('passkeyLoginBegin')
@@ -102,32 +103,7 @@ function PasskeyPanel({ client, webauthn, onLoggedIn }: { client: PopupClient; w
       </button>
       <Busy busy={login.busy} label="Waiting for your passkey…" />
       <ErrorLine error={login.error} />
-      <form
-        aria-labelledby="signup-heading"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void signup.run(async () => {
-            const userName = name.trim() || 'Sigil user'
-            const reg = await webauthn.register({ name: userName, displayName: userName })
-            return client.call('passkeySignup', {
-              authenticatorName: 'Sigil passkey',
-              challenge: reg.challenge,
-              attestation: reg.attestation,
-              ...(name.trim() ? { userName: name.trim() } : {}),
-            })
-          }, onLoggedIn)
-        }}
-      >
-        <h3 id="signup-heading">New here? Create an account with a passkey</h3>
-        <Field label="Name (optional)">
-          <input name="userName" value={name} onInput={(e) => setName(e.currentTarget.value)} autoComplete="nickname" />
-        </Field>
-        <button type="submit" disabled={busy}>
-          Create account with passkey
-        </button>
-        <Busy busy={signup.busy} label="Creating your account…" />
-        <ErrorLine error={signup.error} />
-      </form>
+      <PasskeySignup client={client} webauthn={webauthn} onLoggedIn={onLoggedIn} disabled={login.busy} {...signup} />
     </div>
   )
 }
@@ -139,9 +115,15 @@ const METHODS: Array<[Method, string]> = [
 ]
 
 /** The logged-out screen. */
-export function Login({ client, webauthn, pendingOtp, onLoggedIn, onRecover }: LoginProps) {
-  const [method, setMethod] = useState<Method>(pendingOtp?.otpType === 'OTP_TYPE_SMS' ? 'sms' : 'email')
+export function Login({ client, webauthn, pendingOtp, pendingPasskeySignup, onLoggedIn, onRecover }: LoginProps) {
+  const [method, setMethod] = useState<Method>(
+    pendingOtp ? (pendingOtp.otpType === 'OTP_TYPE_SMS' ? 'sms' : 'email') : pendingPasskeySignup ? 'passkey' : 'email',
+  )
   const [sentTo, setSentTo] = useState<string | null>(pendingOtp?.contact ?? null)
+  const emailCodeSent = (contact: string) => {
+    setMethod('email')
+    setSentTo(contact)
+  }
   if (sentTo !== null && method !== 'passkey') {
     return <CodeForm client={client} contact={sentTo} onLoggedIn={onLoggedIn} onRestart={() => setSentTo(null)} />
   }
@@ -156,7 +138,7 @@ export function Login({ client, webauthn, pendingOtp, onLoggedIn, onRecover }: L
         ))}
       </div>
       {method === 'passkey' ? (
-        <PasskeyPanel client={client} webauthn={webauthn} onLoggedIn={onLoggedIn} />
+        <PasskeyPanel client={client} webauthn={webauthn} pending={pendingPasskeySignup} onLoggedIn={onLoggedIn} onOtpSent={emailCodeSent} />
       ) : (
         <ContactForm key={method} client={client} method={method} onSent={setSentTo} />
       )}

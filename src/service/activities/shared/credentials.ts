@@ -52,6 +52,9 @@ export async function registerApiKey(
 ): Promise<string> {
   const publicKey = normaliseApiPublicKey(key.publicKey, key.curveType, `${field}.publicKey`)
   if (!key.apiKeyName) throw invalidField(`${field}.apiKeyName`, 'required')
+  if (key.expirationSeconds !== undefined && !Number.isSafeInteger(Number(key.expirationSeconds))) {
+    throw invalidField(`${field}.expirationSeconds`, 'is too large')
+  }
   const id = crypto.randomUUID()
   await insertApiKey(ctx.tx, {
     id,
@@ -118,10 +121,9 @@ export async function registerAuthenticator(
     throw invalidField(`${field}.attestation.attestationObject`, 'credential public key is not a valid P-256 point')
   }
   const credentialId = info.credential.id
-  const [dup] = await ctx.tx.query('SELECT id FROM authenticators WHERE credential_id = $1 AND organization_id = $2', [
-    credentialId,
-    orgId,
-  ])
+  // Credential ids are unique per authenticator: a second registration anywhere is a copy
+  // (a "none" attestation proves nothing), so it is refused across all organizations.
+  const [dup] = await ctx.tx.query('SELECT id FROM authenticators WHERE credential_id = $1 LIMIT 1', [credentialId])
   if (dup) throw new SigilError('ALREADY_EXISTS', `${field}: this passkey is already registered`)
   const id = crypto.randomUUID()
   await insertAuthenticator(ctx.tx, {
