@@ -9,6 +9,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.{ts,tsx}'],
+          // Unit tests run beside the integration suite in CI, on 2 cores: generous but bounded.
+          testTimeout: 20_000,
+          setupFiles: ['test/unit/setup.ts'],
           mockReset: true,
           restoreMocks: true,
         },

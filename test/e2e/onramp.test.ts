@@ -9,7 +9,7 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newApiKey, rootUser } from '../integration/helpers/keys.js'
 import { startTestService, submitBody, type TestService } from '../integration/helpers/service.js'
-import { CHROMIUM_PATH } from './helpers/browser.js'
+import { CHROMIUM_PATH, CHROMIUM_FLAGS } from './helpers/browser.js'
 
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
 /** Used only when wallet creation is not available in this build of the service. */
@@ -58,15 +58,7 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_FLAGS,
   })
 })
 

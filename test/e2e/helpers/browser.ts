@@ -15,6 +15,17 @@ export const EXTENSION_DIR = fileURLToPath(new URL('../../../.output/chrome-mv3'
 /** Chromium binary (apt package `chromium`). */
 export const CHROMIUM_PATH = process.env['SIGIL_CHROMIUM'] ?? '/usr/bin/chromium'
 
+/** Flags for Debian Chromium on this closed network (shared/notes/toolchain.md §4, P4). */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
 /** A running browser with the extension loaded. */
 export type LaunchedExtension = {
   context: BrowserContext
@@ -45,13 +56,7 @@ export async function launchExtension(extensionDir: string = EXTENSION_DIR): Pro
     args: [
       `--disable-extensions-except=${extensionDir}`,
       `--load-extension=${extensionDir}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
+      ...CHROMIUM_FLAGS,
     ],
   })
   const close = async () => {

@@ -114,9 +114,12 @@ export function setup() {
     bg.onMessage({ kind: 'popup', method, ...(params === undefined ? {} : { params }) }, sender) as Promise<any>
   /** Wait until `n` approval windows have opened; returns the newest. */
   const windowOpened = async (n: number) => {
-    await vi.waitFor(() => {
-      if (windows.length < n) throw new Error(`waiting for window ${n}`)
-    })
+    await vi.waitFor(
+      () => {
+        if (windows.length < n) throw new Error(`waiting for window ${n}`)
+      },
+      { timeout: 5000 },
+    )
     return windows[n - 1]!
   }
   async function login() {
