@@ -39,6 +39,8 @@ async function waitFor<T>(fn: () => T | undefined, ms = 10_000): Promise<T> {
   throw new Error('timed out')
 }
 
+let refusedOnce = false
+
 beforeAll(async () => {
   smtp = new SMTPServer({
     authOptional: true,
@@ -48,6 +50,12 @@ beforeAll(async () => {
       let raw = ''
       stream.on('data', (d: Buffer) => (raw += d.toString('utf8')))
       stream.on('end', () => {
+        // A recipient whose first delivery attempt fails with a temporary error.
+        if (session.envelope.rcptTo.some((r) => r.address === 'flaky@example.com') && !refusedOnce) {
+          refusedOnce = true
+          const err = Object.assign(new Error('mailbox busy, try again later'), { responseCode: 451 })
+          return callback(err)
+        }
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
@@ -101,6 +109,30 @@ describe('SMTP delivery', () => {
       delivery = m?.delivery ?? ''
       expect(m?.from).toBe('"Acme Team" <otp@acme.example>')
       if (delivery !== 'sent') await new Promise((r) => setTimeout(r, 50))
+    }
+    expect(delivery).toBe('sent')
+  })
+
+  it('retries a delivery that failed and reports the attempts in the mailbox', async () => {
+    const res = await svc.post(
+      '/public/v1/submit/init_otp_auth',
+      submitBody('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', svc.admin.organizationId, { otpType: 'OTP_TYPE_EMAIL', contact: 'flaky@example.com', appName: 'Acme' }),
+    )
+    expect(res.status).toBe(200)
+    const mail = await waitFor(() => received.find((m) => m.to.includes('flaky@example.com')), 20_000)
+    expect(refusedOnce).toBe(true)
+    expect(unQp(mail.raw)).toMatch(/Acme verification code is: [0-9A-Z]{9}/)
+    const { messages } = (await (await fetch(`${svc.url}/dev/messages`)).json()) as {
+      messages: Array<{ to: string; delivery: string; attempts: number; lastError?: string }>
+    }
+    const m = messages.find((x) => x.to === 'flaky@example.com')
+    expect(m?.attempts).toBeGreaterThanOrEqual(2)
+    // The failed first attempt is counted (its error is cleared once a retry succeeds).
+    let delivery = m?.delivery
+    for (let i = 0; i < 40 && delivery !== 'sent'; i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      const again = (await (await fetch(`${svc.url}/dev/messages`)).json()) as { messages: Array<{ to: string; delivery: string }> }
+      delivery = again.messages.find((x) => x.to === 'flaky@example.com')?.delivery
     }
     expect(delivery).toBe('sent')
   })
