@@ -11,9 +11,12 @@ import {
   getActivityByFingerprint,
   insertActivity,
   insertVote,
+  type KnownFacts,
   listVotes,
+  recordActivity,
   type VoteRow,
 } from '../store/activities.js'
+import type { UserWire } from '../store/users.js'
 import { getQuorum } from '../store/organizations.js'
 import type { ActivityContext, ActivityHandler } from './types.js'
 
@@ -75,7 +78,7 @@ function plain(v: Record<string, unknown>): Record<string, unknown> {
 /** A submitted activity, with what is already known for its response (saves queries). */
 export type SubmitOutcome = {
   activity: ActivityRow
-  known?: { votes: VoteRow[]; quorum: { threshold: number; userIds: string[] } } | undefined
+  known?: KnownFacts | undefined
 }
 
 /** Types whose effects change a root quorum (their response re-reads it). */
@@ -91,7 +94,7 @@ type Handlers = { byType(type: string): { operation: EngineOperation; handler: A
 export function createEngine(rt: Runtime, handlers: Handlers) {
   async function runHandler(
     tx: Sql,
-    a: Pick<ActivityRow, 'id' | 'type' | 'organization_id' | 'submitter_user_id' | 'submitter_org_id'>,
+    a: Pick<ActivityRow, 'id' | 'type' | 'organization_id' | 'submitter_user_id' | 'submitter_org_id' | 'body'>,
     handler: ActivityHandler,
     parameters: Record<string, unknown>,
     now: number,
@@ -103,6 +106,7 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
       rt,
       now,
       activityId: a.id,
+      body: a.body,
       type: a.type,
       organizationId: a.organization_id,
       submitter: { userId: a.submitter_user_id, organizationId: a.submitter_org_id },
@@ -129,12 +133,11 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
    * same fingerprint). Throws a SigilError carrying the activity id when execution failed.
    */
   async function submit(input: SubmitInput): Promise<SubmitOutcome> {
-    // A byte-identical resubmission hits the unique fingerprint on insert (first statement
-    // of the transaction), rolls back and replays the stored activity: no extra lookup.
     const fingerprint = fingerprintOf(input.rawBody)
     const now = rt.now()
     const quorumOrgId = input.principal.organizationId
-    const quorum = await getQuorum(rt.db, quorumOrgId)
+    // Read with the credential (same statement) when the authentication path could.
+    const quorum = input.principal.quorum ?? (await getQuorum(rt.db, quorumOrgId))
     const isMember = quorum.userIds.includes(input.principal.userId)
     const isVote = input.type === 'ACTIVITY_TYPE_APPROVE_ACTIVITY' || input.type === 'ACTIVITY_TYPE_REJECT_ACTIVITY'
     const needsConsensus = !isVote && (isMember ? 1 : 0) < quorum.threshold
@@ -174,43 +177,61 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
         }
       : undefined
 
-    const known = { votes: vote ? [vote] : [], quorum }
+    const knownWith = (voter: UserWire | null | undefined): KnownFacts => ({
+      votes: vote ? [vote] : [],
+      quorum,
+      ...(vote && voter !== undefined ? { voters: new Map([[vote.user_id, voter]]) } : {}),
+    })
     try {
+      if (needsConsensus) {
+        // Nothing runs before the quorum approves: one statement records the activity and the vote.
+        const { voter } = await recordActivity(rt.db, row, vote)
+        return { activity: { ...row, seq: 0 }, known: knownWith(voter) }
+      }
       return await rt.db.transaction(async (tx) => {
-        await insertActivity(tx, row, vote)
-        if (needsConsensus) return { activity: { ...row, seq: 0 }, known }
         const result = await runHandler(tx, row, input.handler, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)
-        await finishActivity(tx, row.id, { status: STATUS.COMPLETED, result, failure: null, appProofs, now })
-        const activity = { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs, seq: 0 }
+        const activity = { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs }
+        // The finished activity is the transaction's last statement: a byte-identical resubmission
+        // (or a concurrent twin) conflicts on the unique fingerprint here, every effect of this run
+        // rolls back and the stored activity is replayed below, so it is never executed twice.
+        const { voter } = await recordActivity(tx, activity, vote)
         // An activity that changed the quorum or its members must not answer with the old one.
-        return { activity, known: QUORUM_TYPES.has(row.type) ? undefined : known }
+        return { activity: { ...activity, seq: 0 }, known: QUORUM_TYPES.has(row.type) ? undefined : knownWith(voter) }
       })
     } catch (caught) {
       let e = caught
       if (isUniqueViolation(e)) {
-        const raced = await getActivityByFingerprint(rt.db, fingerprint)
-        // The same bytes can resolve to another organization (a body naming a parent, stamped by a
-        // credential of another sub-organization): that activity is not this caller's to see.
-        if (raced && raced.organization_id !== input.organizationId) {
-          throw new SigilError('ALREADY_EXISTS', 'an activity with this fingerprint already exists in another organization')
-        }
-        if (raced) return { activity: replay(raced) }
+        const twin = await replayTwin(fingerprint, input.organizationId)
+        if (twin) return twin
         // A handler's own uniqueness constraint: a conflict, not a crash.
         e = new SigilError('ALREADY_EXISTS', 'a record with the same identity already exists', { cause: e })
       }
       if (!(e instanceof SigilError)) throw e
-      // Execution failed: nothing of it stays, but the attempt is recorded as FAILED (A2).
+      // Execution failed: nothing of it stays, but the attempt is recorded as FAILED (A2), in one statement.
       const failed = { ...row, status: STATUS.FAILED, failure: failureOf(e) }
       try {
-        await rt.db.transaction(async (tx) => {
-          await insertActivity(tx, failed, vote)
-        })
+        await insertActivity(rt.db, failed, vote)
       } catch (recordError) {
         if (!isUniqueViolation(recordError)) throw recordError
+        // A resubmission whose run failed (e.g. on the effects of the first run): replay that one.
+        const twin = await replayTwin(fingerprint, input.organizationId)
+        if (twin) return twin
       }
       throw withActivity(e, failed)
     }
+  }
+
+  /** The stored activity with this fingerprint, replayed; undefined when there is none. */
+  async function replayTwin(fingerprint: string, organizationId: string): Promise<SubmitOutcome | undefined> {
+    const stored = await getActivityByFingerprint(rt.db, fingerprint)
+    if (!stored) return undefined
+    // The same bytes can resolve to another organization (a body naming a parent, stamped by a
+    // credential of another sub-organization): that activity is not this caller's to see.
+    if (stored.organization_id !== organizationId) {
+      throw new SigilError('ALREADY_EXISTS', 'an activity with this fingerprint already exists in another organization')
+    }
+    return { activity: replay(stored) }
   }
 
   /** A byte-identical resubmission: the stored activity again, never a second execution. */
@@ -245,13 +266,12 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
       if (votes.some((v) => v.user_id === ctx.submitter.userId)) {
         throw new SigilError('VOTE_NOT_ALLOWED', 'this user has already voted on the activity')
       }
-      const [self] = await tx.query<{ body: string }>('SELECT body FROM activities WHERE id = $1', [ctx.activityId])
       await insertVote(tx, {
         id: crypto.randomUUID(),
         activity_id: target.id,
         user_id: ctx.submitter.userId,
         selection,
-        message: self?.body ?? '',
+        message: ctx.body,
         public_key: ctx.principal?.publicKey ?? '',
         signature: ctx.principal?.signature ?? '',
         scheme: ctx.principal?.scheme ?? '',

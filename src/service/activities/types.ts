@@ -8,6 +8,8 @@ export type ActivityContext = {
   rt: Runtime
   now: number
   activityId: string
+  /** The exact submitted body of this activity (the message of a vote it casts). */
+  body: string
   type: string
   /** The organization the activity acts in. */
   organizationId: string

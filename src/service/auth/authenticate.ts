@@ -6,8 +6,8 @@ import { parseWebauthnStamp, webauthnChallengeForBody } from '../../crypto/verif
 import { verifyApiKeyStampAsync } from '../../crypto/verifyStampAsync.js'
 import type { ServiceConfig } from '../config.js'
 import type { Sql } from '../store/db.js'
-import { ancestry } from '../store/organizations.js'
-import type { ApiKeyRow, AuthenticatorRow } from '../store/users.js'
+import { ancestry, quorumColumns, quorumOf } from '../store/organizations.js'
+import { type ApiKeyRow, type AuthenticatorRow, byCreatedThenId } from '../store/users.js'
 import { attestedSignatureCheck, authenticateAttested } from '../otp/attested.js'
 import { originAllowed } from './origins.js'
 import type { Principal } from './principal.js'
@@ -21,6 +21,8 @@ const CURVE_OF_SCHEME: Record<string, string> = {
   SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191: 'API_KEY_CURVE_SECP256K1',
   SIGNATURE_SCHEME_TK_API_ED25519: 'API_KEY_CURVE_ED25519',
 }
+
+type QuorumColumns = { quorum_threshold: number | null; quorum_user_ids: string[] | null }
 
 export type AuthenticateInput = {
   /** The stamp, already checked over the raw body by {@link stampSignatureCheck}. */
@@ -131,7 +133,13 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
       publicKey = bytesToHex(compressP256PublicKey(hexToBytes(publicKey)))
     }
     // Oldest first: a later copy of the same public key in another sub-organization never wins (see pickByOrganization).
-    const rows = (await sql.query<ApiKeyRow>('SELECT * FROM api_keys WHERE public_key = $1 ORDER BY created_at, id', [publicKey])).filter(
+    // The quorum of each key's organization comes in the same statement (the engine needs it).
+    const rows = byCreatedThenId(
+      await sql.query<ApiKeyRow & QuorumColumns>(
+        `SELECT k.*, ${quorumColumns('k.organization_id')} FROM api_keys k WHERE k.public_key = $1`,
+        [publicKey],
+      ),
+    ).filter(
       (r) => r.curve_type === CURVE_OF_SCHEME[check.scheme],
     )
     const picked = await pickByOrganization(sql, rows, input.organizationId, input.allowDescendant)
@@ -154,6 +162,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
         publicKey,
         scheme: check.scheme,
         signature: decoded.signature,
+        quorum: quorumOf(key),
       },
       effectiveOrganizationId: picked.effectiveOrganizationId,
     }
@@ -161,9 +170,12 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
 
   if (signed.kind === 'WEBAUTHN') {
     const stamp = signed.stamp
-    const rows = await sql.query<AuthenticatorRow>('SELECT * FROM authenticators WHERE credential_id = $1 ORDER BY created_at, id', [
-      stamp.credentialId,
-    ])
+    const rows = byCreatedThenId(
+      await sql.query<AuthenticatorRow & QuorumColumns>(
+        `SELECT a.*, ${quorumColumns('a.organization_id')} FROM authenticators a WHERE a.credential_id = $1`,
+        [stamp.credentialId],
+      ),
+    )
     const picked = await pickByOrganization(sql, rows, input.organizationId, input.allowDescendant)
     if (!picked) throw new SigilError('STAMP_KEY_UNKNOWN', UNKNOWN_KEY_MESSAGE)
     // Credential ids are public: verify the assertion before telling a denial (403) from a bad stamp (401).
@@ -219,6 +231,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
         publicKey: auth.public_key,
         scheme: 'SIGNATURE_SCHEME_TK_WEBAUTHN',
         signature: stamp.signature,
+        quorum: quorumOf(auth),
       },
       effectiveOrganizationId: picked.effectiveOrganizationId,
     }

@@ -12,4 +12,12 @@ export type Principal = {
   credentialType?: string
   /** The stamp's signature (a vote records it with the body as its message). */
   signature: string
+  /**
+   * The root quorum of `organizationId`, read in the credential lookup's statement (saves the
+   * engine a query); absent when the credential path does not read it.
+   */
+  quorum?: Quorum | undefined
 }
+
+/** An organization's root quorum. */
+export type Quorum = { threshold: number; userIds: string[] }

@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { SigilError } from '../../api/errors.js'
 import type { Runtime } from '../runtime.js'
@@ -67,14 +67,22 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
     }
   })
 
-  const limit = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: (c) => {
-      // The rest of the body is not read: the connection cannot be reused.
-      c.header('Connection', 'close')
-      return errorResponse(c, new SigilError('BODY_TOO_LARGE', `request body is larger than ${MAX_BODY_BYTES} bytes`))
-    },
-  })
+  const tooLarge = (c: Context) => {
+    // The rest of the body is not read: the connection cannot be reused.
+    c.header('Connection', 'close')
+    return errorResponse(c, new SigilError('BODY_TOO_LARGE', `request body is larger than ${MAX_BODY_BYTES} bytes`))
+  }
+  const streamLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge })
+  // A declared Content-Length is checked as Hono's bodyLimit does, without touching `c.req.raw.body`
+  // (which would build a web stream): the node adapter then reads the body straight from the socket.
+  // Other bodies (chunked) go through Hono's streaming limit.
+  const limit: MiddlewareHandler<Env> = async (c, next) => {
+    const length = c.req.header('content-length')
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+      return Number.parseInt(length || '0', 10) > MAX_BODY_BYTES ? tooLarge(c) : next()
+    }
+    return streamLimit(c, next)
+  }
 
   app.get('/healthz', (c) =>
     c.json({

@@ -1,6 +1,6 @@
 import type { Sql } from './db.js'
 import { getQuorum } from './organizations.js'
-import { userWireById } from './users.js'
+import { CREDENTIAL_AGGREGATES, type CredentialAggregates, type UserRow, type UserWire, userWireById, userWireFromRow } from './users.js'
 import { toTimestamp } from './time.js'
 
 export type ActivityRow = {
@@ -49,17 +49,23 @@ export async function getActivityByFingerprint(sql: Sql, fingerprint: string): P
 }
 
 /** Inserts an activity and, in the same statement, the submitter's vote when there is one. */
-export async function insertActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>, vote?: VoteRow): Promise<void> {
-  const params: unknown[] = [
+const INSERT_ACTIVITY = `INSERT INTO activities (id, organization_id, quorum_org_id, submitter_user_id, submitter_org_id, type, status,
+       intent_key, intent, result_key, result, failure, app_proofs, generate_app_proofs, fingerprint, body,
+       timestamp_ms, created_at, updated_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)`
+
+function activityParams(a: Omit<ActivityRow, 'seq'>): unknown[] {
+  return [
     a.id, a.organization_id, a.quorum_org_id, a.submitter_user_id, a.submitter_org_id, a.type, a.status,
     a.intent_key, JSON.stringify(a.intent), a.result_key, a.result === null ? null : JSON.stringify(a.result),
     a.failure === null ? null : JSON.stringify(a.failure), JSON.stringify(a.app_proofs), a.generate_app_proofs,
     a.fingerprint, a.body, a.timestamp_ms, a.created_at, a.updated_at,
   ]
-  const insert = `INSERT INTO activities (id, organization_id, quorum_org_id, submitter_user_id, submitter_org_id, type, status,
-       intent_key, intent, result_key, result, failure, app_proofs, generate_app_proofs, fingerprint, body,
-       timestamp_ms, created_at, updated_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)`
+}
+
+export async function insertActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>, vote?: VoteRow): Promise<void> {
+  const params = activityParams(a)
+  const insert = INSERT_ACTIVITY
   if (!vote) {
     await sql.query(insert, params)
     return
@@ -71,6 +77,27 @@ export async function insertActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>, vote
      SELECT $20, a.id, $21, $22, $23, $24, $25, $26, $27 FROM a`,
     params,
   )
+}
+
+/**
+ * Inserts a finished activity (result, failure and proofs already set) and, when there is one,
+ * the submitter's vote; in the same statement reads the voter's wire User (null when the user
+ * does not exist), which the submit response shows in the vote.
+ */
+export async function recordActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>, vote?: VoteRow): Promise<{ voter?: UserWire | null }> {
+  if (!vote) {
+    await insertActivity(sql, a)
+    return {}
+  }
+  const params: unknown[] = [...activityParams(a), vote.id, vote.user_id, vote.selection, vote.message, vote.public_key, vote.signature, vote.scheme, vote.created_at]
+  const [row] = await sql.query<UserRow & CredentialAggregates>(
+    `WITH a AS (${INSERT_ACTIVITY} RETURNING id),
+     v AS (INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, created_at)
+           SELECT $20, a.id, $21, $22, $23, $24, $25, $26, $27 FROM a)
+     SELECT u.*, ${CREDENTIAL_AGGREGATES} FROM users u WHERE u.id = $21`,
+    params,
+  )
+  return { voter: row ? userWireFromRow(row) : null }
 }
 
 export async function finishActivity(
@@ -145,6 +172,16 @@ export async function listActivities(sql: Sql, f: ListActivitiesFilter): Promise
 export type TimestampStyle = 'submit' | 'query'
 
 /**
+ * What the engine already knows of a fresh activity (saves the response its queries): its votes,
+ * its quorum, and the wire User of voters it has read (null: no such user).
+ */
+export type KnownFacts = {
+  votes: VoteRow[]
+  quorum: { threshold: number; userIds: string[] }
+  voters?: ReadonlyMap<string, UserWire | null> | undefined
+}
+
+/**
  * The wire activity object (service-interface "Activity object", wire-formats A1).
  * `canApprove`/`canReject` are computed for `callerUserId`.
  */
@@ -153,7 +190,7 @@ export async function activityToWire(
   a: ActivityRow,
   callerUserId: string | undefined,
   style: TimestampStyle,
-  known?: { votes: VoteRow[]; quorum: { threshold: number; userIds: string[] } },
+  known?: KnownFacts,
 ) {
   const votes = known?.votes ?? (await listVotes(sql, a.id))
   const quorum = known?.quorum ?? (await getQuorum(sql, a.quorum_org_id))
@@ -165,7 +202,7 @@ export async function activityToWire(
   const ts = (ms: number) => (style === 'submit' ? String(ms) : toTimestamp(ms))
   const wireVotes = []
   for (const v of votes) {
-    const user = await userWireById(sql, v.user_id)
+    const user = known?.voters?.has(v.user_id) ? (known.voters.get(v.user_id) ?? undefined) : await userWireById(sql, v.user_id)
     wireVotes.push({
       id: v.id,
       userId: v.user_id,
@@ -203,7 +240,7 @@ export async function submitResponse(
   sql: Sql,
   a: ActivityRow,
   callerUserId: string | undefined,
-  known?: { votes: VoteRow[]; quorum: { threshold: number; userIds: string[] } },
+  known?: KnownFacts,
 ) {
   const nested = await activityToWire(sql, a, callerUserId, 'submit', known)
   return {

@@ -64,6 +64,21 @@ export async function isSelfOrAncestor(sql: Sql, ancestorId: string, orgId: stri
   return (await ancestry(sql, orgId)).includes(ancestorId)
 }
 
+/**
+ * SQL columns `quorum_threshold` and `quorum_user_ids`: the root quorum of the organization
+ * `orgIdExpr` names, for a lookup that reads it in the same statement (see {@link quorumOf}).
+ */
+export function quorumColumns(orgIdExpr: string): string {
+  return `(SELECT o.quorum_threshold FROM organizations o WHERE o.id = ${orgIdExpr}) AS quorum_threshold,
+    (SELECT array_agg(q.user_id) FROM quorum_members q WHERE q.organization_id = ${orgIdExpr}) AS quorum_user_ids`
+}
+
+/** The quorum of a row read with {@link quorumColumns} (same defaults as {@link getQuorum}). */
+export function quorumOf(row: { quorum_threshold?: number | null; quorum_user_ids?: string[] | null }): { threshold: number; userIds: string[] } {
+  // Sorted here as `ORDER BY user_id` would (ids are ASCII): cheaper than a sort node on the embedded database.
+  return { threshold: row.quorum_threshold ?? 1, userIds: (row.quorum_user_ids ?? []).sort() }
+}
+
 export async function getQuorum(sql: Sql, orgId: string): Promise<{ threshold: number; userIds: string[] }> {
   const [row] = await sql.query<{ threshold: number; user_ids: string[] | null }>(
     `SELECT o.quorum_threshold AS threshold,
@@ -93,6 +108,24 @@ export async function setFeature(sql: Sql, orgId: string, name: string, value: s
   await sql.query(
     `INSERT INTO organization_features (organization_id, name, value) VALUES ($1, $2, $3)
      ON CONFLICT (organization_id, name) DO UPDATE SET value = EXCLUDED.value`,
+    [orgId, name, value],
+  )
+}
+
+/**
+ * Sets a feature and returns every feature of the organization after the change, by name, in one
+ * statement (the upsert's row joins the others: a statement does not see its own writes).
+ */
+export async function setFeatureAndList(sql: Sql, orgId: string, name: string, value: string): Promise<Array<{ name: string; value: string }>> {
+  return sql.query<{ name: string; value: string }>(
+    `WITH up AS (
+       INSERT INTO organization_features (organization_id, name, value) VALUES ($1, $2, $3)
+       ON CONFLICT (organization_id, name) DO UPDATE SET value = EXCLUDED.value
+       RETURNING name, value)
+     SELECT name, value FROM up
+     UNION ALL
+     SELECT name, value FROM organization_features WHERE organization_id = $1 AND name <> $2
+     ORDER BY name`,
     [orgId, name, value],
   )
 }
