@@ -7,16 +7,11 @@
  * ratio = loopback ops/s × in-process seconds per op: the share of the service's time spent on
  * the unavoidable crypto (1.0 = no overhead at all; target ≥ 0.5).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { signRawPayload } from '../src/chains/sign/raw.js'
-import { bytesToHex, hexToBytes, utf8Encode } from '../src/crypto/encoding.js'
-import { createWebCryptoStamper, importP256PrivateKeyForSigning } from '../src/crypto/stamp.js'
+import { bytesToHex, utf8Encode } from '../src/crypto/encoding.js'
 import { verifyApiKeyStampAsync } from '../src/crypto/verifyStampAsync.js'
-import { resolveConfig } from '../src/service/config.js'
-import { startService } from '../src/service/server.js'
+import { startBenchService } from './serviceProcess.js'
 import { measure } from './timing.js'
 
 /** One output row; the loopback row carries latency percentiles, the ratio row only `value`. */
@@ -76,24 +71,17 @@ export async function benchServiceSign(
 ): Promise<ServiceSignRow[]> {
   const durationMs = opts.durationMs ?? 5000
   const clients = opts.clients ?? 8
-  const dataDir = mkdtempSync(join(tmpdir(), 'sigil-bench-'))
   const fresh = opts.databaseUrl ? await freshDatabase(opts.databaseUrl) : undefined
-  const config = resolveConfig({ SIGIL_LOG: 'silent' }, { port: 0, dataDir, databaseUrl: fresh?.url })
-  const svc = await startService(config)
+  // The service runs in its own process (as `npm run service` does), so the clients here do not
+  // share its event loop.
+  const svc = await startBenchService(fresh?.url)
   try {
-    const orgId = svc.admin.organizationId
-    const key = await importP256PrivateKeyForSigning(hexToBytes(svc.admin.privateKey))
-    const stamper = createWebCryptoStamper({ privateKey: key.privateKey, publicKeyHex: key.publicKeyHex })
+    const orgId = svc.admin.organizationId as string
+    const stamper = svc.stamper
     const post = async (path: string, body: string) => {
-      const s = await stamper.stamp(body)
-      const res = await fetch(`${svc.url}${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue },
-        body,
-      })
-      const json = (await res.json()) as any
-      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${json?.message}`)
-      return json
+      const r = await svc.post(path, JSON.parse(body))
+      if (r.status !== 200) throw new Error(`${path}: ${r.status} ${r.json?.message}`)
+      return r.json
     }
 
     const created = await post(
@@ -157,8 +145,7 @@ export async function benchServiceSign(
       { name: 'ratio: loopback ops/s × in-process s/op (target ≥ 0.5)', value: loopbackOps * (inProcess.usPerOp / 1_000_000) },
     ]
   } finally {
-    await svc.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await svc.stop()
     await fresh?.drop()
   }
 }
