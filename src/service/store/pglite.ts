@@ -1,26 +1,31 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { PGlite, type Transaction, parse, protocol } from '@electric-sql/pglite'
+import { PGlite, type Transaction, messages as backend, parse, protocol } from '@electric-sql/pglite'
 import type { Database, Sql } from './db.js'
+import { StatementCache } from './statementCache.js'
 
-/** Embedded PostgreSQL in `<dataDir>/pgdata`. Durable: each commit is written before it returns. */
-export async function openPglite(dataDir: string): Promise<Database> {
+/**
+ * Embedded PostgreSQL in `<dataDir>/pgdata`. Durable: each commit is written before it returns.
+ * `preparedStatements`: how many SQL texts stay prepared (least recently used are closed).
+ */
+export async function openPglite(dataDir: string, options: { preparedStatements?: number } = {}): Promise<Database> {
   const dir = join(dataDir, 'pgdata')
   mkdirSync(dir, { recursive: true })
   const pg = await PGlite.create({ dataDir: dir, relaxedDurability: false })
+  const statements = new StatementCache(options.preparedStatements)
   const root: Sql = {
     async query<T>(text: string, params: unknown[] = []) {
       const values = textValues(params)
       if (!values || pg.closed) return (await pg.query<T>(text, params)).rows
       // As PGlite's query: waits for any open transaction, then runs alone.
-      return pg._runExclusiveTransaction(() => pg._runExclusiveQuery(() => batched<T>(pg, text, values, true)))
+      return pg._runExclusiveTransaction(() => pg._runExclusiveQuery(() => batched<T>(pg, statements, text, values, true, true)))
     },
   }
   const inTransaction = (tx: Transaction): Sql => ({
     async query<T>(text: string, params: unknown[] = []) {
       const values = textValues(params)
       if (!values || tx.closed) return (await tx.query<T>(text, params)).rows
-      return pg._runExclusiveQuery(() => batched<T>(pg, text, values, false))
+      return pg._runExclusiveQuery(() => batched<T>(pg, statements, text, values, false, false))
     },
   })
   return {
@@ -52,14 +57,46 @@ function textValues(params: unknown[]): Array<string | null> | undefined {
 }
 
 /**
- * One statement through the extended protocol in one round trip into the database
- * (Parse, Bind, Describe, Execute, Sync), where PGlite's `query` makes six (it also describes the
- * statement first, to pick serializers by parameter type). Same messages, same result parsing.
+ * One statement through the extended protocol in one round trip into the database, where
+ * PGlite's `query` makes six (it also describes the statement first, to pick serializers by
+ * parameter type). The first time a text is seen it is parsed under a name of its own (Parse,
+ * Bind, Describe, Execute, Sync), afterwards only bound to that name; parameter types are
+ * inferred by the server either way, as for an unnamed Parse without types. Evicted statements
+ * are closed at the head of the next batch (Close works even in an aborted transaction).
+ * `retry`: outside a transaction, a statement the server no longer knows is parsed again once.
  */
-async function batched<T>(pg: PGlite, text: string, values: Array<string | null>, syncToFs: boolean): Promise<T[]> {
+async function batched<T>(
+  pg: PGlite,
+  cache: StatementCache,
+  text: string,
+  values: Array<string | null>,
+  syncToFs: boolean,
+  retry: boolean,
+): Promise<T[]> {
   const s = protocol.serialize
-  const message = concat([s.parse({ text }), s.bind({ values }), s.describe({ type: 'P' }), s.execute({}), s.sync()])
-  const { messages } = await pg.execProtocol(message, { syncToFs })
+  const closes = cache.takeCloses()
+  const { name, parse: needsParse } = cache.lookup(text)
+  const parts = closes.map((c) => s.close({ type: 'S', name: c }))
+  if (needsParse) parts.push(s.parse({ name, text }))
+  parts.push(s.bind({ statement: name, values }), s.describe({ type: 'P' }), s.execute({}), s.sync())
+  const { messages } = await pg.execProtocol(concat(parts), { syncToFs, throwOnError: false })
+  let closed = 0
+  let parsed = false
+  let error: backend.DatabaseError | undefined
+  for (const m of messages) {
+    if (m.name === 'closeComplete') closed++
+    else if (m.name === 'parseComplete') parsed = true
+    else if (m instanceof backend.DatabaseError) error ??= m
+  }
+  if (closed < closes.length) cache.requeue(closes.slice(closed))
+  if (parsed) cache.prepared(text, name)
+  if (error) {
+    if (!needsParse && error.code === '26000') {
+      cache.forget(text, name)
+      if (retry) return batched<T>(pg, cache, text, values, syncToFs, false)
+    }
+    throw error
+  }
   const [result] = parse.parseResults(messages, pg.parsers)
   return (result?.rows ?? []) as T[]
 }
