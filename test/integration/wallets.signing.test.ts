@@ -1,4 +1,5 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
+import { MAIL_TYPED_DATA } from '../helpers/typedData.js'
 import { p256 } from '@noble/curves/nist.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { sha256 } from '@noble/hashes/sha2.js'
@@ -94,32 +95,7 @@ describe('sign_raw_payload: Ethereum', () => {
   })
 
   it('EIP712 typed data recovers with viem recoverTypedDataAddress', async () => {
-    const typedData = {
-      domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' as Hex },
-      types: {
-        EIP712Domain: [
-          { name: 'name', type: 'string' },
-          { name: 'version', type: 'string' },
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' },
-        ],
-        Person: [
-          { name: 'name', type: 'string' },
-          { name: 'wallet', type: 'address' },
-        ],
-        Mail: [
-          { name: 'from', type: 'Person' },
-          { name: 'to', type: 'Person' },
-          { name: 'contents', type: 'string' },
-        ],
-      },
-      primaryType: 'Mail' as const,
-      message: {
-        from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' as Hex },
-        to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' as Hex },
-        contents: 'Hello, Bob!',
-      },
-    }
+    const typedData = MAIL_TYPED_DATA
     const sig = await signRaw(eth, JSON.stringify(typedData), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP')
     const params = { ...typedData, signature: viemSig(sig) } as unknown as Parameters<typeof recoverTypedDataAddress>[0]
     expect(await recoverTypedDataAddress(params)).toBe(HARDHAT_0)
