@@ -1,3 +1,4 @@
+import { concatBytes } from '../../crypto/encoding.js'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { PGlite, type Transaction, messages as backend, parse, protocol } from '@electric-sql/pglite'
@@ -79,7 +80,7 @@ async function batched<T>(
   const parts = closes.map((c) => s.close({ type: 'S', name: c }))
   if (needsParse) parts.push(s.parse({ name, text }))
   parts.push(s.bind({ statement: name, values }), s.describe({ type: 'P' }), s.execute({}), s.sync())
-  const { messages } = await pg.execProtocol(concat(parts), { syncToFs, throwOnError: false })
+  const { messages } = await pg.execProtocol(concatBytes(...parts), { syncToFs, throwOnError: false })
   let closed = 0
   let parsed = false
   let error: backend.DatabaseError | undefined
@@ -99,16 +100,4 @@ async function batched<T>(
   }
   const [result] = parse.parseResults(messages, pg.parsers)
   return (result?.rows ?? []) as T[]
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let length = 0
-  for (const p of parts) length += p.length
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
 }

@@ -3,6 +3,7 @@
  * (recoverAddress, recoverMessageAddress, recoverTypedDataAddress) for secp256k1, @noble/curves
  * verify for P-256 and ed25519.
  */
+import { MAIL_TYPED_DATA } from '../../helpers/typedData.js'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { p256 } from '@noble/curves/nist.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
@@ -112,35 +113,13 @@ describe('secp256k1', () => {
   })
 
   it('EIP712 typed-data JSON recovers with viem recoverTypedDataAddress (NO_OP, KECCAK256, NOT_APPLICABLE)', async () => {
+    // viem's signTypedData adds EIP712Domain before handing typed data to a custom account
+    // (as @turnkey/viem receives it), and serializeTypedData keeps the domain only then.
+    // The Ether Mail example with one more field, a uint256 amount.
     const typedData: TypedDataDefinition = {
-      domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' },
-      types: {
-        // viem's signTypedData adds EIP712Domain before handing typed data to a custom account
-        // (as @turnkey/viem receives it), and serializeTypedData keeps the domain only then.
-        EIP712Domain: [
-          { name: 'name', type: 'string' },
-          { name: 'version', type: 'string' },
-          { name: 'chainId', type: 'uint256' },
-          { name: 'verifyingContract', type: 'address' },
-        ],
-        Person: [
-          { name: 'name', type: 'string' },
-          { name: 'wallet', type: 'address' },
-        ],
-        Mail: [
-          { name: 'from', type: 'Person' },
-          { name: 'to', type: 'Person' },
-          { name: 'contents', type: 'string' },
-          { name: 'amount', type: 'uint256' },
-        ],
-      },
-      primaryType: 'Mail',
-      message: {
-        from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
-        to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
-        contents: 'Hello, Bob!',
-        amount: 10n ** 18n,
-      },
+      ...MAIL_TYPED_DATA,
+      types: { ...MAIL_TYPED_DATA.types, Mail: [...MAIL_TYPED_DATA.types.Mail, { name: 'amount', type: 'uint256' }] },
+      message: { ...MAIL_TYPED_DATA.message, amount: 10n ** 18n },
     }
     const payload = serializeTypedData(typedData)
     for (const hashFunction of ['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_KECCAK256', 'HASH_FUNCTION_NOT_APPLICABLE'] as const) {
