@@ -1,6 +1,6 @@
 import { defineConfig } from 'wxt'
 import preact from '@preact/preset-vite'
-import { EXTENSION_MANIFEST_KEY, GECKO_ID } from './src/extension/identity'
+import { EXTENSION_MANIFEST_KEY, GECKO_ID } from './src/api/identity'
 
 // See shared/notes/toolchain.md §3 (layout), §7 P6 (MAIN-world provider), P9 (Firefox MV3).
 export default defineConfig({

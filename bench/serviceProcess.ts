@@ -15,7 +15,7 @@ export async function startBenchService(databaseUrl?: string) {
       s.close(() => ok(p))
     })
   })
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.SIGIL_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SIGIL_BENCH_PROFILE}`] : []), '--import', 'tsx', resolve('src/service/main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.SIGIL_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SIGIL_BENCH_PROFILE}`] : []), '--import', 'tsx', resolve('src/server/main.ts')], {
     env: { ...process.env, SIGIL_PORT: String(port), SIGIL_DATA_DIR: dataDir, SIGIL_LOG: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     stdio: ['ignore', 'ignore', 'inherit'],
   })

@@ -15,6 +15,6 @@ console.error(`Extension built:
   Chrome:  chrome://extensions → Developer mode → Load unpacked → ${resolve('.output/chrome-mv3')}
   Firefox: about:debugging#/runtime/this-firefox → Load Temporary Add-on → ${resolve('.output/firefox-mv3/manifest.json')}
 `)
-const service = spawn(process.execPath, ['--import', 'tsx', 'src/service/main.ts'], { stdio: 'inherit' })
+const service = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { stdio: 'inherit' })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => service.kill(signal))
 service.on('exit', (code) => process.exit(code ?? 0))

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { serve } from '@hono/node-server'
-import { EXTENSION_ORIGIN } from '../extension/identity.js'
+import { EXTENSION_ORIGIN } from '../api/identity.js'
 import { AdminKeyFile } from '../service/bootstrap.js'
 import { createRelayApp } from './app.js'
 

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { p256 } from '@noble/curves/nist.js'
 import { z } from 'zod'
 import { bytesToHex } from '../crypto/encoding.js'
-import type { Database } from './store/db.js'
+import type { Database } from './store/sql.js'
 import { getQuorum, getRootOrganization, insertOrganization, setQuorum } from './store/organizations.js'
 import { insertApiKey, insertUser } from './store/users.js'
 

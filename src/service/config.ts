@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import { EXTENSION_ORIGIN } from '../extension/identity.js'
+import { EXTENSION_ORIGIN } from '../api/identity.js'
 
 /**
  * The service's configuration, resolved once from the environment (wire-formats A6)

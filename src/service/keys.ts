@@ -1,6 +1,6 @@
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex } from '../crypto/encoding.js'
-import type { Database } from './store/db.js'
+import type { Database } from './store/sql.js'
 import type { SecretBox } from './store/secrets.js'
 
 /**

@@ -1,7 +1,7 @@
 import type { ServiceConfig } from './config.js'
 import type { ServiceKeys } from './keys.js'
 import type { Logger } from './logger.js'
-import type { Database } from './store/db.js'
+import type { Database } from './store/sql.js'
 import type { SecretBox } from './store/secrets.js'
 
 /** Everything a request handler may use, built once at start and passed explicitly. */

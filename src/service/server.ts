@@ -4,7 +4,7 @@ import { createEngine } from './activities/engine.js'
 import { ACTIVITY_HANDLERS } from './activities/index.js'
 import { bootstrap, type AdminKeyFile } from './bootstrap.js'
 import type { ServiceConfig } from './config.js'
-import { createApp } from './http/app.js'
+import { createApp, type ServiceApp } from './http/app.js'
 import { QUERY_HANDLERS } from './queries/index.js'
 import { loadServiceKeys } from './keys.js'
 import { createLogger, type Logger } from './logger.js'
@@ -12,7 +12,6 @@ import type { Runtime } from './runtime.js'
 import { openDatabase } from './store/db.js'
 import { migrate } from './store/migrate.js'
 import { createSecretBox, loadMasterKey } from './store/secrets.js'
-import { mountExtras } from './extras.js'
 
 export type RunningService = {
   url: string
@@ -23,10 +22,13 @@ export type RunningService = {
   close(): Promise<void>
 }
 
-/** Starts the service: database, migrations, keys, bootstrap, HTTP. */
+/**
+ * Starts the service: database, migrations, keys, bootstrap, HTTP. `mount` adds routes beside the
+ * interface; the composition root (`src/server/`) passes the relay, dev mailbox and sandbox.
+ */
 export async function startService(
   config: ServiceConfig,
-  options: { now?: () => number; logger?: Logger } = {},
+  options: { now?: () => number; logger?: Logger; mount?: (app: ServiceApp, rt: Runtime) => void } = {},
 ): Promise<RunningService> {
   const log = options.logger ?? createLogger(config.logLevel, { svc: 'sigil' })
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
@@ -57,9 +59,12 @@ export async function startService(
     })
     activities.set('ACTIVITY_TYPE_APPROVE_ACTIVITY', engine.voteHandler('VOTE_SELECTION_APPROVED'))
     activities.set('ACTIVITY_TYPE_REJECT_ACTIVITY', engine.voteHandler('VOTE_SELECTION_REJECTED'))
-    const app = createApp(rt, { engine, activities, queries: new Map(Object.entries(QUERY_HANDLERS)) }, {
-      mount: (a) => mountExtras(a, rt),
-    })
+    const { mount } = options
+    const app = createApp(
+      rt,
+      { engine, activities, queries: new Map(Object.entries(QUERY_HANDLERS)) },
+      mount ? { mount: (a) => mount(a, rt) } : {},
+    )
 
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s))

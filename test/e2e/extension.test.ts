@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EXTENSION_ID } from '../../src/extension/identity'
+import { EXTENSION_ID } from '../../src/api/identity'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
 

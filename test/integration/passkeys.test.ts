@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Stamper } from '../../src/api/stamper.js'
 import { base64UrlDecode, base64UrlEncode } from '../../src/crypto/encoding.js'
-import { EXTENSION_ORIGIN } from '../../src/extension/identity.js'
+import { EXTENSION_ORIGIN } from '../../src/api/identity.js'
 import { AUTH_DATA_FLAGS, authenticatorParam, createSoftAuthenticator, randomChallenge, type SoftAuthenticator } from '../helpers/softAuthenticator.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 

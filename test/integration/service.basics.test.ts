@@ -41,7 +41,7 @@ describe('bootstrap and health', () => {
   })
 
   it('answers CORS preflight for the extension origin with the stamp headers', async () => {
-    const { EXTENSION_ORIGIN } = await import('../../src/extension/identity.js')
+    const { EXTENSION_ORIGIN } = await import('../../src/api/identity.js')
     const res = await fetch(`${svc.url}/public/v1/query/whoami`, {
       method: 'OPTIONS',
       headers: { Origin: EXTENSION_ORIGIN, 'Access-Control-Request-Method': 'POST' },

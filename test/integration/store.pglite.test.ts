@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Database } from '../../src/service/store/db.js'
+import type { Database } from '../../src/service/store/sql.js'
 import { openPglite } from '../../src/service/store/pglite.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sigil-pglite-'))

@@ -14,7 +14,7 @@ import { startTestService, submitBody, type TestService } from './helpers/servic
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'
 const HARDHAT = 'test test test test test test test test test test test junk'
-const vectors = JSON.parse(readFileSync(join(import.meta.dirname, '../../../shared/vectors/derivation-vectors.json'), 'utf8')) as {
+const vectors = JSON.parse(readFileSync(join(import.meta.dirname, '../vectors/derivation-vectors.json'), 'utf8')) as {
   addresses: Array<{ mnemonic: string; curve: Curve; path: string; addressFormat: AddressFormat; address: string }>
 }
 

@@ -4,7 +4,7 @@ import { createAppProof } from '../../crypto/appProof.js'
 import { bytesToHex, utf8Decode } from '../../crypto/encoding.js'
 import type { Principal } from '../auth/principal.js'
 import type { Runtime } from '../runtime.js'
-import type { Sql } from '../store/db.js'
+import type { Sql } from '../store/sql.js'
 import {
   type ActivityRow,
   finishActivity,

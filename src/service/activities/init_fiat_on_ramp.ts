@@ -6,7 +6,7 @@ import { serviceBaseUrl } from '../onramp/requestOrigin.js'
 import { buildOnRampUrl, queryOf, signQuery } from '../onramp/url.js'
 import { ancestry } from '../store/organizations.js'
 import { findCredential, insertTransaction, openCredentialSecret, type OnRampCredentialRow } from '../store/onramp.js'
-import type { Sql } from '../store/db.js'
+import type { Sql } from '../store/sql.js'
 import type { ActivityHandler } from './types.js'
 
 type Params = z.infer<typeof initFiatOnRamp.parameters>

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js'
 import type { Runtime } from '../runtime.js'
-import type { Sql } from '../store/db.js'
+import type { Sql } from '../store/sql.js'
 
 /** What an activity handler sees: its transaction and the facts of the activity. */
 export type ActivityContext = {

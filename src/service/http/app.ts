@@ -20,16 +20,19 @@ export const CORS_HEADERS = [
   'X-Captcha-Token',
 ].join(', ')
 
-type Env = { Variables: { reqId: string } }
+/** Per-request variables every route can read. */
+export type AppEnv = { Variables: { reqId: string } }
+/** The service's Hono app, as routes mounted beside the interface see it. */
+export type ServiceApp = Hono<AppEnv>
 
 export type AppExtensions = {
   /** Extra routes (dev mailbox, relay, sandbox on-ramp) mounted by later modules. */
-  mount?: (app: Hono<Env>) => void
+  mount?: (app: ServiceApp) => void
 }
 
 /** The service's HTTP surface: submit and query endpoints, health, CORS, limits, errors. */
 export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtensions = {}) {
-  const app = new Hono<Env>()
+  const app = new Hono<AppEnv>()
 
   app.use('*', async (c, next) => {
     const reqId = crypto.randomUUID()
@@ -76,7 +79,7 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
   // A declared Content-Length is checked as Hono's bodyLimit does, without touching `c.req.raw.body`
   // (which would build a web stream): the node adapter then reads the body straight from the socket.
   // Other bodies (chunked) go through Hono's streaming limit.
-  const limit: MiddlewareHandler<Env> = async (c, next) => {
+  const limit: MiddlewareHandler<AppEnv> = async (c, next) => {
     const length = c.req.header('content-length')
     if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
       return Number.parseInt(length || '0', 10) > MAX_BODY_BYTES ? tooLarge(c) : next()

@@ -10,7 +10,7 @@ import { authenticate, stampSignatureCheck } from '../auth/authenticate.js'
 import type { Principal } from '../auth/principal.js'
 import type { Runtime } from '../runtime.js'
 import { getActivity, submitResponse } from '../store/activities.js'
-import type { Sql } from '../store/db.js'
+import type { Sql } from '../store/sql.js'
 
 /** What a query handler sees. */
 export type QueryContext = { sql: Sql; rt: Runtime; principal: Principal; organizationId: string }

@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer'
 import { SigilError } from '../../api/errors.js'
 import type { Runtime } from '../runtime.js'
-import type { Sql } from '../store/db.js'
+import type { Sql } from '../store/sql.js'
 import { dueMessages, insertMessage, recordAttempt, type MessageRow, type NewMessage } from '../store/mailbox.js'
 
 /** Seconds to wait before each retry; after the last one the message is `failed`. */

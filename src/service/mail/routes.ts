@@ -1,4 +1,4 @@
-import type { Hono } from 'hono'
+import type { ServiceApp } from '../http/app.js'
 import type { Runtime } from '../runtime.js'
 import { listMessages, type MessageRow } from '../store/mailbox.js'
 
@@ -29,7 +29,7 @@ function escapeHtml(s: string): string {
  * (the same for people). Mounted only when `config.devMailbox` is on. It shows message text,
  * which holds OTP codes and recovery bundles by design: it is a development tool.
  */
-export function mountMailbox(app: Hono<any>, rt: Runtime): void {
+export function mountMailbox(app: ServiceApp, rt: Runtime): void {
   app.get('/dev/messages', async (c) => {
     const rows = await listMessages(rt.db)
     c.header('Cache-Control', 'no-store')

@@ -4,7 +4,7 @@
  * decrypted in memory only for as long as they are being sealed.
  */
 import { fieldError } from '../../api/errors.js'
-import type { Sql } from '../store/db.js'
+import type { Sql } from '../store/sql.js'
 import { type CredentialFields, credentialClash } from '../store/onramp.js'
 import { decryptOnRampSecret } from './secrets.js'
 

@@ -1,9 +1,10 @@
+import type { ServiceApp } from '../http/app.js'
 /**
  * HTTP routes of the built-in sandbox provider (issue 6): `GET /sandbox/onramp/{id}` shows
  * the order; `POST …/{id}/complete` and `…/{id}/fail` finish a PENDING purchase (409 once
  * finished, 404 for an unknown order). Browsers get pages, other clients the A3 JSON bodies.
  */
-import type { Context, Hono } from 'hono'
+import type { Context } from 'hono'
 import { SigilError } from '../../api/errors.js'
 import type { Runtime } from '../runtime.js'
 import { finishTransaction, getTransaction, type OnRampTransactionRow } from '../store/onramp.js'
@@ -43,7 +44,7 @@ async function finish(rt: Runtime, c: Context, outcome: 'COMPLETED' | 'FAILED') 
 }
 
 /** Mounts the sandbox provider routes on the service's app. */
-export function mountSandboxOnRamp(app: Hono<any>, rt: Runtime): void {
+export function mountSandboxOnRamp(app: ServiceApp, rt: Runtime): void {
   app.get('/sandbox/onramp/assets/sandbox.css', (c) =>
     c.body(SANDBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }),
   )

@@ -3,7 +3,7 @@ import { verifyVerificationToken } from '../../crypto/jwt.js'
 import { parseAttestedStamp, verifyAttestedStampSignature } from '../../crypto/verifyStamp.js'
 import { compressedKeyHex } from '../activities/shared/sessionKeys.js'
 import type { Principal } from '../auth/principal.js'
-import type { Sql } from '../store/db.js'
+import type { Sql } from '../store/sql.js'
 import { isSelfOrAncestor } from '../store/organizations.js'
 import { findUserByContact } from './contact.js'
 

@@ -1,5 +1,5 @@
 import { invalidField } from '../../api/errors.js'
-import type { Sql } from '../store/db.js'
+import type { Sql } from '../store/sql.js'
 import type { UserRow } from '../store/users.js'
 
 const EMAIL = /^[^\s@<>",]+@[^\s@<>",]+\.[^\s@<>",]+$/

@@ -1,7 +1,7 @@
 import { invalidField } from '../../api/errors.js'
 import { requireWallet } from '../activities/shared/walletLookup.js'
 import type { QueryHandler } from '../http/dispatch.js'
-import type { Sql } from '../store/db.js'
+import type { Sql } from '../store/sql.js'
 import { type WalletRow, getWallet, getWalletAccountById, listWalletAccounts, walletAccountToWire } from '../store/wallets.js'
 
 type Request = {

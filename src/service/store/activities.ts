@@ -1,4 +1,4 @@
-import type { Sql } from './db.js'
+import type { Sql } from './sql.js'
 import { getQuorum } from './organizations.js'
 import { CREDENTIAL_AGGREGATES, type CredentialAggregates, type UserRow, type UserWire, userWireById, userWireFromRow } from './users.js'
 import { toTimestamp } from './time.js'

@@ -1,22 +1,9 @@
 /**
  * The service's database: embedded PostgreSQL (PGlite) in the data dir by default,
  * a real PostgreSQL (`pg`) when `DATABASE_URL` is set. Both speak the same SQL, so
- * the rest of the service sees one small interface.
+ * the rest of the service sees one small interface (`sql.ts`).
  */
-
-/** Something that runs SQL: the database itself, or one transaction. */
-export interface Sql {
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>
-}
-
-export interface Database extends Sql {
-  readonly kind: 'pglite' | 'postgres'
-  /** Runs `fn` in one transaction: commits when it returns, rolls back when it throws. */
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
-  /** Runs a multi-statement script (migrations). */
-  exec(script: string): Promise<void>
-  close(): Promise<void>
-}
+import type { Database } from './sql.js'
 
 export type OpenDatabaseOptions = { databaseUrl?: string | undefined; dataDir: string }
 

@@ -1,4 +1,4 @@
-import type { Sql } from './db.js'
+import type { Sql } from './sql.js'
 
 /** One outgoing message (migrations/003_auth.sql `messages`). */
 export type MessageRow = {

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Database } from './db.js'
+import type { Database } from './sql.js'
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations')
 /** Advisory-lock key so that concurrent instances on one PostgreSQL migrate one at a time. */

@@ -4,7 +4,7 @@
  * {@link openCredentialSecret}, in memory.
  */
 import type { SecretBox } from './secrets.js'
-import type { Sql } from './db.js'
+import type { Sql } from './sql.js'
 import { toTimestamp } from './time.js'
 
 export type OnRampCredentialRow = {

@@ -1,4 +1,4 @@
-import type { Sql } from './db.js'
+import type { Sql } from './sql.js'
 
 /** One initiated OTP (migrations/003_auth.sql); the code is stored only as an HMAC. */
 export type OtpRow = {

@@ -2,7 +2,7 @@ import { concatBytes } from '../../crypto/encoding.js'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { PGlite, type Transaction, messages as backend, parse, protocol } from '@electric-sql/pglite'
-import type { Database, Sql } from './db.js'
+import type { Database, Sql } from './sql.js'
 import { StatementCache } from './statementCache.js'
 
 /**

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import type { Database, Sql } from './db.js'
+import type { Database, Sql } from './sql.js'
 
 // int8 columns (our millisecond timestamps, sequence numbers) as JS numbers: they stay below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v))

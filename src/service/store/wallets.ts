@@ -2,7 +2,7 @@
  * Wallets, wallet accounts and wallet import keys (migration 002; wire-formats B4 list_wallets,
  * list_wallet_accounts). Sealed columns hold ciphertext only; this file never opens them.
  */
-import type { Sql } from './db.js'
+import type { Sql } from './sql.js'
 import { toTimestamp } from './time.js'
 
 export type WalletRow = {

@@ -17,7 +17,7 @@ export async function freePort(): Promise<number> {
 /** Runs `npm run service` as its own process (what a developer runs), waiting for /healthz. */
 export async function spawnService(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve('src/service/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve('src/server/main.ts')], {
     env: { ...process.env, SIGIL_PORT: String(port), SIGIL_LOG: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { createApiKeyStamper } from '../../../src/crypto/stamp.js'
 import { resolveConfig, type ServiceConfig } from '../../../src/service/config.js'
-import { startService, type RunningService } from '../../../src/service/server.js'
+import { startServer as startService, type RunningService } from '../../../src/server/start.js'
 import type { Logger } from '../../../src/service/logger.js'
 import type { Stamper } from '../../../src/api/stamper.js'
 

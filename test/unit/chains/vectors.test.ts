@@ -1,10 +1,10 @@
 /**
- * Every entry of shared/vectors/derivation-vectors.json: published BIP-44/49/84/86, SLIP-0132,
+ * Every entry of test/vectors/derivation-vectors.json: published BIP-44/49/84/86, SLIP-0132,
  * SEP-0005 addresses and every SLIP-0010 vector (secp256k1, nist256p1, ed25519, retry cases).
  */
 import { HDKey } from '@scure/bip32'
 import { describe, expect, it } from 'vitest'
-import vectors from '../../../../shared/vectors/derivation-vectors.json' with { type: 'json' }
+import vectors from '../../vectors/derivation-vectors.json' with { type: 'json' }
 import { bytesToHex, hexToBytes } from '../../../src/crypto/encoding.js'
 import { deriveAccount, deriveKey } from '../../../src/chains/derive.js'
 import { mnemonicToSeed } from '../../../src/chains/mnemonic.js'

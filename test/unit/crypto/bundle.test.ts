@@ -5,7 +5,7 @@ import { HpkeError, createHpkeRecipientKeyPair, hpkeDecrypt, hpkeEncrypt } from 
 import { decryptCredentialBundle, encryptCredentialBundle } from '../../../src/crypto/credentialBundle.js'
 import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../../src/crypto/encoding.js'
 import { generateP256KeyPair } from '../../../src/crypto/p256.js'
-import bundleVectors from '../../../../shared/vectors/bundle-vectors.json' with { type: 'json' }
+import bundleVectors from '../../vectors/bundle-vectors.json' with { type: 'json' }
 
 const v0 = bundleVectors.vectors[0]!
 

@@ -3,7 +3,7 @@ import { decryptCredentialBundle } from '../../../src/crypto/credentialBundle.js
 import { bytesToHex, hexToBytes } from '../../../src/crypto/encoding.js'
 import { hpkeDecrypt } from '../../../src/crypto/hpke.js'
 import { openExportBundle } from '../../../src/crypto/signedBundle.js'
-import bundleVectors from '../../../../shared/vectors/bundle-vectors.json' with { type: 'json' }
+import bundleVectors from '../../vectors/bundle-vectors.json' with { type: 'json' }
 
 const ORG = bundleVectors.testOrganizationId
 const SIGNER = bundleVectors.testSignerPublicKeyHex

@@ -17,7 +17,7 @@ import {
   p256PublicKeyFromPrivate,
   uncompressP256PublicKey,
 } from '../../../src/crypto/p256.js'
-import bundleVectors from '../../../../shared/vectors/bundle-vectors.json' with { type: 'json' }
+import bundleVectors from '../../vectors/bundle-vectors.json' with { type: 'json' }
 
 describe('encoding', () => {
   it('round-trips hex, lowercase out, 0x accepted', () => {

@@ -7,7 +7,7 @@ import {
   webauthnChallengeBytesForBody,
   webauthnChallengeForBody,
 } from '../../../src/crypto/verifyStamp.js'
-import stampVectors from '../../../../shared/vectors/stamp-vectors.json' with { type: 'json' }
+import stampVectors from '../../vectors/stamp-vectors.json' with { type: 'json' }
 
 describe('stamp-vectors.json (B8)', () => {
   it('has the four vectors', () => {

@@ -1,5 +1,5 @@
 import { SigilError } from '../../../api/errors.js'
-import type { Sql } from '../../store/db.js'
+import type { Sql } from '../../store/sql.js'
 import { getUser, type UserRow } from '../../store/users.js'
 
 /** The user, which must belong to the organization; a 404 naming the field otherwise. */

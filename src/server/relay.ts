@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
-import type { Hono } from 'hono'
+import { createRelayApp } from '../relay/app.js'
 import { AdminKeyFile, adminKeyPath } from '../service/bootstrap.js'
+import type { ServiceApp } from '../service/http/app.js'
 import type { Runtime } from '../service/runtime.js'
-import { createRelayApp } from './app.js'
 
 /** The local address of the socket a request came in on, for talking HTTP back to this same service. */
 function selfUrl(c: unknown, host: string): string {
@@ -17,7 +17,7 @@ function selfUrl(c: unknown, host: string): string {
  * Mounts the relay at `/auth` on the local service (issue 5). It still talks to the service only
  * over HTTP with the typed client, as the root organization with the admin key of the data dir.
  */
-export function mountRelay(app: Hono<any>, rt: Runtime): void {
+export function mountRelay(app: ServiceApp, rt: Runtime): void {
   const relay = createRelayApp({
     upstream: (c) => selfUrl(c, rt.config.host),
     apiKey: () => AdminKeyFile.parse(JSON.parse(readFileSync(adminKeyPath(rt.config.dataDir), 'utf8'))),

@@ -1,7 +1,7 @@
 /**
  * The extension's pinned identity. The manifest `key` (base64 DER SPKI of an RSA
  * public key) fixes the unpacked extension id, so WebAuthn credentials (whose RP is
- * `chrome-extension://<id>`, see shared/notes/toolchain.md §5) survive rebuilds and
+ * `chrome-extension://<id>`, see the toolchain notes §5) survive rebuilds and
  * path changes. The id is sha256(DER)[0:16] written with the letters a–p.
  */
 export const EXTENSION_MANIFEST_KEY =

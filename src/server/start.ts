@@ -1,0 +1,29 @@
+/**
+ * The composition root: the key-management service with everything a local install runs beside
+ * it. `src/service` knows nothing of these layers; they are wired here, once, for `npm start`,
+ * `npm run service` and the tests alike.
+ */
+import type { ServiceConfig } from '../service/config.js'
+import type { ServiceApp } from '../service/http/app.js'
+import type { Logger } from '../service/logger.js'
+import { outboxFor } from '../service/mail/outbox.js'
+import { mountMailbox } from '../service/mail/routes.js'
+import { mountSandboxOnRamp } from '../service/onramp/sandboxRoutes.js'
+import type { Runtime } from '../service/runtime.js'
+import { type RunningService, startService } from '../service/server.js'
+import { mountRelay } from './relay.js'
+
+export type { RunningService } from '../service/server.js'
+
+/** Routes beyond the wire interface: sandbox on-ramp, dev mailbox and outbox worker, the relay at `/auth`. */
+function mountLocal(app: ServiceApp, rt: Runtime): void {
+  mountSandboxOnRamp(app, rt)
+  if (rt.config.devMailbox) mountMailbox(app, rt)
+  if (rt.config.smtpUrl || rt.config.smsWebhookUrl) outboxFor(rt)
+  if (rt.config.relay) mountRelay(app, rt)
+}
+
+/** Starts the service with the relay, dev mailbox and sandbox on-ramp mounted as configured. */
+export function startServer(config: ServiceConfig, options: { now?: () => number; logger?: Logger } = {}): Promise<RunningService> {
+  return startService(config, { ...options, mount: mountLocal })
+}

@@ -1,0 +1,18 @@
+/**
+ * The small interface every database driver implements (`pglite.ts`, `postgres.ts`) and the rest
+ * of the service uses. Drivers depend on this module only; `db.ts` selects one of them.
+ */
+
+/** Something that runs SQL: the database itself, or one transaction. */
+export interface Sql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>
+}
+
+export interface Database extends Sql {
+  readonly kind: 'pglite' | 'postgres'
+  /** Runs `fn` in one transaction: commits when it returns, rolls back when it throws. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
+  /** Runs a multi-statement script (migrations). */
+  exec(script: string): Promise<void>
+  close(): Promise<void>
+}
