@@ -10,7 +10,7 @@ import { bytesToHex } from '../../src/crypto/encoding.js'
 import { generateP256KeyPair } from '../../src/crypto/p256.js'
 import { createApiKeyStamper } from '../../src/crypto/stamp.js'
 import { DEFAULT_WALLET } from '../../src/relay/defaults.js'
-import { authenticatorParam, createSoftAuthenticator, randomChallenge, type SoftAuthenticator } from '../helpers/softAuthenticator.js'
+import { authenticatorParam, createSoftAuthenticator, randomChallenge } from '../helpers/softAuthenticator.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
@@ -64,7 +64,7 @@ function signWith(orgId: string, address: string, stamper: Stamper, payload = PA
   }, stamper)
 }
 
-function reasonOf(json: any): string | undefined {
+function _reasonOf(json: any): string | undefined {
   const details: any[] = Array.isArray(json?.details) ? json.details : []
   return details.find((d) => typeof d.reason === 'string')?.reason
 }

@@ -8,7 +8,7 @@ import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
 import { ALREADY_PENDING } from './approvals'
 import { ExtensionError } from './failures'
 import { chainLabel } from './dappChains'
-import type { DappContext, DappOutcome } from './methods'
+import type { DappContext } from './methods'
 import { readGrant, removeGrant, writeGrant } from './permissions'
 
 /** 4100 while nobody is logged in (the wording the provider tests pin). */

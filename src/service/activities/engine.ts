@@ -14,11 +14,10 @@ import {
   type KnownFacts,
   listVotes,
   recordActivity,
-  type VoteRow,
 } from '../store/activities.js'
 import type { UserWire } from '../store/users.js'
 import { getQuorum } from '../store/organizations.js'
-import type { ActivityContext, ActivityHandler } from './types.js'
+import { type ActivityContext, type ActivityHandler, callHandler } from './types.js'
 
 /** What the engine needs of an operation definition (src/api/registry). */
 export type EngineOperation = {
@@ -111,7 +110,7 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
       organizationId: a.organization_id,
       submitter: { userId: a.submitter_user_id, organizationId: a.submitter_org_id },
     }
-    return plain(await handler(ctx, parameters))
+    return plain(await callHandler(handler, ctx, parameters))
   }
 
   function proofs(a: Pick<ActivityRow, 'id' | 'type' | 'organization_id' | 'generate_app_proofs'>, intent: unknown, result: unknown) {

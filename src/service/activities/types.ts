@@ -24,7 +24,20 @@ export type ActivityContext = {
  * returns the result object (stored under the operation's result key) or throws a
  * SigilError, in which case every effect is rolled back and the activity is FAILED.
  */
-export type ActivityHandler<P = any, R extends Record<string, unknown> = Record<string, unknown>> = (
+export type ActivityHandler<P = never, R extends Record<string, unknown> = Record<string, unknown>> = (
   ctx: ActivityContext,
   params: P,
 ) => Promise<R>
+
+/**
+ * Calls a handler taken from a table keyed by activity type, with parameters its operation's
+ * schema has already parsed. The table erases each handler's parameter type; this is the one
+ * place that restores it (issue 20 types the table from the registry instead).
+ */
+export function callHandler<R extends Record<string, unknown>>(
+  handler: ActivityHandler<never, R>,
+  ctx: ActivityContext,
+  parameters: Record<string, unknown>,
+): Promise<R> {
+  return (handler as ActivityHandler<Record<string, unknown>, R>)(ctx, parameters)
+}

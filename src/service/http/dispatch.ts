@@ -14,7 +14,7 @@ import type { Sql } from '../store/sql.js'
 
 /** What a query handler sees. */
 export type QueryContext = { sql: Sql; rt: Runtime; principal: Principal; organizationId: string }
-export type QueryHandler<Q = any> = (ctx: QueryContext, request: Q) => Promise<unknown>
+export type QueryHandler<Q = never> = (ctx: QueryContext, request: Q) => Promise<unknown>
 
 export type Dispatcher = {
   engine: Engine
@@ -134,7 +134,9 @@ export async function handleQuery(rt: Runtime, d: Dispatcher, path: string, head
     now: rt.now(),
   })
   const request = parseOrThrow(definition.request, json, '') as Record<string, unknown>
-  return handler({ sql: rt.db, rt, principal, organizationId: effectiveOrganizationId }, request)
+  // The table erases each handler's request type; the registry's schema has just parsed it.
+  const typed = handler as QueryHandler<Record<string, unknown>>
+  return typed({ sql: rt.db, rt, principal, organizationId: effectiveOrganizationId }, request)
 }
 
 export { activityDetail }
