@@ -83,7 +83,7 @@ export const User = z.object({
   oauthProviders: z.array(OauthProvider),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-  mfaPolicies: z.array(z.record(z.string(), z.unknown())).optional(),
+  mfaPolicies: z.array(z.record(z.string(), z.unknown())),
 })
 export type User = z.infer<typeof User>
 

@@ -26,6 +26,10 @@ describe('@turnkey/http TurnkeyClient', () => {
     const { users } = await client.getUsers({ organizationId: svc.admin.organizationId })
     expect(users[0]?.apiKeys[0]?.credential.publicKey).toBe(svc.admin.publicKey)
     expect(users[0]?.createdAt).toMatchObject({ seconds: expect.any(String), nanos: expect.any(String) })
+    // v1User requires mfaPolicies (an array): every user object carries it, here and in get_user.
+    expect(users.every((u) => Array.isArray(u.mfaPolicies))).toBe(true)
+    const { user } = await client.getUser({ organizationId: svc.admin.organizationId, userId: svc.admin.userId })
+    expect(user.mfaPolicies).toEqual([])
   })
 
   it('create_sub_organization, get_activity and list_activities parse', async () => {

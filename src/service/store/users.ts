@@ -202,6 +202,8 @@ function userWire(user: UserRow, row: CredentialAggregates | undefined) {
     })),
     createdAt: toTimestamp(Number(user.created_at)),
     updatedAt: toTimestamp(Number(user.updated_at)),
+    // Required by the hosted service's v1User type; Sigil has no MFA policies yet.
+    mfaPolicies: [] as Array<Record<string, unknown>>,
   }
 }
 
