@@ -8,6 +8,10 @@ pg.types.setTypeParser(20, (v) => Number(v))
 /** How long a request waits for a connection (a new one, or a free one of the pool) before 503. */
 export const CONNECT_TIMEOUT_MS = 5_000
 
+/** The 503 message when the connection was lost during a transaction's COMMIT (before it, the server rolls back). */
+export const COMMIT_OUTCOME_UNKNOWN =
+  'database unavailable while committing: the outcome is unknown, resubmit the same request to learn it'
+
 /** Socket errors meaning the server cannot be reached or went away. */
 const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])
 /** SQLSTATEs of a server that is shutting down, starting or refusing connections (class 08: connection exception). */
@@ -111,9 +115,16 @@ export async function openPostgres(url: string, events: ConnectionEvents = {}): 
       try {
         await run(client, 'BEGIN')
         const out = await fn(asSql(client))
-        // A COMMIT that fails on a lost connection may or may not have committed: the caller gets
-        // UNAVAILABLE and may resubmit (a byte-identical submission is idempotent); nothing here retries.
-        await run(client, 'COMMIT')
+        try {
+          await client.query('COMMIT')
+        } catch (e) {
+          if (!isConnectionError(e)) throw e
+          // The connection died with the COMMIT in flight: it may or may not have committed. Nothing
+          // here retries; the caller is told, and resubmitting the same signed body is idempotent.
+          lost(e)
+          throw new SigilError('UNAVAILABLE', COMMIT_OUTCOME_UNKNOWN, { cause: e })
+        }
+        ok()
         return out
       } catch (e) {
         try {
