@@ -48,14 +48,15 @@ export function connectionErrorName(e: unknown): string {
 
 /** A real PostgreSQL, shared by any number of service instances. */
 export async function openPostgres(url: string, events: ConnectionEvents = {}): Promise<Database> {
-  // Reported once per outage: the first connection error, then the first success after it.
+  // Reported once per outage: the first connection error, then the first new connection after it
+  // (statements already running on other connections may still succeed while the server shuts down).
   let down = false
   const lost = (e: unknown) => {
     if (down) return
     down = true
     events.lost?.(connectionErrorName(e))
   }
-  const ok = () => {
+  const restored = () => {
     if (!down) return
     down = false
     events.restored?.()
@@ -70,6 +71,7 @@ export async function openPostgres(url: string, events: ConnectionEvents = {}): 
   // Idle clients die with the server (restart, failover, pg_terminate_backend): pg-pool removes them
   // and emits 'error' on the pool. Without a listener Node would crash the service on it.
   pool.on('error', (e) => lost(e))
+  pool.on('connect', restored)
   // Fail fast with a clear error when the server is unreachable at start.
   const probe = await pool.connect()
   probe.release()
@@ -87,7 +89,6 @@ export async function openPostgres(url: string, events: ConnectionEvents = {}): 
     } catch (e) {
       throw translate(e)
     }
-    ok()
     return r.rows as T[]
   }
   const asSql = (c: pg.Pool | pg.PoolClient): Sql => ({
@@ -124,7 +125,6 @@ export async function openPostgres(url: string, events: ConnectionEvents = {}): 
           lost(e)
           throw new SigilError('UNAVAILABLE', COMMIT_OUTCOME_UNKNOWN, { cause: e })
         }
-        ok()
         return out
       } catch (e) {
         try {

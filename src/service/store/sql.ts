@@ -21,6 +21,6 @@ export interface Database extends Sql {
 export type ConnectionEvents = {
   /** The database became unreachable; `cause` is a code such as `ECONNREFUSED` or `57P01`, never a secret. */
   lost?(cause: string): void
-  /** A statement succeeded again after `lost`. */
+  /** A new connection was made after `lost`. */
   restored?(): void
 }
