@@ -297,6 +297,13 @@ describe.skipIf(skipReason !== undefined)(`PostgreSQL outage under the running s
     const next = await svc.createWallet('after-terminate')
     expect(next.status, next.text).toBe(200)
     console.info(`down at request time: 503s in ${during.map((x) => Math.round(x.ms)).join(', ')} ms; recovery ${recoveryMs} ms; ${killed.length} idle backends terminated`)
-    expect(svc.logs().filter((l) => l.level === 'error')).toEqual([])
+    // Each refused request logged once, with its request id and the cause's code only.
+    const logs = svc.logs()
+    for (const r of during) {
+      const lines = logs.filter((l) => l.reqId === r.reqId && l.msg === 'request failed: database unavailable')
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toMatchObject({ level: 'warn', errorCode: 'UNAVAILABLE', cause: 'ECONNREFUSED' })
+    }
+    expect(logs.filter((l) => l.level === 'error')).toEqual([])
   })
 })
