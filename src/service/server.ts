@@ -31,7 +31,14 @@ export async function startService(
   options: { now?: () => number; logger?: Logger; mount?: (app: ServiceApp, rt: Runtime) => void } = {},
 ): Promise<RunningService> {
   const log = options.logger ?? createLogger(config.logLevel, { svc: 'sigil' })
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    events: {
+      lost: (cause) => log.warn('database unavailable', { cause }),
+      restored: () => log.info('database available again'),
+    },
+  })
   try {
     const applied = await migrate(db)
     if (applied.length) log.info('migrations applied', { versions: applied.join(',') })

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,12 +11,16 @@ import { spawnService, waitExit } from './helpers/process.js'
 const dataDir = mkdtempSync(join(tmpdir(), 'sigil-crash-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-describe('crash safety (A2)', () => {
+describe(`crash safety (A2) on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`, () => {
   it('keeps every activity a client saw COMPLETED, with all its effects, after kill -9 mid-burst', async () => {
-    const env: Record<string, string> = { SIGIL_DATA_DIR: dataDir }
+    // The restarted service gets the same database and master key (instances on one PostgreSQL must share it).
+    const env: Record<string, string> = { SIGIL_DATA_DIR: dataDir, SIGIL_MASTER_KEY: randomBytes(32).toString('hex') }
     const databaseUrl = await freshDatabaseUrl()
     if (databaseUrl) env.DATABASE_URL = databaseUrl
+    const expectedKind = databaseUrl ? 'postgres' : 'pglite'
+    const databaseKind = async () => ((await (await fetch(`${url}/healthz`)).json()) as { database: string }).database
     let { child, url } = await spawnService(env)
+    expect(await databaseKind()).toBe(expectedKind)
     const admin = JSON.parse(readFileSync(join(dataDir, 'admin-api-key.json'), 'utf8'))
     const stamper = createApiKeyStamper({ privateKeyHex: admin.privateKey })
     const post = async (path: string, body: unknown) => {
@@ -56,6 +61,7 @@ describe('crash safety (A2)', () => {
 
     ;({ child, url } = await spawnService(env))
     try {
+      expect(await databaseKind()).toBe(expectedKind)
       const users = (await post('/public/v1/query/list_users', { organizationId: admin.organizationId })).json.users as any[]
       const byId = new Map(users.map((u) => [u.userId, u]))
       for (const s of seen) {

@@ -207,6 +207,9 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
         e = new SigilError('ALREADY_EXISTS', 'a record with the same identity already exists', { cause: e })
       }
       if (!(e instanceof SigilError)) throw e
+      // The database went away: not an outcome of the activity. Nothing is recorded, so a retry of the
+      // same bytes runs it (or, when the lost COMMIT did land, replays it) instead of replaying a failure.
+      if (e.code === 'UNAVAILABLE') throw e
       // Execution failed: nothing of it stays, but the attempt is recorded as FAILED (A2), in one statement.
       const failed = { ...row, status: STATUS.FAILED, failure: failureOf(e) }
       try {
@@ -288,7 +291,7 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
           const appProofs = proofs(target, target.intent, result)
           await finishActivity(tx, target.id, { status: STATUS.COMPLETED, result, failure: null, appProofs, now })
         } catch (e) {
-          if (!(e instanceof SigilError)) throw e
+          if (!(e instanceof SigilError) || e.code === 'UNAVAILABLE') throw e
           await tx.query('ROLLBACK TO SAVEPOINT consensus_execute')
           await finishActivity(tx, target.id, { status: STATUS.FAILED, result: null, failure: failureOf(e), appProofs: [], now })
         }

@@ -120,12 +120,20 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
     const e = asSigilError(err)
     if (e.code === 'INTERNAL') {
       rt.log.error('unhandled error', { reqId: c.get('reqId'), errorName: (err as Error).name })
+    } else if (e.code === 'UNAVAILABLE') {
+      rt.log.warn('request failed: database unavailable', { reqId: c.get('reqId'), errorCode: e.code, cause: causeName(e) })
     } else {
       rt.log.info('request refused', { reqId: c.get('reqId'), errorCode: e.code })
     }
     return errorResponse(c, e)
   })
   return app
+}
+
+/** The code of an error's cause (`ECONNREFUSED`, `57P01`), for logs: never its message. */
+function causeName(e: SigilError): string | undefined {
+  const code = (e.cause as { code?: unknown } | undefined)?.code
+  return typeof code === 'string' && /^[A-Z0-9_]{1,20}$/.test(code) ? code : undefined
 }
 
 export function errorResponse(c: Context, e: SigilError) {

@@ -117,6 +117,11 @@ function createOutbox(rt: Runtime): Outbox {
         }
       } while (again)
     } catch (e) {
+      if (e instanceof SigilError && e.code === 'UNAVAILABLE') {
+        // The database is down for now (restart, failover): the next poll tries again.
+        rt.log.debug('outbox waiting for the database', { errorCode: e.code })
+        return
+      }
       // The database went away (service stopping): stop quietly; anything pending is retried at the next start.
       rt.log.debug('outbox paused', { errorName: (e as Error).name })
       stopped = true

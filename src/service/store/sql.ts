@@ -16,3 +16,11 @@ export interface Database extends Sql {
   exec(script: string): Promise<void>
   close(): Promise<void>
 }
+
+/** What a networked driver reports about its connection (once per outage each); PGlite has none. */
+export type ConnectionEvents = {
+  /** The database became unreachable; `cause` is a code such as `ECONNREFUSED` or `57P01`, never a secret. */
+  lost?(cause: string): void
+  /** A new connection was made after `lost`. */
+  restored?(): void
+}
