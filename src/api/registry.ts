@@ -26,6 +26,7 @@ import { getOrganizationConfigs } from './operations/get_organization_configs.js
 import { getSendTransactionStatus } from './operations/get_send_transaction_status.js'
 import { getUser } from './operations/get_user.js'
 import { getWallet } from './operations/get_wallet.js'
+import { getWalletAddressBalances } from './operations/get_wallet_address_balances.js'
 import { importWallet } from './operations/import_wallet.js'
 import { initFiatOnRamp } from './operations/init_fiat_on_ramp.js'
 import { initImportWallet } from './operations/init_import_wallet.js'
@@ -36,6 +37,7 @@ import { listActivities } from './operations/list_activities.js'
 import { listFiatOnRampCredentials } from './operations/list_fiat_on_ramp_credentials.js'
 import { listUsers } from './operations/list_users.js'
 import { listSuborgs } from './operations/list_suborgs.js'
+import { listSupportedAssets } from './operations/list_supported_assets.js'
 import { listWalletAccounts } from './operations/list_wallet_accounts.js'
 import { listWallets } from './operations/list_wallets.js'
 import { otpAuth } from './operations/otp_auth.js'
@@ -113,6 +115,9 @@ export const QUERY_OPERATIONS = [
   listFiatOnRampCredentials,
   getOnRampTransactionStatus,
   listSuborgs,
+  // hosted OpenAPI: what a wallet reads of its chains
+  getWalletAddressBalances,
+  listSupportedAssets,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

@@ -102,6 +102,23 @@ export function resolveNetworks(spec: string | undefined): Network[] {
   return [...networks.values()]
 }
 
+/** Human-readable Solana aliases the hosted service accepts, and the CAIP-2 ids they stand for. */
+const SOLANA_ALIASES: Record<string, string> = {
+  'solana:mainnet': 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+  'solana:devnet': 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+  'solana:testnet': 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
+}
+
+/** The canonical CAIP-2 id of `id` (resolves the Solana aliases). */
+export function normalizeCaip2(id: string): string {
+  return Object.hasOwn(SOLANA_ALIASES, id) ? (SOLANA_ALIASES[id] as string) : id
+}
+
+/** The CAIP-19 id of a network's native asset (SLIP-44 coin type 60 for EVM chains, 501 for Solana). */
+export function nativeAssetId(network: Network): string {
+  return `${network.caip2}/slip44:${network.family === 'evm' ? 60 : 501}`
+}
+
 /** The EVM chain id of an `eip155:` network. */
 export function evmChainId(network: Network): number {
   return Number(network.caip2.slice('eip155:'.length))

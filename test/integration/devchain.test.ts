@@ -24,6 +24,8 @@ import {
   signTransactionMessageWithSigners,
   type KeyPairSigner,
 } from '@solana/kit'
+import { TurnkeyClient } from '@turnkey/http'
+import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { createPublicClient, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEV_SOLANA_CAIP2, DEV_SOLANA_GENESIS_HASH, resolveNetworks } from '../../src/chains/networks.js'
@@ -31,7 +33,7 @@ import { DEV_FUNDER } from '../../src/devchain/evm.js'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index.js'
 import { startSolanaRpc } from '../../src/devchain/solana/server.js'
 import { freePort } from './helpers/process.js'
-import { startTestService, type TestService } from './helpers/service.js'
+import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let chains: RunningDevChains
 let svc: TestService
@@ -239,6 +241,60 @@ describe('POST /dev/faucet', () => {
     } finally {
       await prod.stop()
     }
+  })
+})
+
+describe('balances and supported assets (issue 11, item 6)', () => {
+  let eth: string
+  let sol: string
+  let client: TurnkeyClient
+  beforeAll(async () => {
+    const res = await svc.post(
+      '/public/v1/submit/create_wallet',
+      submitBody('ACTIVITY_TYPE_CREATE_WALLET', svc.admin.organizationId, {
+        walletName: 'balances',
+        accounts: [
+          { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
+          { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' },
+        ],
+      }),
+    )
+    expect(res.status).toBe(200)
+    ;[eth, sol] = res.json.activity.result.createWalletResult.addresses
+    client = new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }))
+  })
+
+  it('reads native balances from the dev chains, through the official client unmodified', async () => {
+    const organizationId = svc.admin.organizationId
+    const before = await client.getWalletAddressBalances({ organizationId, address: eth, caip2: 'eip155:31337' as any })
+    expect(before.balances).toEqual([
+      { caip19: 'eip155:31337/slip44:60', symbol: 'ETH', decimals: 18, name: 'Sigil dev EVM ETH', balance: '0', display: { crypto: '0' } },
+    ])
+    expect((await svc.post('/dev/faucet', { caip2: 'eip155:31337', address: eth, amount: '1.5' }, null)).status).toBe(200)
+    expect((await svc.post('/dev/faucet', { caip2: DEV_SOLANA_CAIP2, address: sol, amount: '0.1' }, null)).status).toBe(200)
+    const after = await client.getWalletAddressBalances({ organizationId, address: eth.toLowerCase(), caip2: 'eip155:31337' as any })
+    expect(after.balances?.[0]).toMatchObject({ balance: parseEther('1.5').toString(), display: { crypto: '1.5' } })
+    const sols = await client.getWalletAddressBalances({ organizationId, address: sol, caip2: DEV_SOLANA_CAIP2 as any })
+    expect(sols.balances?.[0]).toMatchObject({ caip19: `${DEV_SOLANA_CAIP2}/slip44:501`, symbol: 'SOL', decimals: 9, balance: '100000000', display: { crypto: '0.1' } })
+    const assets = await client.listSupportedAssets({ organizationId, caip2: DEV_SOLANA_CAIP2 as any })
+    expect(assets.assets).toEqual([{ caip19: `${DEV_SOLANA_CAIP2}/slip44:501`, symbol: 'SOL', decimals: 9, name: 'Solana', stable: false }])
+  })
+
+  it('names the field at fault: unknown network, foreign address, wrong family, node down', async () => {
+    const q = (path: string, body: Record<string, unknown>) => svc.post(`/public/v1/query/${path}`, { organizationId: svc.admin.organizationId, ...body })
+    const field = (json: any) => json.details.find((d: any) => d.fieldViolations)?.fieldViolations[0]?.field
+    const unknown = await q('get_wallet_address_balances', { address: eth, caip2: 'eip155:5' })
+    expect([unknown.status, field(unknown.json)]).toEqual([400, 'caip2'])
+    const foreign = await q('get_wallet_address_balances', { address: DEV_FUNDER, caip2: 'eip155:31337' })
+    expect([foreign.status, field(foreign.json)]).toEqual([404, 'address'])
+    const family = await q('get_wallet_address_balances', { address: sol, caip2: 'eip155:31337' })
+    expect([family.status, field(family.json)]).toEqual([400, 'address'])
+    const down = await q('get_wallet_address_balances', { address: eth, caip2: 'eip155:1' })
+    expect(down.status).toBe(412)
+    expect(down.json.message).toContain('eip155:1')
+    expect(down.json.message).not.toContain('127.0.0.1:9')
+    const missing = await q('list_supported_assets', {})
+    expect([missing.status, field(missing.json)]).toEqual([400, 'caip2'])
   })
 })
 

@@ -11,6 +11,8 @@ import { handler as listSuborgs } from './list_suborgs.js'
 import { handler as listWallets } from './list_wallets.js'
 import { handler as listWalletAccounts } from './list_wallet_accounts.js'
 import { handler as getWallet } from './get_wallet.js'
+import { handler as getWalletAddressBalances } from './get_wallet_address_balances.js'
+import { handler as listSupportedAssets } from './list_supported_assets.js'
 
 /** Query name → handler: the closed table of queries this service answers. */
 export const QUERY_HANDLERS: Record<string, QueryHandler> = {
@@ -26,4 +28,6 @@ export const QUERY_HANDLERS: Record<string, QueryHandler> = {
   list_wallets: listWallets,
   list_wallet_accounts: listWalletAccounts,
   get_wallet: getWallet,
+  get_wallet_address_balances: getWalletAddressBalances,
+  list_supported_assets: listSupportedAssets,
 }
