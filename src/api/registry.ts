@@ -18,6 +18,8 @@ import { deleteAuthenticators } from './operations/delete_authenticators.js'
 import { deleteFiatOnRampCredential } from './operations/delete_fiat_on_ramp_credential.js'
 import { deleteUsers } from './operations/delete_users.js'
 import { deleteWallets } from './operations/delete_wallets.js'
+import { ethSendRawTransaction } from './operations/eth_send_raw_transaction.js'
+import { ethSendTransaction, ethSendTransactionV1 } from './operations/eth_send_transaction.js'
 import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
@@ -49,6 +51,7 @@ import { setOrganizationFeature } from './operations/set_organization_feature.js
 import { signRawPayload } from './operations/sign_raw_payload.js'
 import { signRawPayloads } from './operations/sign_raw_payloads.js'
 import { signTransaction } from './operations/sign_transaction.js'
+import { solSendTransaction, solSendTransactionV1 } from './operations/sol_send_transaction.js'
 import { stampLogin } from './operations/stamp_login.js'
 import { updateAllowedOrigins } from './operations/update_allowed_origins.js'
 import { updateFiatOnRampCredential } from './operations/update_fiat_on_ramp_credential.js'
@@ -98,6 +101,12 @@ export const SUBMIT_OPERATIONS = [
   deleteWallets,
   updateAllowedOrigins,
   deleteFiatOnRampCredential,
+  // issue 11: signing, broadcasting and tracking
+  ethSendTransaction,
+  ethSendTransactionV1,
+  ethSendRawTransaction,
+  solSendTransaction,
+  solSendTransactionV1,
 ] as const
 
 /** Every query definition. */
