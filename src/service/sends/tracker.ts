@@ -46,7 +46,7 @@ export function startSendTracker(rt: Runtime): SendTracker {
 
   function kick() {
     if (stopped) return
-    if (running) {
+    if (running !== undefined) {
       again = true
       return
     }
