@@ -2,8 +2,8 @@
  * The send tracker (issue 11): after an activity commits its send record, this worker builds and
  * signs the transaction, stores the signed bytes and hash (BROADCASTING) before broadcasting
  * anything, broadcasts, and follows the send to INCLUDED or FAILED. It claims one send at a time
- * with a lease (instances sharing a database never work on the same send), oldest first (so one
- * address's nonces follow submission order). A node that is down or slow is retried with
+ * with a short lease (instances sharing a database do not work on the same send at once), oldest
+ * first (so one address's nonces follow submission order). A node that is down or slow is retried with
  * backoff; a restart resumes from the stored state, rebroadcasting the same signed bytes.
  */
 import { SigilError } from '../../api/errors.js'
@@ -16,7 +16,13 @@ import { advanceSolanaSend, buildSolanaSend, type SolanaSendRequest } from './so
 
 export type SendTracker = { kick(): void; stop(): Promise<void> }
 
-const LEASE_MS = 30_000
+/**
+ * How long a claim keeps other trackers off a send. Correctness does not rest on it: only the
+ * first signed transaction stored for a send is ever broadcast (markSigned is conditional), and
+ * rebroadcasting the same bytes is harmless; the lease only saves duplicate work. It is also how
+ * long a send held by a tracker that crashed waits before another (or the restarted one) resumes it.
+ */
+const LEASE_MS = 5_000
 const IDLE_POLL_MS = 1_000
 /** How soon a broadcast send is looked at again. */
 const FOLLOW_MS = 100
