@@ -24,6 +24,7 @@ import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
 import { getOnRampTransactionStatus } from './operations/get_on_ramp_transaction_status.js'
+import { getNonces } from './operations/get_nonces.js'
 import { getOrganizationConfigs } from './operations/get_organization_configs.js'
 import { getSendTransactionStatus } from './operations/get_send_transaction_status.js'
 import { getUser } from './operations/get_user.js'
@@ -127,6 +128,7 @@ export const QUERY_OPERATIONS = [
   // hosted OpenAPI: what a wallet reads of its chains
   getWalletAddressBalances,
   listSupportedAssets,
+  getNonces,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

@@ -154,6 +154,10 @@ describe('eth_send_transaction', () => {
     const nonces = await Promise.all(statuses.map(async (s) => (await evm().getTransaction({ hash: s.eth?.txHash as Hex })).nonce))
     expect(nonces).toEqual([start, start + 1, start + 2])
     expect(await evm().getTransactionCount({ address: eth as Hex })).toBe(start + 3)
+    const { nonce } = await client.getNonces({ organizationId: org, address: eth, caip2: 'eip155:31337' as any, nonce: true })
+    expect(nonce).toBe(String(start + 3))
+    const station = await svc.post('/public/v1/query/get_nonces', { organizationId: org, address: eth, caip2: 'eip155:31337', gasStationNonce: true })
+    expect(station.status).toBe(400)
     expect(await evm().getBalance({ address: '0x3333333333333333333333333333333333333333' })).toBe(6n)
   })
 

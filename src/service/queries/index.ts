@@ -10,6 +10,7 @@ import { handler as whoami } from './whoami.js'
 import { handler as listSuborgs } from './list_suborgs.js'
 import { handler as listWallets } from './list_wallets.js'
 import { handler as listWalletAccounts } from './list_wallet_accounts.js'
+import { handler as getNonces } from './get_nonces.js'
 import { handler as getSendTransactionStatus } from './get_send_transaction_status.js'
 import { handler as getWallet } from './get_wallet.js'
 import { handler as getWalletAddressBalances } from './get_wallet_address_balances.js'
@@ -31,5 +32,6 @@ export const QUERY_HANDLERS: Record<string, QueryHandler> = {
   get_wallet: getWallet,
   get_wallet_address_balances: getWalletAddressBalances,
   get_send_transaction_status: getSendTransactionStatus,
+  get_nonces: getNonces,
   list_supported_assets: listSupportedAssets,
 }

@@ -21,7 +21,7 @@ const SUBMIT_NAMES = [
 const QUERY_NAMES = [
   'get_organization_configs', 'list_users', 'list_activities', 'get_activity', 'get_send_transaction_status', 'whoami',
   'list_wallets', 'list_wallet_accounts', 'get_wallet', 'get_user', 'list_fiat_on_ramp_credentials',
-  'get_on_ramp_transaction_status', 'list_suborgs', 'get_wallet_address_balances', 'list_supported_assets',
+  'get_on_ramp_transaction_status', 'list_suborgs', 'get_wallet_address_balances', 'list_supported_assets', 'get_nonces',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {
