@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: builds the extension (Chrome and Firefox), then runs the local
-// key-management service (with the relay mounted at /auth) in the foreground.
+// `npm start`: builds the extension (Chrome and Firefox), then runs the dev chains
+// (EVM and Solana) and the local key-management service (with the relay mounted at
+// /auth) in the foreground. Ctrl-C stops all of them.
 import { spawn, spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 
@@ -15,6 +16,22 @@ console.error(`Extension built:
   Chrome:  chrome://extensions → Developer mode → Load unpacked → ${resolve('.output/chrome-mv3')}
   Firefox: about:debugging#/runtime/this-firefox → Load Temporary Add-on → ${resolve('.output/firefox-mv3/manifest.json')}
 `)
-const service = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { stdio: 'inherit' })
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => service.kill(signal))
-service.on('exit', (code) => process.exit(code ?? 0))
+const children = ['src/devchain/main.ts', 'src/server/main.ts'].map((entry) =>
+  spawn(process.execPath, ['--import', 'tsx', entry], { stdio: 'inherit' }),
+)
+let stopping = false
+const stop = (signal) => {
+  stopping = true
+  for (const c of children) if (c.exitCode === null) c.kill(signal)
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal))
+// When one stops, stop the other; exit once both are gone, with the first failure's code.
+let code = 0
+let left = children.length
+for (const c of children) {
+  c.on('exit', (exitCode) => {
+    if (!stopping && exitCode !== 0) code ||= exitCode ?? 1
+    if (!stopping) stop('SIGTERM')
+    if (--left === 0) process.exit(code)
+  })
+}

@@ -43,6 +43,8 @@ export interface QueryDefinition<
   readonly kind: 'query'
   readonly name: N
   readonly path: QueryPath
+  /** Other paths that answer the same query (older spellings kept working). */
+  readonly aliases?: readonly QueryPath[]
   readonly request: Q
   readonly response: S
 }

@@ -18,14 +18,18 @@ import { deleteAuthenticators } from './operations/delete_authenticators.js'
 import { deleteFiatOnRampCredential } from './operations/delete_fiat_on_ramp_credential.js'
 import { deleteUsers } from './operations/delete_users.js'
 import { deleteWallets } from './operations/delete_wallets.js'
+import { ethSendRawTransaction } from './operations/eth_send_raw_transaction.js'
+import { ethSendTransaction, ethSendTransactionV1 } from './operations/eth_send_transaction.js'
 import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
 import { getOnRampTransactionStatus } from './operations/get_on_ramp_transaction_status.js'
+import { getNonces } from './operations/get_nonces.js'
 import { getOrganizationConfigs } from './operations/get_organization_configs.js'
 import { getSendTransactionStatus } from './operations/get_send_transaction_status.js'
 import { getUser } from './operations/get_user.js'
 import { getWallet } from './operations/get_wallet.js'
+import { getWalletAddressBalances } from './operations/get_wallet_address_balances.js'
 import { importWallet } from './operations/import_wallet.js'
 import { initFiatOnRamp } from './operations/init_fiat_on_ramp.js'
 import { initImportWallet } from './operations/init_import_wallet.js'
@@ -36,6 +40,7 @@ import { listActivities } from './operations/list_activities.js'
 import { listFiatOnRampCredentials } from './operations/list_fiat_on_ramp_credentials.js'
 import { listUsers } from './operations/list_users.js'
 import { listSuborgs } from './operations/list_suborgs.js'
+import { listSupportedAssets } from './operations/list_supported_assets.js'
 import { listWalletAccounts } from './operations/list_wallet_accounts.js'
 import { listWallets } from './operations/list_wallets.js'
 import { otpAuth } from './operations/otp_auth.js'
@@ -47,6 +52,7 @@ import { setOrganizationFeature } from './operations/set_organization_feature.js
 import { signRawPayload } from './operations/sign_raw_payload.js'
 import { signRawPayloads } from './operations/sign_raw_payloads.js'
 import { signTransaction } from './operations/sign_transaction.js'
+import { solSendTransaction, solSendTransactionV1 } from './operations/sol_send_transaction.js'
 import { stampLogin } from './operations/stamp_login.js'
 import { updateAllowedOrigins } from './operations/update_allowed_origins.js'
 import { updateFiatOnRampCredential } from './operations/update_fiat_on_ramp_credential.js'
@@ -96,6 +102,12 @@ export const SUBMIT_OPERATIONS = [
   deleteWallets,
   updateAllowedOrigins,
   deleteFiatOnRampCredential,
+  // issue 11: signing, broadcasting and tracking
+  ethSendTransaction,
+  ethSendTransactionV1,
+  ethSendRawTransaction,
+  solSendTransaction,
+  solSendTransactionV1,
 ] as const
 
 /** Every query definition. */
@@ -113,6 +125,10 @@ export const QUERY_OPERATIONS = [
   listFiatOnRampCredentials,
   getOnRampTransactionStatus,
   listSuborgs,
+  // hosted OpenAPI: what a wallet reads of its chains
+  getWalletAddressBalances,
+  listSupportedAssets,
+  getNonces,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */
@@ -138,5 +154,5 @@ export const submitByPath: ReadonlyMap<string, readonly SubmitDefinition[]> = ((
 
 /** Query definition by path. */
 export const queryByPath: ReadonlyMap<string, QueryDefinition> = new Map(
-  QUERY_OPERATIONS.map((d): [string, QueryDefinition] => [d.path, d]),
+  (QUERY_OPERATIONS as readonly QueryDefinition[]).flatMap((d): Array<[string, QueryDefinition]> => [d.path, ...(d.aliases ?? [])].map((p) => [p, d])),
 )

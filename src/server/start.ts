@@ -11,15 +11,17 @@ import { mountMailbox } from '../service/mail/routes.js'
 import { mountSandboxOnRamp } from '../service/onramp/sandboxRoutes.js'
 import type { Runtime } from '../service/runtime.js'
 import { type RunningService, startService } from '../service/server.js'
+import { mountFaucet } from './faucet.js'
 import { mountRelay } from './relay.js'
 
 export type { RunningService } from '../service/server.js'
 
-/** Routes beyond the wire interface: sandbox on-ramp, dev mailbox and outbox worker, the relay at `/auth`. */
+/** Routes beyond the wire interface: sandbox on-ramp, dev mailbox and outbox worker, dev faucet, the relay at `/auth`. */
 function mountLocal(app: ServiceApp, rt: Runtime): void {
   mountSandboxOnRamp(app, rt)
   if (rt.config.devMailbox) mountMailbox(app, rt)
   if (rt.config.smtpUrl || rt.config.smsWebhookUrl) outboxFor(rt)
+  if (rt.config.devFaucet) mountFaucet(app, rt)
   if (rt.config.relay) mountRelay(app, rt)
 }
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { z } from 'zod'
 import { EXTENSION_ORIGIN } from '../api/identity.js'
+import { type Network, resolveNetworks } from '../chains/networks.js'
 
 /**
  * The service's configuration, resolved once from the environment (wire-formats A6)
@@ -39,6 +40,10 @@ const Env = z.object({
   SIGIL_OTP_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   /** The auth relay mounted at /auth (issue 5): on by default. */
   SIGIL_RELAY: z.enum(['on', 'off']).default('on'),
+  /** Networks beside the dev chains, or other RPC URLs for them: `caip2=url,…`. */
+  SIGIL_RPC: z.string().optional(),
+  /** The dev faucet at POST /dev/faucet: on unless production. */
+  SIGIL_DEV_FAUCET: z.enum(['on', 'off']).optional(),
   SIGIL_LOG: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 })
@@ -69,6 +74,10 @@ export type ServiceConfig = {
   otpRateLimit: { max: number; windowMs: number }
   /** Mount the auth relay at /auth (issue 5). */
   relay: boolean
+  /** Networks by CAIP-2 id: the dev chains plus `SIGIL_RPC`. */
+  networks: Network[]
+  /** Serve the dev faucet (POST /dev/faucet). */
+  devFaucet: boolean
 }
 
 /** Base URLs of one on-ramp provider: `live` for sandboxMode false, `sandbox` for true. */
@@ -92,6 +101,12 @@ export function resolveConfig(
   }
   const e = parsed.data
   const production = e.NODE_ENV === 'production'
+  let networks: Network[]
+  try {
+    networks = resolveNetworks(e.SIGIL_RPC)
+  } catch (err) {
+    throw new Error(`invalid configuration: ${(err as Error).message}`)
+  }
   const config: ServiceConfig = {
     host: e.SIGIL_HOST,
     port: e.SIGIL_PORT,
@@ -115,6 +130,8 @@ export function resolveConfig(
     mailFrom: e.SIGIL_MAIL_FROM,
     otpRateLimit: { max: e.SIGIL_OTP_MAX_PER_WINDOW, windowMs: e.SIGIL_OTP_WINDOW_SECONDS * 1000 },
     relay: e.SIGIL_RELAY === 'on',
+    networks,
+    devFaucet: e.SIGIL_DEV_FAUCET ? e.SIGIL_DEV_FAUCET === 'on' : !production,
   }
   return { ...config, ...overrides }
 }

@@ -6,6 +6,7 @@ import { bootstrap, type AdminKeyFile } from './bootstrap.js'
 import type { ServiceConfig } from './config.js'
 import { createApp, type ServiceApp } from './http/app.js'
 import { QUERY_HANDLERS } from './queries/index.js'
+import { startSendTracker } from './sends/tracker.js'
 import { loadServiceKeys } from './keys.js'
 import { createLogger, type Logger } from './logger.js'
 import type { Runtime } from './runtime.js'
@@ -79,6 +80,7 @@ export async function startService(
     const port = (server.address() as AddressInfo).port
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
     rt.baseUrl = url
+    const tracker = startSendTracker(rt)
     log.info('service listening', { url, database: db.kind, dataDir: config.dataDir })
 
     let closing: Promise<void> | undefined
@@ -94,6 +96,7 @@ export async function startService(
           })
           closeIdle(server)
         })
+        await tracker.stop()
         await db.close()
         log.info('service stopped')
       })())

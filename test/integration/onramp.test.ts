@@ -230,15 +230,21 @@ describe('init_fiat_on_ramp without credentials: the built-in sandbox provider',
     expect(status.json).toEqual({ transactionStatus: 'PENDING' })
   })
 
-  it('refuses urlForSignature when there is no credential to sign with, storing nothing', async () => {
-    const before = await countRows('SELECT count(*) AS n FROM onramp_transactions')
+  it('signs urlForSignature with the sandbox provider’s own key when no credential is stored; the sandbox checks it', async () => {
     const r = await submit('init_fiat_on_ramp', order({ urlForSignature: 'yes' }))
-    expectRefused(r, 'parameters.urlForSignature', 412)
-    expect(await countRows('SELECT count(*) AS n FROM onramp_transactions')).toBe(before)
-    const activityId = r.json.details.find((d: any) => d['@type'] === 'type.googleapis.com/sigil.ActivityInfo').activityId
-    const got = await query('get_activity', { organizationId: root, activityId })
-    expect(got.json.activity.status).toBe('ACTIVITY_STATUS_FAILED')
-    expect(got.json.activity.result ?? {}).not.toHaveProperty('initFiatOnRampResult')
+    expect(r.status).toBe(200)
+    const { onRampUrl, onRampUrlSignature, onRampTransactionId } = r.json.activity.result.initFiatOnRampResult
+    expect(onRampUrl).toContain(`/sandbox/onramp/${onRampTransactionId}`)
+    expect(onRampUrlSignature).toMatch(/^[A-Za-z0-9+/]{43}=$/)
+    const page = (url: string) => fetch(url, { headers: { Accept: 'text/html' } })
+    const signed = `${onRampUrl}&signature=${encodeURIComponent(onRampUrlSignature)}`
+    expect((await page(signed)).status).toBe(200)
+    const forged = `${onRampUrl}&walletAddress=0x0000000000000000000000000000000000000001`
+    expect((await page(`${forged}&signature=${encodeURIComponent(onRampUrlSignature)}`)).status).toBe(403)
+    expect((await page(onRampUrl)).status).toBe(200)
+    // The hosted service's path spelling answers the same query (the old one stays as an alias).
+    const hosted = await svc.post('/public/v1/query/get_onramp_transaction_status', { organizationId: root, transactionId: onRampTransactionId })
+    expect(hosted.json).toEqual({ transactionStatus: 'PENDING' })
   })
 
   it('get_on_ramp_transaction_status: unknown id → 404', async () => {

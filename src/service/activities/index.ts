@@ -33,6 +33,9 @@ import { handler as initImportWallet } from './init_import_wallet.js'
 import { handler as importWallet } from './import_wallet.js'
 import { handler as exportWallet } from './export_wallet.js'
 import { handler as exportWalletAccount } from './export_wallet_account.js'
+import { handler as ethSendTransaction } from './eth_send_transaction.js'
+import { handler as ethSendRawTransaction } from './eth_send_raw_transaction.js'
+import { handler as solSendTransaction } from './sol_send_transaction.js'
 
 /**
  * Activity type → handler: the closed table of what this service executes. approve and
@@ -75,4 +78,9 @@ export const ACTIVITY_HANDLERS: Record<string, ActivityHandler> = {
   ACTIVITY_TYPE_IMPORT_WALLET: importWallet,
   ACTIVITY_TYPE_EXPORT_WALLET: exportWallet,
   ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT: exportWalletAccount,
+  ACTIVITY_TYPE_ETH_SEND_TRANSACTION: ethSendTransaction,
+  ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2: ethSendTransaction,
+  ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION: ethSendRawTransaction,
+  ACTIVITY_TYPE_SOL_SEND_TRANSACTION: solSendTransaction,
+  ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2: solSendTransaction,
 }

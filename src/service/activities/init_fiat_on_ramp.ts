@@ -7,6 +7,7 @@ import { buildOnRampUrl, queryOf, signQuery } from '../onramp/url.js'
 import { ancestry } from '../store/organizations.js'
 import { findCredential, insertTransaction, openCredentialSecret, type OnRampCredentialRow } from '../store/onramp.js'
 import type { Sql } from '../store/sql.js'
+import { sandboxSigningKey } from '../onramp/sandboxSignature.js'
 import type { ActivityHandler } from './types.js'
 
 type Params = z.infer<typeof initFiatOnRamp.parameters>
@@ -68,13 +69,6 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
 
   let onRampUrlSignature: string | undefined
   if (p.urlForSignature !== undefined) {
-    if (!credential) {
-      throw new SigilError(
-        'FAILED_PRECONDITION',
-        'parameters.urlForSignature: no on-ramp credential for this provider and sandboxMode to sign with',
-        { fieldViolations: [{ field: 'parameters.urlForSignature', description: 'no on-ramp credential to sign with' }] },
-      )
-    }
     // An absolute URL is the caller's own widget URL (the provider SDKs' flow); any other value asks for onRampUrl's.
     let target = onRampUrl
     if (/^https?:\/\//i.test(p.urlForSignature)) {
@@ -84,7 +78,8 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
         throw invalidField('parameters.urlForSignature', 'must be an absolute http(s) URL')
       }
     }
-    const secret = openCredentialSecret(ctx.rt.secrets, credential, 'secret')
+    // Without a stored credential the order goes to the sandbox provider, which signs with its own key.
+    const secret = credential ? openCredentialSecret(ctx.rt.secrets, credential, 'secret') : sandboxSigningKey(ctx.rt.keys)
     if (!secret) throw new SigilError('INTERNAL', 'on-ramp credential has no secret')
     try {
       onRampUrlSignature = signQuery(queryOf(target), secret)

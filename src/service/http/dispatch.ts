@@ -44,7 +44,7 @@ for (const d of SUBMIT_OPERATIONS as readonly SubmitDefinition[]) {
   submitsByPath.set(d.path, [...(submitsByPath.get(d.path) ?? []), d])
 }
 const queriesByPath = new Map<string, QueryDefinition>()
-for (const d of QUERY_OPERATIONS as readonly QueryDefinition[]) queriesByPath.set(d.path, d)
+for (const d of QUERY_OPERATIONS as readonly QueryDefinition[]) for (const p of [d.path, ...(d.aliases ?? [])]) queriesByPath.set(p, d)
 
 /** A JSON `\u0000` escape (not itself escaped): text the database cannot store. */
 const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/

@@ -102,6 +102,10 @@ ${actions}`,
 }
 
 /** A page for an unknown order. */
+export function badSignaturePage(): string {
+  return layout('Signature does not verify — Sigil sandbox', '<h1>Signature does not verify</h1>\n<p>This link carries a signature the sandbox provider did not make for it.</p>')
+}
+
 export function notFoundPage(): string {
   return layout('Order not found — Sigil sandbox', '<h1>Order not found</h1>\n<p>No sandbox on-ramp order has this id.</p>')
 }

@@ -8,12 +8,14 @@ import type { Context } from 'hono'
 import { SigilError } from '../../api/errors.js'
 import type { Runtime } from '../runtime.js'
 import { finishTransaction, getTransaction, type OnRampTransactionRow } from '../store/onramp.js'
-import { PAGE_HEADERS, SANDBOX_CSS, notFoundPage, orderPage } from './sandboxPage.js'
+import { PAGE_HEADERS, SANDBOX_CSS, badSignaturePage, notFoundPage, orderPage } from './sandboxPage.js'
+import { verifySandboxSignature } from './sandboxSignature.js'
+import { queryOf } from './url.js'
 import { simulatedTxHash } from './txHash.js'
 
 const wantsHtml = (c: Context) => (c.req.header('accept') ?? '').includes('text/html')
 
-function html(c: Context, body: string, status: 200 | 404 | 409) {
+function html(c: Context, body: string, status: 200 | 403 | 404 | 409) {
   return c.html(body, status, PAGE_HEADERS)
 }
 
@@ -50,7 +52,17 @@ export function mountSandboxOnRamp(app: ServiceApp, rt: Runtime): void {
   )
   app.get('/sandbox/onramp/:id', async (c) => {
     const t = await sandboxOrder(rt, c.req.param('id'))
-    return t ? html(c, orderPage(t), 200) : html(c, notFoundPage(), 404)
+    if (!t) return html(c, notFoundPage(), 404)
+    // A link carrying a `signature` (the signed-URL flow) must carry the sandbox provider's own.
+    const parts = queryOf(c.req.url).split('&')
+    const signature = parts.find((p) => p.startsWith('signature='))
+    if (signature !== undefined) {
+      const signed = parts.filter((p) => !p.startsWith('signature=')).join('&')
+      if (!verifySandboxSignature(rt.keys, signed, decodeURIComponent(signature.slice('signature='.length)))) {
+        return html(c, badSignaturePage(), 403)
+      }
+    }
+    return html(c, orderPage(t), 200)
   })
   app.post('/sandbox/onramp/:id/complete', (c) => finish(rt, c, 'COMPLETED'))
   app.post('/sandbox/onramp/:id/fail', (c) => finish(rt, c, 'FAILED'))

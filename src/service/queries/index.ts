@@ -10,7 +10,11 @@ import { handler as whoami } from './whoami.js'
 import { handler as listSuborgs } from './list_suborgs.js'
 import { handler as listWallets } from './list_wallets.js'
 import { handler as listWalletAccounts } from './list_wallet_accounts.js'
+import { handler as getNonces } from './get_nonces.js'
+import { handler as getSendTransactionStatus } from './get_send_transaction_status.js'
 import { handler as getWallet } from './get_wallet.js'
+import { handler as getWalletAddressBalances } from './get_wallet_address_balances.js'
+import { handler as listSupportedAssets } from './list_supported_assets.js'
 
 /** Query name → handler: the closed table of queries this service answers. */
 export const QUERY_HANDLERS: Record<string, QueryHandler> = {
@@ -26,4 +30,8 @@ export const QUERY_HANDLERS: Record<string, QueryHandler> = {
   list_wallets: listWallets,
   list_wallet_accounts: listWalletAccounts,
   get_wallet: getWallet,
+  get_wallet_address_balances: getWalletAddressBalances,
+  get_send_transaction_status: getSendTransactionStatus,
+  get_nonces: getNonces,
+  list_supported_assets: listSupportedAssets,
 }

@@ -1,0 +1,312 @@
+/**
+ * The Solana dev runtime's JSON-RPC 2.0 methods: a closed table of the standard methods the
+ * service, the extension and dApp libraries call, each with its parameters validated, answering
+ * in the shapes and error codes of Solana's own RPC (solana.com/docs/rpc).
+ */
+import { base58, base64 } from '@scure/base'
+import { type Address, getCompiledTransactionMessageDecoder, isAddress } from '@solana/kit'
+import { z } from 'zod'
+import { describeTransactionError } from './errors.js'
+import { type Outcome, SolanaDevRuntime, type TransactionRecord } from './runtime.js'
+
+/** A JSON-RPC error with its standard or Solana-specific code. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message)
+  }
+}
+
+export const PARSE_ERROR = -32700
+export const INVALID_REQUEST = -32600
+export const METHOD_NOT_FOUND = -32601
+export const INVALID_PARAMS = -32602
+/** sendTransaction's preflight simulation failed. */
+export const SEND_TRANSACTION_PREFLIGHT_FAILURE = -32002
+export const TRANSACTION_SIGNATURE_VERIFICATION_FAILURE = -32003
+export const UNSUPPORTED_TRANSACTION_VERSION = -32015
+
+const Pubkey = z.string().refine((s) => isAddress(s), 'Invalid param: Invalid')
+const Commitment = z.enum(['processed', 'confirmed', 'finalized']).optional()
+const ContextConfig = z.looseObject({ commitment: Commitment, minContextSlot: z.number().int().nonnegative().optional() }).optional()
+const Encoding = z.enum(['base58', 'base64', 'base64+zstd', 'jsonParsed', 'json'])
+const Lamports = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)
+
+type Method = { params: z.ZodType<unknown[]>; run: (rt: SolanaDevRuntime, params: never) => unknown }
+const method = <P extends z.ZodType<unknown[]>>(params: P, run: (rt: SolanaDevRuntime, params: z.output<P>) => unknown): Method => ({
+  params,
+  run: run as Method['run'],
+})
+const none = z.tuple([]).or(z.tuple([ContextConfig]))
+const context = (rt: SolanaDevRuntime) => ({ slot: rt.slot, apiVersion: '2.2.0' })
+
+/** The closed method table. */
+export const METHODS: Record<string, Method> = {
+  getHealth: method(z.tuple([]), () => 'ok'),
+  getVersion: method(z.tuple([]), () => ({ 'solana-core': '2.2.0', 'feature-set': 0 })),
+  getGenesisHash: method(z.tuple([]), (rt) => rt.genesisHash),
+  getSlot: method(none, (rt) => rt.slot),
+  getBlockHeight: method(none, (rt) => rt.blockHeight),
+  getTransactionCount: method(none, (rt) => rt.transactionCount),
+  getEpochInfo: method(none, (rt) => ({
+    absoluteSlot: rt.slot,
+    blockHeight: rt.blockHeight,
+    epoch: 0,
+    slotIndex: rt.slot,
+    slotsInEpoch: 432000,
+    transactionCount: rt.transactionCount,
+  })),
+  getLatestBlockhash: method(none, (rt) => ({
+    context: context(rt),
+    value: { blockhash: rt.latestBlockhash(), lastValidBlockHeight: rt.blockHeight + 150 },
+  })),
+  isBlockhashValid: method(z.tuple([z.string()]).rest(ContextConfig), (rt, [hash]) => ({
+    context: context(rt),
+    value: hash === rt.latestBlockhash(),
+  })),
+  getBalance: method(z.tuple([Pubkey]).rest(ContextConfig), (rt, [address]) => ({
+    context: context(rt),
+    value: Number(rt.balance(address as Address)),
+  })),
+  getAccountInfo: method(
+    z.tuple([Pubkey]).rest(z.looseObject({ encoding: Encoding.optional(), commitment: Commitment }).optional()),
+    (rt, [address, config]) => {
+      const a = rt.account(address as Address)
+      const encoding = config?.encoding ?? 'base58'
+      return {
+        context: context(rt),
+        value: a
+          ? {
+              data: encoding === 'base58' ? [base58.encode(a.data), 'base58'] : [base64.encode(a.data), 'base64'],
+              executable: a.executable,
+              lamports: Number(a.lamports),
+              owner: a.programAddress,
+              rentEpoch: Number.MAX_SAFE_INTEGER,
+              space: a.data.length,
+            }
+          : null,
+      }
+    },
+  ),
+  getMinimumBalanceForRentExemption: method(
+    z.tuple([z.number().int().nonnegative().max(10 * 1024 * 1024)]).rest(ContextConfig),
+    (rt, [space]) => Number(rt.rentExemptMinimum(space)),
+  ),
+  getFeeForMessage: method(z.tuple([z.string()]).rest(ContextConfig), (rt, [message]) => {
+    const bytes = decodeBase64Param(message, 'message')
+    let fee: bigint
+    try {
+      fee = rt.feeForMessage(bytes)
+    } catch {
+      throw new RpcError(INVALID_PARAMS, 'invalid message: failed to deserialize')
+    }
+    return { context: context(rt), value: Number(fee) }
+  }),
+  requestAirdrop: method(z.tuple([Pubkey, Lamports.min(1)]).rest(ContextConfig), (rt, [address, lamports]) =>
+    rt.airdrop(address as Address, BigInt(lamports)),
+  ),
+  sendTransaction: method(
+    z.tuple([z.string()]).rest(
+      z
+        .looseObject({
+          encoding: z.enum(['base58', 'base64']).optional(),
+          skipPreflight: z.boolean().optional(),
+          preflightCommitment: Commitment,
+          maxRetries: z.number().int().nonnegative().optional(),
+          minContextSlot: z.number().int().nonnegative().optional(),
+        })
+        .optional(),
+    ),
+    (rt, [encoded, config]) => {
+      const wire = decodeTransactionParam(encoded, config?.encoding ?? 'base58')
+      const tx = decodeTransaction(wire)
+      if (!config?.skipPreflight) {
+        const outcome = rt.simulate(tx)
+        if (outcome.err !== null) throw preflightFailure(outcome)
+      }
+      const sent = rt.send(tx, wire)
+      if (!sent.recorded) {
+        if (sent.outcome.err === 'SignatureFailure') {
+          throw new RpcError(TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure')
+        }
+        throw preflightFailure(sent.outcome)
+      }
+      return sent.signature
+    },
+  ),
+  simulateTransaction: method(
+    z.tuple([z.string()]).rest(
+      z
+        .looseObject({
+          encoding: z.enum(['base58', 'base64']).optional(),
+          sigVerify: z.boolean().optional(),
+          replaceRecentBlockhash: z.boolean().optional(),
+          commitment: Commitment,
+        })
+        .optional(),
+    ),
+    (rt, [encoded, config]) => {
+      const tx = decodeTransaction(decodeTransactionParam(encoded, config?.encoding ?? 'base58'))
+      const outcome = rt.simulate(tx)
+      return {
+        context: context(rt),
+        value: { err: outcome.err, logs: outcome.logs, accounts: null, unitsConsumed: outcome.unitsConsumed, returnData: null },
+      }
+    },
+  ),
+  getSignatureStatuses: method(
+    z.tuple([z.array(z.string()).max(256)]).rest(z.looseObject({ searchTransactionHistory: z.boolean().optional() }).optional()),
+    (rt, [signatures]) => ({
+      context: context(rt),
+      value: signatures.map((s) => {
+        const r = rt.status(s)
+        return r
+          ? { slot: r.slot, confirmations: null, err: r.err, status: r.err === null ? { Ok: null } : { Err: r.err }, confirmationStatus: 'finalized' }
+          : null
+      }),
+    }),
+  ),
+  getTransaction: method(
+    z.tuple([z.string()]).rest(
+      z
+        .looseObject({
+          encoding: Encoding.optional(),
+          commitment: Commitment,
+          maxSupportedTransactionVersion: z.number().int().nonnegative().optional(),
+        })
+        .or(Encoding)
+        .optional(),
+    ),
+    (rt, [signature, config]) => {
+      const r = rt.status(signature)
+      if (!r) return null
+      const options = typeof config === 'string' ? { encoding: config } : (config ?? {})
+      if (r.version !== 'legacy' && options.maxSupportedTransactionVersion === undefined) {
+        throw new RpcError(
+          UNSUPPORTED_TRANSACTION_VERSION,
+          `Transaction version (${r.version}) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0`,
+        )
+      }
+      return transactionResponse(r, options.encoding ?? 'json')
+    },
+  ),
+}
+
+function decodeBase64Param(value: string, name: string): Uint8Array {
+  try {
+    return base64.decode(value)
+  } catch {
+    throw new RpcError(INVALID_PARAMS, `invalid ${name}: not base64`)
+  }
+}
+
+function decodeTransactionParam(value: string, encoding: 'base58' | 'base64'): Uint8Array {
+  try {
+    return encoding === 'base58' ? base58.decode(value) : base64.decode(value)
+  } catch {
+    throw new RpcError(INVALID_PARAMS, `invalid transaction: not ${encoding}`)
+  }
+}
+
+function decodeTransaction(wire: Uint8Array) {
+  try {
+    const tx = SolanaDevRuntime.decode(wire)
+    getCompiledTransactionMessageDecoder().decode(tx.messageBytes)
+    return tx
+  } catch {
+    throw new RpcError(INVALID_PARAMS, 'invalid transaction: failed to deserialize')
+  }
+}
+
+function preflightFailure(outcome: Outcome): RpcError {
+  const err = outcome.err ?? 'unknown'
+  return new RpcError(SEND_TRANSACTION_PREFLIGHT_FAILURE, `Transaction simulation failed: ${describeTransactionError(err)}`, {
+    err,
+    logs: outcome.logs,
+    accounts: null,
+    unitsConsumed: outcome.unitsConsumed,
+    returnData: null,
+  })
+}
+
+function transactionResponse(r: TransactionRecord, encoding: string) {
+  const meta = {
+    err: r.err,
+    status: r.err === null ? { Ok: null } : { Err: r.err },
+    fee: r.fee,
+    preBalances: r.preBalances,
+    postBalances: r.postBalances,
+    innerInstructions: [],
+    logMessages: r.logs,
+    preTokenBalances: [],
+    postTokenBalances: [],
+    rewards: [],
+    loadedAddresses: { writable: [], readonly: [] },
+    computeUnitsConsumed: r.unitsConsumed,
+  }
+  return {
+    slot: r.slot,
+    blockTime: r.blockTime,
+    meta,
+    transaction: r.wire ? encodeTransaction(r.wire, encoding) : null,
+    version: r.version,
+  }
+}
+
+function encodeTransaction(wire: Uint8Array, encoding: string) {
+  if (encoding === 'base64') return [base64.encode(wire), 'base64']
+  if (encoding === 'base58') return [base58.encode(wire), 'base58']
+  const tx = SolanaDevRuntime.decode(wire)
+  const m = getCompiledTransactionMessageDecoder().decode(tx.messageBytes)
+  // The JSON form exists for legacy and v0 messages; others are shown as base64.
+  if (m.version !== 'legacy' && m.version !== 0) return [base64.encode(wire), 'base64']
+  return {
+    signatures: Object.values(tx.signatures).map((s) => (s ? base58.encode(s) : '1'.repeat(64))),
+    message: {
+      accountKeys: m.staticAccounts,
+      header: {
+        numRequiredSignatures: m.header.numSignerAccounts,
+        numReadonlySignedAccounts: m.header.numReadonlySignerAccounts,
+        numReadonlyUnsignedAccounts: m.header.numReadonlyNonSignerAccounts,
+      },
+      recentBlockhash: m.lifetimeToken,
+      instructions: m.instructions.map((i) => ({
+        programIdIndex: i.programAddressIndex,
+        accounts: i.accountIndices ?? [],
+        data: base58.encode(Uint8Array.from(i.data ?? [])),
+        stackHeight: null,
+      })),
+      ...(m.version === 0 ? { addressTableLookups: m.addressTableLookups ?? [] } : {}),
+    },
+  }
+}
+
+/** Answers one JSON-RPC request object (never throws). */
+export function answer(rt: SolanaDevRuntime, request: unknown): Record<string, unknown> {
+  const id = isIdHolder(request) ? request.id : null
+  try {
+    if (!request || typeof request !== 'object' || Array.isArray(request)) throw new RpcError(INVALID_REQUEST, 'Invalid request')
+    const r = request as { jsonrpc?: unknown; method?: unknown; params?: unknown }
+    if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') throw new RpcError(INVALID_REQUEST, 'Invalid request')
+    const m = Object.hasOwn(METHODS, r.method) ? METHODS[r.method] : undefined
+    if (!m) throw new RpcError(METHOD_NOT_FOUND, 'Method not found')
+    const parsed = m.params.safeParse(r.params ?? [])
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new RpcError(INVALID_PARAMS, `Invalid params: ${issue ? `${issue.path.join('.') || 'params'}: ${issue.message}` : 'invalid'}`)
+    }
+    return { jsonrpc: '2.0', result: m.run(rt, parsed.data as never), id }
+  } catch (e) {
+    const err = e instanceof RpcError ? e : new RpcError(-32603, 'Internal error')
+    return { jsonrpc: '2.0', error: { code: err.code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) }, id }
+  }
+}
+
+function isIdHolder(v: unknown): v is { id: string | number | null } {
+  if (!v || typeof v !== 'object' || !('id' in v)) return false
+  const id = (v as { id: unknown }).id
+  return typeof id === 'string' || typeof id === 'number' || id === null
+}

@@ -1,0 +1,111 @@
+/**
+ * The Solana dev runtime served over HTTP JSON-RPC 2.0 (single requests and batches), as a
+ * local validator serves it. Bound to 127.0.0.1 by default; state optionally kept in a file.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { answer, INVALID_REQUEST, PARSE_ERROR } from './rpc.js'
+import { DEV_SOLANA_CAIP2 } from '../../chains/networks.js'
+import { SolanaDevRuntime } from './runtime.js'
+
+const MAX_BODY_BYTES = 1024 * 1024
+const MAX_BATCH = 100
+/** Methods after which the state is written to the state file. */
+const MUTATING = new Set(['sendTransaction', 'requestAirdrop'])
+
+export type SolanaRpcOptions = { host?: string; port?: number; stateFile?: string | undefined }
+
+export type RunningSolanaRpc = {
+  url: string
+  port: number
+  genesisHash: string
+  caip2: string
+  runtime: SolanaDevRuntime
+  close(): Promise<void>
+}
+
+export async function startSolanaRpc(options: SolanaRpcOptions = {}): Promise<RunningSolanaRpc> {
+  const runtime = SolanaDevRuntime.open(options.stateFile)
+  let saveTimer: NodeJS.Timeout | undefined
+  const save = () => {
+    if (options.stateFile) runtime.save(options.stateFile)
+  }
+  const scheduleSave = () => {
+    if (!options.stateFile || saveTimer) return
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined
+      save()
+    }, 200)
+  }
+
+  const server: Server = createServer((req, res) => {
+    void handle(req, res)
+  })
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    res.setHeader('Access-Control-Allow-Origin', '*')
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '600' })
+      return res.end()
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(405, { Allow: 'POST', 'Content-Type': 'text/plain' })
+      return res.end('Used HTTP Method is not allowed. POST or OPTIONS is required')
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length
+      if (size > MAX_BODY_BYTES) {
+        res.writeHead(413, { 'Content-Type': 'text/plain', Connection: 'close' })
+        return res.end('Payload Too Large')
+      }
+      chunks.push(chunk as Buffer)
+    }
+    let body: unknown
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+    } catch {
+      return reply(res, { jsonrpc: '2.0', error: { code: PARSE_ERROR, message: 'Parse error' }, id: null })
+    }
+    const one = (r: unknown) => {
+      const out = answer(runtime, r)
+      if (!('error' in out) && MUTATING.has((r as { method?: string }).method ?? '')) scheduleSave()
+      return out
+    }
+    if (Array.isArray(body)) {
+      if (body.length === 0 || body.length > MAX_BATCH) {
+        return reply(res, { jsonrpc: '2.0', error: { code: INVALID_REQUEST, message: 'Invalid request' }, id: null })
+      }
+      return reply(res, body.map(one))
+    }
+    return reply(res, one(body))
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 8899, options.host ?? '127.0.0.1', () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  const host = options.host ?? '127.0.0.1'
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    genesisHash: runtime.genesisHash,
+    caip2: DEV_SOLANA_CAIP2,
+    runtime,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+      if (saveTimer) clearTimeout(saveTimer)
+      save()
+    },
+  }
+}
+
+function reply(res: ServerResponse, payload: unknown) {
+  const text = JSON.stringify(payload)
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) })
+  res.end(text)
+}

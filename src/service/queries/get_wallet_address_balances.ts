@@ -1,0 +1,21 @@
+import { fieldError } from '../../api/errors.js'
+import { requireAccount } from '../activities/shared/walletLookup.js'
+import { balancesOf, requireNetwork } from '../chains/assets.js'
+import type { QueryHandler } from '../http/dispatch.js'
+
+/** The address format each network family takes. */
+const FORMAT_OF_FAMILY = { evm: 'ADDRESS_FORMAT_ETHEREUM', solana: 'ADDRESS_FORMAT_SOLANA' } as const
+
+/**
+ * get_wallet_address_balances: `{organizationId, address, caip2}` → `{balances}` read from the
+ * network's node. The address must be one of the organization's wallet accounts, in the format
+ * the network takes (404 / 400 naming `address`); an unknown network is a 400 naming `caip2`.
+ */
+export const handler: QueryHandler<{ address: string; caip2: string }> = async ({ sql, rt, organizationId }, req) => {
+  const network = requireNetwork(rt.config.networks, req.caip2, 'caip2')
+  const account = await requireAccount(sql, organizationId, req.address, 'address')
+  if (account.address_format !== FORMAT_OF_FAMILY[network.family]) {
+    throw fieldError('INVALID_ARGUMENT', 'address', `a ${account.address_format} account has no balance on ${network.caip2}, which takes ${FORMAT_OF_FAMILY[network.family]} addresses`)
+  }
+  return { balances: await balancesOf(network, account.address) }
+}

@@ -1,0 +1,124 @@
+/**
+ * One EVM send's steps for the tracker: build (nonce, gas and EIP-1559 fees from the node where
+ * the intent left them out), sign with the account key, broadcast the stored signed bytes, and
+ * read the receipt. Every step returns what the tracker should record; network trouble throws.
+ */
+import { Transaction } from 'micro-eth-signer'
+import { type Network, evmChainId } from '../../chains/networks.js'
+import { jsonRpc, RpcRefusedError } from '../chains/rpc.js'
+import type { SendRow } from '../store/sends.js'
+import { type EthTxError, revertDataOf, revertError } from './revert.js'
+
+/** What eth_send_transaction stores as the request: one call and the caller's optional fields. */
+export type EvmSendRequest = {
+  to: string
+  value?: string
+  data?: string
+  nonce?: string
+  gasLimit?: string
+  maxFeePerGas?: string
+  maxPriorityFeePerGas?: string
+}
+
+export type Failure = { failed: { message: string } & Partial<EthTxError> & Record<string, unknown> }
+export type Signed = { signed: { signedTx: string; txHash: string; nonce: number } }
+
+const hex = (n: bigint) => `0x${n.toString(16)}`
+const GWEI = 1_000_000_000n
+
+/** Builds and signs the send; a transaction that would revert or cannot be paid for fails here. */
+export async function buildEvmSend(network: Network, send: SendRow, privateKey: Uint8Array): Promise<Signed | Failure> {
+  const req = JSON.parse(send.request) as EvmSendRequest
+  const chainId = evmChainId(network)
+  const served = Number(BigInt(await jsonRpc<string>(network, 'eth_chainId', [])))
+  if (served !== chainId) return { failed: { message: `the node for ${network.caip2} serves chain id ${served}` } }
+
+  const value = BigInt(req.value ?? '0')
+  const data = req.data ?? '0x'
+  const call = { from: send.from_address, to: req.to, value: hex(value), data }
+  const nonce = req.nonce !== undefined ? BigInt(req.nonce) : BigInt(await jsonRpc<string>(network, 'eth_getTransactionCount', [send.from_address, 'pending']))
+
+  let gasLimit: bigint
+  if (req.gasLimit !== undefined) gasLimit = BigInt(req.gasLimit)
+  else {
+    try {
+      gasLimit = (BigInt(await jsonRpc<string>(network, 'eth_estimateGas', [call])) * 12n) / 10n
+    } catch (e) {
+      if (e instanceof RpcRefusedError) return { failed: estimationFailure(req.to, e) }
+      throw e
+    }
+  }
+
+  let maxPriorityFeePerGas: bigint
+  if (req.maxPriorityFeePerGas !== undefined) maxPriorityFeePerGas = BigInt(req.maxPriorityFeePerGas)
+  else {
+    try {
+      maxPriorityFeePerGas = BigInt(await jsonRpc<string>(network, 'eth_maxPriorityFeePerGas', []))
+    } catch (e) {
+      if (!(e instanceof RpcRefusedError)) throw e
+      maxPriorityFeePerGas = GWEI
+    }
+  }
+  let maxFeePerGas: bigint
+  if (req.maxFeePerGas !== undefined) maxFeePerGas = BigInt(req.maxFeePerGas)
+  else {
+    const block = await jsonRpc<{ baseFeePerGas?: string } | null>(network, 'eth_getBlockByNumber', ['latest', false])
+    maxFeePerGas = 2n * BigInt(block?.baseFeePerGas ?? '0x0') + maxPriorityFeePerGas
+  }
+  if (maxPriorityFeePerGas > maxFeePerGas) maxPriorityFeePerGas = maxFeePerGas
+
+  const balance = BigInt(await jsonRpc<string>(network, 'eth_getBalance', [send.from_address, 'pending']))
+  const need = value + gasLimit * maxFeePerGas
+  if (balance < need) {
+    return { failed: { message: `insufficient funds: ${send.from_address} holds ${balance} wei; value plus the most gas can cost is ${need} wei` } }
+  }
+
+  const unsigned = Transaction.prepare(
+    { type: 'eip1559', to: req.to, value, data, nonce, gasLimit, maxFeePerGas, maxPriorityFeePerGas, chainId: BigInt(chainId) },
+    false,
+  )
+  const signed = unsigned.signBy(privateKey)
+  return { signed: { signedTx: signed.toHex(), txHash: signed.hash, nonce: Number(nonce) } }
+}
+
+function estimationFailure(to: string, e: RpcRefusedError): Failure['failed'] {
+  const data = revertDataOf(e.rpcData)
+  if (data !== undefined || /revert/i.test(e.rpcMessage)) return revertError(to, data, 'simulation')
+  return { message: `the node refused the transaction: ${e.rpcMessage}` }
+}
+
+type Receipt = { status?: string; blockNumber?: string } | null
+
+/**
+ * Where a broadcast send stands: included (with its block), reverted on chain (with the revert
+ * decoded by replaying the call on the block before), or still pending after (re)broadcasting
+ * the stored signed bytes. A node refusal that can never succeed fails the send.
+ */
+export async function advanceEvmSend(network: Network, send: SendRow): Promise<{ included: number } | Failure | 'pending'> {
+  const receipt = await jsonRpc<Receipt>(network, 'eth_getTransactionReceipt', [send.tx_hash])
+  if (receipt?.blockNumber) {
+    const block = Number(BigInt(receipt.blockNumber))
+    if (receipt.status === '0x1') return { included: block }
+    const req = JSON.parse(send.request) as EvmSendRequest
+    let data: string | undefined
+    try {
+      const tx = Transaction.fromHex(send.signed_tx ?? '', false)
+      await jsonRpc(network, 'eth_call', [{ from: send.from_address, to: req.to, value: hex(tx.raw.value), data: tx.raw.data, gas: hex(tx.raw.gasLimit) }, hex(BigInt(block - 1))])
+    } catch (e) {
+      if (!(e instanceof RpcRefusedError)) throw e
+      data = revertDataOf(e.rpcData)
+    }
+    return { failed: revertError(req.to, data, 'execution') }
+  }
+  try {
+    await jsonRpc<string>(network, 'eth_sendRawTransaction', [send.signed_tx])
+  } catch (e) {
+    if (!(e instanceof RpcRefusedError)) throw e
+    if (/already known|already imported|known transaction/i.test(e.rpcMessage)) return 'pending'
+    if (/nonce too low|insufficient funds|intrinsic gas|exceeds block gas limit|invalid sender|chain ?id|underpriced|fee cap/i.test(e.rpcMessage)) {
+      return { failed: { message: `the node refused the transaction: ${e.rpcMessage}` } }
+    }
+    throw e
+  }
+  return 'pending'
+}

@@ -1,0 +1,138 @@
+/**
+ * The send tracker (issue 11): after an activity commits its send record, this worker builds and
+ * signs the transaction, stores the signed bytes and hash (BROADCASTING) before broadcasting
+ * anything, broadcasts, and follows the send to INCLUDED or FAILED. It claims one send at a time
+ * with a short lease (instances sharing a database do not work on the same send at once), oldest
+ * first (so one address's nonces follow submission order). A node that is down or slow is retried with
+ * backoff; a restart resumes from the stored state, rebroadcasting the same signed bytes.
+ */
+import { SigilError } from '../../api/errors.js'
+import { openAccountKey } from '../activities/shared/walletLookup.js'
+import type { Runtime } from '../runtime.js'
+import { claimDueSend, markFailed, markIncluded, markSigned, retryAt, type SendRow } from '../store/sends.js'
+import { getWalletAccountById } from '../store/wallets.js'
+import { advanceEvmSend, buildEvmSend } from './evm.js'
+import { advanceSolanaSend, buildSolanaSend, type SolanaSendRequest } from './solana.js'
+
+export type SendTracker = { kick(): void; stop(): Promise<void> }
+
+/**
+ * How long a claim keeps other trackers off a send. Correctness does not rest on it: only the
+ * first signed transaction stored for a send is ever broadcast (markSigned is conditional), and
+ * rebroadcasting the same bytes is harmless; the lease only saves duplicate work. It is also how
+ * long a send held by a tracker that crashed waits before another (or the restarted one) resumes it.
+ */
+const LEASE_MS = 5_000
+const IDLE_POLL_MS = 1_000
+/** How soon a broadcast send is looked at again. */
+const FOLLOW_MS = 100
+const MAX_BACKOFF_MS = 15_000
+
+const trackers = new WeakMap<Runtime, SendTracker>()
+
+/** Asks the runtime's tracker (if one runs) to look for work now: after a send is committed. */
+export function kickSendTracker(rt: Runtime): void {
+  const t = trackers.get(rt)
+  // The activity commits after its handler returns; a kick that comes first finds nothing and the poll picks the send up.
+  if (t) setTimeout(() => t.kick(), 5).unref()
+}
+
+export function startSendTracker(rt: Runtime): SendTracker {
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<void> | undefined
+  let again = false
+  let stopped = false
+
+  const schedule = (ms: number) => {
+    if (stopped) return
+    if (timer) clearTimeout(timer)
+    timer = setTimeout(() => kick(), ms)
+    timer.unref()
+  }
+
+  function kick() {
+    if (stopped) return
+    if (running !== undefined) {
+      again = true
+      return
+    }
+    running = (async () => {
+      let worked = false
+      try {
+        for (;;) {
+          const send = await claimDueSend(rt.db, rt.now(), LEASE_MS)
+          if (!send) break
+          worked = true
+          await step(send)
+          if (stopped) break
+        }
+      } catch (e) {
+        rt.log.warn('send tracker paused', { errorName: (e as Error).name, errorCode: e instanceof SigilError ? e.code : undefined })
+      } finally {
+        running = undefined
+        if (again) {
+          again = false
+          schedule(0)
+        } else schedule(worked ? FOLLOW_MS : IDLE_POLL_MS)
+      }
+    })()
+  }
+
+  /** One step of one send; records its outcome. */
+  async function step(send: SendRow): Promise<void> {
+    const now = () => rt.now()
+    const network = rt.config.networks.find((n) => n.caip2 === send.caip2)
+    if (!network) return markFailed(rt.db, send.id, { message: `network ${send.caip2} is no longer configured` }, now())
+    try {
+      if (send.status === 'INITIALIZED') {
+        const ids = send.family === 'evm' ? [send.account_id] : (JSON.parse(send.request) as SolanaSendRequest).signers.map((s) => s.accountId)
+        const keys = new Map<string, Uint8Array>()
+        let built: Awaited<ReturnType<typeof buildEvmSend | typeof buildSolanaSend>>
+        try {
+          for (const id of ids) {
+            const account = await getWalletAccountById(rt.db, send.organization_id, id)
+            if (!account) return markFailed(rt.db, send.id, { message: 'a signing account no longer exists' }, now())
+            keys.set(account.address, openAccountKey(rt, account))
+          }
+          built =
+            send.family === 'evm'
+              ? await buildEvmSend(network, send, keys.get(send.from_address) as Uint8Array)
+              : await buildSolanaSend(network, send, keys)
+        } finally {
+          for (const key of keys.values()) key.fill(0)
+        }
+        if ('failed' in built) return finish(send, () => markFailed(rt.db, send.id, built.failed, now()), built.failed.message)
+        if (!(await markSigned(rt.db, send.id, built.signed, now()))) return
+        send = { ...send, status: 'BROADCASTING', signed_tx: built.signed.signedTx, tx_hash: built.signed.txHash }
+        rt.log.info('send signed', { sendId: send.id, caip2: send.caip2, txHash: send.tx_hash })
+      }
+      const outcome = send.family === 'evm' ? await advanceEvmSend(network, send) : await advanceSolanaSend(network, send)
+      if (outcome === 'pending') return retryAt(rt.db, send.id, now() + FOLLOW_MS, now())
+      if ('included' in outcome) return finish(send, () => markIncluded(rt.db, send.id, outcome.included, now()))
+      return finish(send, () => markFailed(rt.db, send.id, outcome.failed, now()), outcome.failed.message)
+    } catch (e) {
+      // The node is down, slow or answered nonsense: try again later, from the stored state.
+      const wait = Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(send.attempts, 6))
+      rt.log.warn('send will be retried', { sendId: send.id, caip2: send.caip2, status: send.status, inMs: wait, reason: e instanceof SigilError ? e.message : (e as Error).name })
+      await retryAt(rt.db, send.id, now() + wait, now())
+    }
+  }
+
+  async function finish(send: SendRow, record: () => Promise<void>, failure?: string): Promise<void> {
+    await record()
+    if (failure === undefined) rt.log.info('send included', { sendId: send.id, caip2: send.caip2, txHash: send.tx_hash })
+    else rt.log.info('send failed', { sendId: send.id, caip2: send.caip2, reason: failure })
+  }
+
+  const tracker: SendTracker = {
+    kick,
+    async stop() {
+      stopped = true
+      if (timer) clearTimeout(timer)
+      await running
+    },
+  }
+  trackers.set(rt, tracker)
+  schedule(0)
+  return tracker
+}
