@@ -15,6 +15,7 @@ export const GRPC = {
   RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
   INTERNAL: 13,
+  UNAVAILABLE: 14,
   UNAUTHENTICATED: 16,
 } as const
 export type GrpcCode = (typeof GRPC)[keyof typeof GRPC]
@@ -28,6 +29,7 @@ export const HTTP_STATUS_OF_GRPC: Record<GrpcCode, number> = {
   8: 429,
   9: 412,
   13: 500,
+  14: 503,
   16: 401,
 }
 
@@ -70,6 +72,8 @@ export const ERROR_CODES = {
   NETWORK: GRPC.INTERNAL,
   BAD_RESPONSE: GRPC.INTERNAL,
   INTERNAL: GRPC.INTERNAL,
+  // storage: the database cannot write its data dir (disk full, read-only); retry later
+  DATABASE_UNAVAILABLE: GRPC.UNAVAILABLE,
 } as const satisfies Record<string, GrpcCode>
 export type SigilErrorCode = keyof typeof ERROR_CODES
 
