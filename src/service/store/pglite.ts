@@ -134,7 +134,7 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
         let done = false
         const tx: Sql = {
           query<R>(text: string, params: unknown[] = []) {
-            if (done) throw new Error('transaction is closed')
+            if (done) return Promise.reject(new Error('transaction is closed'))
             return run<R>(instance, text, params, true)
           },
         }
@@ -143,7 +143,12 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
           done = true
           const [commit] = await guard(instance, () => instance.exec('COMMIT'))
           // COMMIT of a transaction that failed (an error was caught inside `fn`) rolls back.
-          if (commit?.command === 'ROLLBACK') throw new Error('transaction was aborted by an earlier error and rolled back')
+          if (commit?.command === 'ROLLBACK') {
+            const aborted = new backend.DatabaseError('Transaction was rolled back instead of committed', 0, 'error')
+            aborted.severity = 'ERROR'
+            aborted.code = '25P02' // as PGlite's own transaction() reports it
+            throw aborted
+          }
           return out
         } catch (e) {
           if (!done) {
