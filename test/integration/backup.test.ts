@@ -10,7 +10,10 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { gunzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
-import { backup, decodeBackup, restore } from '../../src/server/backup.js'
+import { p256 } from '@noble/curves/nist.js'
+import { BACKUP_PATH, backup, decodeBackup, restore } from '../../src/server/backup.js'
+import { bytesToHex } from '../../src/crypto/encoding.js'
+import { createApiKeyStamper } from '../../src/crypto/stamp.js'
 import { resolveConfig } from '../../src/service/config.js'
 import { startTestService } from './helpers/service.js'
 import { createEthWallet, signDigest, walletNames } from './helpers/wallet.js'
@@ -66,6 +69,15 @@ describe.skipIf(!!process.env.DATABASE_URL)('backup and restore of the embedded 
       expect(out.code, out.stderr).toBe(0)
       expect(out.stderr).toMatch(/through the running service/)
       expect(out.stderr).toMatch(/master key/)
+      // The route: the root organization's admin API key only.
+      const stranger = createApiKeyStamper({ privateKeyHex: bytesToHex(p256.utils.randomSecretKey()) })
+      const body = { timestampMs: String(Date.now()) }
+      expect((await a.post(BACKUP_PATH, body, stranger)).json.details[0].reason).toBe('PERMISSION_DENIED')
+      expect((await a.post(BACKUP_PATH, body, null)).status).toBe(401)
+      expect((await a.post(BACKUP_PATH, { timestampMs: '1' })).json.details[0].reason).toBe('TIMESTAMP_OUT_OF_WINDOW')
+      const t1 = performance.now()
+      const snap = await a.rt.db.snapshot!()
+      console.info(`snapshot inside the service (requests wait only for the checkpoint and file copy): ${(performance.now() - t1).toFixed(0)} ms, ${snap.length} bytes`)
     } finally {
       await a.stop()
     }

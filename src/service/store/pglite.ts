@@ -1,6 +1,8 @@
 import { concatBytes } from '../../crypto/encoding.js'
 import { closeSync, fsyncSync, mkdirSync, openSync, statfsSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { gzip } from 'node:zlib'
 import { PGlite, messages as backend, parse, protocol } from '@electric-sql/pglite'
 import { type Database, DatabaseUnavailableError, type Sql, type UnavailableReason } from './sql.js'
 import { StatementCache } from './statementCache.js'
@@ -13,6 +15,8 @@ export type PgliteOptions = {
   /** Least time between two attempts to reopen after a storage failure. */
   retryIntervalMs?: number
 }
+
+const gzipAsync = promisify(gzip)
 
 /** Three WAL segments: room for crash recovery, its checkpoint and a new segment. */
 const MIN_FREE_BYTES = 48 * 1024 * 1024
@@ -164,15 +168,17 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
         const instance = await live()
         await guard(instance, () => instance.exec(script))
       }),
-    snapshot: () =>
-      serial(async () => {
+    async snapshot() {
+      // Requests wait only for the checkpoint and the copy of the files; compression runs after.
+      const tar = await serial(async () => {
         const instance = await live()
         return guard(instance, async () => {
           await instance.exec('CHECKPOINT')
-          const tar = await instance.dumpDataDir('gzip')
-          return new Uint8Array(await tar.arrayBuffer())
+          return (await instance.dumpDataDir('none')).arrayBuffer()
         })
-      }),
+      })
+      return new Uint8Array(await gzipAsync(new Uint8Array(tar)))
+    },
     close: () =>
       serial(async () => {
         if (closed) return
