@@ -8,9 +8,11 @@
  * forever inside WebAssembly, blocking the process), so the driver keeps a reserve of free space and
  * refuses calls below it; the third case opens the driver with no reserve so that PostgreSQL itself
  * meets ENOSPC (a data file it cannot extend) and the instance is retired and reopened in-process.
- * Read-only: `mount -o remount,ro` is refused (EBUSY) while PGlite holds its files open for
- * writing, so read-only is checked where it can happen: the service starting on a data dir
- * remounted read-only.
+ * Read-only: `mount -o remount,ro` (and a read-only bind remount) is refused with EBUSY while
+ * PGlite holds files open for writing. Mid-run, `chattr +i` (tmpfs supports it) is what is real
+ * here: on the whole data dir it changes nothing (files already open stay writable), on `pg_wal`
+ * the next WAL segment cannot be created (EPERM), which wedges PGlite as ENOSPC does; the driver
+ * probes `pg_wal` and refuses first. At start: the service on a data dir remounted read-only.
  *
  * What is checked: every write during the failure answers 503 with the A3 body (gRPC 14
  * UNAVAILABLE, reason DATABASE_UNAVAILABLE, no stack), the process stays responsive, nothing
@@ -43,6 +45,11 @@ if (process.env.DATABASE_URL) console.warn('service.storage.test: skipped, it is
 
 function unmount() {
   if (!mounted) return
+  try {
+    execFileSync('chattr', ['-R', '-i', mnt], { stdio: 'pipe' })
+  } catch {
+    // nothing immutable, or chattr unsupported
+  }
   try {
     execFileSync('umount', [mnt], { stdio: 'pipe' })
   } catch {
@@ -140,6 +147,23 @@ describe.runIf(mounted)('PGlite data dir full or read-only', () => {
     })
     expect(acts.json.activities.filter((a: any) => a.status !== 'ACTIVITY_STATUS_COMPLETED')).toEqual([])
     expect(acts.json.activities).toHaveLength(2)
+  }, 60_000)
+
+  it('answers 503 while the data dir refuses new files (chattr +i on pg_wal), and serves again once it takes them', async () => {
+    const s = svc!
+    const org = s.admin.organizationId
+    const wal = join(dataDir, 'pgdata', 'pg_wal')
+    execFileSync('chattr', ['+i', wal])
+    try {
+      await new Promise((r) => setTimeout(r, 250)) // past the driver's 200 ms check interval
+      expectUnavailable(await createEthWallet(s.post, org, 'immutable'), /does not accept new files.*read-only or immutable/)
+      expect((await fetch(`${s.url}/healthz`)).status).toBe(200)
+    } finally {
+      execFileSync('chattr', ['-i', wal])
+    }
+    await new Promise((r) => setTimeout(r, 250))
+    expect((await createEthWallet(s.post, org, 'writable')).status).toBe(200)
+    expect(await walletNames(s.post, org)).toEqual(['after', 'before', 'writable'])
   }, 60_000)
 
   it('refuses to start clearly on a read-only data dir, and starts once it is writable again', async () => {

@@ -28,9 +28,12 @@ const MIN_FREE_BYTES = 48 * 1024 * 1024
  * cannot extend as an error of class 53 and rolls back, but PGlite does not survive failing to
  * create a WAL segment: the statement (or the next one) spins forever inside WebAssembly, blocking
  * the whole process. Hence, in order:
- * - every call first checks (statfs, cached 200 ms) that the data dir keeps `minFreeBytes` free,
- *   three WAL segments by default, and else throws {@link DatabaseUnavailableError} without
- *   touching PostgreSQL: the full disk is met here, not in the WAL;
+ * - every call first checks (at most every 200 ms) that the data dir keeps `minFreeBytes` free,
+ *   three WAL segments by default, and that `pg_wal` takes new files (read-only or immutable file
+ *   system: files PostgreSQL has open stay writable, so only new WAL segments fail), and else throws
+ *   {@link DatabaseUnavailableError} without touching PostgreSQL: the failure is met here, not in
+ *   the WAL. A failure arising in the 200 ms between checks can still wedge the process (only
+ *   running PGlite in a worker that can be terminated would close that gap);
  * - after any storage error (class 53 or 58, or WebAssembly failing) the instance is retired: never
  *   used again (abandoned, not closed: closing it could spin too), every call throws
  *   DatabaseUnavailableError, and calls at most once per `retryIntervalMs` reopen the data dir in
@@ -55,27 +58,39 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   let failure: DatabaseUnavailableError | undefined
   let lastAttempt = 0
   let closed = false
-  let spaceCheckedAt = 0
-  let spaceLow = false
-  /** Free space below the reserve (statfs, at most every 200 ms). */
-  const lowOnSpace = (): boolean => {
+  let checkedAt = 0
+  let refusal: { reason: UnavailableReason; detail: string } | undefined
+  /**
+   * Why calls must be refused before PostgreSQL meets it, checked at most every 200 ms: free space
+   * below the reserve (statfs), or `pg_wal` refusing new files (a probe file created and removed).
+   */
+  const preflight = () => {
     const now = Date.now()
-    if (now - spaceCheckedAt < 200) return spaceLow
-    spaceCheckedAt = now
+    if (now - checkedAt < 200) return refusal
+    checkedAt = now
+    refusal = undefined
     try {
       const s = statfsSync(dir)
-      spaceLow = s.bavail * s.bsize < minFree
+      if (s.bavail * s.bsize < minFree) refusal = { reason: 'disk_full', detail: `the data dir has less than ${mib(minFree)} free` }
     } catch {
-      spaceLow = false // cannot tell: let PostgreSQL find out
+      // cannot tell: let PostgreSQL find out
     }
-    return spaceLow
+    const probe = join(dir, 'pg_wal', '.sigil-probe')
+    try {
+      closeSync(openSync(probe, 'w'))
+      unlinkSync(probe)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') refusal ??= { reason: reasonOf(e), detail: 'the data dir does not accept new files' }
+    }
+    return refusal
   }
 
   /** The live instance, reopened after a storage failure when the file system allows it. */
   const live = async (): Promise<PGlite> => {
     if (closed) throw new Error('database is closed')
     if (!failure) {
-      if (lowOnSpace()) throw unavailable('disk_full', `the data dir has less than ${mib(minFree)} free`, undefined)
+      const refused = preflight()
+      if (refused) throw unavailable(refused.reason, refused.detail, undefined)
       return pg
     }
     if (Date.now() - lastAttempt < retryMs) throw failure
@@ -203,7 +218,7 @@ function reasonOf(e: unknown): UnavailableReason {
 
 const REASON_TEXT: Record<UnavailableReason, string> = {
   disk_full: 'no space left on device',
-  read_only: 'the file system is read-only',
+  read_only: 'read-only or immutable file system',
   io_error: 'input/output error',
 }
 
