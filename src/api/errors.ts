@@ -74,6 +74,8 @@ export const ERROR_CODES = {
   INTERNAL: GRPC.INTERNAL,
   /** The database is unreachable for now (503): retry; resubmitting the same signed body is idempotent. */
   UNAVAILABLE: GRPC.UNAVAILABLE,
+  // storage: the database cannot write its data dir (disk full, read-only); retry later
+  DATABASE_UNAVAILABLE: GRPC.UNAVAILABLE,
 } as const satisfies Record<string, GrpcCode>
 export type SigilErrorCode = keyof typeof ERROR_CODES
 

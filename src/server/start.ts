@@ -12,6 +12,7 @@ import { mountSandboxOnRamp } from '../service/onramp/sandboxRoutes.js'
 import type { Runtime } from '../service/runtime.js'
 import { type RunningService, startService } from '../service/server.js'
 import { mountFaucet } from './faucet.js'
+import { mountBackup, writeServiceFile } from './backup.js'
 import { mountRelay } from './relay.js'
 
 export type { RunningService } from '../service/server.js'
@@ -23,9 +24,22 @@ function mountLocal(app: ServiceApp, rt: Runtime): void {
   if (rt.config.smtpUrl || rt.config.smsWebhookUrl) outboxFor(rt)
   if (rt.config.devFaucet) mountFaucet(app, rt)
   if (rt.config.relay) mountRelay(app, rt)
+  mountBackup(app, rt)
 }
 
-/** Starts the service with the relay, dev mailbox and sandbox on-ramp mounted as configured. */
-export function startServer(config: ServiceConfig, options: { now?: () => number; logger?: Logger } = {}): Promise<RunningService> {
-  return startService(config, { ...options, mount: mountLocal })
+/**
+ * Starts the service with the relay, dev mailbox and sandbox on-ramp mounted as configured. With the
+ * embedded database, `<dataDir>/service.json` names this process while it runs (for `npm run backup`).
+ */
+export async function startServer(config: ServiceConfig, options: { now?: () => number; logger?: Logger } = {}): Promise<RunningService> {
+  const service = await startService(config, { ...options, mount: mountLocal })
+  if (config.databaseUrl) return service
+  const forget = writeServiceFile(config.dataDir, service.url)
+  return {
+    ...service,
+    async close() {
+      await service.close()
+      forget()
+    },
+  }
 }

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
 import { createEngine } from './activities/engine.js'
 import { ACTIVITY_HANDLERS } from './activities/index.js'
@@ -43,6 +45,16 @@ export async function startService(
   try {
     const applied = await migrate(db)
     if (applied.length) log.info('migrations applied', { versions: applied.join(',') })
+    if (!config.masterKeyHex && !existsSync(join(config.dataDir, 'master.key'))) {
+      // A database with sealed keys and no master key (e.g. restored from a backup): a new key would not open them.
+      const [sealed] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM service_keys')
+      if (sealed && sealed.n > 0) {
+        throw new Error(
+          `the database holds keys sealed under a master key, but ${join(config.dataDir, 'master.key')} is missing and ` +
+            'SIGIL_MASTER_KEY is not set: put the master key of the service this database comes from (kept beside its backups) there',
+        )
+      }
+    }
     const secrets = createSecretBox(loadMasterKey(config.masterKeyHex, config.dataDir))
     const keys = await loadServiceKeys(db, secrets)
     const now = options.now ?? Date.now

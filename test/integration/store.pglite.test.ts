@@ -73,4 +73,25 @@ describe('PGlite prepared-statement cache', () => {
     expect(await db.query('SELECT v FROM t WHERE id = $1', [9])).toEqual([{ v: 'nine' }])
     expect(await db.query('SELECT $1::text[] AS a', [['x', 'y']])).toEqual([{ a: ['x', 'y'] }])
   })
+
+  it('rolls back a transaction whose failed statement was caught, and runs calls one at a time', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO t VALUES ($1, $2)', [40, 'kept?'])
+        await tx.query('INSERT INTO t VALUES ($1, $2)', [1, 'dup']).catch(() => {})
+      }),
+    ).rejects.toSatisfy(code('25P02'))
+    expect(await db.query('SELECT v FROM t WHERE id = $1', [40])).toEqual([])
+    // A query issued while a transaction runs waits for it (and sees its commit).
+    let inside = false
+    const tx = db.transaction(async (t) => {
+      inside = true
+      await t.query('INSERT INTO t VALUES ($1, $2)', [41, 'x'])
+      await new Promise((r) => setTimeout(r, 50))
+      inside = false
+    })
+    const seen = db.query<{ v: string }>('SELECT v FROM t WHERE id = $1', [41]).then((rows) => ({ rows, inside }))
+    await tx
+    expect(await seen).toEqual({ rows: [{ v: 'x' }], inside: false })
+  })
 })

@@ -122,6 +122,8 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
       rt.log.error('unhandled error', { reqId: c.get('reqId'), errorName: (err as Error).name })
     } else if (e.code === 'UNAVAILABLE') {
       rt.log.warn('request failed: database unavailable', { reqId: c.get('reqId'), errorCode: e.code, cause: causeName(e) })
+    } else if (e.code === 'DATABASE_UNAVAILABLE') {
+      rt.log.error('database unavailable', { reqId: c.get('reqId'), message: e.message })
     } else {
       rt.log.info('request refused', { reqId: c.get('reqId'), errorCode: e.code })
     }

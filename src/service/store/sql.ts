@@ -14,6 +14,11 @@ export interface Database extends Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
   /** Runs a multi-statement script (migrations). */
   exec(script: string): Promise<void>
+  /**
+   * Embedded database only: a consistent copy of the whole data dir (gzipped tar), taken while no
+   * transaction runs, after a checkpoint.
+   */
+  snapshot?(): Promise<Uint8Array>
   close(): Promise<void>
 }
 
@@ -23,4 +28,22 @@ export type ConnectionEvents = {
   lost?(cause: string): void
   /** A new connection was made after `lost`. */
   restored?(): void
+}
+
+/** Why the database cannot serve requests for now. */
+export type UnavailableReason = 'disk_full' | 'read_only' | 'io_error'
+
+/**
+ * The database cannot read or write its storage (disk full, read-only or failing file system).
+ * Nothing of the failed statement or transaction was applied; retrying later may succeed.
+ */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError'
+  constructor(
+    readonly reason: UnavailableReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+  }
 }
