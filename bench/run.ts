@@ -36,6 +36,11 @@ if (want('sign') && existsSync(new URL('./service-sign.ts', import.meta.url))) {
   const rows = await mod.benchServiceSign()
   console.log(typeof mod.formatServiceSign === 'function' ? mod.formatServiceSign(rows) : JSON.stringify(rows, null, 2))
 }
+if (want('send')) {
+  console.log('\n## Send latency on the dev EVM chain (issue 11)\n')
+  const { benchServiceSend, formatServiceSend } = await import('./service-send.js')
+  console.log(formatServiceSend(await benchServiceSend()))
+}
 if (want('extension') && existsSync(new URL('./extension.ts', import.meta.url))) {
   console.log('\n## Extension (issue 7)\n')
   const path = './extension.js'

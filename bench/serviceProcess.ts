@@ -7,7 +7,7 @@ import { hexToBytes } from '../src/crypto/encoding.js'
 import { createWebCryptoStamper, importP256PrivateKeyForSigning } from '../src/crypto/stamp.js'
 
 /** The service in its own process (as `npm run service` runs it), so clients do not share its event loop. */
-export async function startBenchService(databaseUrl?: string) {
+export async function startBenchService(databaseUrl?: string, extraEnv: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'sigil-bench-'))
   const port = await new Promise<number>((ok) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -16,7 +16,7 @@ export async function startBenchService(databaseUrl?: string) {
     })
   })
   const child: ChildProcess = spawn(process.execPath, [...(process.env.SIGIL_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SIGIL_BENCH_PROFILE}`] : []), '--import', 'tsx', resolve('src/server/main.ts')], {
-    env: { ...process.env, SIGIL_PORT: String(port), SIGIL_DATA_DIR: dataDir, SIGIL_LOG: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+    env: { ...process.env, SIGIL_PORT: String(port), SIGIL_DATA_DIR: dataDir, SIGIL_LOG: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...extraEnv },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`
