@@ -50,7 +50,7 @@ export type Plan = {
   path: string
   body: unknown
   /** Text-level transform of the serialized body. */
-  text?: { kind: string; arg?: unknown }
+  text?: { kind: string; arg?: unknown } | undefined
   raw?: string[]
   stamp: StampMode
   crossOrgB?: boolean
@@ -294,7 +294,7 @@ export function planArbitrary(op: Operation, cls: FuzzClass, t: Tenants): fc.Arb
         return plan(setAt(b, target.path, x.value))
       })
     case 'wrongOperationType': {
-      const own = new Set(op.submit?.map((d) => d.type) ?? [])
+      const own = new Set<string>(op.submit?.map((d) => d.type) ?? [])
       const others = ALL_TYPES.filter((x) => !own.has(x))
       const wrong = fc.oneof(
         fc.constantFrom(...others),
