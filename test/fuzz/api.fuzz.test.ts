@@ -14,6 +14,9 @@ import { generateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import fc from 'fast-check'
 import { recoverAddress } from 'viem'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesToHex, utf8Encode } from '../../src/crypto/encoding.js'
 import { generateP256KeyPair } from '../../src/crypto/p256.js'
@@ -26,6 +29,10 @@ import { CLASSES, type FuzzClass, operations, type Plan, planArbitrary, render, 
 
 const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 25_000)
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 0x7fffffff))
+/** Only paths containing this text (e.g. `create_users`), to reproduce a failure quickly. */
+const ONLY = process.env.FUZZ_ONLY
+/** Failing requests are written here in full (bodies can be near 1 MiB), one file each. */
+const FAILURES_DIR = join(tmpdir(), `sigil-fuzz-${SEED}`)
 const S = '/public/v1/submit/'
 const Q = '/public/v1/query/'
 const STAMP_CLASSES = new Set<FuzzClass>(['stampMissing', 'stampGarbage', 'stampUnknownKey', 'stampOtherBody', 'stampReplay'])
@@ -44,7 +51,7 @@ let bState: { walletJson: string; userName: string; activities: number }
 let canary: { address: string }
 const secrets: Array<{ name: string; value: string }> = []
 
-type Failure = { plan: Plan; reason: string; status: number; request: string; response: string }
+type Failure = { plan: Plan; reason: string; status: number; request: string; response: string; file?: string }
 const failures: Failure[] = []
 const tally = new Map<string, Map<number, number>>()
 let sent = 0
@@ -264,8 +271,13 @@ async function runOne(p: Plan): Promise<void> {
   byClass.set(status, (byClass.get(status) ?? 0) + 1)
   tally.set(p.cls, byClass)
   if (text.length < 200_000) bodies.push(text)
-  for (const reason of judge(p, status, text)) {
-    failures.push({ plan: p, reason, status, request: preview(body), response: text.slice(0, 600) })
+  const reasons = judge(p, status, text)
+  if (reasons.length === 0) return
+  mkdirSync(FAILURES_DIR, { recursive: true })
+  const file = join(FAILURES_DIR, `${failures.length}.body`)
+  writeFileSync(file, bytes)
+  for (const reason of reasons) {
+    failures.push({ plan: p, reason, status, request: preview(body), response: text.slice(0, 600), file })
   }
 }
 
@@ -283,7 +295,7 @@ function report() {
     if (seen.has(key) || seen.size >= 40) continue
     seen.add(key)
     console.log(
-      `FAIL [${f.plan.cls}] ${f.reason}\n  POST ${f.plan.path} (stamp: ${f.plan.stamp.kind}, seed ${SEED})\n  request: ${f.request}\n  status ${f.status}: ${f.response}`,
+      `FAIL [${f.plan.cls}] ${f.reason}\n  POST ${f.plan.path} (stamp: ${f.plan.stamp.kind}, seed ${SEED}${f.file ? `, full body in ${f.file}` : ''})\n  request: ${f.request}\n  status ${f.status}: ${f.response}`,
     )
   }
 }
@@ -293,7 +305,7 @@ describe('fuzz: every registry path and input class', () => {
     'never answers 5xx, a malformed error, a secret or a stack trace; no cross-tenant success',
     async () => {
       const started = Date.now()
-      const ops = operations()
+      const ops = operations().filter((op) => ONLY === undefined || op.path.includes(ONLY))
       const pairs = ops.flatMap((op) => CLASSES.map((cls) => ({ op, cls })))
       const arbitraries = pairs.map(({ op, cls }) => planArbitrary(op, cls, tenants))
       // Coverage first: one request of every class on every path.

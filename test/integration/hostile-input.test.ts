@@ -92,3 +92,23 @@ describe('values too large for the database', () => {
     expect((users.json.users as Array<{ userName: string }>).map((u) => u.userName)).toEqual(['hostile'])
   })
 })
+
+describe('arrays of many invalid elements', () => {
+  const user = (extra: object) => ({ userName: 'u', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [], ...extra })
+
+  it('hundreds of thousands of invalid elements are a 400 naming the array, not a crash of the validator', async () => {
+    const users = [user({ authenticators: Array(130_000).fill('x') }), user({})]
+    const r = await svc.post(`${S}create_users`, submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, { users }), key.stamper)
+    expectFieldError(r, 400, 'parameters.users[0].authenticators')
+    const q = await svc.post(`${Q}list_activities`, { organizationId: org, filterByStatus: [[], Array(200_000).fill(0)] }, key.stamper)
+    expect(q.status, JSON.stringify(q.json).slice(0, 500)).toBe(400)
+  })
+
+  it('an error body lists at most 100 field violations', async () => {
+    const users = [user({ authenticators: Array(5_000).fill('x') })]
+    const r = await svc.post(`${S}create_users`, submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, { users }), key.stamper)
+    expectFieldError(r, 400, 'parameters.users[0].authenticators[0]')
+    const bad = (r.json.details as any[]).find((d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest')
+    expect(bad.fieldViolations).toHaveLength(100)
+  })
+})
