@@ -28,6 +28,15 @@ type JsonSchema = {
 /** A compressed P-256 public key (the generator point): a well-formed key for any `*PublicKey` field. */
 const P256_G = '036b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296'
 
+/** Real ids of the fuzzing organization by field name (singular), so requests reach past the lookups. */
+const knownIds = new Map<string, string[]>()
+
+/** Makes baseline bodies use these real values, beside random ones, for id-taking fields. */
+export function setKnownIds(ids: Record<string, string[]>): void {
+  knownIds.clear()
+  for (const [k, v] of Object.entries(ids)) knownIds.set(k, v)
+}
+
 /** Strings that make a field plausible where the schema alone says only `string`. */
 function stringByName(name: string): fc.Arbitrary<string> | undefined {
   const n = name.toLowerCase()
@@ -38,7 +47,9 @@ function stringByName(name: string): fc.Arbitrary<string> | undefined {
   if (n.includes('url') || n.includes('origin')) return fc.constantFrom('https://example.com', 'chrome-extension://abc')
   if (n === 'path') return fc.constant("m/44'/60'/0'/0/0")
   if (n.endsWith('id') || n.endsWith('ids') || n === 'fingerprint' || n === 'signwith' || n.endsWith('address')) {
-    return fc.oneof(fc.uuid(), fc.constant('0x0000000000000000000000000000000000000001'))
+    const known = knownIds.get(name.replace(/s$/, '')) ?? []
+    const unknown = fc.oneof(fc.uuid(), fc.constant('0x0000000000000000000000000000000000000001'))
+    return known.length > 0 ? fc.oneof(unknown, fc.constantFrom(...known)) : unknown
   }
   return undefined
 }
