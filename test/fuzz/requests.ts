@@ -312,7 +312,15 @@ export function planArbitrary(op: Operation, cls: FuzzClass, t: Tenants): fc.Arb
           signature: fc.oneof(ASCII, fc.constant('30' + '00'.repeat(70)), fc.constant(null)),
         }, { requiredKeys: [] })
         .map((o) => Buffer.from(JSON.stringify(o)).toString('base64url'))
-      const value = fc.oneof(ASCII, structured, fc.constant('x'.repeat(9000)), fc.constant(Buffer.from('[]').toString('base64url')))
+      const b64 = fc.oneof(ASCII, fc.uint8Array({ maxLength: 80 }).map((b) => Buffer.from(b).toString('base64url')), fc.integer())
+      // The shapes of the WebAuthn and attested stamps (B1.2, B1.3), with garbage inside.
+      const webauthn = fc
+        .record({ credentialId: b64, authenticatorData: b64, clientDataJson: b64, signature: b64 }, { requiredKeys: [] })
+        .map((o) => JSON.stringify(o))
+      const attested = fc
+        .record({ publicKeyAttestation: b64, scheme: fc.constantFrom('STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN', 'x'), publicKey: b64, signature: b64 }, { requiredKeys: [] })
+        .map((o) => Buffer.from(JSON.stringify(o)).toString('base64url'))
+      const value = fc.oneof(ASCII, structured, webauthn, attested, fc.constant('x'.repeat(9000)), fc.constant(Buffer.from('[]').toString('base64url')))
       return fc
         .tuple(base, fc.constantFrom('X-Stamp', 'X-Stamp-Webauthn', 'X-Stamp-Attested'), value)
         .map(([b, header, v]) => plan(b, { stamp: { kind: 'garbage', header, value: v } }))
