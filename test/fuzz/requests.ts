@@ -433,7 +433,7 @@ export function render(p: Plan, now: number): string | Uint8Array {
     }
     case 'hugeArray': {
       const { path, count, elem } = arg as { path: Seg[]; count: number; elem: string }
-      const e = elem === 'elem' ? JSON.stringify(p.body) : elem
+      const e = elem === 'elem' ? json : elem // the body itself, timestamps filled in
       const room = MAX_BODY_BYTES - byteLength(json) - 64
       const n = Math.max(0, Math.min(count, Math.floor(room / (byteLength(e) + 1))))
       const marked = JSON.stringify(setAt(p.body, path, RAW(0)))
