@@ -55,6 +55,8 @@ export type Plan = {
   stamp: StampMode
   crossOrgB?: boolean
   crossIds?: string[]
+  /** Sent with chunked transfer encoding (no Content-Length). */
+  chunked?: boolean
 }
 
 export type Operation = { path: string; submit?: SubmitDefinition[]; query?: QueryDefinition }
@@ -251,7 +253,9 @@ export function planArbitrary(op: Operation, cls: FuzzClass, t: Tenants): fc.Arb
           return plan(b, { text: { kind: 'hugeArray', arg: { path: target?.path ?? [], count, elem } } })
         })
     case 'overLimit':
-      return fc.tuple(base, fc.integer({ min: 1, max: 4096 })).map(([b, extra]) => plan(b, { text: { kind: 'overLimit', arg: extra } }))
+      return fc
+        .tuple(base, fc.integer({ min: 1, max: 4096 }), fc.boolean())
+        .map(([b, extra, chunked]) => plan(b, { text: { kind: 'overLimit', arg: extra }, chunked }))
     case 'deepNesting':
       return fc
         .tuple(base, fc.nat(), fc.integer({ min: 64, max: 400_000 }), fc.constantFrom('[', '{"a":', '{"":'))
