@@ -7,7 +7,8 @@
  * the service must be healthy and a canary wallet must still sign.
  *
  * Time budget per run: FUZZ_BUDGET_MS (default 25 s). Seed: FUZZ_SEED (default: random, logged).
- * Long runs: `npm run fuzz -- --minutes N`.
+ * FUZZ_ONLY=<text> fuzzes only the paths containing it. Long runs: `npm run fuzz -- --minutes N`.
+ * A failure prints the request (truncated) and saves its exact bytes under $TMPDIR/sigil-fuzz-<seed>/.
  */
 import { p256 } from '@noble/curves/nist.js'
 import { generateMnemonic } from '@scure/bip39'
