@@ -77,10 +77,13 @@ async function ok(r: Promise<{ status: number; json: any }>) {
   return res.json
 }
 
-async function mailCodes(): Promise<string[]> {
+/** OTP codes in the dev mailbox, of the messages to `to` when given. */
+async function mailCodes(to?: string): Promise<string[]> {
   const res = await fetch(`${svc.url}/dev/messages`)
   const { messages } = (await res.json()) as { messages: Array<{ to: string; text: string }> }
-  return messages.flatMap((m) => [...m.text.matchAll(/code is:? ([0-9A-Z]+)/g)].map((x) => x[1]!))
+  return messages
+    .filter((m) => to === undefined || m.to === to)
+    .flatMap((m) => [...m.text.matchAll(/code is:? ([0-9A-Z]+)/g)].map((x) => x[1]!))
 }
 
 async function subOrg(name: string, user: ReturnType<typeof rootUser>, wallet: unknown) {
@@ -169,7 +172,7 @@ beforeAll(async () => {
     encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
     hashFunction: 'HASH_FUNCTION_NO_OP',
   }, aKey))
-  const aOtp = await ok(submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', orgA, { otpType: 'OTP_TYPE_EMAIL', contact: aliceEmail, appName: 'Fuzz' }, aKey))
+  const aOtp = await ok(submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', orgA, { otpType: 'OTP_TYPE_EMAIL', contact: `a-${suffix}@example.com`, appName: 'Fuzz' }, aKey))
   setKnownIds({
     organizationId: [orgA],
     userId: [otherId],
@@ -186,7 +189,7 @@ beforeAll(async () => {
 
   // An OTP login of A's user: its code and credential bundle are secrets that must never reappear.
   const init = await ok(submit('init_otp_auth', 'ACTIVITY_TYPE_INIT_OTP_AUTH_V3', root, { otpType: 'OTP_TYPE_EMAIL', contact: aliceEmail, appName: 'Fuzz' }))
-  const codes = await mailCodes()
+  const codes = await mailCodes(aliceEmail)
   const target = generateP256KeyPair()
   const auth = await ok(submit('otp_auth', 'ACTIVITY_TYPE_OTP_AUTH', root, {
     otpId: init.activity.result.initOtpAuthResultV2.otpId,

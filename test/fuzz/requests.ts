@@ -123,11 +123,12 @@ const byteLength = (s: string) => Buffer.byteLength(s, 'utf8')
 function baseline(op: Operation, t: Tenants): fc.Arbitrary<Record<string, unknown>> {
   if (op.submit) {
     return fc.constantFrom(...op.submit).chain((d) =>
-      arbitraryOf(jsonSchemaOf(d.parameters)).map((parameters) => ({
+      fc.tuple(arbitraryOf(jsonSchemaOf(d.parameters)), fc.boolean()).map(([parameters, proofs]) => ({
         parameters,
         organizationId: t.orgA,
         timestampMs: NOW,
         type: d.type,
+        ...(proofs ? { generateAppProofs: true } : {}),
       })),
     )
   }
