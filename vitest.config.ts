@@ -28,6 +28,17 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'fuzz',
+          include: ['test/fuzz/**/*.test.ts'],
+          environment: 'node',
+          // The suite bounds itself (FUZZ_BUDGET_MS); the test sets its own timeout from it.
+          testTimeout: 240_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',

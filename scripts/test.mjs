@@ -51,8 +51,10 @@ check('typecheck', 'npx', ['tsc', '--noEmit'])
 check('build-chrome', 'npx', ['wxt', 'build'])
 check('build-firefox', 'npx', ['wxt', 'build', '-b', 'firefox'])
 vitest('unit+integration', ['unit', 'integration'])
+vitest('fuzz', ['fuzz'])
 if (process.env.SIGIL_TEST_DATABASE_URL) {
   vitest('integration-postgres', ['integration'], { DATABASE_URL: process.env.SIGIL_TEST_DATABASE_URL })
+  vitest('fuzz-postgres', ['fuzz'], { DATABASE_URL: process.env.SIGIL_TEST_DATABASE_URL })
 }
 vitest('e2e', ['e2e'])
 

@@ -31,14 +31,48 @@ export function toFieldViolations(issues: readonly z.core.$ZodIssue[], prefix: s
  * @example parseOrThrow(params, body.parameters, 'parameters')
  */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, fieldPrefix: string): z.output<S> {
-  const res = schema.safeParse(value, {
-    // Missing values read "required" rather than zod's "expected string, received undefined".
-    error: (iss) => (iss.code === 'invalid_type' && iss.input === undefined ? 'required' : undefined),
-  })
+  let res: z.ZodSafeParseResult<z.output<S>>
+  try {
+    res = schema.safeParse(value, {
+      // Missing values read "required" rather than zod's "expected string, received undefined".
+      error: (iss) => (iss.code === 'invalid_type' && iss.input === undefined ? 'required' : undefined),
+    })
+  } catch (e) {
+    // zod gathers the issues of nested values with spread calls: hundreds of thousands of
+    // invalid elements overflow the stack. The request is invalid; name its longest array.
+    if (!(e instanceof RangeError)) throw e
+    const violation = { field: fieldPath(fieldPrefix, longestArrayPath(value)), description: 'too many invalid elements' }
+    return throwInvalid(violation, [violation])
+  }
   if (res.success) return res.data
   const fieldViolations = toFieldViolations(res.error.issues, fieldPrefix)
   const first = fieldViolations[0] ?? { field: fieldPrefix || '(body)', description: 'invalid' }
-  return throwInvalid(first, fieldViolations)
+  // An error body stays small: a request with many invalid elements names the first ones only.
+  return throwInvalid(first, fieldViolations.slice(0, MAX_FIELD_VIOLATIONS))
+}
+
+/** Field violations listed in one error body at most. */
+export const MAX_FIELD_VIOLATIONS = 100
+
+/** The path of the longest array inside `value`, found without recursion (bodies may nest deeply). */
+function longestArrayPath(value: unknown): PropertyKey[] {
+  type Node = { value: unknown; seg: PropertyKey | undefined; parent: Node | undefined }
+  let best: { length: number; node: Node | undefined } = { length: -1, node: undefined }
+  const stack: Node[] = [{ value, seg: undefined, parent: undefined }]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    const v = node.value
+    if (Array.isArray(v)) {
+      if (v.length > best.length) best = { length: v.length, node }
+      // A huge array is itself the answer: its elements are not walked one by one.
+      if (v.length <= 1000) v.forEach((x, i) => stack.push({ value: x, seg: i, parent: node }))
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) stack.push({ value: x, seg: k, parent: node })
+    }
+  }
+  const path: PropertyKey[] = []
+  for (let n = best.node; n?.seg !== undefined; n = n.parent) path.unshift(n.seg)
+  return path
 }
 
 function throwInvalid(first: FieldViolation, fieldViolations: FieldViolation[]): never {

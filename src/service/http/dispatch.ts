@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { SigilError } from '../../api/errors.js'
+import { SigilError, invalidField } from '../../api/errors.js'
 import type { QueryDefinition, SubmitDefinition } from '../../api/operation.js'
 import { QUERY_OPERATIONS, SUBMIT_OPERATIONS } from '../../api/registry.js'
-import { parseOrThrow } from '../../api/validation.js'
+import { fieldPath, parseOrThrow } from '../../api/validation.js'
 import { utf8Decode } from '../../crypto/encoding.js'
 import type { ActivityHandler } from '../activities/types.js'
 import { activityDetail, type Engine } from '../activities/engine.js'
@@ -49,6 +49,40 @@ for (const d of QUERY_OPERATIONS as readonly QueryDefinition[]) for (const p of 
 /** A JSON `\u0000` escape (not itself escaped): text the database cannot store. */
 const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/
 
+/** A UTF-16 surrogate not part of a pair (`\ud800` in JSON text): valid JSON, but not text the database can store. */
+const LONE_SURROGATE = /[\ud800-\udfff]/u
+
+type Node = { value: unknown; seg: PropertyKey | undefined; parent: Node | undefined }
+
+function pathOf(node: Node): PropertyKey[] {
+  const path: PropertyKey[] = []
+  for (let n: Node | undefined = node; n?.seg !== undefined; n = n.parent) path.unshift(n.seg)
+  return path
+}
+
+/**
+ * Visits every object key and string of a parsed body with its field path, without recursion
+ * (a body may nest arrays hundreds of thousands deep). Stops when `visit` returns true.
+ */
+function visitStrings(json: unknown, visit: (s: string, node: Node) => boolean): void {
+  const stack: Node[] = [{ value: json, seg: undefined, parent: undefined }]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    const v = node.value
+    if (typeof v === 'string') {
+      if (visit(v, node)) return
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], seg: i, parent: node })
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        const child: Node = { value: x, seg: k, parent: node }
+        if (visit(k, child)) return
+        stack.push(child)
+      }
+    }
+  }
+}
+
 function parseJson(raw: Uint8Array): unknown {
   let text: string
   let json: unknown
@@ -59,7 +93,42 @@ function parseJson(raw: Uint8Array): unknown {
     throw new SigilError('INVALID_JSON', 'request body is not valid JSON')
   }
   if (NUL_ESCAPE.test(text)) throw new SigilError('INVALID_JSON', 'request body must not contain NUL characters (\\u0000)')
+  let surrogate: PropertyKey[] | undefined
+  visitStrings(json, (s, node) => {
+    if (LONE_SURROGATE.test(s)) surrogate = pathOf(node)
+    return surrogate !== undefined
+  })
+  if (surrogate) throw invalidField(fieldPath('', surrogate), 'must be well-formed Unicode (a lone UTF-16 surrogate)')
   return json
+}
+
+/** SQLSTATE class 54, "program limit exceeded": e.g. a value too large for an index entry. */
+function isDatabaseLimit(e: unknown): boolean {
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined
+  return typeof code === 'string' && /^54[0-9A-Z]{3}$/.test(code)
+}
+
+/**
+ * Runs the part of a request that touches the database: a value the database cannot hold
+ * (too large for an index entry) is a 400 naming the request's longest string, the value that
+ * overflowed, not a 500. The failed statement rolled its transaction back, so nothing stays.
+ */
+async function storing<T>(json: unknown, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (e) {
+    if (!isDatabaseLimit(e)) throw e
+    let longest: { length: number; node: Node } | undefined
+    visitStrings(json, (s, node) => {
+      if (!longest || s.length > longest.length) longest = { length: s.length, node }
+      return false
+    })
+    const field = longest ? fieldPath('', pathOf(longest.node)) : '(body)'
+    throw new SigilError('INVALID_ARGUMENT', `${field}: value is too large to store`, {
+      fieldViolations: [{ field, description: 'value is too large to store' }],
+      cause: e,
+    })
+  }
 }
 
 /** POST /public/v1/submit/<operation> (A1, A2, A4). */
@@ -67,7 +136,8 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
   const definitions = submitsByPath.get(path)
   if (!definitions) throw new SigilError('NOT_FOUND', `no such operation: ${path}`)
   const signed = await stampSignatureCheck(headers, raw) // over the raw bytes, before any parsing (A4)
-  const body = parseOrThrow(Envelope, parseJson(raw), '')
+  const json = parseJson(raw)
+  const body = parseOrThrow(Envelope, json, '')
   const name = definitions[0]!.name
   const now = rt.now()
   const { principal, effectiveOrganizationId } = await authenticate(rt.db, rt.config, {
@@ -100,7 +170,7 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
     })
   }
   const parameters = parseOrThrow(definition.parameters, body.parameters, 'parameters') as Record<string, unknown>
-  const { activity: row, known } = await d.engine.submit({
+  const { activity: row, known } = await storing(json, () => d.engine.submit({
     principal,
     organizationId: effectiveOrganizationId,
     type: definition.type,
@@ -110,7 +180,7 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
     parameters,
     operation: definition,
     handler,
-  })
+  }))
   if (definition.resultOf === 'target' && row.result && typeof row.result.activityId === 'string') {
     const target = await getActivity(rt.db, row.result.activityId)
     if (target) return submitResponse(rt.db, target, principal.userId)
@@ -136,7 +206,7 @@ export async function handleQuery(rt: Runtime, d: Dispatcher, path: string, head
   const request = parseOrThrow(definition.request, json, '') as Record<string, unknown>
   // The table erases each handler's request type; the registry's schema has just parsed it.
   const typed = handler as QueryHandler<Record<string, unknown>>
-  return typed({ sql: rt.db, rt, principal, organizationId: effectiveOrganizationId }, request)
+  return storing(json, () => typed({ sql: rt.db, rt, principal, organizationId: effectiveOrganizationId }, request))
 }
 
 export { activityDetail }

@@ -1,0 +1,114 @@
+/**
+ * Regression tests for the defect classes the fuzz suite (test/fuzz) found: input the database
+ * cannot store must be a 400 naming the field (wire-formats A3), never a 500, and leave nothing.
+ */
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newApiKey, rootUser } from './helpers/keys.js'
+import { startTestService, submitBody, type TestService } from './helpers/service.js'
+
+const S = '/public/v1/submit/'
+const Q = '/public/v1/query/'
+
+/** Random hex: incompressible, so the database cannot squeeze it into an index entry. */
+const noise = (chars: number) => randomBytes(chars / 2).toString('hex')
+
+let svc: TestService
+let org: string
+const key = newApiKey('hostile')
+
+function expectFieldError(r: { status: number; json: any }, status: number, field: string) {
+  expect(r.status, JSON.stringify(r.json).slice(0, 500)).toBe(status)
+  expect(typeof r.json.code).toBe('number')
+  expect(r.json.message).toContain(field)
+  const bad = (r.json.details as any[]).find((d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest')
+  expect(bad.fieldViolations[0].field).toBe(field)
+}
+
+beforeAll(async () => {
+  svc = await startTestService()
+  const r = await svc.post(`${S}create_sub_organization`, submitBody('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', svc.admin.organizationId, {
+    subOrganizationName: 'hostile',
+    rootUsers: [rootUser('hostile', [key.param])],
+    rootQuorumThreshold: 1,
+  }))
+  expect(r.status, JSON.stringify(r.json)).toBe(200)
+  org = r.json.activity.result.createSubOrganizationResultV8.subOrganizationId
+})
+
+afterAll(async () => {
+  await svc?.stop()
+})
+
+describe('text the database cannot store', () => {
+  it('a lone UTF-16 surrogate, in a value or a key, is a 400 naming the field', async () => {
+    for (const walletName of ['a\ud800', '\udfffb', 'x\udc00\ud800y']) {
+      const r = await svc.post(`${S}create_wallet`, submitBody('ACTIVITY_TYPE_CREATE_WALLET', org, { walletName, accounts: [] }), key.stamper)
+      expectFieldError(r, 400, 'parameters.walletName')
+    }
+    const inKey = await svc.post(`${S}create_wallet`, submitBody('ACTIVITY_TYPE_CREATE_WALLET', org, { walletName: 'w', accounts: [], 'k\ud800': 1 }), key.stamper)
+    expectFieldError(inKey, 400, 'parameters.k\ud800')
+    const inQuery = await svc.post(`${Q}get_wallet`, { organizationId: org, walletId: '\ud800' }, key.stamper)
+    expectFieldError(inQuery, 400, 'walletId')
+    const inArray = await svc.post(`${Q}list_activities`, { organizationId: org, filterByStatus: ['ACTIVITY_STATUS_COMPLETED', '\udc00'] }, key.stamper)
+    expectFieldError(inArray, 400, 'filterByStatus[1]')
+    // A well-formed pair (an emoji) is ordinary text.
+    const emoji = await svc.post(`${S}create_wallet`, submitBody('ACTIVITY_TYPE_CREATE_WALLET', org, { walletName: 'w 😀', accounts: [] }), key.stamper)
+    expect(emoji.status, JSON.stringify(emoji.json)).toBe(200)
+    const wallets = await svc.post(`${Q}list_wallets`, { organizationId: org }, key.stamper)
+    expect((wallets.json.wallets as Array<{ walletName: string }>).map((w) => w.walletName)).toEqual(['w 😀'])
+  })
+
+  it('a deeply nested body is refused without exhausting the stack', async () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`
+    // The surrogate is reached only after the nested arrays have been walked.
+    const body = `{"y":"\\ud800","type":"ACTIVITY_TYPE_CREATE_WALLET","parameters":{"walletName":"w","accounts":[],"x":${deep}},"organizationId":"${org}","timestampMs":"${Date.now()}"}`
+    const r = await svc.post(`${S}create_wallet`, body, key.stamper)
+    expectFieldError(r, 400, 'y')
+  })
+})
+
+describe('values too large for the database', () => {
+  it('an otpId too large for its index is a 400 naming it, and no activity is recorded', async () => {
+    const before = await svc.post(`${Q}list_activities`, { organizationId: org }, key.stamper)
+    for (const otpId of [noise(10_000), noise(200_000)]) {
+      const r = await svc.post(`${S}verify_otp`, submitBody('ACTIVITY_TYPE_VERIFY_OTP_V2', org, { otpId, encryptedOtpBundle: 'x' }), key.stamper)
+      expectFieldError(r, 400, 'parameters.otpId')
+    }
+    const after = await svc.post(`${Q}list_activities`, { organizationId: org }, key.stamper)
+    expect(after.json.activities).toHaveLength(before.json.activities.length)
+  })
+
+  it('a user e-mail too large for its index is a 400 naming it, and the activity commits nothing', async () => {
+    const userEmail = `${noise(20_000)}@example.com`
+    const r = await svc.post(`${S}create_users`, submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, {
+      users: [
+        { userName: 'first', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] },
+        { userName: 'second', userEmail, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] },
+      ],
+    }), key.stamper)
+    expectFieldError(r, 400, 'parameters.users[1].userEmail')
+    const users = await svc.post(`${Q}list_users`, { organizationId: org }, key.stamper)
+    expect((users.json.users as Array<{ userName: string }>).map((u) => u.userName)).toEqual(['hostile'])
+  })
+})
+
+describe('arrays of many invalid elements', () => {
+  const user = (extra: object) => ({ userName: 'u', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [], ...extra })
+
+  it('hundreds of thousands of invalid elements are a 400 naming the array, not a crash of the validator', async () => {
+    const users = [user({ authenticators: Array(130_000).fill('x') }), user({})]
+    const r = await svc.post(`${S}create_users`, submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, { users }), key.stamper)
+    expectFieldError(r, 400, 'parameters.users[0].authenticators')
+    const q = await svc.post(`${Q}list_activities`, { organizationId: org, filterByStatus: [[], Array(200_000).fill(0)] }, key.stamper)
+    expect(q.status, JSON.stringify(q.json).slice(0, 500)).toBe(400)
+  })
+
+  it('an error body lists at most 100 field violations', async () => {
+    const users = [user({ authenticators: Array(5_000).fill('x') })]
+    const r = await svc.post(`${S}create_users`, submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, { users }), key.stamper)
+    expectFieldError(r, 400, 'parameters.users[0].authenticators[0]')
+    const bad = (r.json.details as any[]).find((d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest')
+    expect(bad.fieldViolations).toHaveLength(100)
+  })
+})
