@@ -19,15 +19,22 @@ export async function benchChains(opts: { minMs?: number } = {}): Promise<BenchR
   results.push(
     await measure(
       'derive secp256k1 ETHEREUM m/44h/60h/0h/0/i',
-      () => deriveAccount({ seed: SEED, curve: 'CURVE_SECP256K1', path: `m/44'/60'/0'/0/${i++ % 1000}`, addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }),
+      () =>
+        deriveAccount({
+          seed: SEED,
+          curve: 'CURVE_SECP256K1',
+          path: `m/44'/60'/0'/0/${i++ % 1000}`,
+          addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+        }),
       { minMs },
     ),
   )
   i = 0
   results.push(
     await measure(
-      "derive ed25519 SOLANA m/44h/501h/ih/0h",
-      () => deriveAccount({ seed: SEED, curve: 'CURVE_ED25519', path: `m/44'/501'/${i++ % 1000}'/0'`, addressFormat: 'ADDRESS_FORMAT_SOLANA' }),
+      'derive ed25519 SOLANA m/44h/501h/ih/0h',
+      () =>
+        deriveAccount({ seed: SEED, curve: 'CURVE_ED25519', path: `m/44'/501'/${i++ % 1000}'/0'`, addressFormat: 'ADDRESS_FORMAT_SOLANA' }),
       { minMs },
     ),
   )
@@ -35,7 +42,8 @@ export async function benchChains(opts: { minMs?: number } = {}): Promise<BenchR
   results.push(
     await measure(
       'derive p256 COMPRESSED m/44h/0h/0h/0/i',
-      () => deriveAccount({ seed: SEED, curve: 'CURVE_P256', path: `m/44'/0'/0'/0/${i++ % 1000}`, addressFormat: 'ADDRESS_FORMAT_COMPRESSED' }),
+      () =>
+        deriveAccount({ seed: SEED, curve: 'CURVE_P256', path: `m/44'/0'/0'/0/${i++ % 1000}`, addressFormat: 'ADDRESS_FORMAT_COMPRESSED' }),
       { minMs },
     ),
   )
@@ -46,21 +54,42 @@ export async function benchChains(opts: { minMs?: number } = {}): Promise<BenchR
   results.push(
     await measure(
       'signRawPayload secp256k1 (NO_OP digest)',
-      () => signRawPayload({ privateKey: secp.privateKey, curve: 'CURVE_SECP256K1', payload: DIGEST, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      () =>
+        signRawPayload({
+          privateKey: secp.privateKey,
+          curve: 'CURVE_SECP256K1',
+          payload: DIGEST,
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_NO_OP',
+        }),
       { minMs },
     ),
   )
   results.push(
     await measure(
       'signRawPayload ed25519 (32-byte message)',
-      () => signRawPayload({ privateKey: ed.privateKey, curve: 'CURVE_ED25519', payload: DIGEST, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE' }),
+      () =>
+        signRawPayload({
+          privateKey: ed.privateKey,
+          curve: 'CURVE_ED25519',
+          payload: DIGEST,
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
+        }),
       { minMs },
     ),
   )
   results.push(
     await measure(
       'signRawPayload p256 (NO_OP digest)',
-      () => signRawPayload({ privateKey: p.privateKey, curve: 'CURVE_P256', payload: DIGEST, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      () =>
+        signRawPayload({
+          privateKey: p.privateKey,
+          curve: 'CURVE_P256',
+          payload: DIGEST,
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_NO_OP',
+        }),
       { minMs },
     ),
   )

@@ -13,7 +13,12 @@ const BODY = JSON.stringify({
   type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
   timestampMs: '1700000000000',
   organizationId: 'c0ffee00-0000-4000-8000-000000000001',
-  parameters: { signWith: '0x000000000000000000000000000000000000dEaD', payload: '0x68656c6c6f', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' },
+  parameters: {
+    signWith: '0x000000000000000000000000000000000000dEaD',
+    payload: '0x68656c6c6f',
+    encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+    hashFunction: 'HASH_FUNCTION_KECCAK256',
+  },
 })
 
 /** Measure the hot crypto paths; `minMs` per case (default 300 ms). */
@@ -42,7 +47,9 @@ export async function benchCrypto(opts: { minMs?: number } = {}): Promise<BenchR
       { minMs },
     ),
   )
-  results.push(await measure('credential bundle encrypt', () => encryptCredentialBundle({ plaintext, targetPublicKeyHex: targetHex }), { minMs }))
+  results.push(
+    await measure('credential bundle encrypt', () => encryptCredentialBundle({ plaintext, targetPublicKeyHex: targetHex }), { minMs }),
+  )
   results.push(
     await measure(
       'credential bundle decrypt',

@@ -43,7 +43,11 @@ export type TimingRow = { name: string; samples: number[]; target?: number }
 export type SizeRow = { name: string; files: string[]; raw: number; gzip: number; target?: { bytes: number; of: 'raw' | 'gzip' } }
 
 /** Everything measured. */
-export type ExtensionBench = { timings: TimingRow[]; sizes: SizeRow[]; coldRestarts: number; coldRuns: number; /** 1-min load average before the popup timings and at the end. */
+export type ExtensionBench = {
+  timings: TimingRow[]
+  sizes: SizeRow[]
+  coldRestarts: number
+  coldRuns: number /** 1-min load average before the popup timings and at the end. */
   loadAvg: number[]
   cpus: number
 }
@@ -55,7 +59,8 @@ async function build(): Promise<void> {
   await run(WXT, ['build', '--mode', 'bench'], { cwd: ROOT })
   const prod = await readFile(join(EXTENSION_DIR, 'background.js'), 'utf8')
   const bench = await readFile(join(BENCH_DIR, 'background.js'), 'utf8')
-  if (prod.includes(BENCH_GLOBAL)) throw new Error(`production background.js contains ${BENCH_GLOBAL}: the bench hooks were not tree-shaken`)
+  if (prod.includes(BENCH_GLOBAL))
+    throw new Error(`production background.js contains ${BENCH_GLOBAL}: the bench hooks were not tree-shaken`)
   if (!bench.includes(BENCH_GLOBAL)) throw new Error(`bench background.js lacks ${BENCH_GLOBAL}: the bench build flag did not apply`)
 }
 
@@ -103,16 +108,13 @@ async function openPopupTimed(ext: LaunchedExtension): Promise<PopupSample> {
   try {
     await page.setViewportSize({ width: 380, height: 600 })
     await page.goto(`chrome-extension://${ext.extensionId}/popup.html`)
-    const handle = await page.waitForFunction(
-      (name) => performance.getEntriesByName(name, 'mark')[0]?.startTime,
-      MARK,
-      { timeout: 15_000 },
-    )
+    const handle = await page.waitForFunction((name) => performance.getEntriesByName(name, 'mark')[0]?.startTime, MARK, { timeout: 15_000 })
     const interactive = (await handle.jsonValue()) as number
     const state = await page.locator('#status').getAttribute('data-state')
     if (state !== 'ready') throw new Error(`popup became interactive in state ${state}, expected ready`)
     const domContentLoaded = await page.evaluate(
-      () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.domContentLoadedEventEnd ?? Number.NaN,
+      () =>
+        (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.domContentLoadedEventEnd ?? Number.NaN,
     )
     return { interactive, domContentLoaded }
   } finally {
@@ -190,7 +192,10 @@ export async function benchExtension(opts: BenchExtensionOptions = {}): Promise<
   try {
     if (!existsSync(join(BENCH_DIR, 'manifest.json'))) throw new Error(`bench build missing at ${BENCH_DIR}`)
     const sizes = [
-      await sizeOf(EXTENSION_DIR, 'popup JS (files popup.html loads)', await popupJsFiles(EXTENSION_DIR), { bytes: TARGETS.popupJsGzipBytes, of: 'gzip' }),
+      await sizeOf(EXTENSION_DIR, 'popup JS (files popup.html loads)', await popupJsFiles(EXTENSION_DIR), {
+        bytes: TARGETS.popupJsGzipBytes,
+        of: 'gzip',
+      }),
       await sizeOf(EXTENSION_DIR, 'inpage script', ['/content-scripts/inpage.js'], { bytes: TARGETS.inpageBytes, of: 'raw' }),
     ]
     const loadBefore = loadavg()[0] ?? Number.NaN

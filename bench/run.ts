@@ -26,7 +26,9 @@ if (want('submit')) {
   console.log(formatLoadTable(load))
   console.log(`\nstamp verification alone, in-process: ${verify.usPerOp.toFixed(1)} µs/op (${verify.opsPerSec.toFixed(0)} ops/s)`)
   for (const r of load) {
-    console.log(`  ${r.name} @${r.clients}: loopback throughput is ${((r.throughput / verify.opsPerSec) * 100).toFixed(1)}% of verify-only throughput`)
+    console.log(
+      `  ${r.name} @${r.clients}: loopback throughput is ${((r.throughput / verify.opsPerSec) * 100).toFixed(1)}% of verify-only throughput`,
+    )
   }
 }
 if (want('sign') && existsSync(new URL('./service-sign.ts', import.meta.url))) {

@@ -30,17 +30,34 @@ export async function benchServiceSend(durationMs = 5_000): Promise<SendBench> {
       '/public/v1/submit/create_wallet',
       body('ACTIVITY_TYPE_CREATE_WALLET', {
         walletName: 'bench',
-        accounts: Array.from({ length: 8 }, (_, i) => ({ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: `m/44'/60'/0'/0/${i}`, addressFormat: 'ADDRESS_FORMAT_ETHEREUM' })),
+        accounts: Array.from({ length: 8 }, (_, i) => ({
+          curve: 'CURVE_SECP256K1',
+          pathFormat: 'PATH_FORMAT_BIP32',
+          path: `m/44'/60'/0'/0/${i}`,
+          addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+        })),
       }),
     )
     const addresses = wallet.json.activity.result.createWalletResult.addresses as string[]
     for (const address of addresses) {
-      await fetch(`${svc.url}/dev/faucet`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ caip2: 'eip155:31337', address, amount: '100' }) })
+      await fetch(`${svc.url}/dev/faucet`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ caip2: 'eip155:31337', address, amount: '100' }),
+      })
     }
     const submitTimes: number[] = []
     const sendOnce = async (from: string, n: number) => {
       const t = performance.now()
-      const r = await svc.post('/public/v1/submit/eth_send_transaction', body('ACTIVITY_TYPE_ETH_SEND_TRANSACTION', { from, caip2: 'eip155:31337', to: '0x000000000000000000000000000000000000bEEF', value: String(n + 1) }))
+      const r = await svc.post(
+        '/public/v1/submit/eth_send_transaction',
+        body('ACTIVITY_TYPE_ETH_SEND_TRANSACTION', {
+          from,
+          caip2: 'eip155:31337',
+          to: '0x000000000000000000000000000000000000bEEF',
+          value: String(n + 1),
+        }),
+      )
       submitTimes.push(performance.now() - t)
       const id = r.json.activity?.result?.ethSendTransactionResult?.sendTransactionStatusId
       if (!id) return false
@@ -67,7 +84,13 @@ export async function benchServiceSend(durationMs = 5_000): Promise<SendBench> {
 
     // The node's share: the tracker's JSON-RPC calls for one send, made directly.
     const rpc = async (method: string, params: unknown[]) =>
-      (await (await fetch(chains.evm.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result: string }
+      (await (
+        await fetch(chains.evm.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        })
+      ).json()) as { result: string }
     const from = addresses[0]!
     const nodeRuns: number[] = []
     for (let i = 0; i < 50; i++) {
@@ -93,13 +116,17 @@ export async function benchServiceSend(durationMs = 5_000): Promise<SendBench> {
 export function formatServiceSend(r: SendBench): string {
   const lines = ['name                      clients  sends  errors  sends/s   p50 ms   p99 ms', '-'.repeat(72)]
   for (const l of r.load) {
-    lines.push(`${l.name.padEnd(25)} ${String(l.clients).padStart(7)} ${String(l.requests).padStart(6)} ${String(l.errors).padStart(7)} ${l.throughput.toFixed(1).padStart(8)} ${l.p50Ms.toFixed(2).padStart(8)} ${l.p99Ms.toFixed(2).padStart(8)}`)
+    lines.push(
+      `${l.name.padEnd(25)} ${String(l.clients).padStart(7)} ${String(l.requests).padStart(6)} ${String(l.errors).padStart(7)} ${l.throughput.toFixed(1).padStart(8)} ${l.p50Ms.toFixed(2).padStart(8)} ${l.p99Ms.toFixed(2).padStart(8)}`,
+    )
   }
   const one = r.load[0]
   lines.push(
     '',
     `submit (activity committed) p50: ${r.submitP50Ms.toFixed(2)} ms; the node's JSON-RPC calls for one send (excl. broadcast): ${r.nodeMsPerSend.toFixed(2)} ms p50`,
-    one ? `service's own time per send at 1 client ≈ p50 − node ≈ ${(one.p50Ms - r.nodeMsPerSend).toFixed(2)} ms (includes status polling every 5 ms and the tracker's 100 ms follow-up cadence)` : '',
+    one
+      ? `service's own time per send at 1 client ≈ p50 − node ≈ ${(one.p50Ms - r.nodeMsPerSend).toFixed(2)} ms (includes status polling every 5 ms and the tracker's 100 ms follow-up cadence)`
+      : '',
   )
   return lines.join('\n')
 }

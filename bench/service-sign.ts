@@ -89,7 +89,14 @@ export async function benchServiceSign(
       JSON.stringify({
         parameters: {
           walletName: 'bench',
-          accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+          accounts: [
+            {
+              curve: 'CURVE_SECP256K1',
+              pathFormat: 'PATH_FORMAT_BIP32',
+              path: "m/44'/60'/0'/0/0",
+              addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+            },
+          ],
         },
         organizationId: orgId,
         timestampMs: String(Date.now()),
@@ -127,7 +134,13 @@ export async function benchServiceSign(
       async () => {
         const v = await verifyApiKeyStampAsync(stamp.stampHeaderValue, bodyBytes)
         if (!v.ok) throw new Error('stamp did not verify')
-        signRawPayload({ privateKey, curve: 'CURVE_SECP256K1', payload, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' })
+        signRawPayload({
+          privateKey,
+          curve: 'CURVE_SECP256K1',
+          payload,
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_KECCAK256',
+        })
       },
       { minMs: opts.inProcessMs ?? 1500, warmup: 50 },
     )

@@ -37,10 +37,19 @@ export async function benchServiceSubmit(opts: { durationMs?: number } = {}) {
   const { createP256WebCryptoKeyPair, createWebCryptoStamper } = await import('../src/crypto/stamp.js')
   const kp = await createP256WebCryptoKeyPair()
   const stamper = createWebCryptoStamper({ privateKey: kp.keyPair.privateKey, publicKeyHex: kp.publicKeyHex })
-  const body = JSON.stringify({ parameters: { name: 'FEATURE_NAME_WEBHOOK', value: 'x' }, organizationId: '00000000-0000-4000-8000-000000000000', timestampMs: String(Date.now()), type: 'ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE' })
+  const body = JSON.stringify({
+    parameters: { name: 'FEATURE_NAME_WEBHOOK', value: 'x' },
+    organizationId: '00000000-0000-4000-8000-000000000000',
+    timestampMs: String(Date.now()),
+    type: 'ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE',
+  })
   const stamp = await stamper.stamp(body)
   const bytes = utf8Encode(body)
-  const verify: BenchResult = await measure('stamp verify (in-process, WebCrypto)', () => verifyApiKeyStampAsync(stamp.stampHeaderValue, bytes), { minMs: 1000 })
+  const verify: BenchResult = await measure(
+    'stamp verify (in-process, WebCrypto)',
+    () => verifyApiKeyStampAsync(stamp.stampHeaderValue, bytes),
+    { minMs: 1000 },
+  )
   return { load, verify }
 }
 
@@ -48,5 +57,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { load, verify } = await benchServiceSubmit()
   console.log(formatLoadTable(load))
   console.log(`\nstamp verify in-process: ${verify.usPerOp.toFixed(1)} µs/op (${verify.opsPerSec.toFixed(0)}/s)`)
-  for (const r of load) console.log(`${r.name} @${r.clients}: loopback throughput / verify-only throughput = ${(r.throughput / verify.opsPerSec).toFixed(3)}`)
+  for (const r of load)
+    console.log(`${r.name} @${r.clients}: loopback throughput / verify-only throughput = ${(r.throughput / verify.opsPerSec).toFixed(3)}`)
 }

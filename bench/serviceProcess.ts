@@ -15,10 +15,26 @@ export async function startBenchService(databaseUrl?: string, extraEnv: Record<s
       s.close(() => ok(p))
     })
   })
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.SIGIL_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SIGIL_BENCH_PROFILE}`] : []), '--import', 'tsx', resolve('src/server/main.ts')], {
-    env: { ...process.env, SIGIL_PORT: String(port), SIGIL_DATA_DIR: dataDir, SIGIL_LOG: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...extraEnv },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(process.env.SIGIL_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SIGIL_BENCH_PROFILE}`] : []),
+      '--import',
+      'tsx',
+      resolve('src/server/main.ts'),
+    ],
+    {
+      env: {
+        ...process.env,
+        SIGIL_PORT: String(port),
+        SIGIL_DATA_DIR: dataDir,
+        SIGIL_LOG: 'error',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   const url = `http://127.0.0.1:${port}`
   for (let i = 0; i < 600; i++) {
     try {
@@ -33,7 +49,11 @@ export async function startBenchService(databaseUrl?: string, extraEnv: Record<s
   const post = async (path: string, body: unknown) => {
     const text = JSON.stringify(body)
     const s = await stamper.stamp(text)
-    const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue }, body: text })
+    const res = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue },
+      body: text,
+    })
     return { status: res.status, json: (await res.json()) as any }
   }
   return {

@@ -25,7 +25,9 @@ export default defineBackground(() => {
         await browser.windows.remove(windowId)
       },
       sendToTab: async (tabId, message, documentId) => {
-        await (documentId === undefined ? browser.tabs.sendMessage(tabId, message) : browser.tabs.sendMessage(tabId, message, { documentId }))
+        await (documentId === undefined
+          ? browser.tabs.sendMessage(tabId, message)
+          : browser.tabs.sendMessage(tabId, message, { documentId }))
       },
     },
   )

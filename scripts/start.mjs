@@ -5,7 +5,10 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 
-for (const args of [['wxt', 'build'], ['wxt', 'build', '-b', 'firefox']]) {
+for (const args of [
+  ['wxt', 'build'],
+  ['wxt', 'build', '-b', 'firefox'],
+]) {
   const r = spawnSync('npx', args, { stdio: ['ignore', 'ignore', 'inherit'] })
   if (r.status !== 0) {
     console.error(`npx ${args.join(' ')} failed`)

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The one test command (README): type check, both extension builds, unit and
+// The one test command (README): type check, lint and format (Biome), both extension builds, unit and
 // integration tests (again on PostgreSQL when SIGIL_TEST_DATABASE_URL is set),
 // then the Chromium end-to-end suite. Ends with one line `N passed, N failed`
 // totalling every runner, so CI can tell a run that tested nothing.
@@ -29,11 +29,19 @@ function check(name, cmd, args) {
 function vitest(name, projects, env = {}) {
   const out = `${tmp}/vitest-${name}.json`
   rmSync(out, { force: true })
-  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]),
-    '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]
+  const args = [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ]
   console.log(`\n=== ${name}: npx ${args.join(' ')}`)
   const { ok, ms } = run('npx', args, env)
-  let passed = 0, failed = 0, skipped = 0
+  let passed = 0,
+    failed = 0,
+    skipped = 0
   try {
     const report = JSON.parse(readFileSync(out, 'utf8'))
     passed = report.numPassedTests
@@ -43,11 +51,14 @@ function vitest(name, projects, env = {}) {
   } catch {
     failed = 1 // no report: the runner itself failed
   }
-  totals.passed += passed; totals.failed += failed; totals.skipped += skipped
+  totals.passed += passed
+  totals.failed += failed
+  totals.skipped += skipped
   rows.push([name, passed, failed, skipped, ms])
 }
 
 check('typecheck', 'npx', ['tsc', '--noEmit'])
+check('lint', 'npx', ['biome', 'ci', '.'])
 check('build-chrome', 'npx', ['wxt', 'build'])
 check('build-firefox', 'npx', ['wxt', 'build', '-b', 'firefox'])
 vitest('unit+integration', ['unit', 'integration'])
@@ -60,7 +71,9 @@ vitest('e2e', ['e2e'])
 
 console.log('\nrunner                 passed  failed  skipped  seconds')
 for (const [name, p, f, s, ms] of rows) {
-  console.log(`${name.padEnd(22)} ${String(p).padStart(6)}  ${String(f).padStart(6)}  ${String(s).padStart(7)}  ${(ms / 1000).toFixed(1).padStart(7)}`)
+  console.log(
+    `${name.padEnd(22)} ${String(p).padStart(6)}  ${String(f).padStart(6)}  ${String(s).padStart(7)}  ${(ms / 1000).toFixed(1).padStart(7)}`,
+  )
 }
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`)
 process.exit(totals.failed === 0 ? 0 : 1)

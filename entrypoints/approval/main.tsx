@@ -9,7 +9,11 @@ const root = document.getElementById('app')
 const id = new URLSearchParams(location.search).get('id')
 if (root) {
   render(
-    <ApprovalApp client={createPopupClient((message) => browser.runtime.sendMessage(message))} id={id} closeWindow={() => window.close()} />,
+    <ApprovalApp
+      client={createPopupClient((message) => browser.runtime.sendMessage(message))}
+      id={id}
+      closeWindow={() => window.close()}
+    />,
     root,
   )
 }

@@ -77,11 +77,7 @@ export type ClientOptions = {
 }
 
 /** Submit body string in sdk-server key order (wire-formats B4). */
-export function buildSubmitBody(
-  definition: SubmitDefinition,
-  input: SubmitEnvelopeInput,
-  now: () => number = Date.now,
-): string {
+export function buildSubmitBody(definition: SubmitDefinition, input: SubmitEnvelopeInput, now: () => number = Date.now): string {
   const { organizationId, timestampMs, generateAppProofs, ...parameters } = input
   const ts = timestampMs ?? String(now())
   const body =
@@ -141,8 +137,7 @@ export function createClient(options: ClientOptions): SigilClient {
   const clientVersion = options.clientVersion ?? DEFAULT_CLIENT_VERSION
 
   const stampOptions: StampOptions = { baseUrl, stamper: options.stamper, now }
-  const stampOne = (definition: SubmitDefinition | QueryDefinition, input: unknown) =>
-    stampRequest(stampOptions, definition, input)
+  const stampOne = (definition: SubmitDefinition | QueryDefinition, input: unknown) => stampRequest(stampOptions, definition, input)
 
   async function post(name: string, signed: SignedRequest): Promise<unknown> {
     let res: Response

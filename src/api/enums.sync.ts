@@ -5,8 +5,7 @@
 import type { ActivityStatus, AddressFormat, CredentialType, Curve } from './enums.js'
 
 /** True when A and B are mutually assignable (exact equality of the two types). */
-export type Equals<A, B> =
-  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+export type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
 /** Compiles only for `true`. */
 export type Assert<T extends true> = T
 

@@ -120,9 +120,7 @@ export class SigilError extends Error {
 
   /** The wire body (A3): gRPC code, message, BadRequest detail when fields are named. */
   toWire(): WireError {
-    const details: WireErrorDetail[] = [
-      { '@type': 'type.googleapis.com/sigil.ErrorInfo', reason: this.code },
-    ]
+    const details: WireErrorDetail[] = [{ '@type': 'type.googleapis.com/sigil.ErrorInfo', reason: this.code }]
     if (this.fieldViolations.length > 0) {
       details.push({
         '@type': 'type.googleapis.com/google.rpc.BadRequest',

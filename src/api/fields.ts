@@ -38,10 +38,7 @@ export const MnemonicLength = z.number().refine((n) => (MNEMONIC_LENGTHS as read
 })
 
 /** A quorum threshold: integer ≥ 1. */
-export const Threshold = z
-  .number()
-  .int({ error: 'must be an integer' })
-  .min(1, { error: 'must be at least 1' })
+export const Threshold = z.number().int({ error: 'must be an integer' }).min(1, { error: 'must be at least 1' })
 
 /** `fiatCurrencyAmount`: a decimal string greater than 20 (service-interface.md init_fiat_on_ramp). */
 export const FiatAmount = z

@@ -35,11 +35,7 @@ export interface SubmitDefinition<
 }
 
 /** A query (read-only) operation: request at the top level, no envelope. */
-export interface QueryDefinition<
-  N extends string = string,
-  Q extends z.ZodType = z.ZodType,
-  S extends z.ZodType = z.ZodType,
-> {
+export interface QueryDefinition<N extends string = string, Q extends z.ZodType = z.ZodType, S extends z.ZodType = z.ZodType> {
   readonly kind: 'query'
   readonly name: N
   readonly path: QueryPath
@@ -58,12 +54,9 @@ type SubmitSpec<N extends string, T extends ActivityType, P extends z.ZodType, R
 > & { resultOf?: 'self' | 'target' }
 
 /** Defines a submit operation (keeps literal name/type for the client's mapped types). */
-export function defineSubmit<
-  const N extends string,
-  const T extends ActivityType,
-  P extends z.ZodType,
-  R extends z.ZodType,
->(spec: SubmitSpec<N, T, P, R>): SubmitDefinition<N, T, P, R> {
+export function defineSubmit<const N extends string, const T extends ActivityType, P extends z.ZodType, R extends z.ZodType>(
+  spec: SubmitSpec<N, T, P, R>,
+): SubmitDefinition<N, T, P, R> {
   return Object.freeze({ kind: 'submit', resultOf: 'self', ...spec })
 }
 

@@ -154,5 +154,7 @@ export const submitByPath: ReadonlyMap<string, readonly SubmitDefinition[]> = ((
 
 /** Query definition by path. */
 export const queryByPath: ReadonlyMap<string, QueryDefinition> = new Map(
-  (QUERY_OPERATIONS as readonly QueryDefinition[]).flatMap((d): Array<[string, QueryDefinition]> => [d.path, ...(d.aliases ?? [])].map((p) => [p, d])),
+  (QUERY_OPERATIONS as readonly QueryDefinition[]).flatMap(
+    (d): Array<[string, QueryDefinition]> => [d.path, ...(d.aliases ?? [])].map((p) => [p, d]),
+  ),
 )

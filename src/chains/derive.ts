@@ -53,12 +53,7 @@ export function addressFromPublicKey(curve: Curve, addressFormat: AddressFormat,
 }
 
 /** Derives key and address of one wallet account `(curve, path, addressFormat)`. */
-export function deriveAccount(args: {
-  seed: Uint8Array
-  curve: Curve
-  path: string
-  addressFormat: AddressFormat
-}): DerivedAccount {
+export function deriveAccount(args: { seed: Uint8Array; curve: Curve; path: string; addressFormat: AddressFormat }): DerivedAccount {
   assertFormatFitsCurve(args.curve, args.addressFormat)
   const key = deriveKey(args)
   return {

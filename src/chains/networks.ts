@@ -76,11 +76,15 @@ export function isCaip2(id: string): boolean {
  */
 export function resolveNetworks(spec: string | undefined): Network[] {
   const networks = new Map(DEV_NETWORKS.map((n) => [n.caip2, { ...n }]))
-  for (const entry of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of (spec ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = entry.indexOf('=')
     const caip2 = eq > 0 ? entry.slice(0, eq).trim() : ''
     const url = eq > 0 ? entry.slice(eq + 1).trim() : ''
-    if (!isCaip2(caip2)) throw new Error(`SIGIL_RPC: "${entry}" does not start with a CAIP-2 id (eip155:<chainId> or solana:<genesis prefix>)`)
+    if (!isCaip2(caip2))
+      throw new Error(`SIGIL_RPC: "${entry}" does not start with a CAIP-2 id (eip155:<chainId> or solana:<genesis prefix>)`)
     if (!/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url)) throw new Error(`SIGIL_RPC: "${caip2}" needs an http(s) URL after "="`)
     const existing = networks.get(caip2)
     if (existing) {

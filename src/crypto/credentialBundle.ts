@@ -26,10 +26,7 @@ export async function encryptCredentialBundle(opts: { plaintext: Uint8Array; tar
 }
 
 /** Decrypt a credential bundle with a raw scalar or an ECDH CryptoKeyPair (B2); never throws on bad input. */
-export async function decryptCredentialBundle(opts: {
-  bundle: string
-  privateKey: Uint8Array | CryptoKeyPair
-}): Promise<BundleResult> {
+export async function decryptCredentialBundle(opts: { bundle: string; privateKey: Uint8Array | CryptoKeyPair }): Promise<BundleResult> {
   let raw: Uint8Array
   try {
     raw = base58.decode(opts.bundle.trim())

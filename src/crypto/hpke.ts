@@ -93,9 +93,7 @@ export async function hpkeDecrypt(opts: {
   const enc = toUncompressed(opts.encappedPublic)
   if (!enc) throw new HpkeError('HPKE_BAD_ENCAPPED_KEY', 'encapsulated key is not a P-256 point')
   const recipient =
-    opts.privateKey instanceof Uint8Array
-      ? await recipientFromRaw(opts.privateKey)
-      : await recipientFromCryptoKeyPair(opts.privateKey)
+    opts.privateKey instanceof Uint8Array ? await recipientFromRaw(opts.privateKey) : await recipientFromCryptoKeyPair(opts.privateKey)
   try {
     const ctx = await suite.createRecipientContext({ recipientKey: recipient.keyPair, enc: ab(enc), info: INFO })
     return new Uint8Array(await ctx.open(ab(opts.ciphertext), ab(concatBytes(enc, recipient.publicKey))))

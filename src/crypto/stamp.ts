@@ -24,9 +24,7 @@ export function encodeStampHeader(stamp: ApiKeyStampJson): string {
 }
 
 /** Decode an `X-Stamp` header value into its three string fields (B1.1); never throws. */
-export function decodeStampHeader(
-  value: string,
-): { ok: true; stamp: ApiKeyStampJson } | { ok: false; reason: 'STAMP_MALFORMED' } {
+export function decodeStampHeader(value: string): { ok: true; stamp: ApiKeyStampJson } | { ok: false; reason: 'STAMP_MALFORMED' } {
   try {
     if (typeof value !== 'string' || value.length === 0 || value.length > 8192) throw new Error('size')
     const parsed: unknown = JSON.parse(utf8Decode(base64UrlDecode(value.trim())))
@@ -48,10 +46,7 @@ export function p1363ToDer(raw: Uint8Array): Uint8Array {
 }
 
 /** Stamper over a raw P-256 scalar: deterministic RFC 6979, DER hex, compressed key (B1.1 purejs). */
-export function createApiKeyStamper(opts: {
-  privateKeyHex: string
-  publicKeyHex?: string
-}): Stamper & { publicKeyHex: string } {
+export function createApiKeyStamper(opts: { privateKeyHex: string; publicKeyHex?: string }): Stamper & { publicKeyHex: string } {
   const privateKey = hexToBytes(opts.privateKeyHex, 'privateKeyHex')
   const compressed = bytesToHex(p256PublicKeyFromPrivate(privateKey, true))
   let publicKeyHex = compressed
@@ -82,10 +77,7 @@ function subtle(): SubtleCrypto {
 }
 
 /** Stamper over a WebCrypto ECDSA P-256 private key (may be non-extractable) (B1.1 webcrypto). */
-export function createWebCryptoStamper(opts: {
-  privateKey: CryptoKey
-  publicKeyHex: string
-}): Stamper & { publicKeyHex: string } {
+export function createWebCryptoStamper(opts: { privateKey: CryptoKey; publicKeyHex: string }): Stamper & { publicKeyHex: string } {
   const publicKeyHex = opts.publicKeyHex.toLowerCase()
   hexToBytes(publicKeyHex, 'publicKeyHex')
   return {

@@ -117,9 +117,7 @@ function isB64url(s: unknown): s is string {
 }
 
 /** Parse the raw-JSON `X-Stamp-Webauthn` header; the caller verifies it with a WebAuthn library (B1.2). */
-export function parseWebauthnStamp(
-  headerValue: string,
-): { ok: true; stamp: WebauthnStamp } | { ok: false; reason: 'STAMP_MALFORMED' } {
+export function parseWebauthnStamp(headerValue: string): { ok: true; stamp: WebauthnStamp } | { ok: false; reason: 'STAMP_MALFORMED' } {
   try {
     const parsed: unknown = JSON.parse(headerValue)
     if (typeof parsed !== 'object' || parsed === null) return { ok: false, reason: 'STAMP_MALFORMED' }
@@ -134,10 +132,7 @@ export function parseWebauthnStamp(
 }
 
 /** `X-Stamp-Attested` schemes (B1.4). */
-export const ATTESTED_SCHEMES = [
-  'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN',
-  'STAMP_ATTESTED_SCHEME_P256_OIDC',
-] as const
+export const ATTESTED_SCHEMES = ['STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN', 'STAMP_ATTESTED_SCHEME_P256_OIDC'] as const
 export type AttestedScheme = (typeof ATTESTED_SCHEMES)[number]
 
 /** Parsed `X-Stamp-Attested` header (B1.4). */

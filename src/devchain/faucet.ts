@@ -24,19 +24,26 @@ export type FaucetResult = { caip2: string; address: string; amount: string; bas
 /** Funds `request.address` on the dev network `request.caip2`. Errors name the field at fault. */
 export async function fund(networks: readonly Network[], request: FaucetRequest): Promise<FaucetResult> {
   const network = networks.find((n) => n.caip2 === request.caip2)
-  if (!network) throw fieldError('INVALID_ARGUMENT', 'caip2', `unknown network ${JSON.stringify(request.caip2)}; known: ${networks.map((n) => n.caip2).join(', ')}`)
+  if (!network)
+    throw fieldError(
+      'INVALID_ARGUMENT',
+      'caip2',
+      `unknown network ${JSON.stringify(request.caip2)}; known: ${networks.map((n) => n.caip2).join(', ')}`,
+    )
   if (!network.dev) throw fieldError('PERMISSION_DENIED', 'caip2', `${network.caip2} is not a dev chain: the faucet funds dev chains only`)
   const amount = String(request.amount).trim()
   const baseUnits = parseUnits(amount, network.nativeDecimals)
   if (network.family === 'evm') {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(request.address)) throw fieldError('INVALID_ARGUMENT', 'address', 'expected a 0x-prefixed 20-byte hex address')
+    if (!/^0x[0-9a-fA-F]{40}$/.test(request.address))
+      throw fieldError('INVALID_ARGUMENT', 'address', 'expected a 0x-prefixed 20-byte hex address')
     const txHash = await rpc<string>(network, 'eth_sendTransaction', [
       { from: DEV_FUNDER, to: request.address, value: `0x${baseUnits.toString(16)}` },
     ])
     await waitFor(async () => (await rpc<{ status?: string } | null>(network, 'eth_getTransactionReceipt', [txHash]))?.status !== undefined)
     return { caip2: network.caip2, address: request.address, amount, baseUnits: baseUnits.toString(), txHash }
   }
-  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(request.address)) throw fieldError('INVALID_ARGUMENT', 'address', 'expected a base58 Solana address')
+  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(request.address))
+    throw fieldError('INVALID_ARGUMENT', 'address', 'expected a base58 Solana address')
   if (baseUnits > BigInt(Number.MAX_SAFE_INTEGER)) throw fieldError('INVALID_ARGUMENT', 'amount', 'too large')
   const signature = await rpc<string>(network, 'requestAirdrop', [request.address, Number(baseUnits)])
   return { caip2: network.caip2, address: request.address, amount, baseUnits: baseUnits.toString(), signature }
@@ -50,7 +57,8 @@ export function parseUnits(amount: string, decimals: number): bigint {
   if (fraction.length > decimals) throw fieldError('INVALID_ARGUMENT', 'amount', `at most ${decimals} decimal places`)
   const units = BigInt(m[1] ?? '0') * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0')
   if (units <= 0n) throw fieldError('INVALID_ARGUMENT', 'amount', 'must be more than 0')
-  if (units > BigInt(FAUCET_MAX_UNITS) * 10n ** BigInt(decimals)) throw fieldError('INVALID_ARGUMENT', 'amount', `at most ${FAUCET_MAX_UNITS} per request`)
+  if (units > BigInt(FAUCET_MAX_UNITS) * 10n ** BigInt(decimals))
+    throw fieldError('INVALID_ARGUMENT', 'amount', `at most ${FAUCET_MAX_UNITS} per request`)
   return units
 }
 
@@ -65,7 +73,10 @@ async function rpc<T>(network: Network, method: string, params: unknown[]): Prom
     })
     body = (await res.json()) as typeof body
   } catch {
-    throw new SigilError('FAILED_PRECONDITION', `the dev chain ${network.caip2} does not answer at ${network.rpcUrl} (is \`npm run chain\` running?)`)
+    throw new SigilError(
+      'FAILED_PRECONDITION',
+      `the dev chain ${network.caip2} does not answer at ${network.rpcUrl} (is \`npm run chain\` running?)`,
+    )
   }
   if (body.error) throw new SigilError('FAILED_PRECONDITION', `the dev chain ${network.caip2} refused ${method}: ${body.error.message}`)
   return body.result as T

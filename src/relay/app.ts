@@ -140,7 +140,11 @@ export function createRelayApp(o: RelayOptions): Hono {
     return v.claims
   }
 
-  async function createAccount(u: Upstream, user: { userName: string; userEmail?: string; userPhoneNumber?: string }, extra: Partial<z.output<typeof Signup>> = {}) {
+  async function createAccount(
+    u: Upstream,
+    user: { userName: string; userEmail?: string; userPhoneNumber?: string },
+    extra: Partial<z.output<typeof Signup>> = {},
+  ) {
     const r = await u.client.createSubOrganization({
       organizationId: u.parentOrgId,
       subOrganizationName: extra.organizationName || `sub-org-${now()}`,
@@ -184,7 +188,12 @@ export function createRelayApp(o: RelayOptions): Hono {
   route('/v1/otp_init_v2', OtpInit, initOtp(true))
 
   route('/v1/otp_verify', OtpVerify, async (u, b) => {
-    const r = await u.client.verifyOtpV1({ organizationId: u.parentOrgId, otpId: b.otpId, otpCode: b.otpCode, ...(b.publicKey ? { publicKey: b.publicKey } : {}) })
+    const r = await u.client.verifyOtpV1({
+      organizationId: u.parentOrgId,
+      otpId: b.otpId,
+      otpCode: b.otpCode,
+      ...(b.publicKey ? { publicKey: b.publicKey } : {}),
+    })
     return { verificationToken: r.verificationToken }
   })
   route('/v1/otp_verify_v2', OtpVerifyV2, async (u, b) => {
@@ -220,7 +229,8 @@ export function createRelayApp(o: RelayOptions): Hono {
         ? { otpType: 'OTP_TYPE_SMS', value: b.userPhoneNumber, filter: 'PHONE_NUMBER' as const }
         : undefined
     if (contact) {
-      if (!b.verificationToken) throw new SigilError('INVALID_ARGUMENT', 'verificationToken: required to sign up with an email or phone number')
+      if (!b.verificationToken)
+        throw new SigilError('INVALID_ARGUMENT', 'verificationToken: required to sign up with an email or phone number')
       const claims = await checkToken(u, b.verificationToken, contact)
       if (b.clientSignature) {
         let message: { tokenId?: unknown; type?: unknown } = {}
@@ -304,7 +314,12 @@ export function createRelayApp(o: RelayOptions): Hono {
       targetPublicKey: b.targetPublicKey,
       apiKeyName: `OTP Auth - ${now()}`,
     })
-    return { organizationId: account.organizationId, userId: account.userId, apiKeyId: session.apiKeyId, credentialBundle: session.credentialBundle }
+    return {
+      organizationId: account.organizationId,
+      userId: account.userId,
+      apiKeyId: session.apiKeyId,
+      credentialBundle: session.credentialBundle,
+    }
   })
 
   route('/v1/recovery_init', RecoveryInit, async (u, b) => {

@@ -25,7 +25,10 @@ if (!values.upstream || !values['api-key']) {
   process.exit(2)
 }
 const apiKey = AdminKeyFile.parse(JSON.parse(readFileSync(values['api-key'], 'utf8')))
-const extra = values['allowed-origins'].split(',').map((s) => s.trim()).filter(Boolean)
+const extra = values['allowed-origins']
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean)
 const app = createRelayApp({
   upstream: values.upstream,
   apiKey,

@@ -158,13 +158,16 @@ export function mountBackup(app: ServiceApp, rt: Runtime): void {
     const signed = await stampSignatureCheck(c.req.raw.headers, raw)
     const admin = AdminKeyFile.parse(JSON.parse(readFileSync(adminKeyPath(rt.config.dataDir), 'utf8')))
     const key = signed.kind === 'API_KEY' && signed.check.ok ? signed.check.publicKey : undefined
-    const [row] = key === admin.publicKey
-      ? await rt.db.query('SELECT 1 FROM api_keys WHERE public_key = $1 AND organization_id = $2', [key, rt.rootOrganizationId])
-      : []
+    const [row] =
+      key === admin.publicKey
+        ? await rt.db.query('SELECT 1 FROM api_keys WHERE public_key = $1 AND organization_id = $2', [key, rt.rootOrganizationId])
+        : []
     if (!row) throw new SigilError('PERMISSION_DENIED', "backups need a stamp by the root organization's admin API key")
     let timestampMs: number
     try {
-      timestampMs = Number(z.object({ timestampMs: z.string().regex(/^\d{1,16}$/) }).parse(JSON.parse(new TextDecoder().decode(raw))).timestampMs)
+      timestampMs = Number(
+        z.object({ timestampMs: z.string().regex(/^\d{1,16}$/) }).parse(JSON.parse(new TextDecoder().decode(raw))).timestampMs,
+      )
     } catch {
       throw new SigilError('INVALID_ARGUMENT', 'body must be {"timestampMs": "<milliseconds>"}')
     }
@@ -246,7 +249,9 @@ export async function restore(config: ServiceConfig, file: string, options: { fo
   if (liveService(dataDir)) throw new BackupError(`a running service owns ${dataDir}: stop it first`)
   const present = existsSync(dataDir) ? readdirSync(dataDir).filter((n) => n !== 'master.key' && n !== 'service.json') : []
   if (present.length && !options.force) {
-    throw new BackupError(`${dataDir} is not empty (${present.join(', ')}): restore into an empty data dir, or pass --force to replace its database`)
+    throw new BackupError(
+      `${dataDir} is not empty (${present.join(', ')}): restore into an empty data dir, or pass --force to replace its database`,
+    )
   }
   const key = findMasterKey(config)
   if (key && header.masterKeyId && masterKeyId(key) !== header.masterKeyId) {

@@ -47,10 +47,11 @@ export async function bootstrap(db: Database, dataDir: string, now: number): Pro
       const quorum = await getQuorum(tx, root.id)
       rootUserId = quorum.userIds[0]!
       if (existing && existing.organizationId === root.id) {
-        const [row] = await tx.query<{ id: string }>(
-          'SELECT id FROM api_keys WHERE id = $1 AND public_key = $2 AND organization_id = $3',
-          [existing.apiKeyId, existing.publicKey, root.id],
-        )
+        const [row] = await tx.query<{ id: string }>('SELECT id FROM api_keys WHERE id = $1 AND public_key = $2 AND organization_id = $3', [
+          existing.apiKeyId,
+          existing.publicKey,
+          root.id,
+        ])
         if (row) return existing
       }
     }

@@ -19,7 +19,11 @@ const Env = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'SIGIL_MASTER_KEY must be 64 hex characters (32 bytes)')
     .optional(),
-  SIGIL_TIMESTAMP_WINDOW_MS: z.coerce.number().int().positive().default(5 * 60 * 1000),
+  SIGIL_TIMESTAMP_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 60 * 1000),
   /** Extra allowed origins (comma separated) for CORS and WebAuthn, beside the extension's own. */
   SIGIL_ALLOWED_ORIGINS: z.string().default(''),
   /** Extra WebAuthn RP IDs (comma separated). */
@@ -81,7 +85,10 @@ export type ServiceConfig = {
 }
 
 /** Base URLs of one on-ramp provider: `live` for sandboxMode false, `sandbox` for true. */
-export type OnRampProviderUrls = Record<'FIAT_ON_RAMP_PROVIDER_ALPHA' | 'FIAT_ON_RAMP_PROVIDER_BETA', { live: string | undefined; sandbox: string | undefined }>
+export type OnRampProviderUrls = Record<
+  'FIAT_ON_RAMP_PROVIDER_ALPHA' | 'FIAT_ON_RAMP_PROVIDER_BETA',
+  { live: string | undefined; sandbox: string | undefined }
+>
 
 const list = (s: string) =>
   s

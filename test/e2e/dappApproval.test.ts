@@ -34,7 +34,10 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
   const accountsEvents = () => dapp.evaluate(() => (window as any).__accountsChanged as unknown[])
 
   /** Send a request that needs approval; returns the outcome promise and the approval window. */
-  async function requestWithApproval(method: string, params: unknown[] | undefined): Promise<{ outcome: Promise<Outcome>; approval: Page }> {
+  async function requestWithApproval(
+    method: string,
+    params: unknown[] | undefined,
+  ): Promise<{ outcome: Promise<Outcome>; approval: Page }> {
     const opened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('/approval.html?id='), timeout: 15_000 })
     const outcome = request(method, params)
     const approval = await opened
@@ -51,8 +54,13 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
     await configureService(popup, svc.url)
     await loginByEmailOtp(popup, svc.url, `dapp-${Date.now()}@example.test`)
     const status = await callBackground(popup, 'getStatus')
-    const { json } = await svc.post('/public/v1/query/list_wallet_accounts', { organizationId: status.result.session.organizationId, paginationOptions: { limit: '100' } })
-    address = (json.accounts as Array<{ address: string; addressFormat: string }>).find((a) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM')!.address
+    const { json } = await svc.post('/public/v1/query/list_wallet_accounts', {
+      organizationId: status.result.session.organizationId,
+      paginationOptions: { limit: '100' },
+    })
+    address = (json.accounts as Array<{ address: string; addressFormat: string }>).find(
+      (a) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM',
+    )!.address
     dapp = await ext.context.newPage()
     await dapp.goto(pages.url('/'))
     await dapp.waitForFunction(() => (window as any).ethereum?.isSigil === true)

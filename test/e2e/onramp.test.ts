@@ -34,7 +34,12 @@ beforeAll(async () => {
           wallet: {
             walletName: 'main',
             accounts: [
-              { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
+              {
+                curve: 'CURVE_SECP256K1',
+                pathFormat: 'PATH_FORMAT_BIP32',
+                path: "m/44'/60'/0'/0/0",
+                addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+              },
             ],
             mnemonicLength: 12,
           },
@@ -122,7 +127,10 @@ describe('sandbox on-ramp in Chromium', () => {
     await page.screenshot({ path: `${ARTIFACTS}onramp-sandbox.png`, fullPage: true })
 
     expect((await status(onRampTransactionId)).transactionStatus).toBe('PENDING')
-    await Promise.all([page.waitForURL(`${svc.url}/sandbox/onramp/${onRampTransactionId}`), page.getByRole('button', { name: 'Complete purchase' }).click()])
+    await Promise.all([
+      page.waitForURL(`${svc.url}/sandbox/onramp/${onRampTransactionId}`),
+      page.getByRole('button', { name: 'Complete purchase' }).click(),
+    ])
     expect(await page.getByRole('status').textContent()).toContain('Completed.')
     expect(await page.getByRole('button').count()).toBe(0)
     const done = await status(onRampTransactionId)
@@ -141,7 +149,10 @@ describe('sandbox on-ramp in Chromium', () => {
   it('Fail → FAILED, and a later Complete is refused', async () => {
     const { onRampUrl, onRampTransactionId } = await initOnRamp()
     const { page, errors } = await openPage(onRampUrl)
-    await Promise.all([page.waitForURL(`${svc.url}/sandbox/onramp/${onRampTransactionId}`), page.getByRole('button', { name: 'Fail' }).click()])
+    await Promise.all([
+      page.waitForURL(`${svc.url}/sandbox/onramp/${onRampTransactionId}`),
+      page.getByRole('button', { name: 'Fail' }).click(),
+    ])
     expect(await page.getByRole('status').textContent()).toContain('Failed.')
     expect(await status(onRampTransactionId)).toEqual({ transactionStatus: 'FAILED' })
     // The original page (opened before failing) submits Complete: 409 page, status unchanged.

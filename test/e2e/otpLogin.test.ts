@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { startTestService, type TestService } from '../integration/helpers/service'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
-import { callBackground, configureService, keyCount, loginByEmailOtp, messageCount, openPopup, otpCodeOf, shot, waitForMessage } from './helpers/wallet'
+import {
+  callBackground,
+  configureService,
+  keyCount,
+  loginByEmailOtp,
+  messageCount,
+  openPopup,
+  otpCodeOf,
+  shot,
+  waitForMessage,
+} from './helpers/wallet'
 
 /** Addresses the service lists for an organization (stamped by the root admin: a parent acts on sub-orgs). */
 async function serviceAddresses(svc: TestService, organizationId: string): Promise<string[]> {

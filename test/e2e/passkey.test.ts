@@ -23,7 +23,10 @@ async function recoverByEmail(page: Page, serviceUrl: string, email: string, scr
   const before = await messageCount(serviceUrl, email)
   await page.getByRole('button', { name: 'Send recovery email' }).click()
   const message = await waitForMessage(serviceUrl, email, before)
-  const bundle = message.text.split('\n').map((l) => l.trim()).find((l) => /^[1-9A-HJ-NP-Za-km-z]{60,}$/.test(l))
+  const bundle = message.text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => /^[1-9A-HJ-NP-Za-km-z]{60,}$/.test(l))
   expect(bundle).toBeDefined()
   await page.getByLabel('Recovery code').fill(bundle!)
   if (screenshot) await shot(page, screenshot)
@@ -96,7 +99,10 @@ describe('passkey sign-up and login (CDP virtual authenticator)', () => {
     expect(json.user.authenticators).toHaveLength(2)
     await logoutViaSettings(page)
     await passkeyLogin(page)
-    expect((await callBackground(page, 'getStatus')).result.session).toMatchObject({ organizationId: original.organizationId, userId: original.userId })
+    expect((await callBackground(page, 'getStatus')).result.session).toMatchObject({
+      organizationId: original.organizationId,
+      userId: original.userId,
+    })
   })
 })
 
@@ -150,7 +156,11 @@ describe('email recovery adds a working passkey', () => {
     await page.getByLabel('Code', { exact: true }).fill(otpCodeOf(message.text))
     await page.getByRole('button', { name: 'Log in' }).click()
     await page.locator('#status[data-logged-in="true"]').waitFor({ timeout: 20_000 })
-    const { json } = await svc.post('/public/v1/query/list_suborgs', { organizationId: svc.admin.organizationId, filterType: 'EMAIL', filterValue: email })
+    const { json } = await svc.post('/public/v1/query/list_suborgs', {
+      organizationId: svc.admin.organizationId,
+      filterType: 'EMAIL',
+      filterValue: email,
+    })
     expect(json.organizationIds).toEqual([(await callBackground(page, 'getStatus')).result.session.organizationId])
   })
 })

@@ -52,7 +52,10 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
     const txId = (await page.locator('.purchase code').textContent()) ?? ''
     expect(txId).not.toBe('')
     // The activity the popup created returned this URL: the tab must be exactly there.
-    const { json } = await svc.post('/public/v1/query/list_activities', { organizationId, filterByType: ['ACTIVITY_TYPE_INIT_FIAT_ON_RAMP'] })
+    const { json } = await svc.post('/public/v1/query/list_activities', {
+      organizationId,
+      filterByType: ['ACTIVITY_TYPE_INIT_FIAT_ON_RAMP'],
+    })
     const result = json.activities[0].result.initFiatOnRampResult
     expect(result.onRampTransactionId).toBe(txId)
     expect(tab.url()).toBe(new URL(result.onRampUrl).href)
@@ -87,7 +90,9 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
       '/public/v1/submit/create_wallet_accounts',
       submitBody('ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', organizationId, {
         walletId,
-        accounts: [{ curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/1'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' }],
+        accounts: [
+          { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/1'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' },
+        ],
       }),
       k2.stamper,
     )
@@ -99,7 +104,9 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
     await item.waitFor({ timeout: 15_000 })
     await shot(page, 'popup-activity-pending')
     await item.getByRole('button', { name: /^Approve/ }).click()
-    await page.locator(`.history li[data-activity-id="${activityId}"][data-status="ACTIVITY_STATUS_COMPLETED"]`).waitFor({ timeout: 15_000 })
+    await page
+      .locator(`.history li[data-activity-id="${activityId}"][data-status="ACTIVITY_STATUS_COMPLETED"]`)
+      .waitFor({ timeout: 15_000 })
     expect(await page.locator(`li.pending[data-activity-id="${activityId}"]`).count()).toBe(0)
     const done = await svc.post('/public/v1/query/get_activity', { organizationId, activityId })
     expect(done.json.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')

@@ -87,13 +87,19 @@ async function mailCodes(to?: string): Promise<string[]> {
 }
 
 async function subOrg(name: string, user: ReturnType<typeof rootUser>, wallet: unknown) {
-  const json = await ok(submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', root, {
-    subOrganizationName: name,
-    rootUsers: [user],
-    rootQuorumThreshold: 1,
-    wallet,
-  }))
-  return json.activity.result.createSubOrganizationResultV8 as { subOrganizationId: string; rootUserIds: string[]; wallet: { walletId: string; addresses: string[] } }
+  const json = await ok(
+    submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', root, {
+      subOrganizationName: name,
+      rootUsers: [user],
+      rootQuorumThreshold: 1,
+      wallet,
+    }),
+  )
+  return json.activity.result.createSubOrganizationResultV8 as {
+    subOrganizationId: string
+    rootUserIds: string[]
+    wallet: { walletId: string; addresses: string[] }
+  }
 }
 
 async function stateOfB(orgB: string) {
@@ -112,10 +118,14 @@ beforeAll(async () => {
   root = svc.admin.organizationId
   const signer = ((await (await fetch(`${svc.url}/healthz`)).json()) as { signerPublicKey: string }).signerPublicKey
   const aliceEmail = `alice-${suffix}@example.com`
-  const a = await subOrg(`fuzz A ${suffix}`, { ...rootUser(`fuzz-alice-${suffix}`, [aKey.param]), userEmail: aliceEmail }, {
-    walletName: `fuzz-a-wallet-${suffix}`,
-    accounts: DEFAULT_WALLET_ACCOUNTS,
-  })
+  const a = await subOrg(
+    `fuzz A ${suffix}`,
+    { ...rootUser(`fuzz-alice-${suffix}`, [aKey.param]), userEmail: aliceEmail },
+    {
+      walletName: `fuzz-a-wallet-${suffix}`,
+      accounts: DEFAULT_WALLET_ACCOUNTS,
+    },
+  )
   const b = await subOrg(`fuzz B ${suffix}`, rootUser(`fuzz-bob-${suffix}`, [bKey.param]), {
     walletName: `fuzz-b-wallet-${suffix}`,
     accounts: DEFAULT_WALLET_ACCOUNTS,
@@ -123,20 +133,38 @@ beforeAll(async () => {
   const orgA = a.subOrganizationId
   const orgB = b.subOrganizationId
   const bobId = b.rootUserIds[0]!
-  const signed = await ok(submit('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', orgB, {
-    signWith: b.wallet.addresses[0],
-    payload: 'ab'.repeat(32),
-    encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
-    hashFunction: 'HASH_FUNCTION_NO_OP',
-  }, bKey))
+  const signed = await ok(
+    submit(
+      'sign_raw_payload',
+      'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+      orgB,
+      {
+        signWith: b.wallet.addresses[0],
+        payload: 'ab'.repeat(32),
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NO_OP',
+      },
+      bKey,
+    ),
+  )
   const bobEmail = `bob-${suffix}@example.com`
-  const otp = await ok(submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', orgB, { otpType: 'OTP_TYPE_EMAIL', contact: bobEmail, appName: 'Fuzz' }, bKey))
-  const ramp = await ok(submit('init_fiat_on_ramp', 'ACTIVITY_TYPE_INIT_FIAT_ON_RAMP', orgB, {
-    onrampProvider: 'FIAT_ON_RAMP_PROVIDER_ALPHA',
-    walletAddress: b.wallet.addresses[0],
-    network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM',
-    cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH',
-  }, bKey))
+  const otp = await ok(
+    submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', orgB, { otpType: 'OTP_TYPE_EMAIL', contact: bobEmail, appName: 'Fuzz' }, bKey),
+  )
+  const ramp = await ok(
+    submit(
+      'init_fiat_on_ramp',
+      'ACTIVITY_TYPE_INIT_FIAT_ON_RAMP',
+      orgB,
+      {
+        onrampProvider: 'FIAT_ON_RAMP_PROVIDER_ALPHA',
+        walletAddress: b.wallet.addresses[0],
+        network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM',
+        cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH',
+      },
+      bKey,
+    ),
+  )
   const bob = await ok(query('get_user', { organizationId: orgB, userId: bobId }, bKey))
   const bValues: Record<string, string> = {
     organizationId: orgB,
@@ -161,18 +189,42 @@ beforeAll(async () => {
   // Real ids of A for baseline bodies (beside random ones), so requests get past the lookups.
   // Not A's root user nor its key: deleting them would end the run. A second user may go.
   const other = newApiKey('fuzz A other')
-  const users = await ok(submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V3', orgA, {
-    users: [{ userName: `fuzz-other-${suffix}`, apiKeys: [other.param], authenticators: [], oauthProviders: [], userTags: [] }],
-  }, aKey))
+  const users = await ok(
+    submit(
+      'create_users',
+      'ACTIVITY_TYPE_CREATE_USERS_V3',
+      orgA,
+      {
+        users: [{ userName: `fuzz-other-${suffix}`, apiKeys: [other.param], authenticators: [], oauthProviders: [], userTags: [] }],
+      },
+      aKey,
+    ),
+  )
   const otherId = users.activity.result.createUsersResult.userIds[0] as string
   const otherUser = await ok(query('get_user', { organizationId: orgA, userId: otherId }, aKey))
-  const aSigned = await ok(submit('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', orgA, {
-    signWith: a.wallet.addresses[0],
-    payload: 'cd'.repeat(32),
-    encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
-    hashFunction: 'HASH_FUNCTION_NO_OP',
-  }, aKey))
-  const aOtp = await ok(submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', orgA, { otpType: 'OTP_TYPE_EMAIL', contact: `a-${suffix}@example.com`, appName: 'Fuzz' }, aKey))
+  const aSigned = await ok(
+    submit(
+      'sign_raw_payload',
+      'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+      orgA,
+      {
+        signWith: a.wallet.addresses[0],
+        payload: 'cd'.repeat(32),
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NO_OP',
+      },
+      aKey,
+    ),
+  )
+  const aOtp = await ok(
+    submit(
+      'init_otp',
+      'ACTIVITY_TYPE_INIT_OTP_V3',
+      orgA,
+      { otpType: 'OTP_TYPE_EMAIL', contact: `a-${suffix}@example.com`, appName: 'Fuzz' },
+      aKey,
+    ),
+  )
   setKnownIds({
     organizationId: [orgA],
     userId: [otherId],
@@ -188,26 +240,39 @@ beforeAll(async () => {
   bMarkers = [...new Set([...Object.values(bValues), ...b.wallet.addresses, `fuzz-bob-${suffix}`, `fuzz-b-wallet-${suffix}`, bobEmail])]
 
   // An OTP login of A's user: its code and credential bundle are secrets that must never reappear.
-  const init = await ok(submit('init_otp_auth', 'ACTIVITY_TYPE_INIT_OTP_AUTH_V3', root, { otpType: 'OTP_TYPE_EMAIL', contact: aliceEmail, appName: 'Fuzz' }))
+  const init = await ok(
+    submit('init_otp_auth', 'ACTIVITY_TYPE_INIT_OTP_AUTH_V3', root, { otpType: 'OTP_TYPE_EMAIL', contact: aliceEmail, appName: 'Fuzz' }),
+  )
   const codes = await mailCodes(aliceEmail)
   const target = generateP256KeyPair()
-  const auth = await ok(submit('otp_auth', 'ACTIVITY_TYPE_OTP_AUTH', root, {
-    otpId: init.activity.result.initOtpAuthResultV2.otpId,
-    otpCode: codes[0],
-    targetPublicKey: bytesToHex(target.publicKeyUncompressed),
-  }))
+  const auth = await ok(
+    submit('otp_auth', 'ACTIVITY_TYPE_OTP_AUTH', root, {
+      otpId: init.activity.result.initOtpAuthResultV2.otpId,
+      otpCode: codes[0],
+      targetPublicKey: bytesToHex(target.publicKeyUncompressed),
+    }),
+  )
 
   // The canary: a known mnemonic imported into the root organization.
   const userId = svc.admin.userId
-  const { importBundle } = (await ok(submit('init_import_wallet', 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', root, { userId }))).activity.result.initImportWalletResult
-  const enc = await encryptToTargetBundle({ targetBundle: importBundle, plaintext: utf8Encode(mnemonic), signerPublicKeyHex: signer, organizationId: root, userId })
-  if (!enc.ok) throw new Error(enc.reason)
-  const imported = await ok(submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', root, {
+  const { importBundle } = (await ok(submit('init_import_wallet', 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', root, { userId }))).activity.result
+    .initImportWalletResult
+  const enc = await encryptToTargetBundle({
+    targetBundle: importBundle,
+    plaintext: utf8Encode(mnemonic),
+    signerPublicKeyHex: signer,
+    organizationId: root,
     userId,
-    walletName: 'canary',
-    encryptedBundle: enc.envelope,
-    accounts: DEFAULT_WALLET_ACCOUNTS.slice(0, 1),
-  }))
+  })
+  if (!enc.ok) throw new Error(enc.reason)
+  const imported = await ok(
+    submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', root, {
+      userId,
+      walletName: 'canary',
+      encryptedBundle: enc.envelope,
+      accounts: DEFAULT_WALLET_ACCOUNTS.slice(0, 1),
+    }),
+  )
   canary = { address: imported.activity.result.importWalletResult.addresses[0] }
 
   secrets.push(
@@ -243,7 +308,8 @@ function judge(p: Plan, status: number, text: string): string[] {
       const detailsOk =
         Array.isArray(e?.details) &&
         e.details.every((d) => d !== null && typeof d === 'object' && typeof (d as Record<string, unknown>)['@type'] === 'string')
-      if (typeof e?.code !== 'number' || typeof e?.message !== 'string' || !detailsOk) out.push('non-2xx body is not {code, message, details[@type]}')
+      if (typeof e?.code !== 'number' || typeof e?.message !== 'string' || !detailsOk)
+        out.push('non-2xx body is not {code, message, details[@type]}')
     }
   } else {
     // Queries carry no timestampMs (a replayed read is allowed): only a submit must refuse a stale one.
@@ -335,7 +401,12 @@ function report() {
   for (const cls of CLASSES) {
     const m = tally.get(cls)
     const total = m ? [...m.values()].reduce((x, y) => x + y, 0) : 0
-    const statuses = m ? [...m].sort((x, y) => x[0] - y[0]).map(([s, n]) => `${s}×${n}`).join(' ') : ''
+    const statuses = m
+      ? [...m]
+          .sort((x, y) => x[0] - y[0])
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' ')
+      : ''
     console.log(`  ${cls.padEnd(20)} ${String(total).padStart(5)}  ${statuses}`)
   }
   const seen = new Set<string>()
@@ -372,17 +443,33 @@ describe('fuzz: every registry path and input class', () => {
       const remaining = Math.max(0, BUDGET_MS - (Date.now() - started))
       if (remaining > 0) {
         await fc.assert(
-          fc.asyncProperty(fc.nat({ max: arbitraries.length - 1 }).chain((i) => arbitraries[i]!), async (plan) => {
-            await runOne(plan)
-          }),
-          { seed: SEED, numRuns: Number.MAX_SAFE_INTEGER, interruptAfterTimeLimit: remaining, markInterruptAsFailure: false, endOnFailure: true },
+          fc.asyncProperty(
+            fc.nat({ max: arbitraries.length - 1 }).chain((i) => arbitraries[i]!),
+            async (plan) => {
+              await runOne(plan)
+            },
+          ),
+          {
+            seed: SEED,
+            numRuns: Number.MAX_SAFE_INTEGER,
+            interruptAfterTimeLimit: remaining,
+            markInterruptAsFailure: false,
+            endOnFailure: true,
+          },
         )
       }
       // Secrets issued during the run (OTP codes) must not be in any response either.
       for (const code of await mailCodes()) {
         if (secrets.some((s) => s.value === code)) continue
         const hit = bodies.find((b) => new RegExp(`\\b${code}\\b`).test(b))
-        if (hit) failures.push({ plan: { cls: 'baseline', path: '(any)', body: null, stamp: { kind: 'valid' } }, reason: 'response contains an OTP code issued during the run', status: 0, request: '', response: hit.slice(0, 600) })
+        if (hit)
+          failures.push({
+            plan: { cls: 'baseline', path: '(any)', body: null, stamp: { kind: 'valid' } },
+            reason: 'response contains an OTP code issued during the run',
+            status: 0,
+            request: '',
+            response: hit.slice(0, 600),
+          })
       }
       report()
       expect(failures.map((f) => `[${f.plan.cls}] ${f.plan.path}: ${f.reason}`)).toEqual([])

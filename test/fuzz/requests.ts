@@ -210,7 +210,16 @@ export function planArbitrary(op: Operation, cls: FuzzClass, t: Tenants): fc.Arb
             fc.record({ kind: fc.constant('truncate'), arg: fc.double({ min: 0, max: 1, noNaN: true }) }),
             fc.record({ kind: fc.constant('garbage'), arg: fc.string({ maxLength: 50 }) }),
             fc.record({
-              kind: fc.constantFrom('trailingComma', 'bom', 'invalidUtf8', 'empty', 'singleQuotes', 'rawControl', 'concatenated', 'nulByte'),
+              kind: fc.constantFrom(
+                'trailingComma',
+                'bom',
+                'invalidUtf8',
+                'empty',
+                'singleQuotes',
+                'rawControl',
+                'concatenated',
+                'nulByte',
+              ),
             }),
             fc.record({ kind: fc.constant('primitive'), arg: fc.constantFrom('null', '[]', '123', '"x"', 'true', '[{}]', '{}') }),
           ),
@@ -230,7 +239,15 @@ export function planArbitrary(op: Operation, cls: FuzzClass, t: Tenants): fc.Arb
       })
     case 'extraField':
       return fc
-        .tuple(base, fc.nat(), fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'type', 'organizationId')), fc.jsonValue({ maxDepth: 3 }))
+        .tuple(
+          base,
+          fc.nat(),
+          fc.oneof(
+            fc.string({ maxLength: 12 }),
+            fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'type', 'organizationId'),
+          ),
+          fc.jsonValue({ maxDepth: 3 }),
+        )
         .map(([b, n, key, value]) => {
           const objects = nodes(b).filter((x) => x.value !== null && typeof x.value === 'object' && !Array.isArray(x.value))
           const target = pick(objects, n)!
@@ -265,22 +282,26 @@ export function planArbitrary(op: Operation, cls: FuzzClass, t: Tenants): fc.Arb
           return plan(b, { text: { kind: 'deep', arg: { path: target?.path ?? [], depth, open } } })
         })
     case 'oddUnicode':
-      return fc.tuple(base, fc.nat(), fc.constantFrom(...ODD), fc.constantFrom('prefix', 'suffix', 'replace', 'key')).map(([b, n, odd, where]) => {
-        if (where === 'key') {
-          const objects = nodes(b).filter((x) => x.value !== null && typeof x.value === 'object' && !Array.isArray(x.value))
-          const target = pick(objects, n)!
-          return plan(setAt(b, [...target.path, `k${odd}`], odd))
-        }
-        const strings = nodes(b).filter((x) => typeof x.value === 'string')
-        const target = pick(strings, n)
-        if (!target) return plan(b)
-        const s = target.value as string
-        const v = where === 'prefix' ? odd + s : where === 'suffix' ? s + odd : odd
-        return plan(setAt(b, target.path, v))
-      })
+      return fc
+        .tuple(base, fc.nat(), fc.constantFrom(...ODD), fc.constantFrom('prefix', 'suffix', 'replace', 'key'))
+        .map(([b, n, odd, where]) => {
+          if (where === 'key') {
+            const objects = nodes(b).filter((x) => x.value !== null && typeof x.value === 'object' && !Array.isArray(x.value))
+            const target = pick(objects, n)!
+            return plan(setAt(b, [...target.path, `k${odd}`], odd))
+          }
+          const strings = nodes(b).filter((x) => typeof x.value === 'string')
+          const target = pick(strings, n)
+          if (!target) return plan(b)
+          const s = target.value as string
+          const v = where === 'prefix' ? odd + s : where === 'suffix' ? s + odd : odd
+          return plan(setAt(b, target.path, v))
+        })
     case 'numberStringSwap':
       return fc.tuple(base, fc.nat()).map(([b, n]) => {
-        const leaves = nodes(b).filter((x) => typeof x.value === 'number' || (typeof x.value === 'string' && /^-?\d+(\.\d+)?$/.test(x.value as string)))
+        const leaves = nodes(b).filter(
+          (x) => typeof x.value === 'number' || (typeof x.value === 'string' && /^-?\d+(\.\d+)?$/.test(x.value as string)),
+        )
         const target = pick(leaves, n)
         if (!target) {
           const strings = nodes(b).filter((x) => typeof x.value === 'string')
@@ -303,7 +324,17 @@ export function planArbitrary(op: Operation, cls: FuzzClass, t: Tenants): fc.Arb
       const others = ALL_TYPES.filter((x) => !own.has(x))
       const wrong = fc.oneof(
         fc.constantFrom(...others),
-        fc.constantFrom('ACTIVITY_TYPE_NOPE', '', 'activity_type_create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET_V99', 123, null, true, ['ACTIVITY_TYPE_CREATE_WALLET'], {}),
+        fc.constantFrom(
+          'ACTIVITY_TYPE_NOPE',
+          '',
+          'activity_type_create_wallet',
+          'ACTIVITY_TYPE_CREATE_WALLET_V99',
+          123,
+          null,
+          true,
+          ['ACTIVITY_TYPE_CREATE_WALLET'],
+          {},
+        ),
       )
       return fc.tuple(base, wrong).map(([b, type]) => plan({ ...b, type }))
     }
@@ -311,21 +342,43 @@ export function planArbitrary(op: Operation, cls: FuzzClass, t: Tenants): fc.Arb
       return base.map((b) => plan(b, { stamp: { kind: 'none' } }))
     case 'stampGarbage': {
       const structured = fc
-        .record({
-          publicKey: fc.oneof(ASCII, fc.constantFrom('02' + '00'.repeat(32), '04' + 'ff'.repeat(64)), fc.integer()),
-          scheme: fc.oneof(fc.constantFrom('SIGNATURE_SCHEME_TK_API_P256', 'SIGNATURE_SCHEME_TK_API_ED25519', 'nope'), fc.integer()),
-          signature: fc.oneof(ASCII, fc.constant('30' + '00'.repeat(70)), fc.constant(null)),
-        }, { requiredKeys: [] })
+        .record(
+          {
+            publicKey: fc.oneof(ASCII, fc.constantFrom('02' + '00'.repeat(32), '04' + 'ff'.repeat(64)), fc.integer()),
+            scheme: fc.oneof(fc.constantFrom('SIGNATURE_SCHEME_TK_API_P256', 'SIGNATURE_SCHEME_TK_API_ED25519', 'nope'), fc.integer()),
+            signature: fc.oneof(ASCII, fc.constant('30' + '00'.repeat(70)), fc.constant(null)),
+          },
+          { requiredKeys: [] },
+        )
         .map((o) => Buffer.from(JSON.stringify(o)).toString('base64url'))
-      const b64 = fc.oneof(ASCII, fc.uint8Array({ maxLength: 80 }).map((b) => Buffer.from(b).toString('base64url')), fc.integer())
+      const b64 = fc.oneof(
+        ASCII,
+        fc.uint8Array({ maxLength: 80 }).map((b) => Buffer.from(b).toString('base64url')),
+        fc.integer(),
+      )
       // The shapes of the WebAuthn and attested stamps (B1.2, B1.3), with garbage inside.
       const webauthn = fc
         .record({ credentialId: b64, authenticatorData: b64, clientDataJson: b64, signature: b64 }, { requiredKeys: [] })
         .map((o) => JSON.stringify(o))
       const attested = fc
-        .record({ publicKeyAttestation: b64, scheme: fc.constantFrom('STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN', 'x'), publicKey: b64, signature: b64 }, { requiredKeys: [] })
+        .record(
+          {
+            publicKeyAttestation: b64,
+            scheme: fc.constantFrom('STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN', 'x'),
+            publicKey: b64,
+            signature: b64,
+          },
+          { requiredKeys: [] },
+        )
         .map((o) => Buffer.from(JSON.stringify(o)).toString('base64url'))
-      const value = fc.oneof(ASCII, structured, webauthn, attested, fc.constant('x'.repeat(9000)), fc.constant(Buffer.from('[]').toString('base64url')))
+      const value = fc.oneof(
+        ASCII,
+        structured,
+        webauthn,
+        attested,
+        fc.constant('x'.repeat(9000)),
+        fc.constant(Buffer.from('[]').toString('base64url')),
+      )
       return fc
         .tuple(base, fc.constantFrom('X-Stamp', 'X-Stamp-Webauthn', 'X-Stamp-Attested'), value)
         .map(([b, header, v]) => plan(b, { stamp: { kind: 'garbage', header, value: v } }))
@@ -414,7 +467,9 @@ export function render(p: Plan, now: number): string | Uint8Array {
     case 'invalidUtf8': {
       const bytes = Buffer.from(json)
       const at = Math.max(1, bytes.indexOf(0x3a))
-      return new Uint8Array(Buffer.concat([bytes.subarray(0, at + 2), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]), bytes.subarray(at + 2)]))
+      return new Uint8Array(
+        Buffer.concat([bytes.subarray(0, at + 2), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]), bytes.subarray(at + 2)]),
+      )
     }
     case 'empty':
       return ''

@@ -70,7 +70,12 @@ function attestedStamper(token: string, privateKey: Uint8Array): Stamper {
   return {
     async stamp(body: string) {
       const signature = bytesToHex(p256.sign(utf8Encode(body), privateKey, { prehash: true, lowS: false, format: 'der' }))
-      const json = JSON.stringify({ publicKeyAttestation: token, scheme: 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN', publicKey, signature })
+      const json = JSON.stringify({
+        publicKeyAttestation: token,
+        scheme: 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN',
+        publicKey,
+        signature,
+      })
       return { stampHeaderName: 'X-Stamp-Attested', stampHeaderValue: base64UrlEncode(utf8Encode(json)) }
     },
   }
@@ -197,7 +202,11 @@ describe('init_otp_auth and otp_auth', () => {
 
 describe('verify_otp, otp_login and stamp_login', () => {
   it('verify_otp V2 → verification token → otp_login V2 with a client signature → a session whose key stamps', async () => {
-    const init = await submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', rootOrgId, { otpType: 'OTP_TYPE_EMAIL', contact: email, appName: 'Acme' })
+    const init = await submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', rootOrgId, {
+      otpType: 'OTP_TYPE_EMAIL',
+      contact: email,
+      appName: 'Acme',
+    })
     expect(init.status).toBe(200)
     const { otpId, otpEncryptionTargetBundle } = init.json.activity.result.initOtpResultV2
     const code = await latestCodeFor(email)
@@ -221,7 +230,12 @@ describe('verify_otp, otp_login and stamp_login', () => {
     const message = JSON.stringify({ login: { publicKey: clientPub }, tokenId: claims.id, type: 'USAGE_TYPE_LOGIN' })
     const clientSignature = signClientSignature({ privateKey: client.privateKey, message })
     const login = (params: Record<string, unknown>) =>
-      submit('otp_login', 'ACTIVITY_TYPE_OTP_LOGIN_V2', subOrgId, { verificationToken: token, publicKey: clientPub, clientSignature, ...params })
+      submit('otp_login', 'ACTIVITY_TYPE_OTP_LOGIN_V2', subOrgId, {
+        verificationToken: token,
+        publicKey: clientPub,
+        clientSignature,
+        ...params,
+      })
 
     // Tampered token and signature are refused.
     const [h, p, sig] = token.split('.')
@@ -266,7 +280,13 @@ describe('verify_otp, otp_login and stamp_login', () => {
     const params = { publicKey: bytesToHex(sessionKey.publicKey), expirationSeconds: '900' }
 
     // A stamp by another key than the token's is refused.
-    const wrongKey = await submit('stamp_login', 'ACTIVITY_TYPE_STAMP_LOGIN', subOrgId, params, attestedStamper(token, generateP256KeyPair().privateKey))
+    const wrongKey = await submit(
+      'stamp_login',
+      'ACTIVITY_TYPE_STAMP_LOGIN',
+      subOrgId,
+      params,
+      attestedStamper(token, generateP256KeyPair().privateKey),
+    )
     expect(wrongKey.status).toBe(401)
     // Attested stamps are refused elsewhere.
     const elsewhere = await svc.post(WHOAMI, { organizationId: subOrgId }, attestedStamper(token, tokenKey.privateKey))
@@ -277,10 +297,20 @@ describe('verify_otp, otp_login and stamp_login', () => {
     const session = res.json.activity.result.stampLoginResult.session
     const v = verifySessionJwt(session, svc.rt.keys.session.publicKeyHex)
     expect(v.ok && v.claims.user_id).toBe(subUserId)
-    const who = await svc.post(WHOAMI, { organizationId: subOrgId }, createApiKeyStamper({ privateKeyHex: bytesToHex(sessionKey.privateKey) }))
+    const who = await svc.post(
+      WHOAMI,
+      { organizationId: subOrgId },
+      createApiKeyStamper({ privateKeyHex: bytesToHex(sessionKey.privateKey) }),
+    )
     expect(who.json.userId).toBe(subUserId)
     // Single use.
-    const again = await submit('stamp_login', 'ACTIVITY_TYPE_STAMP_LOGIN', subOrgId, { ...params, expirationSeconds: '60' }, attestedStamper(token, tokenKey.privateKey))
+    const again = await submit(
+      'stamp_login',
+      'ACTIVITY_TYPE_STAMP_LOGIN',
+      subOrgId,
+      { ...params, expirationSeconds: '60' },
+      attestedStamper(token, tokenKey.privateKey),
+    )
     expect(again.status).toBe(401)
   })
 })
@@ -303,10 +333,16 @@ describe('email recovery', () => {
     const { stamper } = await openBundle(bundle, target.privateKey)
 
     const soft = createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' })
-    const rec = await submit('recover_user', 'ACTIVITY_TYPE_RECOVER_USER', subOrgId, {
-      authenticator: authenticatorParam(soft, randomChallenge(), 'recovered passkey'),
-      userId: subUserId,
-    }, stamper)
+    const rec = await submit(
+      'recover_user',
+      'ACTIVITY_TYPE_RECOVER_USER',
+      subOrgId,
+      {
+        authenticator: authenticatorParam(soft, randomChallenge(), 'recovered passkey'),
+        userId: subUserId,
+      },
+      stamper,
+    )
     expect(rec.status).toBe(200)
     expect(rec.json.activity.result.recoverUserResult.authenticatorId).toHaveLength(1)
     // The new passkey works; the recovery key does not any more.
@@ -328,15 +364,23 @@ describe('update_allowed_origins and create_read_write_session', () => {
         userId: subUserId,
       })
     expect((await add()).status).toBe(400)
-    const ok = await submit('update_allowed_origins', 'ACTIVITY_TYPE_UPDATE_ALLOWED_ORIGINS', rootOrgId, { allowedOrigins: ['https://wallet.example'] })
+    const ok = await submit('update_allowed_origins', 'ACTIVITY_TYPE_UPDATE_ALLOWED_ORIGINS', rootOrgId, {
+      allowedOrigins: ['https://wallet.example'],
+    })
     expect(ok.status).toBe(200)
     expect((await add()).status).toBe(200)
 
     // create_read_write_session stamped by that passkey, naming the parent organization.
     const target = generateP256KeyPair()
-    const rw = await submit('create_read_write_session', 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', rootOrgId, {
-      targetPublicKey: bytesToHex(target.publicKeyUncompressed),
-    }, soft.stamper())
+    const rw = await submit(
+      'create_read_write_session',
+      'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2',
+      rootOrgId,
+      {
+        targetPublicKey: bytesToHex(target.publicKeyUncompressed),
+      },
+      soft.stamper(),
+    )
     expect(rw.status).toBe(200)
     const r = rw.json.activity.result.createReadWriteSessionResultV2
     expect(r.organizationId).toBe(subOrgId)
@@ -360,7 +404,11 @@ describe('dev mailbox', () => {
       expect((await fetch(`${prod.url}/dev/messages`)).status).toBe(404)
       const res = await prod.post(
         '/public/v1/submit/init_otp_auth',
-        submitBody('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', prod.admin.organizationId, { otpType: 'OTP_TYPE_EMAIL', contact: email, appName: 'Acme' }),
+        submitBody('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', prod.admin.organizationId, {
+          otpType: 'OTP_TYPE_EMAIL',
+          contact: email,
+          appName: 'Acme',
+        }),
       )
       expect(res.status).toBe(412)
       expect(res.json.message).toContain('SIGIL_SMTP_URL')

@@ -19,7 +19,10 @@ afterAll(async () => {
 
 async function tokenFor(contact: string, clientKey: ReturnType<typeof generateP256KeyPair>) {
   const org = svc.admin.organizationId
-  const init = await svc.post('/public/v1/submit/init_otp', submitBody('ACTIVITY_TYPE_INIT_OTP_V3', org, { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Sigil', alphanumeric: false }))
+  const init = await svc.post(
+    '/public/v1/submit/init_otp',
+    submitBody('ACTIVITY_TYPE_INIT_OTP_V3', org, { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Sigil', alphanumeric: false }),
+  )
   const otpId = init.json.activity.result.initOtpResultV2.otpId
   const { messages } = (await (await fetch(`${svc.url}/dev/messages`)).json()) as { messages: Array<{ to: string; text: string }> }
   const code = messages.find((m) => m.to === contact)?.text.match(/code is:? ([0-9A-Z]+)/)?.[1]
@@ -74,12 +77,19 @@ describe('sign-up with a verification token', () => {
     expect(r.status).toBe(400)
     expect(r.json.message).toContain('parameters.clientSignature.publicKey')
 
-    const wrongMessage = signClientSignature({ privateKey: key.privateKey, message: JSON.stringify({ tokenId: 'x', type: 'USAGE_TYPE_SIGNUP' }) })
+    const wrongMessage = signClientSignature({
+      privateKey: key.privateKey,
+      message: JSON.stringify({ tokenId: 'x', type: 'USAGE_TYPE_SIGNUP' }),
+    })
     const r2 = await signup('uma@example.com', { verificationToken: token, clientSignature: wrongMessage })
     expect(r2.status).toBe(400)
     expect(r2.json.message).toContain('parameters.clientSignature.message')
 
-    const subs = await svc.post('/public/v1/query/list_suborgs', { organizationId: svc.admin.organizationId, filterType: 'EMAIL', filterValue: 'uma@example.com' })
+    const subs = await svc.post('/public/v1/query/list_suborgs', {
+      organizationId: svc.admin.organizationId,
+      filterType: 'EMAIL',
+      filterValue: 'uma@example.com',
+    })
     expect(subs.json.organizationIds).toEqual([])
   })
 })

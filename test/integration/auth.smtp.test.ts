@@ -104,7 +104,9 @@ describe('SMTP delivery', () => {
 
     let delivery = ''
     for (let i = 0; i < 40 && delivery !== 'sent'; i++) {
-      const msgs = (await (await fetch(`${svc.url}/dev/messages`)).json()) as { messages: Array<{ to: string; delivery: string; from: string }> }
+      const msgs = (await (await fetch(`${svc.url}/dev/messages`)).json()) as {
+        messages: Array<{ to: string; delivery: string; from: string }>
+      }
       const m = msgs.messages.find((x) => x.to === 'zoe@example.com')
       delivery = m?.delivery ?? ''
       expect(m?.from).toBe('"Acme Team" <otp@acme.example>')
@@ -116,7 +118,11 @@ describe('SMTP delivery', () => {
   it('retries a delivery that failed and reports the attempts in the mailbox', async () => {
     const res = await svc.post(
       '/public/v1/submit/init_otp_auth',
-      submitBody('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', svc.admin.organizationId, { otpType: 'OTP_TYPE_EMAIL', contact: 'flaky@example.com', appName: 'Acme' }),
+      submitBody('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', svc.admin.organizationId, {
+        otpType: 'OTP_TYPE_EMAIL',
+        contact: 'flaky@example.com',
+        appName: 'Acme',
+      }),
     )
     expect(res.status).toBe(200)
     const mail = await waitFor(() => received.find((m) => m.to.includes('flaky@example.com')), 20_000)

@@ -77,7 +77,9 @@ describe.skipIf(!!process.env.DATABASE_URL)('backup and restore of the embedded 
       expect((await a.post(BACKUP_PATH, { timestampMs: '1' })).json.details[0].reason).toBe('TIMESTAMP_OUT_OF_WINDOW')
       const t1 = performance.now()
       const snap = await a.rt.db.snapshot!()
-      console.info(`snapshot inside the service (requests wait only for the checkpoint and file copy): ${(performance.now() - t1).toFixed(0)} ms, ${snap.length} bytes`)
+      console.info(
+        `snapshot inside the service (requests wait only for the checkpoint and file copy): ${(performance.now() - t1).toFixed(0)} ms, ${snap.length} bytes`,
+      )
     } finally {
       await a.stop()
     }
@@ -102,11 +104,13 @@ describe.skipIf(!!process.env.DATABASE_URL)('backup and restore of the embedded 
     const restoreMs = performance.now() - t1
     expect(restored.code, restored.stderr).toBe(0)
     expect(restored.stderr).toMatch(new RegExp(`No master key yet.*id ${header.masterKeyId}`, 's'))
-    await expect(startTestService({ dataDir: dirB, databaseUrl: undefined })).rejects.toThrow(/master\.key is missing and SIGIL_MASTER_KEY is not set/)
+    await expect(startTestService({ dataDir: dirB, databaseUrl: undefined })).rejects.toThrow(
+      /master\.key is missing and SIGIL_MASTER_KEY is not set/,
+    )
     // With a different master key: refused too, naming the mismatch.
-    await expect(
-      startTestService({ dataDir: dirB, databaseUrl: undefined, masterKeyHex: 'ab'.repeat(32) }),
-    ).rejects.toThrow(/another master key/)
+    await expect(startTestService({ dataDir: dirB, databaseUrl: undefined, masterKeyHex: 'ab'.repeat(32) })).rejects.toThrow(
+      /another master key/,
+    )
 
     // With the backed-up service's master key (here as SIGIL_MASTER_KEY): everything is there.
     const b = await startTestService({ dataDir: dirB, databaseUrl: undefined, masterKeyHex: masterKey })
@@ -128,14 +132,17 @@ describe.skipIf(!!process.env.DATABASE_URL)('backup and restore of the embedded 
       const signed = await signDigest(b.post, org, w.address!, DIGEST)
       expect(signed.status, JSON.stringify(signed.json)).toBe(200)
       expect(signed.signer?.toLowerCase()).toBe(w.address!.toLowerCase())
-      console.info(`restore: ${restoreMs.toFixed(0)} ms through the CLI; ${during.length} of ${written.length} concurrent wallets in the snapshot`)
+      console.info(
+        `restore: ${restoreMs.toFixed(0)} ms through the CLI; ${during.length} of ${written.length} concurrent wallets in the snapshot`,
+      )
     } finally {
       await b.stop()
     }
   }, 60_000)
 
   it('refuses a non-empty data dir, a master key of another service, and a corrupt or truncated file', async () => {
-    const config = (dataDir: string, masterKeyHex?: string) => resolveConfig({ SIGIL_DATA_DIR: dataDir, ...(masterKeyHex ? { SIGIL_MASTER_KEY: masterKeyHex } : {}) })
+    const config = (dataDir: string, masterKeyHex?: string) =>
+      resolveConfig({ SIGIL_DATA_DIR: dataDir, ...(masterKeyHex ? { SIGIL_MASTER_KEY: masterKeyHex } : {}) })
     // dirA still holds its database
     await expect(restore(config(dirA), file)).rejects.toThrow(/is not empty.*--force/)
     const nonEmpty = await cli('restore', dirA, [file])

@@ -53,7 +53,11 @@ afterAll(async () => {
 })
 
 async function solanaCall(body: unknown) {
-  const res = await fetch(chains.solana.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(chains.solana.url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   return { status: res.status, json: (await res.json()) as any }
 }
 
@@ -75,7 +79,11 @@ describe('EVM dev node', () => {
     expect(await client.getChainId()).toBe(31337)
     expect(await client.getBalance({ address: DEV_FUNDER })).toBe(parseEther('10000'))
     const before = await client.getBlockNumber()
-    const res = await svc.post('/dev/faucet', { caip2: 'eip155:31337', address: '0x000000000000000000000000000000000000dEaD', amount: '1' }, null)
+    const res = await svc.post(
+      '/dev/faucet',
+      { caip2: 'eip155:31337', address: '0x000000000000000000000000000000000000dEaD', amount: '1' },
+      null,
+    )
     expect(res.status).toBe(200)
     const receipt = await client.getTransactionReceipt({ hash: res.json.txHash })
     expect(receipt.status).toBe('success')
@@ -141,12 +149,20 @@ describe('Solana dev runtime over JSON-RPC', () => {
     expect(sim.value.logs?.join('\n')).toContain('insufficient lamports')
 
     const preflight = await solanaCall({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [wire, { encoding: 'base64' }] })
-    expect(preflight.json.error).toMatchObject({ code: -32002, message: 'Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1' })
+    expect(preflight.json.error).toMatchObject({
+      code: -32002,
+      message: 'Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1',
+    })
     expect(preflight.json.error.data.err).toEqual({ InstructionError: [0, { Custom: 1 }] })
     expect((await rpc.getSignatureStatuses([signature]).send()).value[0]).toBeNull()
     expect((await rpc.getBalance(carol.address).send()).value).toBe(10_000_000n)
 
-    const skipped = await solanaCall({ jsonrpc: '2.0', id: 2, method: 'sendTransaction', params: [wire, { encoding: 'base64', skipPreflight: true }] })
+    const skipped = await solanaCall({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'sendTransaction',
+      params: [wire, { encoding: 'base64', skipPreflight: true }],
+    })
     expect(skipped.json.result).toBe(signature)
     const [status] = (await rpc.getSignatureStatuses([signature]).send()).value
     expect(status?.err).toEqual({ InstructionError: [0n, { Custom: 1n }] })
@@ -160,7 +176,9 @@ describe('Solana dev runtime over JSON-RPC', () => {
     expect((await solanaCall({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' })).json.error.code).toBe(-32601)
     expect((await solanaCall({ jsonrpc: '2.0', id: 1, method: 'toString' })).json.error.code).toBe(-32601)
     expect((await solanaCall({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: ['not-an-address'] })).json.error.code).toBe(-32602)
-    expect((await solanaCall({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: ['AAAA', { encoding: 'base64' }] })).json.error.code).toBe(-32602)
+    expect(
+      (await solanaCall({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: ['AAAA', { encoding: 'base64' }] })).json.error.code,
+    ).toBe(-32602)
     expect((await solanaCall({ jsonrpc: '2.0', id: 1, method: 'requestAirdrop', params: [DEV_FUNDER, -1] })).json.error.code).toBe(-32602)
     expect((await solanaCall({ id: 1, method: 'getSlot' })).json.error.code).toBe(-32600)
     expect((await solanaCall([])).json.error.code).toBe(-32600)
@@ -261,7 +279,10 @@ describe('balances and supported assets (issue 11, item 6)', () => {
     )
     expect(res.status).toBe(200)
     ;[eth, sol] = res.json.activity.result.createWalletResult.addresses
-    client = new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }))
+    client = new TurnkeyClient(
+      { baseUrl: svc.url },
+      new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
+    )
   })
 
   it('reads native balances from the dev chains, through the official client unmodified', async () => {
@@ -275,13 +296,20 @@ describe('balances and supported assets (issue 11, item 6)', () => {
     const after = await client.getWalletAddressBalances({ organizationId, address: eth.toLowerCase(), caip2: 'eip155:31337' as any })
     expect(after.balances?.[0]).toMatchObject({ balance: parseEther('1.5').toString(), display: { crypto: '1.5' } })
     const sols = await client.getWalletAddressBalances({ organizationId, address: sol, caip2: DEV_SOLANA_CAIP2 as any })
-    expect(sols.balances?.[0]).toMatchObject({ caip19: `${DEV_SOLANA_CAIP2}/slip44:501`, symbol: 'SOL', decimals: 9, balance: '100000000', display: { crypto: '0.1' } })
+    expect(sols.balances?.[0]).toMatchObject({
+      caip19: `${DEV_SOLANA_CAIP2}/slip44:501`,
+      symbol: 'SOL',
+      decimals: 9,
+      balance: '100000000',
+      display: { crypto: '0.1' },
+    })
     const assets = await client.listSupportedAssets({ organizationId, caip2: DEV_SOLANA_CAIP2 as any })
     expect(assets.assets).toEqual([{ caip19: `${DEV_SOLANA_CAIP2}/slip44:501`, symbol: 'SOL', decimals: 9, name: 'Solana', stable: false }])
   })
 
   it('names the field at fault: unknown network, foreign address, wrong family, node down', async () => {
-    const q = (path: string, body: Record<string, unknown>) => svc.post(`/public/v1/query/${path}`, { organizationId: svc.admin.organizationId, ...body })
+    const q = (path: string, body: Record<string, unknown>) =>
+      svc.post(`/public/v1/query/${path}`, { organizationId: svc.admin.organizationId, ...body })
     const field = (json: any) => json.details.find((d: any) => d.fieldViolations)?.fieldViolations[0]?.field
     const unknown = await q('get_wallet_address_balances', { address: eth, caip2: 'eip155:5' })
     expect([unknown.status, field(unknown.json)]).toEqual([400, 'caip2'])
@@ -310,7 +338,8 @@ describe('npm run chain', () => {
       let stderr = ''
       child.stderr?.on('data', (d) => (stderr += String(d)))
       const deadline = Date.now() + 30_000
-      while (!stderr.includes('dev chains ready') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50))
+      while (!stderr.includes('dev chains ready') && Date.now() < deadline && child.exitCode === null)
+        await new Promise((r) => setTimeout(r, 50))
       expect(stderr).toContain(`http://127.0.0.1:${evmPort}`)
       expect(stderr).toContain(`http://127.0.0.1:${solanaPort}`)
       const solana = createSolanaRpc(`http://127.0.0.1:${solanaPort}`)

@@ -27,11 +27,14 @@ function expectFieldError(r: { status: number; json: any }, status: number, fiel
 
 beforeAll(async () => {
   svc = await startTestService()
-  const r = await svc.post(`${S}create_sub_organization`, submitBody('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', svc.admin.organizationId, {
-    subOrganizationName: 'hostile',
-    rootUsers: [rootUser('hostile', [key.param])],
-    rootQuorumThreshold: 1,
-  }))
+  const r = await svc.post(
+    `${S}create_sub_organization`,
+    submitBody('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', svc.admin.organizationId, {
+      subOrganizationName: 'hostile',
+      rootUsers: [rootUser('hostile', [key.param])],
+      rootQuorumThreshold: 1,
+    }),
+  )
   expect(r.status, JSON.stringify(r.json)).toBe(200)
   org = r.json.activity.result.createSubOrganizationResultV8.subOrganizationId
 })
@@ -43,17 +46,33 @@ afterAll(async () => {
 describe('text the database cannot store', () => {
   it('a lone UTF-16 surrogate, in a value or a key, is a 400 naming the field', async () => {
     for (const walletName of ['a\ud800', '\udfffb', 'x\udc00\ud800y']) {
-      const r = await svc.post(`${S}create_wallet`, submitBody('ACTIVITY_TYPE_CREATE_WALLET', org, { walletName, accounts: [] }), key.stamper)
+      const r = await svc.post(
+        `${S}create_wallet`,
+        submitBody('ACTIVITY_TYPE_CREATE_WALLET', org, { walletName, accounts: [] }),
+        key.stamper,
+      )
       expectFieldError(r, 400, 'parameters.walletName')
     }
-    const inKey = await svc.post(`${S}create_wallet`, submitBody('ACTIVITY_TYPE_CREATE_WALLET', org, { walletName: 'w', accounts: [], 'k\ud800': 1 }), key.stamper)
+    const inKey = await svc.post(
+      `${S}create_wallet`,
+      submitBody('ACTIVITY_TYPE_CREATE_WALLET', org, { walletName: 'w', accounts: [], 'k\ud800': 1 }),
+      key.stamper,
+    )
     expectFieldError(inKey, 400, 'parameters.k\ud800')
     const inQuery = await svc.post(`${Q}get_wallet`, { organizationId: org, walletId: '\ud800' }, key.stamper)
     expectFieldError(inQuery, 400, 'walletId')
-    const inArray = await svc.post(`${Q}list_activities`, { organizationId: org, filterByStatus: ['ACTIVITY_STATUS_COMPLETED', '\udc00'] }, key.stamper)
+    const inArray = await svc.post(
+      `${Q}list_activities`,
+      { organizationId: org, filterByStatus: ['ACTIVITY_STATUS_COMPLETED', '\udc00'] },
+      key.stamper,
+    )
     expectFieldError(inArray, 400, 'filterByStatus[1]')
     // A well-formed pair (an emoji) is ordinary text.
-    const emoji = await svc.post(`${S}create_wallet`, submitBody('ACTIVITY_TYPE_CREATE_WALLET', org, { walletName: 'w 😀', accounts: [] }), key.stamper)
+    const emoji = await svc.post(
+      `${S}create_wallet`,
+      submitBody('ACTIVITY_TYPE_CREATE_WALLET', org, { walletName: 'w 😀', accounts: [] }),
+      key.stamper,
+    )
     expect(emoji.status, JSON.stringify(emoji.json)).toBe(200)
     const wallets = await svc.post(`${Q}list_wallets`, { organizationId: org }, key.stamper)
     expect((wallets.json.wallets as Array<{ walletName: string }>).map((w) => w.walletName)).toEqual(['w 😀'])
@@ -72,7 +91,11 @@ describe('values too large for the database', () => {
   it('an otpId too large for its index is a 400 naming it, and no activity is recorded', async () => {
     const before = await svc.post(`${Q}list_activities`, { organizationId: org }, key.stamper)
     for (const otpId of [noise(10_000), noise(200_000)]) {
-      const r = await svc.post(`${S}verify_otp`, submitBody('ACTIVITY_TYPE_VERIFY_OTP_V2', org, { otpId, encryptedOtpBundle: 'x' }), key.stamper)
+      const r = await svc.post(
+        `${S}verify_otp`,
+        submitBody('ACTIVITY_TYPE_VERIFY_OTP_V2', org, { otpId, encryptedOtpBundle: 'x' }),
+        key.stamper,
+      )
       expectFieldError(r, 400, 'parameters.otpId')
     }
     const after = await svc.post(`${Q}list_activities`, { organizationId: org }, key.stamper)
@@ -81,12 +104,16 @@ describe('values too large for the database', () => {
 
   it('a user e-mail too large for its index is a 400 naming it, and the activity commits nothing', async () => {
     const userEmail = `${noise(20_000)}@example.com`
-    const r = await svc.post(`${S}create_users`, submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, {
-      users: [
-        { userName: 'first', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] },
-        { userName: 'second', userEmail, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] },
-      ],
-    }), key.stamper)
+    const r = await svc.post(
+      `${S}create_users`,
+      submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, {
+        users: [
+          { userName: 'first', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] },
+          { userName: 'second', userEmail, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] },
+        ],
+      }),
+      key.stamper,
+    )
     expectFieldError(r, 400, 'parameters.users[1].userEmail')
     const users = await svc.post(`${Q}list_users`, { organizationId: org }, key.stamper)
     expect((users.json.users as Array<{ userName: string }>).map((u) => u.userName)).toEqual(['hostile'])

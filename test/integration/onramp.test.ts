@@ -121,29 +121,53 @@ describe('init_fiat_on_ramp validation', () => {
     ],
     [
       'Solana address of 31 bytes',
-      { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL', walletAddress: '1111111111111111111111111111111' },
+      {
+        network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA',
+        cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL',
+        walletAddress: '1111111111111111111111111111111',
+      },
       'parameters.walletAddress',
     ],
     [
       'Bitcoin testnet address',
-      { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC', walletAddress: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx' },
+      {
+        network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN',
+        cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC',
+        walletAddress: 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx',
+      },
       'parameters.walletAddress',
     ],
     [
       'Bitcoin address with a bad checksum',
-      { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC', walletAddress: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3' },
+      {
+        network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN',
+        cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC',
+        walletAddress: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3',
+      },
       'parameters.walletAddress',
     ],
     ['BTC on Ethereum', { cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC' }, 'parameters.cryptoCurrencyCode'],
-    ['SOL on Base', { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BASE', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL' }, 'parameters.cryptoCurrencyCode'],
+    [
+      'SOL on Base',
+      { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BASE', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL' },
+      'parameters.cryptoCurrencyCode',
+    ],
     [
       'ETH on Solana',
-      { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH', walletAddress: SOL_ADDRESS },
+      {
+        network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA',
+        cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH',
+        walletAddress: SOL_ADDRESS,
+      },
       'parameters.cryptoCurrencyCode',
     ],
     [
       'USDC on Bitcoin',
-      { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC', walletAddress: BTC_ADDRESSES[0] },
+      {
+        network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN',
+        cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC',
+        walletAddress: BTC_ADDRESSES[0],
+      },
       'parameters.cryptoCurrencyCode',
     ],
     ['unknown network', { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_DOGE' }, 'parameters.network'],
@@ -165,7 +189,9 @@ describe('init_fiat_on_ramp validation', () => {
   it('stored nothing for the refused requests: no transaction, no COMPLETED activity', async () => {
     expect(await countRows('SELECT count(*) AS n FROM onramp_transactions')).toBe(0)
     expect(
-      await countRows("SELECT count(*) AS n FROM activities WHERE type = $1 AND status = 'ACTIVITY_STATUS_COMPLETED'", [TYPES.init_fiat_on_ramp]),
+      await countRows("SELECT count(*) AS n FROM activities WHERE type = $1 AND status = 'ACTIVITY_STATUS_COMPLETED'", [
+        TYPES.init_fiat_on_ramp,
+      ]),
     ).toBe(0)
   })
 
@@ -174,14 +200,28 @@ describe('init_fiat_on_ramp validation', () => {
       { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BASE', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC' },
       { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BASE', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH' },
       { cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC', countryCode: 'GB', countrySubdivisionCode: undefined },
-      { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL', walletAddress: SOL_ADDRESS },
-      { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC', walletAddress: SOL_ADDRESS },
+      {
+        network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA',
+        cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL',
+        walletAddress: SOL_ADDRESS,
+      },
+      {
+        network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA',
+        cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC',
+        walletAddress: SOL_ADDRESS,
+      },
       ...BTC_ADDRESSES.map((walletAddress) => ({
         network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN',
         cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC',
         walletAddress,
       })),
-      { fiatCurrencyAmount: undefined, fiatCurrencyCode: undefined, paymentMethod: undefined, countryCode: undefined, countrySubdivisionCode: undefined },
+      {
+        fiatCurrencyAmount: undefined,
+        fiatCurrencyCode: undefined,
+        paymentMethod: undefined,
+        countryCode: undefined,
+        countrySubdivisionCode: undefined,
+      },
       { countrySubdivisionCode: 'US-CA', fiatCurrencyAmount: '20.01' },
     ]
     for (const over of ok) {
@@ -243,7 +283,10 @@ describe('init_fiat_on_ramp without credentials: the built-in sandbox provider',
     expect((await page(`${forged}&signature=${encodeURIComponent(onRampUrlSignature)}`)).status).toBe(403)
     expect((await page(onRampUrl)).status).toBe(200)
     // The hosted service's path spelling answers the same query (the old one stays as an alias).
-    const hosted = await svc.post('/public/v1/query/get_onramp_transaction_status', { organizationId: root, transactionId: onRampTransactionId })
+    const hosted = await svc.post('/public/v1/query/get_onramp_transaction_status', {
+      organizationId: root,
+      transactionId: onRampTransactionId,
+    })
     expect(hosted.json).toEqual({ transactionStatus: 'PENDING' })
   })
 
@@ -306,10 +349,18 @@ describe('sandbox provider routes', () => {
   })
 
   it('simulates Solana (base58 signature) and Bitcoin (64 hex) hashes', async () => {
-    const sol = await start({ network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL', walletAddress: SOL_ADDRESS })
+    const sol = await start({
+      network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA',
+      cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL',
+      walletAddress: SOL_ADDRESS,
+    })
     const solHash = (await (await post(sol.onRampTransactionId, 'complete')).json()).txHash
     expect(solHash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/)
-    const btc = await start({ network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC', walletAddress: BTC_ADDRESSES[2] })
+    const btc = await start({
+      network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN',
+      cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC',
+      walletAddress: BTC_ADDRESSES[2],
+    })
     const btcHash = (await (await post(btc.onRampTransactionId, 'complete')).json()).txHash
     expect(btcHash).toMatch(/^[0-9a-f]{64}$/)
   })
@@ -342,7 +393,10 @@ describe('on-ramp credentials', () => {
     const r2 = await submit('create_fiat_on_ramp_credential', {
       onrampProvider: ALPHA,
       publishableApiKey: 'pk_x',
-      encryptedSecretApiKey: JSON.stringify({ encappedPublic: bytesToHex(wrongTarget.encappedPublic), ciphertext: bytesToHex(wrongTarget.ciphertext) }),
+      encryptedSecretApiKey: JSON.stringify({
+        encappedPublic: bytesToHex(wrongTarget.encappedPublic),
+        ciphertext: bytesToHex(wrongTarget.ciphertext),
+      }),
       sandboxMode: true,
     })
     expectRefused(r2, 'parameters.encryptedSecretApiKey')
@@ -416,7 +470,9 @@ describe('on-ramp credentials', () => {
       JSON.stringify(list.json),
       JSON.stringify(activities.json),
       ...(await Promise.all(
-        activities.json.activities.map(async (a: any) => JSON.stringify((await query('get_activity', { organizationId: root, activityId: a.id })).json)),
+        activities.json.activities.map(async (a: any) =>
+          JSON.stringify((await query('get_activity', { organizationId: root, activityId: a.id })).json),
+        ),
       )),
       await dumpDatabase(),
     ].join('\n')
@@ -496,7 +552,8 @@ describe('on-ramp credentials', () => {
     const alpha = (await submit('init_fiat_on_ramp', order({ sandboxMode: true }))).json.activity.result.initFiatOnRampResult
     expect(alpha.onRampUrl.startsWith(`${svc.url}/sandbox/onramp/`)).toBe(true)
     expect(new URL(alpha.onRampUrl).searchParams.get('publishableKey')).toBeNull()
-    const beta = (await submit('init_fiat_on_ramp', order({ onrampProvider: BETA, sandboxMode: true }))).json.activity.result.initFiatOnRampResult
+    const beta = (await submit('init_fiat_on_ramp', order({ onrampProvider: BETA, sandboxMode: true }))).json.activity.result
+      .initFiatOnRampResult
     expect(beta.onRampUrl.startsWith(`${svc.url}/sandbox/onramp/`)).toBe(true)
     expect(new URL(beta.onRampUrl).searchParams.get('publishableKey')).toBe('pk_test_beta_3')
     // ... and back.
@@ -543,7 +600,11 @@ describe('on-ramp credentials', () => {
     const res = r.json.activity.result.initFiatOnRampResult
     expect(new URL(res.onRampUrl).searchParams.get('publishableKey')).toBe('pk_test_alpha_4')
     expect(res.onRampUrlSignature).toBe(hmac(SECRET2, queryOf(res.onRampUrl)))
-    const mine = await query('get_on_ramp_transaction_status', { organizationId: subOrgId, transactionId: res.onRampTransactionId }, key.stamper)
+    const mine = await query(
+      'get_on_ramp_transaction_status',
+      { organizationId: subOrgId, transactionId: res.onRampTransactionId },
+      key.stamper,
+    )
     expect(mine.json.transactionStatus).toBe('PENDING')
     const other = await query('get_on_ramp_transaction_status', { organizationId: root, transactionId: res.onRampTransactionId })
     expect(other.status).toBe(404)

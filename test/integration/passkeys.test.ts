@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Stamper } from '../../src/api/stamper.js'
 import { base64UrlDecode, base64UrlEncode } from '../../src/crypto/encoding.js'
 import { EXTENSION_ORIGIN } from '../../src/api/identity.js'
-import { AUTH_DATA_FLAGS, authenticatorParam, createSoftAuthenticator, randomChallenge, type SoftAuthenticator } from '../helpers/softAuthenticator.js'
+import {
+  AUTH_DATA_FLAGS,
+  authenticatorParam,
+  createSoftAuthenticator,
+  randomChallenge,
+  type SoftAuthenticator,
+} from '../helpers/softAuthenticator.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
 const CREATE_SUB_ORG = '/public/v1/submit/create_sub_organization'
@@ -259,7 +265,10 @@ describe('create_authenticators V2', () => {
     const fields = violatedFields(res.json)
     expect(fields.length).toBeGreaterThan(0)
     for (const f of fields) expect(f).toMatch(/^parameters\.authenticators\[0\]/)
-    expect(fields.some((f) => field.test(f)), fields.join(', ')).toBe(true)
+    expect(
+      fields.some((f) => field.test(f)),
+      fields.join(', '),
+    ).toBe(true)
     // Nothing stored: same authenticators; any new activity record is FAILED.
     expect(await authenticatorIdsOf(subOrgId)).toEqual(idsBefore)
     const activitiesAfter = await createAuthenticatorsActivities(subOrgId)

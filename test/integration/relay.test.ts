@@ -109,12 +109,20 @@ describe('relay sign-up and login', () => {
 
   it('relays a wrong code as "Invalid OTP code"', async () => {
     const init = await relay('/v1/otp_init', { otpType: 'OTP_TYPE_EMAIL', contact: 'erin@example.com' })
-    const res = await relay('/v1/otp_auth', { otpId: init.json.otpId, otpCode: 'WRONGCODE', targetPublicKey: bytesToHex(generateP256KeyPair().publicKey) })
+    const res = await relay('/v1/otp_auth', {
+      otpId: init.json.otpId,
+      otpCode: 'WRONGCODE',
+      targetPublicKey: bytesToHex(generateP256KeyPair().publicKey),
+    })
     expect(res.status).toBe(400)
     expect(res.json.message).toBe('Invalid OTP code')
     // A wrong code for a new contact signs nobody up.
     const account = await relay('/v1/account', { filterType: 'EMAIL', filterValue: 'erin@example.com' })
-    const subs = await svc.post('/public/v1/query/list_suborgs', { organizationId: rootOrgId, filterType: 'EMAIL', filterValue: 'erin@example.com' })
+    const subs = await svc.post('/public/v1/query/list_suborgs', {
+      organizationId: rootOrgId,
+      filterType: 'EMAIL',
+      filterValue: 'erin@example.com',
+    })
     expect(account.json.organizationId ?? null).toBeNull()
     expect(subs.status).toBe(200)
     expect(subs.json.organizationIds).toEqual([])
@@ -124,7 +132,11 @@ describe('relay sign-up and login', () => {
     const { organizationId, userId } = await otpSignUp('OTP_TYPE_EMAIL', 'frank@example.com')
     const init = await relay('/v1/otp_init', { otpType: 'OTP_TYPE_EMAIL', contact: 'frank@example.com' })
     const key = generateP256KeyPair()
-    const verify = await relay('/v1/otp_verify', { otpId: init.json.otpId, otpCode: await codeFor('frank@example.com'), publicKey: bytesToHex(key.publicKey) })
+    const verify = await relay('/v1/otp_verify', {
+      otpId: init.json.otpId,
+      otpCode: await codeFor('frank@example.com'),
+      publicKey: bytesToHex(key.publicKey),
+    })
     expect(verify.status).toBe(200)
     const token: string = verify.json.verificationToken
     expect((await relay('/v1/account', { filterType: 'EMAIL', filterValue: 'frank@example.com' })).status).toBe(400)
@@ -137,7 +149,14 @@ describe('relay sign-up and login', () => {
     )
     const signature = bytesToHex(p256.sign(utf8Encode(body), key.privateKey, { prehash: true, lowS: false, format: 'der' }))
     const header = base64UrlEncode(
-      utf8Encode(JSON.stringify({ publicKeyAttestation: token, scheme: 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN', publicKey: bytesToHex(key.publicKey), signature })),
+      utf8Encode(
+        JSON.stringify({
+          publicKeyAttestation: token,
+          scheme: 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN',
+          publicKey: bytesToHex(key.publicKey),
+          signature,
+        }),
+      ),
     )
     const res = await fetch(`${svc.url}/public/v1/submit/stamp_login`, {
       method: 'POST',
@@ -154,7 +173,11 @@ describe('relay sign-up and login', () => {
     const { userId } = await otpSignUp('OTP_TYPE_EMAIL', 'gina@example.com')
     const init = await relay('/v1/otp_init', { otpType: 'OTP_TYPE_EMAIL', contact: 'gina@example.com' })
     const key = generateP256KeyPair()
-    const verify = await relay('/v1/otp_verify', { otpId: init.json.otpId, otpCode: await codeFor('gina@example.com'), publicKey: bytesToHex(key.publicKey) })
+    const verify = await relay('/v1/otp_verify', {
+      otpId: init.json.otpId,
+      otpCode: await codeFor('gina@example.com'),
+      publicKey: bytesToHex(key.publicKey),
+    })
     const login = await relay('/v1/otp_login', { verificationToken: verify.json.verificationToken, publicKey: bytesToHex(key.publicKey) })
     expect(login.status).toBe(200)
     expect(decodeJwtPayload(login.json.session)?.user_id).toBe(userId)
@@ -166,7 +189,14 @@ describe('relay sign-up and login', () => {
     const signup = await relay('/v1/signup', {
       userName: 'passkey user',
       authenticators: [authenticatorParam(soft, randomChallenge(), 'my passkey')],
-      apiKeys: [{ apiKeyName: `passkey-auth-${bytesToHex(temp.publicKey)}`, publicKey: bytesToHex(temp.publicKey), curveType: 'API_KEY_CURVE_P256', expirationSeconds: '60' }],
+      apiKeys: [
+        {
+          apiKeyName: `passkey-auth-${bytesToHex(temp.publicKey)}`,
+          publicKey: bytesToHex(temp.publicKey),
+          curveType: 'API_KEY_CURVE_P256',
+          expirationSeconds: '60',
+        },
+      ],
       oauthProviders: [],
     })
     expect(signup.status).toBe(200)
@@ -235,7 +265,12 @@ describe('relay guards', () => {
       const init = await relay('/v1/otp_init', { otpType: 'OTP_TYPE_EMAIL', contact: 'kate@example.com' }, 'https://app.example', base)
       expect(init.status).toBe(200)
       const target = generateP256KeyPair()
-      const auth = await relay('/v1/otp_auth', { otpId: init.json.otpId, otpCode: await codeFor('kate@example.com'), targetPublicKey: bytesToHex(target.publicKey) }, 'https://app.example', base)
+      const auth = await relay(
+        '/v1/otp_auth',
+        { otpId: init.json.otpId, otpCode: await codeFor('kate@example.com'), targetPublicKey: bytesToHex(target.publicKey) },
+        'https://app.example',
+        base,
+      )
       expect(auth.status).toBe(200)
       await open(auth.json.credentialBundle, target.privateKey)
     } finally {

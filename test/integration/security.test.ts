@@ -56,12 +56,18 @@ async function subOrg(name: string, user: ReturnType<typeof rootUser>, extra: Re
 }
 
 function signWith(orgId: string, address: string, stamper: Stamper, payload = PAYLOAD) {
-  return submit('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', orgId, {
-    signWith: address,
-    payload,
-    encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
-    hashFunction: 'HASH_FUNCTION_NO_OP',
-  }, stamper)
+  return submit(
+    'sign_raw_payload',
+    'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+    orgId,
+    {
+      signWith: address,
+      payload,
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    },
+    stamper,
+  )
 }
 
 function _reasonOf(json: any): string | undefined {
@@ -81,9 +87,15 @@ beforeAll(async () => {
   walletA = a.wallet!
   walletB = b.wallet!
   // A second user of A, outside its root quorum.
-  const viewer = await submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V3', orgA, {
-    users: [{ userName: 'viewer', apiKeys: [aliceViewer.param], authenticators: [], oauthProviders: [], userTags: [] }],
-  }, aliceKey.stamper)
+  const viewer = await submit(
+    'create_users',
+    'ACTIVITY_TYPE_CREATE_USERS_V3',
+    orgA,
+    {
+      users: [{ userName: 'viewer', apiKeys: [aliceViewer.param], authenticators: [], oauthProviders: [], userTags: [] }],
+    },
+    aliceKey.stamper,
+  )
   expect(viewer.status, JSON.stringify(viewer.json)).toBe(200)
 })
 
@@ -97,9 +109,15 @@ describe('sibling sub-organizations are isolated (A4)', () => {
     expect(named.status).toBe(401)
     const parent = await query('list_users', { organizationId: root }, aliceKey.stamper)
     expect(parent.status).toBe(403)
-    const parentSubmit = await submit('create_users', 'ACTIVITY_TYPE_CREATE_USERS_V3', root, {
-      users: [{ userName: 'intruder', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }],
-    }, aliceKey.stamper)
+    const parentSubmit = await submit(
+      'create_users',
+      'ACTIVITY_TYPE_CREATE_USERS_V3',
+      root,
+      {
+        users: [{ userName: 'intruder', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }],
+      },
+      aliceKey.stamper,
+    )
     expect(parentSubmit.status).toBe(403)
     const users = await query('list_users', { organizationId: root })
     expect((users.json.users as any[]).some((u) => u.userName === 'intruder')).toBe(false)
@@ -109,12 +127,18 @@ describe('sibling sub-organizations are isolated (A4)', () => {
     const signed = await signWith(orgB, walletB.addresses[0]!, bobKey.stamper)
     expect(signed.status, JSON.stringify(signed.json)).toBe(200)
     const bActivity = signed.json.activity
-    const ramp = await submit('init_fiat_on_ramp', 'ACTIVITY_TYPE_INIT_FIAT_ON_RAMP', orgB, {
-      onrampProvider: 'FIAT_ON_RAMP_PROVIDER_ALPHA',
-      walletAddress: walletB.addresses[0],
-      network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM',
-      cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH',
-    }, bobKey.stamper)
+    const ramp = await submit(
+      'init_fiat_on_ramp',
+      'ACTIVITY_TYPE_INIT_FIAT_ON_RAMP',
+      orgB,
+      {
+        onrampProvider: 'FIAT_ON_RAMP_PROVIDER_ALPHA',
+        walletAddress: walletB.addresses[0],
+        network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM',
+        cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH',
+      },
+      bobKey.stamper,
+    )
     expect(ramp.status, JSON.stringify(ramp.json)).toBe(200)
     const txId = ramp.json.activity.result.initFiatOnRampResult.onRampTransactionId
 
@@ -131,15 +155,39 @@ describe('sibling sub-organizations are isolated (A4)', () => {
     expect(sign.status).toBe(404)
     expect(sign.json.message).toContain('parameters.signWith')
     const target = bytesToHex(generateP256KeyPair().publicKeyUncompressed)
-    const exp = await submit('export_wallet', 'ACTIVITY_TYPE_EXPORT_WALLET', orgA, { walletId: walletB.walletId, targetPublicKey: target }, a)
+    const exp = await submit(
+      'export_wallet',
+      'ACTIVITY_TYPE_EXPORT_WALLET',
+      orgA,
+      { walletId: walletB.walletId, targetPublicKey: target },
+      a,
+    )
     expect(exp.status).toBe(404)
-    const expAcc = await submit('export_wallet_account', 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT', orgA, { address: walletB.addresses[0], targetPublicKey: target }, a)
+    const expAcc = await submit(
+      'export_wallet_account',
+      'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT',
+      orgA,
+      { address: walletB.addresses[0], targetPublicKey: target },
+      a,
+    )
     expect(expAcc.status).toBe(404)
-    const del = await submit('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', orgA, { walletIds: [walletB.walletId], deleteWithoutExport: true }, a)
+    const del = await submit(
+      'delete_wallets',
+      'ACTIVITY_TYPE_DELETE_WALLETS',
+      orgA,
+      { walletIds: [walletB.walletId], deleteWithoutExport: true },
+      a,
+    )
     expect(del.status).toBe(404)
     const approve = await submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', orgA, { fingerprint: bActivity.fingerprint }, a)
     expect(approve.status).toBe(404)
-    const keys = await submit('create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', orgA, { userId: bobId, apiKeys: [newApiKey().param] }, a)
+    const keys = await submit(
+      'create_api_keys',
+      'ACTIVITY_TYPE_CREATE_API_KEYS_V2',
+      orgA,
+      { userId: bobId, apiKeys: [newApiKey().param] },
+      a,
+    )
     expect(keys.status).toBe(404)
     // B's wallet is untouched.
     expect((await query('get_wallet', { organizationId: orgB, walletId: walletB.walletId }, bobKey.stamper)).status).toBe(200)
@@ -150,7 +198,13 @@ describe('sibling sub-organizations are isolated (A4)', () => {
     expect(r.status).toBe(200)
     expect(r.json.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
     expect(r.json.activity.result.signRawPayloadResult).toBeUndefined()
-    const vote = await submit('approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', orgA, { fingerprint: r.json.activity.fingerprint }, aliceViewer.stamper)
+    const vote = await submit(
+      'approve_activity',
+      'ACTIVITY_TYPE_APPROVE_ACTIVITY',
+      orgA,
+      { fingerprint: r.json.activity.fingerprint },
+      aliceViewer.stamper,
+    )
     expect(vote.status).toBe(403)
     const still = await query('get_activity', { organizationId: orgA, activityId: r.json.activity.id }, aliceKey.stamper)
     expect(still.json.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
@@ -160,15 +214,26 @@ describe('sibling sub-organizations are isolated (A4)', () => {
 describe('credential resolution from a parent organization id', () => {
   it('a passkey registered again in another sub-organization does not capture logins naming the parent', async () => {
     const victim = createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost' })
-    const v = await subOrg('victim', { userName: 'victim', apiKeys: [], authenticators: [authenticatorParam(victim, randomChallenge(), 'victim passkey')], oauthProviders: [] } as any)
+    const v = await subOrg('victim', {
+      userName: 'victim',
+      apiKeys: [],
+      authenticators: [authenticatorParam(victim, randomChallenge(), 'victim passkey')],
+      oauthProviders: [],
+    } as any)
     // The attacker signs up too, then registers the victim's credential id and public key (both
     // only public material: a "none" attestation signs nothing) on their own user.
     const attackerKey = newApiKey('attacker')
     const x = await subOrg('attacker', rootUser('mallory', [attackerKey.param]))
-    const forged = await submit('create_authenticators', 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2', x.subOrganizationId, {
-      userId: x.rootUserIds[0],
-      authenticators: [authenticatorParam(victim, randomChallenge(), 'copied passkey')],
-    }, attackerKey.stamper)
+    const forged = await submit(
+      'create_authenticators',
+      'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+      x.subOrganizationId,
+      {
+        userId: x.rootUserIds[0],
+        authenticators: [authenticatorParam(victim, randomChallenge(), 'copied passkey')],
+      },
+      attackerKey.stamper,
+    )
     // A credential id is registered once across all organizations: the copy is refused.
     expect(forged.status, JSON.stringify(forged.json)).toBe(409)
     expect(forged.json.message).toContain('parameters.authenticators[0]')
@@ -183,9 +248,15 @@ describe('credential resolution from a parent organization id', () => {
     expect(who.json.organizationId).toBe(v.subOrganizationId)
     expect(who.json.userId).toBe(v.rootUserIds[0])
     const target = generateP256KeyPair()
-    const session = await submit('create_read_write_session', 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', root, {
-      targetPublicKey: bytesToHex(target.publicKeyUncompressed),
-    }, victim.stamper())
+    const session = await submit(
+      'create_read_write_session',
+      'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2',
+      root,
+      {
+        targetPublicKey: bytesToHex(target.publicKeyUncompressed),
+      },
+      victim.stamper(),
+    )
     expect(session.status, JSON.stringify(session.json)).toBe(200)
     expect(session.json.activity.result.createReadWriteSessionResultV2.organizationId).toBe(v.subOrganizationId)
   })
@@ -195,10 +266,16 @@ describe('credential resolution from a parent organization id', () => {
     const attackerKey = newApiKey('attacker key')
     const v = await subOrg('victim 2', rootUser('victim2', [victimKey.param]))
     const x = await subOrg('attacker 2', rootUser('mallory2', [attackerKey.param]))
-    const copy = await submit('create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', x.subOrganizationId, {
-      userId: x.rootUserIds[0],
-      apiKeys: [{ ...victimKey.param, apiKeyName: 'copied' }],
-    }, attackerKey.stamper)
+    const copy = await submit(
+      'create_api_keys',
+      'ACTIVITY_TYPE_CREATE_API_KEYS_V2',
+      x.subOrganizationId,
+      {
+        userId: x.rootUserIds[0],
+        apiKeys: [{ ...victimKey.param, apiKeyName: 'copied' }],
+      },
+      attackerKey.stamper,
+    )
     expect(copy.status, JSON.stringify(copy.json)).toBe(200)
     const who = await query('whoami', { organizationId: root }, victimKey.stamper)
     expect(who.json.organizationId).toBe(v.subOrganizationId)
@@ -236,21 +313,48 @@ describe('recovery credentials', () => {
     expect(sign.status).toBe(403)
     expect(sign.json.activity).toBeUndefined()
     const target = bytesToHex(generateP256KeyPair().publicKeyUncompressed)
-    const exp = await submit('export_wallet', 'ACTIVITY_TYPE_EXPORT_WALLET', carolOrg, { walletId: carolWallet.walletId, targetPublicKey: target }, recovery)
+    const exp = await submit(
+      'export_wallet',
+      'ACTIVITY_TYPE_EXPORT_WALLET',
+      carolOrg,
+      { walletId: carolWallet.walletId, targetPublicKey: target },
+      recovery,
+    )
     expect(exp.status).toBe(403)
-    const keys = await submit('create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', carolOrg, { userId: carolId, apiKeys: [newApiKey().param] }, recovery)
+    const keys = await submit(
+      'create_api_keys',
+      'ACTIVITY_TYPE_CREATE_API_KEYS_V2',
+      carolOrg,
+      { userId: carolId, apiKeys: [newApiKey().param] },
+      recovery,
+    )
     expect(keys.status).toBe(403)
-    const session = await submit('create_read_write_session', 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', carolOrg, { targetPublicKey: target }, recovery)
+    const session = await submit(
+      'create_read_write_session',
+      'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2',
+      carolOrg,
+      { targetPublicKey: target },
+      recovery,
+    )
     expect(session.status).toBe(403)
     // Nothing was recorded or created for those attempts.
-    const acts = await query('list_activities', { organizationId: carolOrg, filterByType: ['ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', 'ACTIVITY_TYPE_EXPORT_WALLET'] })
+    const acts = await query('list_activities', {
+      organizationId: carolOrg,
+      filterByType: ['ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', 'ACTIVITY_TYPE_EXPORT_WALLET'],
+    })
     expect(acts.json.activities).toHaveLength(0)
     // recover_user itself still works with it.
     const soft = createSoftAuthenticator({ rpId: 'localhost', origin: 'http://localhost' })
-    const rec = await submit('recover_user', 'ACTIVITY_TYPE_RECOVER_USER', carolOrg, {
-      authenticator: authenticatorParam(soft, randomChallenge(), 'recovered'),
-      userId: carolId,
-    }, recovery)
+    const rec = await submit(
+      'recover_user',
+      'ACTIVITY_TYPE_RECOVER_USER',
+      carolOrg,
+      {
+        authenticator: authenticatorParam(soft, randomChallenge(), 'recovered'),
+        userId: carolId,
+      },
+      recovery,
+    )
     expect(rec.status, JSON.stringify(rec.json)).toBe(200)
     expect(rec.json.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
   })
@@ -279,10 +383,16 @@ describe('input robustness: 4xx with a named field, never a 500 or partial state
   it('refuses an expirationSeconds too large to store', async () => {
     for (const expirationSeconds of ['99999999999999999999', '9'.repeat(400)]) {
       const k = newApiKey('huge expiry')
-      const r = await submit('create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', orgA, {
-        userId: aliceId,
-        apiKeys: [{ ...k.param, expirationSeconds }],
-      }, aliceKey.stamper)
+      const r = await submit(
+        'create_api_keys',
+        'ACTIVITY_TYPE_CREATE_API_KEYS_V2',
+        orgA,
+        {
+          userId: aliceId,
+          apiKeys: [{ ...k.param, expirationSeconds }],
+        },
+        aliceKey.stamper,
+      )
       expect(r.status, JSON.stringify(r.json)).toBe(400)
       expect(r.json.message).toContain('parameters.apiKeys[0].expirationSeconds')
       expect((await query('whoami', { organizationId: orgA }, k.stamper)).status).toBe(401)
@@ -293,10 +403,19 @@ describe('input robustness: 4xx with a named field, never a 500 or partial state
     const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000)
     const nested = await svc.post(`${Q}whoami`, `{"organizationId":"${root}","x":${deep}}`)
     expect(nested.status).toBeLessThan(500)
-    const deepParams = await svc.post(`${S}create_wallet`, `{"parameters":{"walletName":${deep}},"organizationId":"${root}","timestampMs":"${Date.now()}","type":"ACTIVITY_TYPE_CREATE_WALLET"}`)
+    const deepParams = await svc.post(
+      `${S}create_wallet`,
+      `{"parameters":{"walletName":${deep}},"organizationId":"${root}","timestampMs":"${Date.now()}","type":"ACTIVITY_TYPE_CREATE_WALLET"}`,
+    )
     expect(deepParams.status).toBe(400)
 
-    const many = await submit('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', orgA, { walletIds: Array.from({ length: 20_000 }, (_, i) => `w${i}`) }, aliceKey.stamper)
+    const many = await submit(
+      'delete_wallets',
+      'ACTIVITY_TYPE_DELETE_WALLETS',
+      orgA,
+      { walletIds: Array.from({ length: 20_000 }, (_, i) => `w${i}`) },
+      aliceKey.stamper,
+    )
     expect(many.status).toBeGreaterThanOrEqual(400)
     expect(many.status).toBeLessThan(500)
     expect((await query('get_wallet', { organizationId: orgA, walletId: walletA.walletId }, aliceKey.stamper)).status).toBe(200)
@@ -311,7 +430,10 @@ describe('input robustness: 4xx with a named field, never a 500 or partial state
 
     const exp = await submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', root, { walletName: 'x', accounts: [], mnemonicLength: '1e1' })
     expect(exp.status).toBe(400)
-    const ts = await svc.post(`${S}create_wallet`, { ...submitBody('ACTIVITY_TYPE_CREATE_WALLET', root, { walletName: 'x', accounts: [] }), timestampMs: '1.7e12' })
+    const ts = await svc.post(`${S}create_wallet`, {
+      ...submitBody('ACTIVITY_TYPE_CREATE_WALLET', root, { walletName: 'x', accounts: [] }),
+      timestampMs: '1.7e12',
+    })
     expect(ts.status).toBe(400)
     const limit = await query('list_activities', { organizationId: root, paginationOptions: { limit: '1e2' } })
     expect(limit.status).toBe(400)
@@ -324,7 +446,13 @@ describe('input robustness: 4xx with a named field, never a 500 or partial state
     const nulQuery = await query('get_wallet', { organizationId: orgA, walletId: 'a\u0000b' }, aliceKey.stamper)
     expect(nulQuery.status).toBe(400)
     expect(nulQuery.json.message).toContain('NUL')
-    const nulSubmit = await submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', orgA, { walletName: 'nul\u0000name', accounts: [] }, aliceKey.stamper)
+    const nulSubmit = await submit(
+      'create_wallet',
+      'ACTIVITY_TYPE_CREATE_WALLET',
+      orgA,
+      { walletName: 'nul\u0000name', accounts: [] },
+      aliceKey.stamper,
+    )
     expect(nulSubmit.status).toBe(400)
     expect((await query('list_wallets', { organizationId: orgA }, aliceKey.stamper)).json.wallets).toHaveLength(1)
   })
@@ -332,7 +460,11 @@ describe('input robustness: 4xx with a named field, never a 500 or partial state
 
 describe('secrets and e-mails', () => {
   it('an otp code lives only as an HMAC: the service answers with ids, and a spent code cannot be replayed', async () => {
-    const init = await submit('init_otp_auth', 'ACTIVITY_TYPE_INIT_OTP_AUTH_V3', root, { otpType: 'OTP_TYPE_EMAIL', contact: 'alice@example.com', appName: 'Acme' })
+    const init = await submit('init_otp_auth', 'ACTIVITY_TYPE_INIT_OTP_AUTH_V3', root, {
+      otpType: 'OTP_TYPE_EMAIL',
+      contact: 'alice@example.com',
+      appName: 'Acme',
+    })
     expect(init.status).toBe(200)
     const code = (await messages()).find((m) => m.to === 'alice@example.com')!.text.match(/code is:? ([0-9A-Z]+)/)![1]!
     expect(JSON.stringify(init.json)).not.toContain(code)
@@ -340,7 +472,12 @@ describe('secrets and e-mails', () => {
     const target = bytesToHex(generateP256KeyPair().publicKeyUncompressed)
     const auth = await submit('otp_auth', 'ACTIVITY_TYPE_OTP_AUTH', root, { otpId, otpCode: code, targetPublicKey: target })
     expect(auth.status, JSON.stringify(auth.json)).toBe(200)
-    const again = await submit('otp_auth', 'ACTIVITY_TYPE_OTP_AUTH', root, { otpId, otpCode: code, targetPublicKey: target, apiKeyName: 'again' })
+    const again = await submit('otp_auth', 'ACTIVITY_TYPE_OTP_AUTH', root, {
+      otpId,
+      otpCode: code,
+      targetPublicKey: target,
+      apiKeyName: 'again',
+    })
     expect(again.status).toBeGreaterThanOrEqual(400)
     expect(JSON.stringify(again.json)).not.toContain('credentialBundle')
   })

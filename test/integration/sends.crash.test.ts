@@ -62,26 +62,43 @@ describe('send crash safety', () => {
     const post = async (path: string, body: unknown) => {
       const text = JSON.stringify(body)
       const s = await stamper.stamp(text)
-      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue }, body: text })
+      const res = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue },
+        body: text,
+      })
       return { status: res.status, json: (await res.json()) as any }
     }
     const wallet = await post(
       '/public/v1/submit/create_wallet',
       submitBody('ACTIVITY_TYPE_CREATE_WALLET', admin.organizationId, {
         walletName: 'crash',
-        accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+        accounts: [
+          { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
+        ],
       }),
     )
     const [from] = wallet.json.activity.result.createWalletResult.addresses as [Hex]
     mode = 'pass'
-    expect((await fetch(`${url}/dev/faucet`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ caip2: 'eip155:31337', address: from, amount: '1' }) })).status).toBe(200)
+    expect(
+      (
+        await fetch(`${url}/dev/faucet`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ caip2: 'eip155:31337', address: from, amount: '1' }),
+        })
+      ).status,
+    ).toBe(200)
     const evm = createPublicClient({ transport: http(chains.evm.url) })
     const nonceBefore = await evm.getTransactionCount({ address: from })
     const to = `0x${crashMode === 'swallow' ? '66' : '77'}${'00'.repeat(19)}` as Hex
 
     mode = crashMode
     held.length = 0
-    const sent = await post('/public/v1/submit/eth_send_transaction', submitBody('ACTIVITY_TYPE_ETH_SEND_TRANSACTION', admin.organizationId, { from, caip2: 'eip155:31337', to, value: '12345' }))
+    const sent = await post(
+      '/public/v1/submit/eth_send_transaction',
+      submitBody('ACTIVITY_TYPE_ETH_SEND_TRANSACTION', admin.organizationId, { from, caip2: 'eip155:31337', to, value: '12345' }),
+    )
     expect(sent.status).toBe(200)
     const id = sent.json.activity.result.ethSendTransactionResult.sendTransactionStatusId
     const deadline = Date.now() + 20_000
@@ -96,7 +113,9 @@ describe('send crash safety', () => {
     try {
       let status: any
       while (Date.now() < deadline + 20_000) {
-        status = (await post('/public/v1/query/get_send_transaction_status', { organizationId: admin.organizationId, sendTransactionStatusId: id })).json
+        status = (
+          await post('/public/v1/query/get_send_transaction_status', { organizationId: admin.organizationId, sendTransactionStatusId: id })
+        ).json
         if (status.txStatus === 'INCLUDED' || status.txStatus === 'FAILED') break
         await new Promise((r) => setTimeout(r, 50))
       }

@@ -55,7 +55,10 @@ beforeAll(async () => {
     ),
   })
   org = svc.admin.organizationId
-  client = new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }))
+  client = new TurnkeyClient(
+    { baseUrl: svc.url },
+    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
+  )
   const wallet = await client.createWallet({
     type: 'ACTIVITY_TYPE_CREATE_WALLET',
     timestampMs: String(Date.now()),
@@ -92,7 +95,10 @@ async function settle(sendTransactionStatusId: string, timeoutMs = 20_000) {
 }
 
 const ethSend = (parameters: Record<string, unknown>) =>
-  svc.post('/public/v1/submit/eth_send_transaction', submitBody('ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2', org, { from: eth, caip2: 'eip155:31337', ...parameters }))
+  svc.post(
+    '/public/v1/submit/eth_send_transaction',
+    submitBody('ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2', org, { from: eth, caip2: 'eip155:31337', ...parameters }),
+  )
 
 /** Init code of a contract whose every call reverts with `revertData` (at most 243 bytes). */
 function revertingContract(revertData: string): string {
@@ -110,7 +116,12 @@ async function deploy(initCode: string): Promise<string> {
   const res = await fetch(chains.evm.url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendTransaction', params: [{ from: DEV_FUNDER, data: initCode, gas: '0x100000' }] }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_sendTransaction',
+      params: [{ from: DEV_FUNDER, data: initCode, gas: '0x100000' }],
+    }),
   })
   const hash = ((await res.json()) as { result: Hex }).result
   const receipt = await evm().waitForTransactionReceipt({ hash })
@@ -140,7 +151,14 @@ describe('eth_send_transaction', () => {
 
   it('sends several in a row from one address with consecutive nonces; a byte-identical resubmission sends nothing more', async () => {
     const start = await evm().getTransactionCount({ address: eth as Hex })
-    const bodies = [1, 2, 3].map((i) => submitBody('ACTIVITY_TYPE_ETH_SEND_TRANSACTION', org, { from: eth, caip2: 'eip155:31337', to: '0x3333333333333333333333333333333333333333', value: String(i) }))
+    const bodies = [1, 2, 3].map((i) =>
+      submitBody('ACTIVITY_TYPE_ETH_SEND_TRANSACTION', org, {
+        from: eth,
+        caip2: 'eip155:31337',
+        to: '0x3333333333333333333333333333333333333333',
+        value: String(i),
+      }),
+    )
     const ids: string[] = []
     for (const body of bodies) {
       const r = await svc.post('/public/v1/submit/eth_send_transaction', body)
@@ -156,7 +174,12 @@ describe('eth_send_transaction', () => {
     expect(await evm().getTransactionCount({ address: eth as Hex })).toBe(start + 3)
     const { nonce } = await client.getNonces({ organizationId: org, address: eth, caip2: 'eip155:31337' as any, nonce: true })
     expect(nonce).toBe(String(start + 3))
-    const station = await svc.post('/public/v1/query/get_nonces', { organizationId: org, address: eth, caip2: 'eip155:31337', gasStationNonce: true })
+    const station = await svc.post('/public/v1/query/get_nonces', {
+      organizationId: org,
+      address: eth,
+      caip2: 'eip155:31337',
+      gasStationNonce: true,
+    })
     expect(station.status).toBe(400)
     expect(await evm().getBalance({ address: '0x3333333333333333333333333333333333333333' })).toBe(6n)
   })
@@ -164,26 +187,44 @@ describe('eth_send_transaction', () => {
   it('ends FAILED with the revert decoded: Error(string) in simulation, Panic and unknown selectors on chain', async () => {
     const errorString = `0x08c379a0${(32).toString(16).padStart(64, '0')}${(4).toString(16).padStart(64, '0')}${Buffer.from('nope').toString('hex').padEnd(64, '0')}`
     const reverts = await deploy(revertingContract(errorString))
-    const simulated = await settle((await ethSend({ calls: [{ to: reverts, data: '0x12345678' }] })).json.activity.result.ethSendTransactionResultV2.sendTransactionStatusId)
+    const simulated = await settle(
+      (await ethSend({ calls: [{ to: reverts, data: '0x12345678' }] })).json.activity.result.ethSendTransactionResultV2
+        .sendTransactionStatusId,
+    )
     expect(simulated.txStatus).toBe('FAILED')
-    expect(simulated.error?.revertChain?.[0]).toMatchObject({ errorType: 'native', native: { nativeType: 'error_string', message: 'nope' } })
+    expect(simulated.error?.revertChain?.[0]).toMatchObject({
+      errorType: 'native',
+      native: { nativeType: 'error_string', message: 'nope' },
+    })
     expect(simulated.txError).toContain('nope')
     expect(simulated.eth?.txHash).toBeUndefined()
 
     const panic = await deploy(revertingContract(`0x4e487b71${(0x11).toString(16).padStart(64, '0')}`))
-    const onChain = await settle((await ethSend({ calls: [{ to: panic }], gasLimit: '100000' })).json.activity.result.ethSendTransactionResultV2.sendTransactionStatusId)
+    const onChain = await settle(
+      (await ethSend({ calls: [{ to: panic }], gasLimit: '100000' })).json.activity.result.ethSendTransactionResultV2
+        .sendTransactionStatusId,
+    )
     expect(onChain.txStatus).toBe('FAILED')
     expect(onChain.eth?.txHash).toMatch(/^0x[0-9a-f]{64}$/)
     expect((await evm().getTransactionReceipt({ hash: onChain.eth?.txHash as Hex })).status).toBe('reverted')
-    expect(onChain.error?.revertChain?.[0]).toMatchObject({ address: panic, errorType: 'native', native: { nativeType: 'panic', panicCode: '0x11' } })
+    expect(onChain.error?.revertChain?.[0]).toMatchObject({
+      address: panic,
+      errorType: 'native',
+      native: { nativeType: 'panic', panicCode: '0x11' },
+    })
 
     const custom = await deploy(revertingContract('0xdeadbeef0000000000000000000000000000000000000000000000000000000000000007'))
-    const unknown = await settle((await ethSend({ calls: [{ to: custom }] })).json.activity.result.ethSendTransactionResultV2.sendTransactionStatusId)
+    const unknown = await settle(
+      (await ethSend({ calls: [{ to: custom }] })).json.activity.result.ethSendTransactionResultV2.sendTransactionStatusId,
+    )
     expect(unknown.error?.revertChain?.[0]).toMatchObject({ errorType: 'unknown', unknown: { selector: '0xdeadbeef' } })
   })
 
   it('fails a send the account cannot pay for, naming the cause', async () => {
-    const status = await settle((await ethSend({ calls: [{ to: DEV_FUNDER, value: parseEther('1000').toString() }] })).json.activity.result.ethSendTransactionResultV2.sendTransactionStatusId)
+    const status = await settle(
+      (await ethSend({ calls: [{ to: DEV_FUNDER, value: parseEther('1000').toString() }] })).json.activity.result.ethSendTransactionResultV2
+        .sendTransactionStatusId,
+    )
     expect(status.txStatus).toBe('FAILED')
     expect(status.txError).toMatch(/insufficient funds/)
   })
@@ -206,14 +247,25 @@ describe('eth_send_transaction', () => {
       expect(r.status, JSON.stringify(parameters)).toBe(status)
       expect(field(r.json), JSON.stringify(parameters)).toBe(name)
     }
-    const missing = await client.getSendTransactionStatus({ organizationId: org, sendTransactionStatusId: crypto.randomUUID() }).catch((e) => e)
+    const missing = await client
+      .getSendTransactionStatus({ organizationId: org, sendTransactionStatusId: crypto.randomUUID() })
+      .catch((e) => e)
     expect(String(missing)).toMatch(/sendTransactionStatusId/)
   })
 
   it('waits for a node that is down, and finishes when it comes back', async () => {
     const stateFile = join(offlineDir, 'state.json')
     let node = await startEvmNode({ port: offlinePort, chainId: 31338, stateFile })
-    await fetch(node.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendTransaction', params: [{ from: DEV_FUNDER, to: eth, value: `0x${parseEther('1').toString(16)}` }] }) })
+    await fetch(node.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_sendTransaction',
+        params: [{ from: DEV_FUNDER, to: eth, value: `0x${parseEther('1').toString(16)}` }],
+      }),
+    })
     await node.close()
     const r = await ethSend({ caip2: 'eip155:31338', calls: [{ to: '0x4444444444444444444444444444444444444444', value: '5' }] })
     expect(r.status).toBe(200)
@@ -224,7 +276,9 @@ describe('eth_send_transaction', () => {
     try {
       const status = await settle(id, 30_000)
       expect(status.txStatus).toBe('INCLUDED')
-      const balance = await createPublicClient({ transport: http(node.url) }).getBalance({ address: '0x4444444444444444444444444444444444444444' })
+      const balance = await createPublicClient({ transport: http(node.url) }).getBalance({
+        address: '0x4444444444444444444444444444444444444444',
+      })
       expect(balance).toBe(5n)
     } finally {
       await node.close()
@@ -235,24 +289,52 @@ describe('eth_send_transaction', () => {
 describe('eth_send_raw_transaction', () => {
   const key = HDKey.fromMasterSeed(mnemonicToSeedSync(DEV_MNEMONIC)).derive("m/44'/60'/0'/0/1").privateKey as Uint8Array
   const raw = async (chainId: bigint, nonce?: bigint) => {
-    const from = Transaction.prepare({ to: DEV_FUNDER, value: 1n, nonce: 0n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, chainId }, false).signBy(key).sender
+    const from = Transaction.prepare(
+      { to: DEV_FUNDER, value: 1n, nonce: 0n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, chainId },
+      false,
+    ).signBy(key).sender
     const n = nonce ?? BigInt(await evm().getTransactionCount({ address: from as Hex }))
-    return Transaction.prepare({ to: '0x5555555555555555555555555555555555555555', value: 7n, nonce: n, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, gasLimit: 21000n, chainId }, false).signBy(key)
+    return Transaction.prepare(
+      {
+        to: '0x5555555555555555555555555555555555555555',
+        value: 7n,
+        nonce: n,
+        maxFeePerGas: 10_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000_000n,
+        gasLimit: 21000n,
+        chainId,
+      },
+      false,
+    ).signBy(key)
   }
 
   it('broadcasts a signed transaction and answers its hash', async () => {
     const tx = await raw(31337n)
-    const res = await client.ethSendRawTransaction({ type: 'ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION', timestampMs: String(Date.now()), organizationId: org, parameters: { signedTransaction: tx.toHex(), caip2: 'eip155:31337' as any } })
+    const res = await client.ethSendRawTransaction({
+      type: 'ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION',
+      timestampMs: String(Date.now()),
+      organizationId: org,
+      parameters: { signedTransaction: tx.toHex(), caip2: 'eip155:31337' as any },
+    })
     expect(res.activity.result.ethSendRawTransactionResult?.transactionHash).toBe(tx.hash)
     const receipt = await evm().waitForTransactionReceipt({ hash: tx.hash as Hex })
     expect(receipt.status).toBe('success')
   })
 
   it('refuses an unsigned transaction, another chain, garbage and a node refusal, naming the field', async () => {
-    const send = (signedTransaction: string) => svc.post('/public/v1/submit/eth_send_raw_transaction', submitBody('ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION', org, { signedTransaction, caip2: 'eip155:31337' }))
+    const send = (signedTransaction: string) =>
+      svc.post(
+        '/public/v1/submit/eth_send_raw_transaction',
+        submitBody('ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION', org, { signedTransaction, caip2: 'eip155:31337' }),
+      )
     const other = await send((await raw(1n)).toHex())
     expect([other.status, other.json.message]).toEqual([400, expect.stringContaining('chain id 1')])
-    const unsigned = await send(Transaction.prepare({ to: DEV_FUNDER, value: 1n, nonce: 0n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, chainId: 31337n }, false).toHex({ includeSignature: false }))
+    const unsigned = await send(
+      Transaction.prepare(
+        { to: DEV_FUNDER, value: 1n, nonce: 0n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, chainId: 31337n },
+        false,
+      ).toHex({ includeSignature: false }),
+    )
     expect(unsigned.status).toBe(400)
     expect((await send('0xdeadbeef')).status).toBe(400)
     const stale = await send((await raw(31337n, 0n)).toHex())
@@ -269,7 +351,11 @@ describe('sol_send_transaction', () => {
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayer(address(sol), m),
       (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: hash, lastValidBlockHeight: 0n }, m),
-      (m) => appendTransactionMessageInstruction(getTransferSolInstruction({ source: createNoopSigner(address(sol)), destination: recipient, amount: lamports }), m),
+      (m) =>
+        appendTransactionMessageInstruction(
+          getTransferSolInstruction({ source: createNoopSigner(address(sol)), destination: recipient, amount: lamports }),
+          m,
+        ),
     )
     const bytes = getTransactionEncoder().encode(compileTransaction(message))
     return { recipient, hex: Buffer.from(bytes).toString('hex') }
@@ -277,17 +363,37 @@ describe('sol_send_transaction', () => {
 
   it('sets a fresh blockhash, signs, broadcasts and tracks to INCLUDED (official client)', async () => {
     const { recipient, hex } = await unsignedTransfer(100_000_000n)
-    const res = await client.solSendTransaction({ type: 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2', timestampMs: String(Date.now()), organizationId: org, parameters: { unsignedTransaction: hex, signWiths: [sol], caip2: DEV_SOLANA_CAIP2 as any } })
+    const res = await client.solSendTransaction({
+      type: 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2',
+      timestampMs: String(Date.now()),
+      organizationId: org,
+      parameters: { unsignedTransaction: hex, signWiths: [sol], caip2: DEV_SOLANA_CAIP2 as any },
+    })
     const status = await settle(res.activity.result.solSendTransactionResultV2?.sendTransactionStatusId as string)
     expect(status.txStatus).toBe('INCLUDED')
-    expect((await solanaRpc().getBalance(recipient as Address).send()).value).toBe(100_000_000n)
+    expect(
+      (
+        await solanaRpc()
+          .getBalance(recipient as Address)
+          .send()
+      ).value,
+    ).toBe(100_000_000n)
     const signature = (status as { solana?: { signature?: string } }).solana?.signature
-    expect((await solanaRpc().getSignatureStatuses([signature as any]).send()).value[0]?.err).toBeNull()
+    expect(
+      (
+        await solanaRpc()
+          .getSignatureStatuses([signature as any])
+          .send()
+      ).value[0]?.err,
+    ).toBeNull()
   })
 
   it('ends FAILED with the preflight error when the transfer exceeds the balance', async () => {
     const { hex } = await unsignedTransfer(50_000_000_000n)
-    const r = await svc.post('/public/v1/submit/sol_send_transaction', submitBody('ACTIVITY_TYPE_SOL_SEND_TRANSACTION', org, { unsignedTransaction: hex, signWith: sol, caip2: DEV_SOLANA_CAIP2 }))
+    const r = await svc.post(
+      '/public/v1/submit/sol_send_transaction',
+      submitBody('ACTIVITY_TYPE_SOL_SEND_TRANSACTION', org, { unsignedTransaction: hex, signWith: sol, caip2: DEV_SOLANA_CAIP2 }),
+    )
     const status = await settle(r.json.activity.result.solSendTransactionResult.sendTransactionStatusId)
     expect(status.txStatus).toBe('FAILED')
     expect(status.error?.solana).toMatchObject({ source: 'preflight', rpcCode: -32002 })
@@ -296,7 +402,11 @@ describe('sol_send_transaction', () => {
 
   it('refuses garbage, a signer that is not in the transaction, and the wrong network', async () => {
     const field = (json: any) => json.details.find((d: any) => d.fieldViolations)?.fieldViolations[0]?.field
-    const send = (parameters: Record<string, unknown>) => svc.post('/public/v1/submit/sol_send_transaction', submitBody('ACTIVITY_TYPE_SOL_SEND_TRANSACTION', org, { signWith: sol, caip2: DEV_SOLANA_CAIP2, ...parameters }))
+    const send = (parameters: Record<string, unknown>) =>
+      svc.post(
+        '/public/v1/submit/sol_send_transaction',
+        submitBody('ACTIVITY_TYPE_SOL_SEND_TRANSACTION', org, { signWith: sol, caip2: DEV_SOLANA_CAIP2, ...parameters }),
+      )
     const { hex } = await unsignedTransfer(1n)
     expect(field((await send({ unsignedTransaction: 'zz' })).json)).toBe('parameters.unsignedTransaction')
     expect(field((await send({ unsignedTransaction: 'deadbeef' })).json)).toBe('parameters.unsignedTransaction')

@@ -77,7 +77,10 @@ describe('stamp failure modes (A4)', () => {
 
   it('refuses stale and future timestamps on submits', async () => {
     for (const offset of [-10 * 60_000, 10 * 60_000]) {
-      const body = submitBody('ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE', svc.admin.organizationId, { name: 'FEATURE_NAME_WEBHOOK', value: '1' })
+      const body = submitBody('ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE', svc.admin.organizationId, {
+        name: 'FEATURE_NAME_WEBHOOK',
+        value: '1',
+      })
       body.timestampMs = String(Date.now() + offset)
       const r = await svc.post('/public/v1/submit/set_organization_feature', body)
       expect(r.status).toBe(401)
@@ -118,7 +121,9 @@ describe('secp256k1 (EIP-191) and ed25519 API keys (B1.3)', () => {
     const stamper: Stamper = {
       stamp: async (body) => {
         const sig = secp256k1.sign(eip191Digest(utf8Encode(body)), priv, { prehash: false, format: 'der' })
-        const value = base64UrlEncode(utf8Encode(JSON.stringify({ publicKey: pub, scheme: 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191', signature: bytesToHex(sig) })))
+        const value = base64UrlEncode(
+          utf8Encode(JSON.stringify({ publicKey: pub, scheme: 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191', signature: bytesToHex(sig) })),
+        )
         return { stampHeaderName: 'X-Stamp', stampHeaderValue: value }
       },
     }
@@ -141,7 +146,9 @@ describe('secp256k1 (EIP-191) and ed25519 API keys (B1.3)', () => {
     const stamper: Stamper = {
       stamp: async (body) => {
         const sig = ed25519.sign(utf8Encode(body), priv)
-        const value = base64UrlEncode(utf8Encode(JSON.stringify({ publicKey: pub, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519', signature: bytesToHex(sig) })))
+        const value = base64UrlEncode(
+          utf8Encode(JSON.stringify({ publicKey: pub, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519', signature: bytesToHex(sig) })),
+        )
         return { stampHeaderName: 'X-Stamp', stampHeaderValue: value }
       },
     }

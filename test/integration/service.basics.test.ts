@@ -107,7 +107,10 @@ describe('activities', () => {
   })
 
   it('refuses bad input with the field named and leaves nothing behind', async () => {
-    const before = await svc.post('/public/v1/query/list_activities', { organizationId: svc.admin.organizationId, paginationOptions: { limit: '100' } })
+    const before = await svc.post('/public/v1/query/list_activities', {
+      organizationId: svc.admin.organizationId,
+      paginationOptions: { limit: '100' },
+    })
     const cases: Array<[unknown, string]> = [
       [{ subOrganizationName: 'x', rootUsers: [rootUser('a')], rootQuorumThreshold: 0 }, 'parameters.rootQuorumThreshold'],
       [{ subOrganizationName: 'x', rootUsers: [rootUser('a')], rootQuorumThreshold: 2 }, 'parameters.rootQuorumThreshold'],
@@ -117,7 +120,10 @@ describe('activities', () => {
         { subOrganizationName: 'x', rootUsers: [rootUser('a', [{ ...newApiKey().param, publicKey: 'zz' }])], rootQuorumThreshold: 1 },
         'parameters.rootUsers[0].apiKeys[0].publicKey',
       ],
-      [{ subOrganizationName: 'x', rootUsers: [{ ...rootUser('a'), userEmail: 'not-an-email' }], rootQuorumThreshold: 1 }, 'parameters.rootUsers[0].userEmail'],
+      [
+        { subOrganizationName: 'x', rootUsers: [{ ...rootUser('a'), userEmail: 'not-an-email' }], rootQuorumThreshold: 1 },
+        'parameters.rootUsers[0].userEmail',
+      ],
     ]
     for (const [parameters, field] of cases) {
       const r = await svc.post('/public/v1/submit/create_sub_organization', submitBody(SUB, svc.admin.organizationId, parameters))
@@ -127,7 +133,10 @@ describe('activities', () => {
       const violations = r.json.details.find((d: any) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest')
       expect(violations.fieldViolations[0].field).toBe(field)
     }
-    const after = await svc.post('/public/v1/query/list_activities', { organizationId: svc.admin.organizationId, paginationOptions: { limit: '100' } })
+    const after = await svc.post('/public/v1/query/list_activities', {
+      organizationId: svc.admin.organizationId,
+      paginationOptions: { limit: '100' },
+    })
     const completed = (l: any) => l.json.activities.filter((x: any) => x.status === 'ACTIVITY_STATUS_COMPLETED').length
     expect(completed(after)).toBe(completed(before))
   })
@@ -144,7 +153,10 @@ describe('activities', () => {
     expect(wrongPath.json.message).toContain('type')
     const noSuchOp = await svc.post('/public/v1/submit/frobnicate', submitBody(SUB, org, {}))
     expect(noSuchOp.status).toBe(404)
-    const big = await svc.post('/public/v1/submit/create_users', submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, { pad: 'x'.repeat(1_100_000) }))
+    const big = await svc.post(
+      '/public/v1/submit/create_users',
+      submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, { pad: 'x'.repeat(1_100_000) }),
+    )
     expect(big.status).toBe(413)
     const notObject = await svc.post('/public/v1/submit/create_users', '[1,2]')
     expect(notObject.status).toBe(400)
@@ -169,15 +181,24 @@ describe('activities', () => {
     const who = await svc.post('/public/v1/query/whoami', { organizationId: org }, key.stamper)
     expect(who.json.userId).toBe(userId)
     const user = await svc.post('/public/v1/query/get_user', { organizationId: org, userId })
-    expect(user.json.user.apiKeys[0]).toMatchObject({ apiKeyId, credential: { publicKey: key.publicKey, type: 'CREDENTIAL_TYPE_API_KEY_P256' } })
+    expect(user.json.user.apiKeys[0]).toMatchObject({
+      apiKeyId,
+      credential: { publicKey: key.publicKey, type: 'CREDENTIAL_TYPE_API_KEY_P256' },
+    })
 
-    const del = await svc.post('/public/v1/submit/delete_api_keys', submitBody('ACTIVITY_TYPE_DELETE_API_KEYS', org, { userId, apiKeyIds: [apiKeyId] }))
+    const del = await svc.post(
+      '/public/v1/submit/delete_api_keys',
+      submitBody('ACTIVITY_TYPE_DELETE_API_KEYS', org, { userId, apiKeyIds: [apiKeyId] }),
+    )
     expect(del.status).toBe(200)
     const denied = await svc.post('/public/v1/query/whoami', { organizationId: org }, key.stamper)
     expect(denied.status).toBe(401)
     expect(denied.json.message).toContain('could not find public key in organization or its parent organization')
 
-    const again = await svc.post('/public/v1/submit/delete_api_keys', submitBody('ACTIVITY_TYPE_DELETE_API_KEYS', org, { userId, apiKeyIds: [apiKeyId] }))
+    const again = await svc.post(
+      '/public/v1/submit/delete_api_keys',
+      submitBody('ACTIVITY_TYPE_DELETE_API_KEYS', org, { userId, apiKeyIds: [apiKeyId] }),
+    )
     expect(again.status).toBe(404)
     expect(again.json.message).toContain('parameters.apiKeyIds[0]')
     // An execution failure is recorded as a FAILED activity whose id is in the error details (A2).
@@ -256,7 +277,10 @@ describe('activities', () => {
     const org = svc.admin.organizationId
     const ids: string[] = []
     for (let i = 0; i < 4; i++) {
-      const r = await svc.post('/public/v1/submit/set_organization_feature', submitBody('ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE', org, { name: 'FEATURE_NAME_WEBHOOK', value: String(i) }))
+      const r = await svc.post(
+        '/public/v1/submit/set_organization_feature',
+        submitBody('ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE', org, { name: 'FEATURE_NAME_WEBHOOK', value: String(i) }),
+      )
       ids.push(r.json.activity.id)
     }
     const page = await svc.post('/public/v1/query/list_activities', {
@@ -286,7 +310,12 @@ describe('activities', () => {
   it('attaches a verifiable app proof when generateAppProofs is true', async () => {
     const r = await svc.post(
       '/public/v1/submit/set_organization_feature',
-      submitBody('ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE', svc.admin.organizationId, { name: 'FEATURE_NAME_AUTH_PROXY', value: 'x' }, { generateAppProofs: true }),
+      submitBody(
+        'ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE',
+        svc.admin.organizationId,
+        { name: 'FEATURE_NAME_AUTH_PROXY', value: 'x' },
+        { generateAppProofs: true },
+      ),
     )
     const a = r.json.activity
     expect(a.appProofs).toHaveLength(1)

@@ -30,7 +30,9 @@ const createUserBody = (name: string) =>
     users: [{ userName: name, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }],
   })
 const usersNamed = async (name: string) =>
-  (await svc.post('/public/v1/query/list_users', { organizationId: org }, keys[0]!.stamper)).json.users.filter((u: any) => u.userName === name)
+  (await svc.post('/public/v1/query/list_users', { organizationId: org }, keys[0]!.stamper)).json.users.filter(
+    (u: any) => u.userName === name,
+  )
 const vote = (kind: 'approve' | 'reject', fingerprint: string, k = keys[1]!) =>
   svc.post(
     `/public/v1/submit/${kind}_activity`,
@@ -45,7 +47,12 @@ describe('root quorum 2 of 3 (A2)', () => {
     const a = r.json.activity
     expect(a.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
     expect(a.votes).toHaveLength(1)
-    expect(a.votes[0]).toMatchObject({ userId: userIds[0], selection: 'VOTE_SELECTION_APPROVED', scheme: 'SIGNATURE_SCHEME_TK_API_P256', publicKey: keys[0]!.publicKey })
+    expect(a.votes[0]).toMatchObject({
+      userId: userIds[0],
+      selection: 'VOTE_SELECTION_APPROVED',
+      scheme: 'SIGNATURE_SCHEME_TK_API_P256',
+      publicKey: keys[0]!.publicKey,
+    })
     expect(a.canApprove).toBe(false) // the submitter already voted
     expect(await usersNamed('erin')).toHaveLength(0)
 
@@ -98,7 +105,11 @@ describe('root quorum 2 of 3 (A2)', () => {
     const unknown = await vote('approve', 'sha256:' + '0'.repeat(64))
     expect(unknown.status).toBe(404)
     expect(unknown.json.message).toContain('fingerprint')
-    const status = await svc.post('/public/v1/query/get_activity', { organizationId: org, activityId: r.json.activity.id }, keys[0]!.stamper)
+    const status = await svc.post(
+      '/public/v1/query/get_activity',
+      { organizationId: org, activityId: r.json.activity.id },
+      keys[0]!.stamper,
+    )
     expect(status.json.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
     expect(await usersNamed('gina')).toHaveLength(0)
   })

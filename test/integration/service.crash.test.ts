@@ -26,7 +26,11 @@ describe(`crash safety (A2) on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGli
     const post = async (path: string, body: unknown) => {
       const text = JSON.stringify(body)
       const s = await stamper.stamp(text)
-      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue }, body: text })
+      const res = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue },
+        body: text,
+      })
       return { status: res.status, json: (await res.json()) as any }
     }
 
@@ -43,7 +47,12 @@ describe(`crash safety (A2) on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGli
           }),
         )
         if (r.json.activity?.status === 'ACTIVITY_STATUS_COMPLETED') {
-          seen.push({ activityId: r.json.activity.id, userId: r.json.activity.result.createUsersResult.userIds[0], userName, publicKey: key.publicKey })
+          seen.push({
+            activityId: r.json.activity.id,
+            userId: r.json.activity.result.createUsersResult.userIds[0],
+            userName,
+            publicKey: key.publicKey,
+          })
         }
       } catch {
         // the connection died with the process: the client saw nothing
@@ -72,12 +81,16 @@ describe(`crash safety (A2) on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGli
         expect(u?.apiKeys.map((k: any) => k.credential.publicKey)).toEqual([s.publicKey])
       }
       // Nothing half-applied: every burst user has its key and a COMPLETED activity that created it.
-      const acts = (await post('/public/v1/query/list_activities', {
-        organizationId: admin.organizationId,
-        filterByType: ['ACTIVITY_TYPE_CREATE_USERS_V3'],
-        paginationOptions: { limit: '100' },
-      })).json.activities as any[]
-      const created = new Set(acts.filter((a) => a.status === 'ACTIVITY_STATUS_COMPLETED').flatMap((a) => a.result.createUsersResult.userIds))
+      const acts = (
+        await post('/public/v1/query/list_activities', {
+          organizationId: admin.organizationId,
+          filterByType: ['ACTIVITY_TYPE_CREATE_USERS_V3'],
+          paginationOptions: { limit: '100' },
+        })
+      ).json.activities as any[]
+      const created = new Set(
+        acts.filter((a) => a.status === 'ACTIVITY_STATUS_COMPLETED').flatMap((a) => a.result.createUsersResult.userIds),
+      )
       for (const u of users.filter((x) => x.userName.startsWith('burst-'))) {
         expect(u.apiKeys).toHaveLength(1)
         if (acts.length < 100) expect(created.has(u.userId)).toBe(true)

@@ -7,9 +7,7 @@ import { rootUser } from './helpers/keys.js'
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
-  )
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]))
 }
 
 describe('service lifecycle', () => {
@@ -69,7 +67,10 @@ describe('service lifecycle', () => {
     const inflight = await Promise.all(
       Array.from({ length: 3 }, async (_, i) => {
         const body = JSON.stringify(
-          submitBody('ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE', svc.admin.organizationId, { name: 'FEATURE_NAME_WEBHOOK', value: String(i) }),
+          submitBody('ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE', svc.admin.organizationId, {
+            name: 'FEATURE_NAME_WEBHOOK',
+            value: String(i),
+          }),
         )
         const stamp = await svc.adminStamper.stamp(body)
         const req = request({
@@ -77,7 +78,11 @@ describe('service lifecycle', () => {
           port: url.port,
           path: '/public/v1/submit/set_organization_feature',
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), [stamp.stampHeaderName]: stamp.stampHeaderValue },
+          headers: {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+            [stamp.stampHeaderName]: stamp.stampHeaderValue,
+          },
         })
         const done = new Promise<{ status: number; json: any }>((ok, fail) => {
           req.on('response', (res) => {

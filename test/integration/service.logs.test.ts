@@ -24,7 +24,10 @@ describe('logs', () => {
     await svc.post('/public/v1/query/whoami', body)
 
     const contact = 'logs@example.com'
-    const init = await svc.post('/public/v1/submit/init_otp_auth', submitBody('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', org, { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Sigil' }))
+    const init = await svc.post(
+      '/public/v1/submit/init_otp_auth',
+      submitBody('ACTIVITY_TYPE_INIT_OTP_AUTH_V3', org, { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Sigil' }),
+    )
     expect(init.status).toBe(200)
     const otpId = init.json.activity.result.initOtpAuthResultV2.otpId
     const { messages } = (await (await fetch(`${svc.url}/dev/messages`)).json()) as { messages: Array<{ to: string; text: string }> }
@@ -32,14 +35,23 @@ describe('logs', () => {
     expect(code).toMatch(/^[0-9A-Z]{6,9}$/)
     secrets.push(code!)
     // The user for the contact, so that otp_auth can issue a bundle.
-    await svc.post('/public/v1/submit/create_users', submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, {
-      users: [{ userName: 'logs', userEmail: contact, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }],
-    }))
+    await svc.post(
+      '/public/v1/submit/create_users',
+      submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, {
+        users: [{ userName: 'logs', userEmail: contact, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }],
+      }),
+    )
     const target = generateP256KeyPair()
-    const auth = await svc.post('/public/v1/submit/otp_auth', submitBody('ACTIVITY_TYPE_OTP_AUTH', org, { otpId, otpCode: code, targetPublicKey: bytesToHex(target.publicKeyUncompressed) }))
+    const auth = await svc.post(
+      '/public/v1/submit/otp_auth',
+      submitBody('ACTIVITY_TYPE_OTP_AUTH', org, { otpId, otpCode: code, targetPublicKey: bytesToHex(target.publicKeyUncompressed) }),
+    )
     expect(auth.status).toBe(200)
     secrets.push(auth.json.activity.result.otpAuthResult.credentialBundle)
-    await svc.post('/public/v1/submit/otp_auth', submitBody('ACTIVITY_TYPE_OTP_AUTH', org, { otpId, otpCode: 'WRONG1234', targetPublicKey: bytesToHex(target.publicKeyUncompressed) }))
+    await svc.post(
+      '/public/v1/submit/otp_auth',
+      submitBody('ACTIVITY_TYPE_OTP_AUTH', org, { otpId, otpCode: 'WRONG1234', targetPublicKey: bytesToHex(target.publicKeyUncompressed) }),
+    )
 
     expect(lines.length).toBeGreaterThan(5)
     for (const line of lines) {

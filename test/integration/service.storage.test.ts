@@ -208,10 +208,15 @@ describe.runIf(mounted)('PGlite data dir full or read-only', () => {
       fill(filler)
       // 1 MiB of incompressible text: the table must grow, and cannot.
       const big = randomBytes(1 << 20).toString('base64')
-      const err = await db.transaction(async (tx) => {
-        await tx.query('INSERT INTO t (v) VALUES ($1)', ['half'])
-        await tx.query('INSERT INTO t (v) VALUES ($1)', [big])
-      }).then(() => undefined, (e: unknown) => e)
+      const err = await db
+        .transaction(async (tx) => {
+          await tx.query('INSERT INTO t (v) VALUES ($1)', ['half'])
+          await tx.query('INSERT INTO t (v) VALUES ($1)', [big])
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        )
       expect(err).toBeInstanceOf(DatabaseUnavailableError)
       expect((err as DatabaseUnavailableError).reason).toBe('disk_full')
       // Retired: refused at once, never reaching the broken instance.

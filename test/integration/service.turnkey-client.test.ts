@@ -40,7 +40,15 @@ describe('@turnkey/http TurnkeyClient', () => {
       organizationId: svc.admin.organizationId,
       parameters: {
         subOrganizationName: 'made by the official client',
-        rootUsers: [{ userName: 'ivy', userEmail: 'ivy@example.com', apiKeys: [{ ...key.param, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+        rootUsers: [
+          {
+            userName: 'ivy',
+            userEmail: 'ivy@example.com',
+            apiKeys: [{ ...key.param, curveType: 'API_KEY_CURVE_P256' }],
+            authenticators: [],
+            oauthProviders: [],
+          },
+        ],
         rootQuorumThreshold: 1,
       },
     })
@@ -55,13 +63,19 @@ describe('@turnkey/http TurnkeyClient', () => {
     expect(list.activities[0]?.id).toBe(res.activity.id)
 
     // The sub-organization's own key works through the same client.
-    const subClient = new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKeyHex }))
+    const subClient = new TurnkeyClient(
+      { baseUrl: svc.url },
+      new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKeyHex }),
+    )
     const who = await subClient.getWhoami({ organizationId: subOrgId! })
     expect(who.username).toBe('ivy')
   })
 
   it('surfaces our error body as a TurnkeyRequestError with code and message', async () => {
-    const stranger = new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: newApiKey().publicKey, apiPrivateKey: newApiKey().privateKeyHex }))
+    const stranger = new TurnkeyClient(
+      { baseUrl: svc.url },
+      new ApiKeyStamper({ apiPublicKey: newApiKey().publicKey, apiPrivateKey: newApiKey().privateKeyHex }),
+    )
     await expect(stranger.getWhoami({ organizationId: svc.admin.organizationId })).rejects.toMatchObject({ code: 16 })
   })
 })

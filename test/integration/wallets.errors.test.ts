@@ -14,7 +14,12 @@ let walletId: string
 let foreignAddress: string
 let subOrg: string
 
-const ETH = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }
+const ETH = {
+  curve: 'CURVE_SECP256K1',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+}
 const SOL = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' }
 
 async function submit(op: string, type: string, parameters: unknown, organizationId = org) {
@@ -22,7 +27,8 @@ async function submit(op: string, type: string, parameters: unknown, organizatio
 }
 async function state(organizationId = org) {
   const wallets = (await svc.post('/public/v1/query/list_wallets', { organizationId })).json.wallets
-  const accounts = (await svc.post('/public/v1/query/list_wallet_accounts', { organizationId, paginationOptions: { limit: '100' } })).json.accounts
+  const accounts = (await svc.post('/public/v1/query/list_wallet_accounts', { organizationId, paginationOptions: { limit: '100' } })).json
+    .accounts
   const subs = await svc.rt.db.query('SELECT id FROM organizations ORDER BY id')
   return { wallets, accounts, subs }
 }
@@ -41,8 +47,7 @@ const sign = (parameters: Record<string, unknown>) =>
     hashFunction: 'HASH_FUNCTION_NO_OP',
     ...parameters,
   })
-const createWallet = (accounts: unknown[]) =>
-  submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'bad', accounts })
+const createWallet = (accounts: unknown[]) => submit('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', { walletName: 'bad', accounts })
 
 let baseline: Awaited<ReturnType<typeof state>>
 
@@ -175,14 +180,20 @@ describe('bad inputs are 4xx naming the field, and store nothing', () => {
 
   it('duplicate (walletId, path, addressFormat) accounts are 409', async () => {
     expectFieldError(
-      await submit('create_wallet_accounts', 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', { walletId, accounts: [{ ...ETH, path: "m/44h/60h/0h/0/0" }] }),
+      await submit('create_wallet_accounts', 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', {
+        walletId,
+        accounts: [{ ...ETH, path: 'm/44h/60h/0h/0/0' }],
+      }),
       409,
       'parameters.accounts[0]',
     )
     expectFieldError(
       await submit('create_wallet_accounts', 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', {
         walletId,
-        accounts: [{ ...ETH, path: "m/44'/60'/0'/0/5" }, { ...ETH, path: "m/44'/60'/0'/0/5" }],
+        accounts: [
+          { ...ETH, path: "m/44'/60'/0'/0/5" },
+          { ...ETH, path: "m/44'/60'/0'/0/5" },
+        ],
       }),
       409,
       'parameters.accounts[1]',
@@ -192,19 +203,32 @@ describe('bad inputs are 4xx naming the field, and store nothing', () => {
 
   it('sign_transaction: wrong account curve, unsupported type, garbage transaction', async () => {
     const tx = (p: Record<string, unknown>) =>
-      submit('sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { signWith: eth, unsignedTransaction: '0x02c0', type: 'TRANSACTION_TYPE_ETHEREUM', ...p })
+      submit('sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', {
+        signWith: eth,
+        unsignedTransaction: '0x02c0',
+        type: 'TRANSACTION_TYPE_ETHEREUM',
+        ...p,
+      })
     expectFieldError(await tx({ signWith: sol }), 400, 'parameters.signWith')
     expectFieldError(await tx({ type: 'TRANSACTION_TYPE_SOLANA' }), 400, 'parameters.signWith')
     expectFieldError(await tx({ type: 'TRANSACTION_TYPE_TRON' }), 400, 'parameters.type')
     expectFieldError(await tx({ unsignedTransaction: '0xzz' }), 400, 'parameters.unsignedTransaction')
     expectFieldError(await tx({ unsignedTransaction: '0x02c0' }), 400, 'parameters.unsignedTransaction')
-    expectFieldError(await tx({ signWith: sol, type: 'TRANSACTION_TYPE_SOLANA', unsignedTransaction: '0x0102' }), 400, 'parameters.unsignedTransaction')
+    expectFieldError(
+      await tx({ signWith: sol, type: 'TRANSACTION_TYPE_SOLANA', unsignedTransaction: '0x0102' }),
+      400,
+      'parameters.unsignedTransaction',
+    )
   })
 
   it('import_wallet: no init, an invalid mnemonic, an undecryptable bundle', async () => {
     const userId = svc.admin.userId
     const params = { userId, walletName: 'imported', accounts: [ETH] }
-    expectFieldError(await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', { ...params, encryptedBundle: '{}' }), 412, 'parameters.userId')
+    expectFieldError(
+      await submit('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', { ...params, encryptedBundle: '{}' }),
+      412,
+      'parameters.userId',
+    )
 
     const init = await submit('init_import_wallet', 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', { userId })
     const importBundle = init.json.activity.result.initImportWalletResult.importBundle

@@ -39,12 +39,21 @@ async function ok(op: string, type: string, resultKey: string, parameters: unkno
   return r.json.activity.result[resultKey]
 }
 const signRaw = (signWith: string, payload: string, encoding: string, hashFunction: string) =>
-  ok('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', 'signRawPayloadResult', { signWith, payload, encoding, hashFunction }) as Promise<{
+  ok('sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', 'signRawPayloadResult', {
+    signWith,
+    payload,
+    encoding,
+    hashFunction,
+  }) as Promise<{
     r: string
     s: string
     v: string
   }>
-const viemSig = (sig: { r: string; s: string; v: string }) => ({ r: `0x${sig.r}` as Hex, s: `0x${sig.s}` as Hex, yParity: Number.parseInt(sig.v, 16) })
+const viemSig = (sig: { r: string; s: string; v: string }) => ({
+  r: `0x${sig.r}` as Hex,
+  s: `0x${sig.s}` as Hex,
+  yParity: Number.parseInt(sig.v, 16),
+})
 const rs = (sig: { r: string; s: string }) => hexToBytes(sig.r + sig.s)
 
 beforeAll(async () => {
@@ -53,7 +62,13 @@ beforeAll(async () => {
   const signer = (await (await fetch(`${svc.url}/healthz`)).json()).signerPublicKey
   const userId = svc.admin.userId
   const { importBundle } = await ok('init_import_wallet', 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', 'initImportWalletResult', { userId })
-  const enc = await encryptToTargetBundle({ targetBundle: importBundle, plaintext: utf8Encode(HARDHAT), signerPublicKeyHex: signer, organizationId: org, userId })
+  const enc = await encryptToTargetBundle({
+    targetBundle: importBundle,
+    plaintext: utf8Encode(HARDHAT),
+    signerPublicKeyHex: signer,
+    organizationId: org,
+    userId,
+  })
   if (!enc.ok) throw new Error(enc.reason)
   const res = await ok('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', 'importWalletResult', {
     userId,
@@ -141,7 +156,13 @@ describe('sign_transaction', () => {
     expect(signedTransaction).toMatch(/^02[0-9a-f]+$/)
     const serialized = `0x${signedTransaction}` as Hex
     const parsed = parseTransaction(serialized)
-    expect(parsed).toMatchObject({ type: 'eip1559', chainId: 1, nonce: 7, value: 10n ** 16n, to: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' })
+    expect(parsed).toMatchObject({
+      type: 'eip1559',
+      chainId: 1,
+      nonce: 7,
+      value: 10n ** 16n,
+      to: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    })
     expect(parsed.r).toMatch(/^0x[0-9a-f]+$/)
     expect(await recoverTransactionAddress({ serializedTransaction: serialized as never })).toBe(HARDHAT_0)
   })
@@ -151,10 +172,19 @@ describe('sign_transaction', () => {
     const blockhash = crypto.getRandomValues(new Uint8Array(32))
     const transfer = Uint8Array.from([2, 0, 0, 0, 64, 66, 15, 0, 0, 0, 0, 0])
     const message = Uint8Array.from([
-      1, 0, 1, // header: 1 signer, 0 readonly signed, 1 readonly unsigned
-      2, ...signer, ...new Uint8Array(32), // account keys: signer, system program
+      1,
+      0,
+      1, // header: 1 signer, 0 readonly signed, 1 readonly unsigned
+      2,
+      ...signer,
+      ...new Uint8Array(32), // account keys: signer, system program
       ...blockhash,
-      1, 1, 1, 0, transfer.length, ...transfer, // one instruction
+      1,
+      1,
+      1,
+      0,
+      transfer.length,
+      ...transfer, // one instruction
     ])
     const unsigned = Uint8Array.from([1, ...new Uint8Array(64), ...message])
     for (const input of [unsigned, message]) {

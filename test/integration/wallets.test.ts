@@ -114,7 +114,13 @@ const createWallet = (walletName: string, accounts: Account[], organizationId = 
   ok('create_wallet', 'ACTIVITY_TYPE_CREATE_WALLET', 'createWalletResult', { walletName, accounts }, organizationId)
 
 async function importMnemonic(mnemonic: string, walletName: string, accounts: Account[], organizationId = org, userId = svc.admin.userId) {
-  const { importBundle } = await ok('init_import_wallet', 'ACTIVITY_TYPE_INIT_IMPORT_WALLET', 'initImportWalletResult', { userId }, organizationId)
+  const { importBundle } = await ok(
+    'init_import_wallet',
+    'ACTIVITY_TYPE_INIT_IMPORT_WALLET',
+    'initImportWalletResult',
+    { userId },
+    organizationId,
+  )
   const enc = await encryptToTargetBundle({
     targetBundle: importBundle,
     plaintext: utf8Encode(mnemonic),
@@ -141,7 +147,12 @@ async function exportMnemonic(walletId: string, organizationId = org): Promise<s
     { walletId, targetPublicKey: bytesToHex(target.publicKeyUncompressed) },
     organizationId,
   )
-  const opened = await openExportBundle({ exportBundle, privateKey: target.privateKey, organizationId, signerPublicKeyHex: signerPublicKey })
+  const opened = await openExportBundle({
+    exportBundle,
+    privateKey: target.privateKey,
+    organizationId,
+    signerPublicKeyHex: signerPublicKey,
+  })
   if (!opened.ok) throw new Error(opened.reason)
   return utf8Decode(opened.plaintext)
 }
@@ -161,7 +172,10 @@ describe('create_wallet and the wallet queries', () => {
   let addresses: string[]
 
   beforeAll(async () => {
-    const res = await createWallet('many formats', MANY.map((a, i) => (i === 0 ? { ...a, name: 'main eth' } : a)))
+    const res = await createWallet(
+      'many formats',
+      MANY.map((a, i) => (i === 0 ? { ...a, name: 'main eth' } : a)),
+    )
     walletId = res.walletId
     addresses = res.addresses
   })
@@ -316,9 +330,9 @@ describe('create_wallet and the wallet queries', () => {
     // an exported wallet needs no flag
     const x = await createWallet('exported', [])
     await exportMnemonic(x.walletId)
-    expect((await ok('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', 'deleteWalletsResult', { walletIds: [x.walletId] })).walletIds).toEqual([
-      x.walletId,
-    ])
+    expect(
+      (await ok('delete_wallets', 'ACTIVITY_TYPE_DELETE_WALLETS', 'deleteWalletsResult', { walletIds: [x.walletId] })).walletIds,
+    ).toEqual([x.walletId])
   })
 })
 
@@ -380,7 +394,11 @@ describe('import and export', () => {
     expect(outer.enclaveQuorumPublic).toBe(signerPublicKey)
     const data = JSON.parse(utf8Decode(Uint8Array.from(Buffer.from(outer.data, 'hex'))))
     expect(data).toMatchObject({ organizationId: org, userId: svc.admin.userId, targetPublic: expect.stringMatching(/^04[0-9a-f]{128}$/) })
-    const enc = await encryptToTargetBundle({ targetBundle: importBundle, plaintext: utf8Encode(HARDHAT), signerPublicKeyHex: signerPublicKey })
+    const enc = await encryptToTargetBundle({
+      targetBundle: importBundle,
+      plaintext: utf8Encode(HARDHAT),
+      signerPublicKeyHex: signerPublicKey,
+    })
     if (!enc.ok) throw new Error(enc.reason)
     const params = { userId: svc.admin.userId, walletName: 'once', encryptedBundle: enc.envelope, accounts: [] }
     await ok('import_wallet', 'ACTIVITY_TYPE_IMPORT_WALLET', 'importWalletResult', params)
@@ -413,10 +431,15 @@ describe('import and export', () => {
     const seed = mnemonicToSeed(ABANDON)
     const eth = abandonVectors.find((v) => v.addressFormat === 'ADDRESS_FORMAT_ETHEREUM')!
     const target = generateP256KeyPair()
-    const { exportBundle, address } = await ok('export_wallet_account', 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT', 'exportWalletAccountResult', {
-      address: eth.address.toLowerCase(),
-      targetPublicKey: bytesToHex(target.publicKeyUncompressed),
-    })
+    const { exportBundle, address } = await ok(
+      'export_wallet_account',
+      'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT',
+      'exportWalletAccountResult',
+      {
+        address: eth.address.toLowerCase(),
+        targetPublicKey: bytesToHex(target.publicKeyUncompressed),
+      },
+    )
     expect(address).toBe(eth.address)
     const privHex = await decryptExportBundle({
       exportBundle,
@@ -455,7 +478,9 @@ describe('import and export', () => {
     const tables = await svc.rt.db.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
     )
-    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['wallets', 'wallet_accounts', 'wallet_import_keys', 'activities']))
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(['wallets', 'wallet_accounts', 'wallet_import_keys', 'activities']),
+    )
     let rows = 0
     for (const { table_name } of tables) {
       const all = await svc.rt.db.query(`SELECT * FROM "${table_name}"`)

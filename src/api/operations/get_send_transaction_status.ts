@@ -9,9 +9,7 @@ export const RevertChainEntry = z.object({
   errorType: z.string().optional(),
   displayMessage: z.string().optional(),
   unknown: z.object({ selector: z.string().optional(), data: z.string().optional() }).optional(),
-  native: z
-    .object({ nativeType: z.string().optional(), message: z.string().optional(), panicCode: z.string().optional() })
-    .optional(),
+  native: z.object({ nativeType: z.string().optional(), message: z.string().optional(), panicCode: z.string().optional() }).optional(),
   custom: z.object({ errorName: z.string().optional(), paramsJson: z.string().optional() }).optional(),
 })
 

@@ -36,12 +36,7 @@ export type SignRawPayloadArgs = {
 }
 
 const ENCODINGS: readonly string[] = ['PAYLOAD_ENCODING_HEXADECIMAL', 'PAYLOAD_ENCODING_TEXT_UTF8', 'PAYLOAD_ENCODING_EIP712']
-const HASHES: readonly string[] = [
-  'HASH_FUNCTION_NO_OP',
-  'HASH_FUNCTION_SHA256',
-  'HASH_FUNCTION_KECCAK256',
-  'HASH_FUNCTION_NOT_APPLICABLE',
-]
+const HASHES: readonly string[] = ['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_SHA256', 'HASH_FUNCTION_KECCAK256', 'HASH_FUNCTION_NOT_APPLICABLE']
 
 /** Decodes the payload per its encoding (HEXADECIMAL: optional 0x, even length; TEXT_UTF8: UTF-8 bytes). */
 export function decodePayload(payload: string, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL' | 'PAYLOAD_ENCODING_TEXT_UTF8'): Uint8Array {

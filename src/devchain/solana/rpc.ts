@@ -92,7 +92,15 @@ export const METHODS: Record<string, Method> = {
     },
   ),
   getMinimumBalanceForRentExemption: method(
-    z.tuple([z.number().int().nonnegative().max(10 * 1024 * 1024)]).rest(ContextConfig),
+    z
+      .tuple([
+        z
+          .number()
+          .int()
+          .nonnegative()
+          .max(10 * 1024 * 1024),
+      ])
+      .rest(ContextConfig),
     (rt, [space]) => Number(rt.rentExemptMinimum(space)),
   ),
   getFeeForMessage: method(z.tuple([z.string()]).rest(ContextConfig), (rt, [message]) => {
@@ -164,7 +172,13 @@ export const METHODS: Record<string, Method> = {
       value: signatures.map((s) => {
         const r = rt.status(s)
         return r
-          ? { slot: r.slot, confirmations: null, err: r.err, status: r.err === null ? { Ok: null } : { Err: r.err }, confirmationStatus: 'finalized' }
+          ? {
+              slot: r.slot,
+              confirmations: null,
+              err: r.err,
+              status: r.err === null ? { Ok: null } : { Err: r.err },
+              confirmationStatus: 'finalized',
+            }
           : null
       }),
     }),

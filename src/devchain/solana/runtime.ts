@@ -6,20 +6,13 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { base58 } from '@scure/base'
-import {
-  type Address,
-  type Lamports,
-  type Transaction,
-  getCompiledTransactionMessageDecoder,
-  getTransactionDecoder,
-} from '@solana/kit'
+import { type Address, type Lamports, type Transaction, getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit'
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
 import { DEV_SOLANA_GENESIS_HASH } from '../../chains/networks.js'
 import { type TransactionErrorJson, transactionErrorJson } from './errors.js'
 
 /** Lamports per signature: LiteSVM's default fee rate, the same as Solana's clusters. */
 export const LAMPORTS_PER_SIGNATURE = 5000n
-
 
 /** What the node remembers of a processed transaction. */
 export type TransactionRecord = {
@@ -54,9 +47,13 @@ export class SolanaDevRuntime {
   /** Restores a runtime saved with {@link save}, or makes a fresh one when `file` does not exist. */
   static open(file: string | undefined): SolanaDevRuntime {
     if (!file || !existsSync(file)) return new SolanaDevRuntime()
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { svm: string; history: Array<Omit<TransactionRecord, 'wire'> & { wire?: string }> }
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      svm: string
+      history: Array<Omit<TransactionRecord, 'wire'> & { wire?: string }>
+    }
     const runtime = new SolanaDevRuntime(LiteSVM.fromBytes(Buffer.from(saved.svm, 'base64')))
-    for (const r of saved.history) runtime.#history.set(r.signature, { ...r, ...(r.wire ? { wire: Buffer.from(r.wire, 'base64') } : {}) } as TransactionRecord)
+    for (const r of saved.history)
+      runtime.#history.set(r.signature, { ...r, ...(r.wire ? { wire: Buffer.from(r.wire, 'base64') } : {}) } as TransactionRecord)
     return runtime
   }
 
@@ -110,7 +107,15 @@ export class SolanaDevRuntime {
     if (!result || result instanceof FailedTransactionMetadata) {
       throw new Error(`airdrop failed: ${result ? JSON.stringify(transactionErrorJson(result)) : 'no result'}`)
     }
-    return this.#record(result, undefined, { err: null, logs: result.logs(), unitsConsumed: 0 }, [pre], [this.balance(address)], 0n, 'legacy').signature
+    return this.#record(
+      result,
+      undefined,
+      { err: null, logs: result.logs(), unitsConsumed: 0 },
+      [pre],
+      [this.balance(address)],
+      0n,
+      'legacy',
+    ).signature
   }
 
   /** Decodes wire bytes into a transaction; throws on bytes that are not one. */
@@ -190,4 +195,3 @@ function failedOutcome(r: FailedTransactionMetadata): Outcome {
   const meta = r.meta()
   return { err: transactionErrorJson(r), logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) }
 }
-

@@ -44,7 +44,11 @@ export async function startSolanaRpc(options: SolanaRpcOptions = {}): Promise<Ru
   async function handle(req: IncomingMessage, res: ServerResponse) {
     res.setHeader('Access-Control-Allow-Origin', '*')
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '600' })
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': 'POST',
+        'Access-Control-Allow-Headers': 'Content-Type',
+        'Access-Control-Max-Age': '600',
+      })
       return res.end()
     }
     if (req.method !== 'POST') {

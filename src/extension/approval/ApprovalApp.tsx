@@ -14,11 +14,7 @@ import { formatEth, titleOf } from './format'
 /** Delay before Approve accepts clicks. */
 export const ARM_DELAY_MS = 400
 
-type State =
-  | { s: 'loading' }
-  | { s: 'ready'; details: ApprovalDetails }
-  | { s: 'gone'; message: string }
-  | { s: 'done'; approved: boolean }
+type State = { s: 'loading' } | { s: 'ready'; details: ApprovalDetails } | { s: 'gone'; message: string } | { s: 'done'; approved: boolean }
 
 /** Props: the background client, the id from the URL, and how to close the window. */
 export type ApprovalAppProps = { client: PopupClient; id: string | null; closeWindow: () => void }
@@ -55,7 +51,8 @@ function ViewBody({ view }: { view: ApprovalView }) {
         <>
           <Account address={view.address} />
           <p class="hint">
-            The site will see this address and the network ({view.chain.name}). It can ask for signatures; each one needs your approval here.
+            The site will see this address and the network ({view.chain.name}). It can ask for signatures; each one needs your approval
+            here.
           </p>
         </>
       )

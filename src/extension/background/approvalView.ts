@@ -78,6 +78,6 @@ export function flattenFields(value: unknown, prefix = '', out: Array<[string, s
     }
     return out
   }
-  out.push([prefix || '(root)', clip(typeof value === 'string' ? value : JSON.stringify(value) ?? String(value))])
+  out.push([prefix || '(root)', clip(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)))])
   return out
 }

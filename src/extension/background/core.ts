@@ -161,7 +161,8 @@ export function createCore(deps: CoreDeps): Core {
   async function requireSession(): Promise<ActiveSession> {
     const s = await check()
     if (s === 'expired') throw new ExtensionError('SESSION_EXPIRED', 'Your session has expired. Please log in again.')
-    if (s === 'auto-lock') throw new ExtensionError('SESSION_EXPIRED', 'The wallet locked itself after a while without use. Please log in again.')
+    if (s === 'auto-lock')
+      throw new ExtensionError('SESSION_EXPIRED', 'The wallet locked itself after a while without use. Please log in again.')
     if (s === null) throw new ExtensionError('NOT_LOGGED_IN', 'You are not logged in.')
     await touch(s)
     return s

@@ -14,7 +14,6 @@ import { readGrant, removeGrant, writeGrant } from './permissions'
 /** 4100 while nobody is logged in (the wording the provider tests pin). */
 export const NOT_LOGGED_IN: RpcErrorObject = rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: not logged in')
 
-
 /** The accounts `origin` may see now: `[address]` when connected, logged in and unlocked; else []. */
 export async function accountsFor({ origin, core }: Pick<DappContext, 'origin' | 'core'>): Promise<string[]> {
   const session = await core.current()

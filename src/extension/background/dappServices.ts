@@ -118,7 +118,11 @@ export function createDappServices(
       send(tabs.get(origin) ?? [], event, data)
     },
     emitAll(event, data) {
-      send([...tabs.values()].flatMap((docs) => [...docs]), event, data)
+      send(
+        [...tabs.values()].flatMap((docs) => [...docs]),
+        event,
+        data,
+      )
     },
     windowClosed(windowId) {
       state.approvals.windowClosed(windowId)

@@ -64,10 +64,7 @@ export function toRsv(sig: { r: string; s: string; v: string }): string {
   return `0x${r}${s}${v.toString(16)}`.toLowerCase()
 }
 
-async function rawSign(
-  client: SigilClient,
-  input: Parameters<SigilClient['signRawPayload']>[0],
-): Promise<string> {
+async function rawSign(client: SigilClient, input: Parameters<SigilClient['signRawPayload']>[0]): Promise<string> {
   const res = await client.signRawPayload(input)
   if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED') throw new Error('signing did not complete')
   return toRsv(res)
@@ -93,19 +90,14 @@ export async function personalSign([data, address]: readonly [string, string, ..
     return invalid('Invalid params for personal_sign: data must be even-length hex')
   }
   if (bytes.length > 65_536) return invalid('Invalid params for personal_sign: message too long')
-  return approveThenSign(
-    ctx,
-    signer,
-    'personal_sign',
-    messageView(signer.address, bytes),
-    (client, organizationId, signWith) =>
-      rawSign(client, {
-        organizationId,
-        signWith,
-        payload: bytesToHex(eip191Bytes(bytes)),
-        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
-        hashFunction: 'HASH_FUNCTION_KECCAK256',
-      }),
+  return approveThenSign(ctx, signer, 'personal_sign', messageView(signer.address, bytes), (client, organizationId, signWith) =>
+    rawSign(client, {
+      organizationId,
+      signWith,
+      payload: bytesToHex(eip191Bytes(bytes)),
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_KECCAK256',
+    }),
   )
 }
 
@@ -145,7 +137,8 @@ export async function signTypedDataV4(
     } catch {
       id = undefined
     }
-    if (id !== BigInt(ctx.state.chain.chainId)) return invalid('Invalid params for eth_signTypedData_v4: domain chainId is not the selected chain')
+    if (id !== BigInt(ctx.state.chain.chainId))
+      return invalid('Invalid params for eth_signTypedData_v4: domain chainId is not the selected chain')
   }
   const payload = JSON.stringify(raw)
   return approveThenSign(

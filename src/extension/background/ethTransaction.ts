@@ -9,7 +9,10 @@ import { z } from 'zod'
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
 const quantity = z.string().regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/)
-const data = z.string().max(262_144).regex(/^0x([0-9a-fA-F]{2})*$/)
+const data = z
+  .string()
+  .max(262_144)
+  .regex(/^0x([0-9a-fA-F]{2})*$/)
 
 /** The transaction object a dApp sends (unknown fields ignored). */
 export const TransactionRequest = z.object({
@@ -36,7 +39,8 @@ export type BuiltTransaction =
 
 /** Build the unsigned serialized transaction for `tx` on `chainId`. */
 export function buildUnsignedTransaction(tx: TransactionRequest, chainId: `0x${string}`): BuiltTransaction {
-  if (tx.chainId !== undefined && BigInt(tx.chainId) !== BigInt(chainId)) return { ok: false, reason: 'chainId does not match the selected chain' }
+  if (tx.chainId !== undefined && BigInt(tx.chainId) !== BigInt(chainId))
+    return { ok: false, reason: 'chainId does not match the selected chain' }
   if (tx.data !== undefined && tx.input !== undefined && tx.data.toLowerCase() !== tx.input.toLowerCase()) {
     return { ok: false, reason: 'data and input differ' }
   }

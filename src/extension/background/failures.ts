@@ -34,7 +34,8 @@ export function isSessionKeyRejected(err: unknown): boolean {
 /** Map anything a handler threw to a {@link PopupFailure}. */
 export function toPopupFailure(err: unknown): PopupFailure {
   if (err instanceof ExtensionError) return { code: err.code, message: clean(err.message) }
-  if (err instanceof SigilRequestError) return { code: 'REQUEST_FAILED', message: clean(err.message) || POPUP_ERROR_MESSAGES.REQUEST_FAILED }
+  if (err instanceof SigilRequestError)
+    return { code: 'REQUEST_FAILED', message: clean(err.message) || POPUP_ERROR_MESSAGES.REQUEST_FAILED }
   if (err instanceof SigilError) {
     if (err.code === 'NETWORK') return { code: 'NETWORK', message: POPUP_ERROR_MESSAGES.NETWORK }
     if (err.code === 'INVALID_ARGUMENT') return { code: 'INVALID_ARGUMENT', message: clean(err.message) }

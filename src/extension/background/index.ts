@@ -12,11 +12,7 @@ import { createBackgroundState } from './state'
 export type BackgroundEnv = { extensionId: string; extensionBaseUrl: string }
 
 /** A runtime.onMessage listener. */
-export type MessageListener = (
-  message: unknown,
-  sender: Sender,
-  sendResponse?: SendResponse,
-) => true | Promise<unknown> | undefined
+export type MessageListener = (message: unknown, sender: Sender, sendResponse?: SendResponse) => true | Promise<unknown> | undefined
 
 /** The wired background: listeners for runtime messages and alarms. */
 export type Background = {

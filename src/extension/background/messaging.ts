@@ -11,10 +11,7 @@ export type SendResponse = (response?: unknown) => void
  * Answer with `reply`; `undefined` means "not for us" and leaves the channel to other listeners.
  * @example return respondWith(route(message, sender), sendResponse)
  */
-export function respondWith<T>(
-  reply: Promise<T> | undefined,
-  sendResponse: SendResponse | undefined,
-): true | Promise<T> | undefined {
+export function respondWith<T>(reply: Promise<T> | undefined, sendResponse: SendResponse | undefined): true | Promise<T> | undefined {
   if (reply === undefined) return undefined
   if (typeof sendResponse === 'function') {
     void reply.then(sendResponse)

@@ -37,11 +37,7 @@ export type Pending<K extends PendingKind> = z.output<(typeof SCHEMAS)[K]>
 const key = (kind: PendingKind) => `sigil.pending.${kind}`
 
 /** Read a pending step; `undefined` when absent, unreadable or older than the TTL. */
-export async function readPending<K extends PendingKind>(
-  area: StorageAreaLike,
-  kind: K,
-  now: number,
-): Promise<Pending<K> | undefined> {
+export async function readPending<K extends PendingKind>(area: StorageAreaLike, kind: K, now: number): Promise<Pending<K> | undefined> {
   const parsed = SCHEMAS[kind].safeParse((await area.get(key(kind)))[key(kind)])
   if (!parsed.success) return undefined
   const value = parsed.data as Pending<K>

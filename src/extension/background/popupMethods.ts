@@ -21,10 +21,24 @@ import { addAccount, listAccounts } from './wallet'
 
 const noParams = z.undefined()
 const id = z.string().min(1).max(256)
-const b64url = z.string().min(1).max(16_384).regex(/^[A-Za-z0-9_-]+={0,2}$/)
-const email = z.string().trim().max(320).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address')
-const otpCode = z.string().trim().regex(/^[A-Za-z0-9]{4,12}$/, 'must be the code from the message')
-const phone = z.string().trim().regex(/^\+[1-9][0-9]{6,14}$/, 'must be a phone number in international form (+…)')
+const b64url = z
+  .string()
+  .min(1)
+  .max(16_384)
+  .regex(/^[A-Za-z0-9_-]+={0,2}$/)
+const email = z
+  .string()
+  .trim()
+  .max(320)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address')
+const otpCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]{4,12}$/, 'must be the code from the message')
+const phone = z
+  .string()
+  .trim()
+  .regex(/^\+[1-9][0-9]{6,14}$/, 'must be a phone number in international form (+…)')
 
 const registration = {
   authenticatorName: z.string().trim().min(1).max(64),
@@ -108,7 +122,15 @@ export const POPUP_METHODS = {
     handler: (p, { core }) => startRecovery(core, p),
   }),
   recoveryFinish: popupMethod({
-    params: z.object({ ...registration, bundle: z.string().trim().min(1).max(4096).regex(/^[1-9A-HJ-NP-Za-km-z]+$/, 'must be the code from the email') }),
+    params: z.object({
+      ...registration,
+      bundle: z
+        .string()
+        .trim()
+        .min(1)
+        .max(4096)
+        .regex(/^[1-9A-HJ-NP-Za-km-z]+$/, 'must be the code from the email'),
+    }),
     handler: (p, { core }) => finishRecovery(core, p),
   }),
   listAccounts: popupMethod({

@@ -46,7 +46,11 @@ export type RelayClient = {
   /** `publicKey` (compressed P-256 hex) binds the verification token to that key. */
   otpVerify(body: { otpId: string; otpCode: string; publicKey?: string }): Promise<z.output<typeof OtpVerifyResult>>
   signup(body: SignupBody): Promise<z.output<typeof SignupResult>>
-  account(body: { filterType: 'EMAIL' | 'PHONE_NUMBER'; filterValue: string; verificationToken: string }): Promise<z.output<typeof AccountResult>>
+  account(body: {
+    filterType: 'EMAIL' | 'PHONE_NUMBER'
+    filterValue: string
+    verificationToken: string
+  }): Promise<z.output<typeof AccountResult>>
   recoveryInit(body: { email: string; targetPublicKey: string }): Promise<z.output<typeof RecoveryInitResult>>
   walletKitConfig(): Promise<z.output<typeof WalletKitConfig>>
 }

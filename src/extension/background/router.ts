@@ -113,11 +113,7 @@ export async function routePopup(message: unknown, sender: Sender, ctx: RouterCo
 }
 
 /** Dispatch by `kind`; `undefined` for anything that is not a router message. */
-export function routeMessage(
-  message: unknown,
-  sender: Sender,
-  ctx: RouterContext,
-): Promise<DappRpcReply | PopupReply> | undefined {
+export function routeMessage(message: unknown, sender: Sender, ctx: RouterContext): Promise<DappRpcReply | PopupReply> | undefined {
   const kind = typeof message === 'object' && message !== null ? (message as { kind?: unknown }).kind : undefined
   if (kind === 'dapp-rpc') return routeDappRpc(message, sender, ctx)
   if (kind === 'popup') return routePopup(message, sender, ctx)

@@ -30,7 +30,11 @@ const httpUrl = z
 export const SettingsSchema = z.object({
   apiBaseUrl: httpUrl,
   relayUrl: httpUrl,
-  autoLockMinutes: z.number().int().min(1).max(24 * 60),
+  autoLockMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60),
 })
 /** Validated settings. */
 export type Settings = z.output<typeof SettingsSchema>

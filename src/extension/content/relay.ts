@@ -3,14 +3,7 @@
  * Pure parsing functions plus {@link startRelay}, which wires them to a window.
  * The relay never adds an origin: the background reads it from `sender`.
  */
-import {
-  INPAGE_TARGET,
-  isPageRequest,
-  isProviderEventName,
-  type PageEvent,
-  type PageRequest,
-  type PageResponse,
-} from '../protocol/page'
+import { INPAGE_TARGET, isPageRequest, isProviderEventName, type PageEvent, type PageRequest, type PageResponse } from '../protocol/page'
 import { RPC_ERROR, isRpcErrorObject, rpcError } from '../protocol/rpcErrors'
 import type { DappRpcMessage, ProviderEventMessage } from '../protocol/runtime'
 

@@ -105,7 +105,14 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
           />
         )}
         {outView === 'settings' && (
-          <SettingsScreen client={client} settings={status.settings} extensionId={status.extensionId} loggedIn={false} onSaved={load} onEnded={onEnded} />
+          <SettingsScreen
+            client={client}
+            settings={status.settings}
+            extensionId={status.extensionId}
+            loggedIn={false}
+            onSaved={load}
+            onEnded={onEnded}
+          />
         )}
         <nav class="footer" aria-label="More">
           {outView !== 'settings' ? (
@@ -134,7 +141,14 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
         {inView === 'buy' && <Buy client={client} lastTransactionId={status.lastOnRamp?.transactionId ?? null} onSessionLost={load} />}
         {inView === 'activity' && <Activity client={client} onSessionLost={load} />}
         {inView === 'settings' && (
-          <SettingsScreen client={client} settings={status.settings} extensionId={status.extensionId} loggedIn onSaved={load} onEnded={onEnded} />
+          <SettingsScreen
+            client={client}
+            settings={status.settings}
+            extensionId={status.extensionId}
+            loggedIn
+            onSaved={load}
+            onEnded={onEnded}
+          />
         )}
       </>
     )
@@ -147,7 +161,13 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
         <h1>Sigil</h1>
       </header>
       <main class="app-main">
-        <p id="status" role="status" aria-live="polite" data-state={status.state} data-logged-in={status.state === 'ready' ? String(status.loggedIn) : undefined}>
+        <p
+          id="status"
+          role="status"
+          aria-live="polite"
+          data-state={status.state}
+          data-logged-in={status.state === 'ready' ? String(status.loggedIn) : undefined}
+        >
           {statusText(status)}
         </p>
         {body}

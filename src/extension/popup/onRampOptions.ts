@@ -3,13 +3,7 @@
  * type-only so zod stays out of the popup); the background validates the submitted form with
  * the service's own schema (src/api/operations/init_fiat_on_ramp.ts).
  */
-import type {
-  OnRampCryptoCurrency,
-  OnRampFiatCurrency,
-  OnRampNetwork,
-  OnRampPaymentMethod,
-  OnRampProvider,
-} from '../../api/enums'
+import type { OnRampCryptoCurrency, OnRampFiatCurrency, OnRampNetwork, OnRampPaymentMethod, OnRampProvider } from '../../api/enums'
 
 /** Providers (brand-neutral names). */
 export const PROVIDERS: Array<[OnRampProvider, string]> = [
@@ -19,16 +13,42 @@ export const PROVIDERS: Array<[OnRampProvider, string]> = [
 
 /** Networks, the cryptos each sells, and which account formats can receive. */
 export const NETWORKS: Array<{ network: OnRampNetwork; label: string; cryptos: OnRampCryptoCurrency[]; formats: RegExp }> = [
-  { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM', label: 'Ethereum', cryptos: ['FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH', 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC'], formats: /^ADDRESS_FORMAT_ETHEREUM$/ },
-  { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BASE', label: 'Base', cryptos: ['FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH', 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC'], formats: /^ADDRESS_FORMAT_ETHEREUM$/ },
-  { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA', label: 'Solana', cryptos: ['FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL', 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC'], formats: /^ADDRESS_FORMAT_SOLANA$/ },
-  { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN', label: 'Bitcoin', cryptos: ['FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC'], formats: /^ADDRESS_FORMAT_BITCOIN_MAINNET_/ },
+  {
+    network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM',
+    label: 'Ethereum',
+    cryptos: ['FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH', 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC'],
+    formats: /^ADDRESS_FORMAT_ETHEREUM$/,
+  },
+  {
+    network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BASE',
+    label: 'Base',
+    cryptos: ['FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH', 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC'],
+    formats: /^ADDRESS_FORMAT_ETHEREUM$/,
+  },
+  {
+    network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA',
+    label: 'Solana',
+    cryptos: ['FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL', 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC'],
+    formats: /^ADDRESS_FORMAT_SOLANA$/,
+  },
+  {
+    network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN',
+    label: 'Bitcoin',
+    cryptos: ['FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC'],
+    formats: /^ADDRESS_FORMAT_BITCOIN_MAINNET_/,
+  },
 ]
 
 /** Fiat currencies offered (a subset of the interface's list). */
 export const FIATS: OnRampFiatCurrency[] = [
-  'FIAT_ON_RAMP_CURRENCY_USD', 'FIAT_ON_RAMP_CURRENCY_EUR', 'FIAT_ON_RAMP_CURRENCY_GBP', 'FIAT_ON_RAMP_CURRENCY_CAD',
-  'FIAT_ON_RAMP_CURRENCY_AUD', 'FIAT_ON_RAMP_CURRENCY_CHF', 'FIAT_ON_RAMP_CURRENCY_SEK', 'FIAT_ON_RAMP_CURRENCY_BRL',
+  'FIAT_ON_RAMP_CURRENCY_USD',
+  'FIAT_ON_RAMP_CURRENCY_EUR',
+  'FIAT_ON_RAMP_CURRENCY_GBP',
+  'FIAT_ON_RAMP_CURRENCY_CAD',
+  'FIAT_ON_RAMP_CURRENCY_AUD',
+  'FIAT_ON_RAMP_CURRENCY_CHF',
+  'FIAT_ON_RAMP_CURRENCY_SEK',
+  'FIAT_ON_RAMP_CURRENCY_BRL',
 ]
 
 /** Payment methods offered. */

@@ -16,7 +16,7 @@ export function useAction(onSessionLost?: () => void): Action {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const run = useCallback(
-    async <T,>(call: () => Promise<PopupReply<T>>, onOk?: (result: T) => void): Promise<T | undefined> => {
+    async <T>(call: () => Promise<PopupReply<T>>, onOk?: (result: T) => void): Promise<T | undefined> => {
       setBusy(true)
       setError(null)
       try {

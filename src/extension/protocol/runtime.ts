@@ -46,9 +46,7 @@ export const POPUP_ERROR_MESSAGES: Record<PopupErrorCode, string> = {
 }
 
 /** Background → popup: result union of a {@link PopupMessage}. */
-export type PopupReply<T = unknown> =
-  | { ok: true; result: T }
-  | { ok: false; error: { code: PopupErrorCode; message?: string } }
+export type PopupReply<T = unknown> = { ok: true; result: T } | { ok: false; error: { code: PopupErrorCode; message?: string } }
 
 /** Background → content script (tabs.sendMessage): a provider event to forward to the page. */
 export type ProviderEventMessage = { kind: 'provider-event'; event: ProviderEventName; data: unknown }

@@ -22,11 +22,7 @@ export type AnnounceTarget = Pick<Window, 'addEventListener' | 'dispatchEvent'>
  * Dispatch `eip6963:announceProvider` now and again on each `eip6963:requestProvider`.
  * The detail (and its info) is frozen, as EIP-6963 requires.
  */
-export function announceProvider(
-  target: AnnounceTarget,
-  info: Eip6963ProviderInfo,
-  provider: SigilProvider,
-): Eip6963ProviderDetail {
+export function announceProvider(target: AnnounceTarget, info: Eip6963ProviderInfo, provider: SigilProvider): Eip6963ProviderDetail {
   const detail: Eip6963ProviderDetail = Object.freeze({ info: Object.freeze({ ...info }), provider })
   const announce = () => {
     target.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))

@@ -2,13 +2,7 @@
  * Page-side transport: posts {@link PageRequest}s to the relay and matches answers by id.
  * Only messages whose `source` is this window and whose shape checks out are accepted.
  */
-import {
-  CONTENT_TARGET,
-  parseInpageMessage,
-  type PageRequest,
-  type ProviderEventName,
-  type RpcParams,
-} from '../protocol/page'
+import { CONTENT_TARGET, parseInpageMessage, type PageRequest, type ProviderEventName, type RpcParams } from '../protocol/page'
 import type { RpcErrorObject } from '../protocol/rpcErrors'
 
 /** Settles one request: `result` or `error`. */

@@ -248,10 +248,10 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
   function voteHandler(selection: 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED'): ActivityHandler {
     return async (ctx, params: { fingerprint: string }) => {
       const { tx, now } = ctx
-      const [target] = await tx.query<ActivityRow>(
-        'SELECT * FROM activities WHERE fingerprint = $1 AND organization_id = $2 FOR UPDATE',
-        [params.fingerprint, ctx.organizationId],
-      )
+      const [target] = await tx.query<ActivityRow>('SELECT * FROM activities WHERE fingerprint = $1 AND organization_id = $2 FOR UPDATE', [
+        params.fingerprint,
+        ctx.organizationId,
+      ])
       if (!target) {
         throw new SigilError('NOT_FOUND', 'fingerprint: no activity with this fingerprint in the organization', {
           fieldViolations: [{ field: 'fingerprint', description: 'no such activity' }],
@@ -279,8 +279,10 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
         scheme: ctx.principal?.scheme ?? '',
         created_at: now,
       })
-      const approvals = votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED').length + (selection === 'VOTE_SELECTION_APPROVED' ? 1 : 0)
-      const rejections = votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').length + (selection === 'VOTE_SELECTION_REJECTED' ? 1 : 0)
+      const approvals =
+        votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED').length + (selection === 'VOTE_SELECTION_APPROVED' ? 1 : 0)
+      const rejections =
+        votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').length + (selection === 'VOTE_SELECTION_REJECTED' ? 1 : 0)
 
       if (approvals >= quorum.threshold) {
         const entry = handlers.byType(target.type)

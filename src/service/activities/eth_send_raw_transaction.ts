@@ -31,8 +31,10 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
   }
   if (!tx.isSigned) throw fieldError('INVALID_ARGUMENT', field, 'the transaction is not signed')
   const chainId = 'chainId' in tx.raw ? tx.raw.chainId : undefined
-  if (chainId === undefined) throw fieldError('INVALID_ARGUMENT', field, 'the transaction has no chain id, so it could be replayed on any chain')
-  if (chainId !== BigInt(evmChainId(network))) throw fieldError('INVALID_ARGUMENT', field, `signed for chain id ${chainId}, not ${network.caip2}`)
+  if (chainId === undefined)
+    throw fieldError('INVALID_ARGUMENT', field, 'the transaction has no chain id, so it could be replayed on any chain')
+  if (chainId !== BigInt(evmChainId(network)))
+    throw fieldError('INVALID_ARGUMENT', field, `signed for chain id ${chainId}, not ${network.caip2}`)
   let from: string
   try {
     from = tx.sender
@@ -46,12 +48,22 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
     if (e instanceof RpcRefusedError && !/already known|known transaction/i.test(e.rpcMessage)) {
       throw fieldError('FAILED_PRECONDITION', field, `the node refused the transaction: ${e.rpcMessage}`)
     }
-    if (!(e instanceof RpcRefusedError)) throw e instanceof SigilError ? e : new SigilError('FAILED_PRECONDITION', `${network.caip2} is not reachable`)
+    if (!(e instanceof RpcRefusedError))
+      throw e instanceof SigilError ? e : new SigilError('FAILED_PRECONDITION', `${network.caip2} is not reachable`)
   }
   const id = crypto.randomUUID()
   await insertSend(
     ctx.tx,
-    { id, organization_id: ctx.organizationId, activity_id: ctx.activityId, caip2: network.caip2, family: 'evm', from_address: from, account_id: '', request: JSON.stringify({ to: tx.raw.to }) },
+    {
+      id,
+      organization_id: ctx.organizationId,
+      activity_id: ctx.activityId,
+      caip2: network.caip2,
+      family: 'evm',
+      from_address: from,
+      account_id: '',
+      request: JSON.stringify({ to: tx.raw.to }),
+    },
     ctx.now,
   )
   await markSigned(ctx.tx, id, { signedTx, txHash: tx.hash, nonce: Number(tx.raw.nonce) }, ctx.now)

@@ -18,10 +18,19 @@ type Params = z.infer<typeof ethSendTransaction.parameters> | z.infer<typeof eth
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   const network = requireNetwork(ctx.rt.config.networks, p.caip2, 'parameters.caip2')
   if (network.family !== 'evm') throw fieldError('INVALID_ARGUMENT', 'parameters.caip2', `${network.caip2} is not an EVM network`)
-  if (p.sponsor) throw fieldError('INVALID_ARGUMENT', 'parameters.sponsor', 'gas sponsorship is not offered by this service; send with sponsor false')
-  const calls = 'calls' in p ? p.calls : [{ to: p.to, ...(p.value !== undefined ? { value: p.value } : {}), ...(p.data !== undefined ? { data: p.data } : {}) }]
+  if (p.sponsor)
+    throw fieldError('INVALID_ARGUMENT', 'parameters.sponsor', 'gas sponsorship is not offered by this service; send with sponsor false')
+  const calls =
+    'calls' in p
+      ? p.calls
+      : [{ to: p.to, ...(p.value !== undefined ? { value: p.value } : {}), ...(p.data !== undefined ? { data: p.data } : {}) }]
   const [call] = calls
-  if (!call || calls.length > 1) throw fieldError('INVALID_ARGUMENT', 'parameters.calls', 'one call per transaction: batching several calls needs gas sponsorship, which this service does not offer')
+  if (!call || calls.length > 1)
+    throw fieldError(
+      'INVALID_ARGUMENT',
+      'parameters.calls',
+      'one call per transaction: batching several calls needs gas sponsorship, which this service does not offer',
+    )
   if (p.maxFeePerGas !== undefined && p.maxPriorityFeePerGas !== undefined && BigInt(p.maxPriorityFeePerGas) > BigInt(p.maxFeePerGas)) {
     throw fieldError('INVALID_ARGUMENT', 'parameters.maxPriorityFeePerGas', 'must not exceed maxFeePerGas')
   }

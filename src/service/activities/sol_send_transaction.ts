@@ -23,16 +23,23 @@ const MAX_TRANSACTION_BYTES = 1232
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   const network = requireNetwork(ctx.rt.config.networks, p.caip2, 'parameters.caip2')
   if (network.family !== 'solana') throw fieldError('INVALID_ARGUMENT', 'parameters.caip2', `${network.caip2} is not a Solana network`)
-  if (p.sponsor) throw fieldError('INVALID_ARGUMENT', 'parameters.sponsor', 'fee sponsorship is not offered by this service; send with sponsor false')
+  if (p.sponsor)
+    throw fieldError('INVALID_ARGUMENT', 'parameters.sponsor', 'fee sponsorship is not offered by this service; send with sponsor false')
   const hex = p.unsignedTransaction.replace(/^0x/, '')
-  if (hex.length / 2 > MAX_TRANSACTION_BYTES) throw fieldError('INVALID_ARGUMENT', 'parameters.unsignedTransaction', `at most ${MAX_TRANSACTION_BYTES} bytes`)
+  if (hex.length / 2 > MAX_TRANSACTION_BYTES)
+    throw fieldError('INVALID_ARGUMENT', 'parameters.unsignedTransaction', `at most ${MAX_TRANSACTION_BYTES} bytes`)
   let tx: ReturnType<typeof parseUnsignedSolana>
   try {
     tx = parseUnsignedSolana(hex)
   } catch {
-    throw fieldError('INVALID_ARGUMENT', 'parameters.unsignedTransaction', 'not a serialized Solana transaction (signature slots, then a legacy or v0 message)')
+    throw fieldError(
+      'INVALID_ARGUMENT',
+      'parameters.unsignedTransaction',
+      'not a serialized Solana transaction (signature slots, then a legacy or v0 message)',
+    )
   }
-  const wanted = 'signWiths' in p ? p.signWiths.map((a, i) => [a, `parameters.signWiths.${i}`] as const) : [[p.signWith, 'parameters.signWith'] as const]
+  const wanted =
+    'signWiths' in p ? p.signWiths.map((a, i) => [a, `parameters.signWiths.${i}`] as const) : [[p.signWith, 'parameters.signWith'] as const]
   const signers = tx.message.accountKeys.slice(0, tx.message.numRequiredSignatures).map((k) => base58.encode(k))
   const accounts: WalletAccountRow[] = []
   for (const [address, field] of wanted) {

@@ -56,6 +56,7 @@ export const handlerV2: ActivityHandler<z.infer<typeof verifyOtp.parameters>> = 
   if (typeof inner.otp_code !== 'string' || (inner.public_key !== undefined && typeof inner.public_key !== 'string')) {
     throw new SigilError('BUNDLE_INVALID', 'parameters.encryptedOtpBundle: plaintext is not JSON {otp_code, public_key}')
   }
-  const publicKey = typeof inner.public_key === 'string' ? compressedKeyHex(inner.public_key, 'parameters.encryptedOtpBundle.public_key') : undefined
+  const publicKey =
+    typeof inner.public_key === 'string' ? compressedKeyHex(inner.public_key, 'parameters.encryptedOtpBundle.public_key') : undefined
   return tokenFor(ctx, p.otpId, inner.otp_code, publicKey, p.expirationSeconds)
 }

@@ -139,9 +139,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
         `SELECT k.*, ${quorumColumns('k.organization_id')} FROM api_keys k WHERE k.public_key = $1`,
         [publicKey],
       ),
-    ).filter(
-      (r) => r.curve_type === CURVE_OF_SCHEME[check.scheme],
-    )
+    ).filter((r) => r.curve_type === CURVE_OF_SCHEME[check.scheme])
     const picked = await pickByOrganization(sql, rows, input.organizationId, input.allowDescendant)
     if (!picked) throw new SigilError('STAMP_KEY_UNKNOWN', UNKNOWN_KEY_MESSAGE)
     if ('denied' in picked) {
@@ -246,10 +244,9 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
 /** Origins an organization (or any ancestor) allowed with update_allowed_origins. */
 export async function allowedOriginsFor(sql: Sql, organizationId: string): Promise<string[]> {
   const chain = await ancestry(sql, organizationId)
-  const rows = await sql.query<{ allowed_origins: string[] }>(
-    'SELECT allowed_origins FROM organizations WHERE id = ANY($1::text[])',
-    [chain],
-  )
+  const rows = await sql.query<{ allowed_origins: string[] }>('SELECT allowed_origins FROM organizations WHERE id = ANY($1::text[])', [
+    chain,
+  ])
   return rows.flatMap((r) => r.allowed_origins)
 }
 

@@ -12,7 +12,12 @@ import { jsonRpc } from './rpc.js'
 export function requireNetwork(networks: readonly Network[], caip2: string, field: string): Network {
   const id = normalizeCaip2(caip2)
   const network = networks.find((n) => n.caip2 === id)
-  if (!network) throw fieldError('INVALID_ARGUMENT', field, `unknown network ${JSON.stringify(caip2)}; configured: ${networks.map((n) => n.caip2).join(', ')}`)
+  if (!network)
+    throw fieldError(
+      'INVALID_ARGUMENT',
+      field,
+      `unknown network ${JSON.stringify(caip2)}; configured: ${networks.map((n) => n.caip2).join(', ')}`,
+    )
   return network
 }
 
@@ -21,7 +26,12 @@ export function nativeAsset(network: Network): Required<Pick<AssetMetadata, 'cai
     caip19: nativeAssetId(network),
     symbol: network.nativeSymbol,
     decimals: network.nativeDecimals,
-    name: network.family === 'evm' ? `${network.name} ${network.nativeSymbol}` : network.nativeSymbol === 'SOL' ? 'Solana' : network.nativeSymbol,
+    name:
+      network.family === 'evm'
+        ? `${network.name} ${network.nativeSymbol}`
+        : network.nativeSymbol === 'SOL'
+          ? 'Solana'
+          : network.nativeSymbol,
   }
 }
 

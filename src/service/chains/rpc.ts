@@ -35,7 +35,10 @@ export async function jsonRpc<T>(network: Network, method: string, params: unkno
     body = (await res.json()) as typeof body
   } catch (e) {
     const timedOut = e instanceof Error && e.name === 'TimeoutError'
-    throw new SigilError('FAILED_PRECONDITION', `${network.name} (${network.caip2}) ${timedOut ? `did not answer ${method} within ${timeoutMs} ms` : `is not reachable for ${method}`}`)
+    throw new SigilError(
+      'FAILED_PRECONDITION',
+      `${network.name} (${network.caip2}) ${timedOut ? `did not answer ${method} within ${timeoutMs} ms` : `is not reachable for ${method}`}`,
+    )
   }
   if (body && typeof body === 'object' && body.error) {
     throw new RpcRefusedError(network, method, Number(body.error.code ?? 0), String(body.error.message ?? 'error'), body.error.data)

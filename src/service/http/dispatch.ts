@@ -161,7 +161,10 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
   }
   // A recovery credential (init_user_email_recovery) exists to register a new passkey, nothing else.
   if (principal.credentialType === RECOVERY_CREDENTIAL_TYPE && definition.type !== 'ACTIVITY_TYPE_RECOVER_USER') {
-    throw new SigilError('PERMISSION_DENIED', `type: a recovery credential can submit only ACTIVITY_TYPE_RECOVER_USER, not ${definition.type}`)
+    throw new SigilError(
+      'PERMISSION_DENIED',
+      `type: a recovery credential can submit only ACTIVITY_TYPE_RECOVER_USER, not ${definition.type}`,
+    )
   }
   const handler = d.activities.get(definition.type)
   if (!handler) {
@@ -170,17 +173,19 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
     })
   }
   const parameters = parseOrThrow(definition.parameters, body.parameters, 'parameters') as Record<string, unknown>
-  const { activity: row, known } = await storing(json, () => d.engine.submit({
-    principal,
-    organizationId: effectiveOrganizationId,
-    type: definition.type,
-    timestampMs: body.timestampMs,
-    generateAppProofs: body.generateAppProofs ?? false,
-    rawBody: raw,
-    parameters,
-    operation: definition,
-    handler,
-  }))
+  const { activity: row, known } = await storing(json, () =>
+    d.engine.submit({
+      principal,
+      organizationId: effectiveOrganizationId,
+      type: definition.type,
+      timestampMs: body.timestampMs,
+      generateAppProofs: body.generateAppProofs ?? false,
+      rawBody: raw,
+      parameters,
+      operation: definition,
+      handler,
+    }),
+  )
   if (definition.resultOf === 'target' && row.result && typeof row.result.activityId === 'string') {
     const target = await getActivity(rt.db, row.result.activityId)
     if (target) return submitResponse(rt.db, target, principal.userId)

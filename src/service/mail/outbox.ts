@@ -24,7 +24,10 @@ const outboxes = new WeakMap<Runtime, Outbox>()
 export async function enqueueMessage(tx: Sql, rt: Runtime, m: NewMessage, now: number): Promise<string> {
   const transport = m.channel === 'email' ? rt.config.smtpUrl : rt.config.smsWebhookUrl
   if (!transport && !rt.config.devMailbox) {
-    throw new SigilError('FAILED_PRECONDITION', `no ${m.channel === 'email' ? 'email (SIGIL_SMTP_URL)' : 'SMS (SIGIL_SMS_WEBHOOK_URL)'} delivery is configured`)
+    throw new SigilError(
+      'FAILED_PRECONDITION',
+      `no ${m.channel === 'email' ? 'email (SIGIL_SMTP_URL)' : 'SMS (SIGIL_SMS_WEBHOOK_URL)'} delivery is configured`,
+    )
   }
   const id = await insertMessage(tx, { ...m, delivery: transport ? 'pending' : 'mailbox' }, now)
   if (transport) {
@@ -96,7 +99,12 @@ function createOutbox(rt: Runtime): Outbox {
         for (const m of await dueMessages(rt.db, Date.now() > now ? Date.now() : now)) {
           try {
             await deliver(m)
-            await recordAttempt(rt.db, m.id, { delivery: 'sent', lastError: null, nextAttemptAt: Date.now(), clearBodies: !rt.config.devMailbox })
+            await recordAttempt(rt.db, m.id, {
+              delivery: 'sent',
+              lastError: null,
+              nextAttemptAt: Date.now(),
+              clearBodies: !rt.config.devMailbox,
+            })
             rt.log.info('message delivered', { messageId: m.id, channel: m.channel })
           } catch (e) {
             const attempt = m.attempts + 1
@@ -108,7 +116,8 @@ function createOutbox(rt: Runtime): Outbox {
               nextAttemptAt: Date.now() + (wait ?? 0),
               clearBodies: false,
             })
-            if (wait === undefined) rt.log.error('message delivery failed for good', { messageId: m.id, channel: m.channel, attempts: attempt })
+            if (wait === undefined)
+              rt.log.error('message delivery failed for good', { messageId: m.id, channel: m.channel, attempts: attempt })
             else {
               rt.log.warn('message delivery failed, will retry', { messageId: m.id, channel: m.channel, attempts: attempt, retryMs: wait })
               schedule(wait)

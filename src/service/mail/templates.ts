@@ -71,7 +71,9 @@ function emailMessage(o: EmailOptions, to: string, defaultFrom: string, subject:
     '<!doctype html><html><body style="font-family:sans-serif">',
     o.logoUrl ? `<img src="${escapeHtml(o.logoUrl)}" alt="${escapeHtml(o.appName)}" style="max-width:340px;max-height:124px">` : '',
     ...lines.map((l) => `<p>${escapeHtml(l)}</p>`),
-    link ? `<p><a href="${escapeHtml(link)}" style="padding:8px 16px;background:#222;color:#fff;text-decoration:none">Continue to ${escapeHtml(o.appName)}</a></p>` : '',
+    link
+      ? `<p><a href="${escapeHtml(link)}" style="padding:8px 16px;background:#222;color:#fff;text-decoration:none">Continue to ${escapeHtml(o.appName)}</a></p>`
+      : '',
     '</body></html>',
   ].join('')
   return {
@@ -94,7 +96,10 @@ export function otpEmail(o: EmailOptions, to: string, code: string, expiresInSec
     to,
     defaultFrom,
     `Your ${o.appName} verification code`,
-    [`Your ${o.appName} verification code is: ${code}`, `It expires in ${minutes} minute${minutes === 1 ? '' : 's'}. If you did not ask for it, ignore this email.`],
+    [
+      `Your ${o.appName} verification code is: ${code}`,
+      `It expires in ${minutes} minute${minutes === 1 ? '' : 's'}. If you did not ask for it, ignore this email.`,
+    ],
     code,
   )
 }
@@ -119,8 +124,20 @@ export function recoveryEmail(o: EmailOptions, to: string, bundle: string, expir
 /** The OTP SMS: `smsCustomization.template` with `%s` or `{{code}}` replaced, or a default text. */
 export function otpSms(appName: string, template: string | undefined, to: string, code: string, from: string): NewMessage {
   const text = template
-    ? template.split('%s').join(code).replace(/\{\{\s*(code|otp|\.OtpCode)\s*\}\}/g, code)
+    ? template
+        .split('%s')
+        .join(code)
+        .replace(/\{\{\s*(code|otp|\.OtpCode)\s*\}\}/g, code)
     : `${appName}: your verification code is ${code}`
   if (template && !text.includes(code)) throw invalidField('parameters.smsCustomization.template', 'must contain %s or {{code}}')
-  return { channel: 'sms', to_address: to, from_address: from, reply_to: null, subject: '', text_body: text, html_body: '', delivery: 'pending' }
+  return {
+    channel: 'sms',
+    to_address: to,
+    from_address: from,
+    reply_to: null,
+    subject: '',
+    text_body: text,
+    html_body: '',
+    delivery: 'pending',
+  }
 }

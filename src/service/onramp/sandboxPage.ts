@@ -103,7 +103,10 @@ ${actions}`,
 
 /** A page for an unknown order. */
 export function badSignaturePage(): string {
-  return layout('Signature does not verify — Sigil sandbox', '<h1>Signature does not verify</h1>\n<p>This link carries a signature the sandbox provider did not make for it.</p>')
+  return layout(
+    'Signature does not verify — Sigil sandbox',
+    '<h1>Signature does not verify</h1>\n<p>This link carries a signature the sandbox provider did not make for it.</p>',
+  )
 }
 
 export function notFoundPage(): string {

@@ -48,7 +48,11 @@ async function finish(rt: Runtime, c: Context, outcome: 'COMPLETED' | 'FAILED') 
 /** Mounts the sandbox provider routes on the service's app. */
 export function mountSandboxOnRamp(app: ServiceApp, rt: Runtime): void {
   app.get('/sandbox/onramp/assets/sandbox.css', (c) =>
-    c.body(SANDBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }),
+    c.body(SANDBOX_CSS, 200, {
+      'Content-Type': 'text/css; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    }),
   )
   app.get('/sandbox/onramp/:id', async (c) => {
     const t = await sandboxOrder(rt, c.req.param('id'))

@@ -11,11 +11,17 @@ import { findUserByContact } from './contact.js'
 export function attestedSignatureCheck(header: string, rawBody: Uint8Array): void {
   const parsed = parseAttestedStamp(header)
   if (!parsed.ok) {
-    throw new SigilError(parsed.reason, parsed.reason === 'STAMP_MALFORMED' ? 'X-Stamp-Attested is malformed' : 'X-Stamp-Attested scheme is not supported')
+    throw new SigilError(
+      parsed.reason,
+      parsed.reason === 'STAMP_MALFORMED' ? 'X-Stamp-Attested is malformed' : 'X-Stamp-Attested scheme is not supported',
+    )
   }
   const sig = verifyAttestedStampSignature(parsed.stamp, rawBody)
   if (!sig.ok) {
-    throw new SigilError(sig.reason, sig.reason === 'STAMP_MALFORMED' ? 'X-Stamp-Attested is malformed' : 'stamp signature does not verify over the request body')
+    throw new SigilError(
+      sig.reason,
+      sig.reason === 'STAMP_MALFORMED' ? 'X-Stamp-Attested is malformed' : 'stamp signature does not verify over the request body',
+    )
   }
 }
 
@@ -39,7 +45,10 @@ export async function authenticateAttested(
   }
   const token = verifyVerificationToken(stamp.publicKeyAttestation, input.verifierPublicKeyHex, { nowMs: input.now })
   if (!token.ok) {
-    throw new SigilError('TOKEN_INVALID', `X-Stamp-Attested: verification token ${token.reason === 'TOKEN_EXPIRED' ? 'has expired' : 'is not valid'}`)
+    throw new SigilError(
+      'TOKEN_INVALID',
+      `X-Stamp-Attested: verification token ${token.reason === 'TOKEN_EXPIRED' ? 'has expired' : 'is not valid'}`,
+    )
   }
   const claims = token.claims
   let stampKey: string
@@ -55,7 +64,11 @@ export async function authenticateAttested(
     throw new SigilError('TOKEN_INVALID', 'X-Stamp-Attested: the token was issued for another organization')
   }
   const user = await findUserByContact(sql, input.organizationId, claims.verification_type, claims.contact)
-  if (!user) throw new SigilError('STAMP_KEY_UNKNOWN', 'X-Stamp-Attested: no user with the verified contact in the organization or its sub-organizations')
+  if (!user)
+    throw new SigilError(
+      'STAMP_KEY_UNKNOWN',
+      'X-Stamp-Attested: no user with the verified contact in the organization or its sub-organizations',
+    )
   return {
     principal: {
       userId: user.id,

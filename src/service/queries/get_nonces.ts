@@ -8,10 +8,14 @@ import type { QueryHandler } from '../http/dispatch.js'
  * transactions counted), read from
  * the node. There is no gas station here, so `gasStationNonce: true` is refused naming the field.
  */
-export const handler: QueryHandler<{ address: string; caip2: string; nonce?: boolean; gasStationNonce?: boolean }> = async ({ rt }, req) => {
+export const handler: QueryHandler<{ address: string; caip2: string; nonce?: boolean; gasStationNonce?: boolean }> = async (
+  { rt },
+  req,
+) => {
   const network = requireNetwork(rt.config.networks, req.caip2, 'caip2')
   if (network.family !== 'evm') throw fieldError('INVALID_ARGUMENT', 'caip2', `${network.caip2} is not an EVM network`)
-  if (req.gasStationNonce) throw fieldError('INVALID_ARGUMENT', 'gasStationNonce', 'gas sponsorship (gas station) is not offered by this service')
+  if (req.gasStationNonce)
+    throw fieldError('INVALID_ARGUMENT', 'gasStationNonce', 'gas sponsorship (gas station) is not offered by this service')
   if (req.nonce !== true) return {}
   return { nonce: BigInt(await jsonRpc<string>(network, 'eth_getTransactionCount', [req.address, 'pending'])).toString() }
 }

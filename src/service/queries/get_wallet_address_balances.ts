@@ -15,7 +15,11 @@ export const handler: QueryHandler<{ address: string; caip2: string }> = async (
   const network = requireNetwork(rt.config.networks, req.caip2, 'caip2')
   const account = await requireAccount(sql, organizationId, req.address, 'address')
   if (account.address_format !== FORMAT_OF_FAMILY[network.family]) {
-    throw fieldError('INVALID_ARGUMENT', 'address', `a ${account.address_format} account has no balance on ${network.caip2}, which takes ${FORMAT_OF_FAMILY[network.family]} addresses`)
+    throw fieldError(
+      'INVALID_ARGUMENT',
+      'address',
+      `a ${account.address_format} account has no balance on ${network.caip2}, which takes ${FORMAT_OF_FAMILY[network.family]} addresses`,
+    )
   }
   return { balances: await balancesOf(network, account.address) }
 }

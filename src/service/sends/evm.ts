@@ -36,7 +36,10 @@ export async function buildEvmSend(network: Network, send: SendRow, privateKey: 
   const value = BigInt(req.value ?? '0')
   const data = req.data ?? '0x'
   const call = { from: send.from_address, to: req.to, value: hex(value), data }
-  const nonce = req.nonce !== undefined ? BigInt(req.nonce) : BigInt(await jsonRpc<string>(network, 'eth_getTransactionCount', [send.from_address, 'pending']))
+  const nonce =
+    req.nonce !== undefined
+      ? BigInt(req.nonce)
+      : BigInt(await jsonRpc<string>(network, 'eth_getTransactionCount', [send.from_address, 'pending']))
 
   let gasLimit: bigint
   if (req.gasLimit !== undefined) gasLimit = BigInt(req.gasLimit)
@@ -70,7 +73,9 @@ export async function buildEvmSend(network: Network, send: SendRow, privateKey: 
   const balance = BigInt(await jsonRpc<string>(network, 'eth_getBalance', [send.from_address, 'pending']))
   const need = value + gasLimit * maxFeePerGas
   if (balance < need) {
-    return { failed: { message: `insufficient funds: ${send.from_address} holds ${balance} wei; value plus the most gas can cost is ${need} wei` } }
+    return {
+      failed: { message: `insufficient funds: ${send.from_address} holds ${balance} wei; value plus the most gas can cost is ${need} wei` },
+    }
   }
 
   const unsigned = Transaction.prepare(
@@ -103,7 +108,10 @@ export async function advanceEvmSend(network: Network, send: SendRow): Promise<{
     let data: string | undefined
     try {
       const tx = Transaction.fromHex(send.signed_tx ?? '', false)
-      await jsonRpc(network, 'eth_call', [{ from: send.from_address, to: req.to, value: hex(tx.raw.value), data: tx.raw.data, gas: hex(tx.raw.gasLimit) }, hex(BigInt(block - 1))])
+      await jsonRpc(network, 'eth_call', [
+        { from: send.from_address, to: req.to, value: hex(tx.raw.value), data: tx.raw.data, gas: hex(tx.raw.gasLimit) },
+        hex(BigInt(block - 1)),
+      ])
     } catch (e) {
       if (!(e instanceof RpcRefusedError)) throw e
       data = revertDataOf(e.rpcData)
@@ -115,7 +123,11 @@ export async function advanceEvmSend(network: Network, send: SendRow): Promise<{
   } catch (e) {
     if (!(e instanceof RpcRefusedError)) throw e
     if (/already known|already imported|known transaction/i.test(e.rpcMessage)) return 'pending'
-    if (/nonce too low|insufficient funds|intrinsic gas|exceeds block gas limit|invalid sender|chain ?id|underpriced|fee cap/i.test(e.rpcMessage)) {
+    if (
+      /nonce too low|insufficient funds|intrinsic gas|exceeds block gas limit|invalid sender|chain ?id|underpriced|fee cap/i.test(
+        e.rpcMessage,
+      )
+    ) {
       return { failed: { message: `the node refused the transaction: ${e.rpcMessage}` } }
     }
     throw e

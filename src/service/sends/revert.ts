@@ -27,7 +27,12 @@ export function revertDataOf(rpcData: unknown): string | undefined {
 export function revertEntry(address: string | undefined, data: string | undefined): RevertChainEntry {
   const at = address ? { address } : {}
   if (!data || data === '0x') {
-    return { ...at, errorType: 'native', displayMessage: 'execution reverted', native: { nativeType: 'execution_reverted', message: 'execution reverted' } }
+    return {
+      ...at,
+      errorType: 'native',
+      displayMessage: 'execution reverted',
+      native: { nativeType: 'execution_reverted', message: 'execution reverted' },
+    }
   }
   let decoded: ReturnType<typeof decodeError>
   try {
@@ -41,7 +46,12 @@ export function revertEntry(address: string | undefined, data: string | undefine
   }
   if (decoded?.name === 'Panic') {
     const panicCode = `0x${BigInt(decoded.args as bigint).toString(16)}`
-    return { ...at, errorType: 'native', displayMessage: decoded.message, native: { nativeType: 'panic', message: decoded.message, panicCode } }
+    return {
+      ...at,
+      errorType: 'native',
+      displayMessage: decoded.message,
+      native: { nativeType: 'panic', message: decoded.message, panicCode },
+    }
   }
   const selector = data.slice(0, 10)
   return { ...at, errorType: 'unknown', displayMessage: `execution reverted with unknown error ${selector}`, unknown: { selector, data } }
@@ -51,5 +61,9 @@ export function revertEntry(address: string | undefined, data: string | undefine
 export function revertError(address: string | undefined, data: string | undefined, when: 'simulation' | 'execution'): EthTxError {
   const entry = revertEntry(address, data)
   const chain = [entry]
-  return { message: `${when === 'simulation' ? 'transaction would revert' : 'transaction reverted'}: ${entry.displayMessage}`, revertChain: chain, eth: { revertChain: chain } }
+  return {
+    message: `${when === 'simulation' ? 'transaction would revert' : 'transaction reverted'}: ${entry.displayMessage}`,
+    revertChain: chain,
+    eth: { revertChain: chain },
+  }
 }

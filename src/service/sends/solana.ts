@@ -12,12 +12,23 @@ import { jsonRpc, RpcRefusedError } from '../chains/rpc.js'
 import type { SendRow } from '../store/sends.js'
 
 /** What sol_send_transaction stores as the request. */
-export type SolanaSendRequest = { unsignedTransaction: string; signers: Array<{ accountId: string; address: string }>; recentBlockhash?: string }
+export type SolanaSendRequest = {
+  unsignedTransaction: string
+  signers: Array<{ accountId: string; address: string }>
+  recentBlockhash?: string
+}
 
 export type SolanaFailure = {
   failed: {
     message: string
-    solana: { source: 'preflight' | 'execution' | 'signing'; rpcCode?: number; rpcMessage?: string; transactionErrorJson?: string; logs?: string[]; unitsConsumed?: string }
+    solana: {
+      source: 'preflight' | 'execution' | 'signing'
+      rpcCode?: number
+      rpcMessage?: string
+      transactionErrorJson?: string
+      logs?: string[]
+      unitsConsumed?: string
+    }
   }
 }
 
@@ -45,7 +56,11 @@ export async function buildSolanaSend(
   const message = Uint8Array.from(tx.messageBytes)
   const at = blockhashOffset(tx)
   const current = message.subarray(at, at + 32)
-  const wanted = req.recentBlockhash ?? (isZero(current) ? (await jsonRpc<{ value: { blockhash: string } }>(network, 'getLatestBlockhash', [{ commitment: 'confirmed' }])).value.blockhash : undefined)
+  const wanted =
+    req.recentBlockhash ??
+    (isZero(current)
+      ? (await jsonRpc<{ value: { blockhash: string } }>(network, 'getLatestBlockhash', [{ commitment: 'confirmed' }])).value.blockhash
+      : undefined)
   const signerKeys = tx.message.accountKeys.slice(0, tx.message.numRequiredSignatures).map((k) => base58.encode(k))
   const ours = new Set(signerKeys.flatMap((k, i) => (keys.has(k) ? [i] : [])))
   if (ours.size === 0) return { failed: { message: 'signWith is not a signer of this transaction', solana: { source: 'signing' } } }
@@ -54,7 +69,12 @@ export async function buildSolanaSend(
     if (hash.length !== 32) return { failed: { message: 'the blockhash is not 32 bytes', solana: { source: 'signing' } } }
     const changed = !hash.every((x, i) => x === current[i])
     if (changed && tx.signatures.some((s, i) => !ours.has(i) && !isZero(s))) {
-      return { failed: { message: 'setting the blockhash would void the other signers’ signatures; sign over the final blockhash', solana: { source: 'signing' } } }
+      return {
+        failed: {
+          message: 'setting the blockhash would void the other signers’ signatures; sign over the final blockhash',
+          solana: { source: 'signing' },
+        },
+      }
     }
     message.set(hash, at)
   }
@@ -62,7 +82,8 @@ export async function buildSolanaSend(
     const key = keys.get(signerKeys[i] ?? '')
     return key ? ed25519.sign(message, key) : s
   })
-  if (signatures.some(isZero)) return { failed: { message: 'a required signature of a signer outside signWith is missing', solana: { source: 'signing' } } }
+  if (signatures.some(isZero))
+    return { failed: { message: 'a required signature of a signer outside signWith is missing', solana: { source: 'signing' } } }
   const wire = concatBytes(encodeCompactU16(signatures.length), ...signatures, message)
   return { signed: { signedTx: base64.encode(wire), txHash: base58.encode(signatures[0] as Uint8Array), nonce: null } }
 }
@@ -71,11 +92,19 @@ type Status = { slot: number; err: unknown; confirmationStatus?: string | null }
 
 /** Where a broadcast Solana send stands; (re)broadcasts the stored bytes while it is unknown. */
 export async function advanceSolanaSend(network: Network, send: SendRow): Promise<{ included: number } | SolanaFailure | 'pending'> {
-  const { value } = await jsonRpc<{ value: Status[] }>(network, 'getSignatureStatuses', [[send.tx_hash], { searchTransactionHistory: true }])
+  const { value } = await jsonRpc<{ value: Status[] }>(network, 'getSignatureStatuses', [
+    [send.tx_hash],
+    { searchTransactionHistory: true },
+  ])
   const status = value[0]
   if (status && (status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized')) {
     if (status.err === null || status.err === undefined) return { included: status.slot }
-    return { failed: { message: `transaction failed: ${JSON.stringify(status.err)}`, solana: { source: 'execution', transactionErrorJson: JSON.stringify(status.err) } } }
+    return {
+      failed: {
+        message: `transaction failed: ${JSON.stringify(status.err)}`,
+        solana: { source: 'execution', transactionErrorJson: JSON.stringify(status.err) },
+      },
+    }
   }
   if (status) return 'pending'
   try {

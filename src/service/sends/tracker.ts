@@ -85,7 +85,8 @@ export function startSendTracker(rt: Runtime): SendTracker {
     if (!network) return markFailed(rt.db, send.id, { message: `network ${send.caip2} is no longer configured` }, now())
     try {
       if (send.status === 'INITIALIZED') {
-        const ids = send.family === 'evm' ? [send.account_id] : (JSON.parse(send.request) as SolanaSendRequest).signers.map((s) => s.accountId)
+        const ids =
+          send.family === 'evm' ? [send.account_id] : (JSON.parse(send.request) as SolanaSendRequest).signers.map((s) => s.accountId)
         const keys = new Map<string, Uint8Array>()
         let built: Awaited<ReturnType<typeof buildEvmSend | typeof buildSolanaSend>>
         try {
@@ -113,7 +114,13 @@ export function startSendTracker(rt: Runtime): SendTracker {
     } catch (e) {
       // The node is down, slow or answered nonsense: try again later, from the stored state.
       const wait = Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(send.attempts, 6))
-      rt.log.warn('send will be retried', { sendId: send.id, caip2: send.caip2, status: send.status, inMs: wait, reason: e instanceof SigilError ? e.message : (e as Error).name })
+      rt.log.warn('send will be retried', {
+        sendId: send.id,
+        caip2: send.caip2,
+        status: send.status,
+        inMs: wait,
+        reason: e instanceof SigilError ? e.message : (e as Error).name,
+      })
       await retryAt(rt.db, send.id, now() + wait, now())
     }
   }

@@ -56,10 +56,25 @@ const INSERT_ACTIVITY = `INSERT INTO activities (id, organization_id, quorum_org
 
 function activityParams(a: Omit<ActivityRow, 'seq'>): unknown[] {
   return [
-    a.id, a.organization_id, a.quorum_org_id, a.submitter_user_id, a.submitter_org_id, a.type, a.status,
-    a.intent_key, JSON.stringify(a.intent), a.result_key, a.result === null ? null : JSON.stringify(a.result),
-    a.failure === null ? null : JSON.stringify(a.failure), JSON.stringify(a.app_proofs), a.generate_app_proofs,
-    a.fingerprint, a.body, a.timestamp_ms, a.created_at, a.updated_at,
+    a.id,
+    a.organization_id,
+    a.quorum_org_id,
+    a.submitter_user_id,
+    a.submitter_org_id,
+    a.type,
+    a.status,
+    a.intent_key,
+    JSON.stringify(a.intent),
+    a.result_key,
+    a.result === null ? null : JSON.stringify(a.result),
+    a.failure === null ? null : JSON.stringify(a.failure),
+    JSON.stringify(a.app_proofs),
+    a.generate_app_proofs,
+    a.fingerprint,
+    a.body,
+    a.timestamp_ms,
+    a.created_at,
+    a.updated_at,
   ]
 }
 
@@ -89,7 +104,17 @@ export async function recordActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>, vote
     await insertActivity(sql, a)
     return {}
   }
-  const params: unknown[] = [...activityParams(a), vote.id, vote.user_id, vote.selection, vote.message, vote.public_key, vote.signature, vote.scheme, vote.created_at]
+  const params: unknown[] = [
+    ...activityParams(a),
+    vote.id,
+    vote.user_id,
+    vote.selection,
+    vote.message,
+    vote.public_key,
+    vote.signature,
+    vote.scheme,
+    vote.created_at,
+  ]
   const [row] = await sql.query<UserRow & CredentialAggregates>(
     `WITH a AS (${INSERT_ACTIVITY} RETURNING id),
      v AS (INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, created_at)
@@ -105,10 +130,14 @@ export async function finishActivity(
   id: string,
   f: { status: string; result: Record<string, unknown> | null; failure: ActivityRow['failure']; appProofs: unknown[]; now: number },
 ): Promise<void> {
-  await sql.query(
-    'UPDATE activities SET status = $2, result = $3, failure = $4, app_proofs = $5, updated_at = $6 WHERE id = $1',
-    [id, f.status, f.result === null ? null : JSON.stringify(f.result), f.failure === null ? null : JSON.stringify(f.failure), JSON.stringify(f.appProofs), f.now],
-  )
+  await sql.query('UPDATE activities SET status = $2, result = $3, failure = $4, app_proofs = $5, updated_at = $6 WHERE id = $1', [
+    id,
+    f.status,
+    f.result === null ? null : JSON.stringify(f.result),
+    f.failure === null ? null : JSON.stringify(f.failure),
+    JSON.stringify(f.appProofs),
+    f.now,
+  ])
 }
 
 export async function insertVote(sql: Sql, v: VoteRow): Promise<void> {
@@ -163,10 +192,7 @@ export async function listActivities(sql: Sql, f: ListActivitiesFilter): Promise
     )
     return rows.reverse()
   }
-  return sql.query<ActivityRow>(
-    `SELECT * FROM activities WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
-    params,
-  )
+  return sql.query<ActivityRow>(`SELECT * FROM activities WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`, params)
 }
 
 export type TimestampStyle = 'submit' | 'query'
@@ -236,12 +262,7 @@ export async function activityToWire(
 }
 
 /** The submit response `{activity}` (A1): top level plus `result.activity` nested. */
-export async function submitResponse(
-  sql: Sql,
-  a: ActivityRow,
-  callerUserId: string | undefined,
-  known?: KnownFacts,
-) {
+export async function submitResponse(sql: Sql, a: ActivityRow, callerUserId: string | undefined, known?: KnownFacts) {
   const nested = await activityToWire(sql, a, callerUserId, 'submit', known)
   return {
     activity: {

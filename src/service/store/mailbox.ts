@@ -18,7 +18,10 @@ export type MessageRow = {
   created_at: number
 }
 
-export type NewMessage = Pick<MessageRow, 'channel' | 'to_address' | 'from_address' | 'reply_to' | 'subject' | 'text_body' | 'html_body' | 'delivery'>
+export type NewMessage = Pick<
+  MessageRow,
+  'channel' | 'to_address' | 'from_address' | 'reply_to' | 'subject' | 'text_body' | 'html_body' | 'delivery'
+>
 
 export async function insertMessage(sql: Sql, m: NewMessage, now: number): Promise<string> {
   const id = crypto.randomUUID()
@@ -37,10 +40,10 @@ export async function listMessages(sql: Sql, limit = 200): Promise<MessageRow[]>
 
 /** Messages due for a delivery attempt. */
 export async function dueMessages(sql: Sql, now: number, limit = 20): Promise<MessageRow[]> {
-  return sql.query<MessageRow>(
-    `SELECT * FROM messages WHERE delivery = 'pending' AND next_attempt_at <= $1 ORDER BY created_at LIMIT $2`,
-    [now, limit],
-  )
+  return sql.query<MessageRow>(`SELECT * FROM messages WHERE delivery = 'pending' AND next_attempt_at <= $1 ORDER BY created_at LIMIT $2`, [
+    now,
+    limit,
+  ])
 }
 
 /** Records one delivery attempt's outcome. `clearBodies` drops the text once sent (no codes at rest). */

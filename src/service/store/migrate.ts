@@ -23,17 +23,11 @@ export async function migrate(db: Database): Promise<number[]> {
     await tx.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)',
     )
-    const done = new Set(
-      (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)),
-    )
+    const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)))
     for (const m of listMigrations()) {
       if (done.has(m.version)) continue
       for (const statement of splitStatements(m.sql)) await tx.query(statement)
-      await tx.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-        m.version,
-        m.name,
-        Date.now(),
-      ])
+      await tx.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()])
       applied.push(m.version)
     }
   })

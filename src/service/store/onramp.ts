@@ -92,10 +92,10 @@ export async function updateCredential(sql: Sql, box: SecretBox, c: CredentialFi
 }
 
 export async function getCredential(sql: Sql, orgId: string, id: string): Promise<OnRampCredentialRow | undefined> {
-  const [row] = await sql.query<OnRampCredentialRow>(
-    'SELECT * FROM fiat_onramp_credentials WHERE id = $1 AND organization_id = $2',
-    [id, orgId],
-  )
+  const [row] = await sql.query<OnRampCredentialRow>('SELECT * FROM fiat_onramp_credentials WHERE id = $1 AND organization_id = $2', [
+    id,
+    orgId,
+  ])
   return row && num(row)
 }
 
@@ -155,10 +155,7 @@ export function credentialToWire(row: OnRampCredentialRow) {
   }
 }
 
-export async function insertTransaction(
-  sql: Sql,
-  t: Omit<OnRampTransactionRow, 'status' | 'tx_hash' | 'updated_at'>,
-): Promise<void> {
+export async function insertTransaction(sql: Sql, t: Omit<OnRampTransactionRow, 'status' | 'tx_hash' | 'updated_at'>): Promise<void> {
   await sql.query(
     `INSERT INTO onramp_transactions (id, organization_id, activity_id, provider, sandbox_mode, hosted_by_sigil, credential_id,
        wallet_address, network, crypto_currency, fiat_currency, fiat_amount, payment_method, country_code,

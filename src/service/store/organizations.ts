@@ -74,7 +74,10 @@ export function quorumColumns(orgIdExpr: string): string {
 }
 
 /** The quorum of a row read with {@link quorumColumns} (same defaults as {@link getQuorum}). */
-export function quorumOf(row: { quorum_threshold?: number | null; quorum_user_ids?: string[] | null }): { threshold: number; userIds: string[] } {
+export function quorumOf(row: { quorum_threshold?: number | null; quorum_user_ids?: string[] | null }): {
+  threshold: number
+  userIds: string[]
+} {
   // Sorted here as `ORDER BY user_id` would (ids are ASCII): cheaper than a sort node on the embedded database.
   return { threshold: row.quorum_threshold ?? 1, userIds: (row.quorum_user_ids ?? []).sort() }
 }
@@ -116,7 +119,12 @@ export async function setFeature(sql: Sql, orgId: string, name: string, value: s
  * Sets a feature and returns every feature of the organization after the change, by name, in one
  * statement (the upsert's row joins the others: a statement does not see its own writes).
  */
-export async function setFeatureAndList(sql: Sql, orgId: string, name: string, value: string): Promise<Array<{ name: string; value: string }>> {
+export async function setFeatureAndList(
+  sql: Sql,
+  orgId: string,
+  name: string,
+  value: string,
+): Promise<Array<{ name: string; value: string }>> {
   return sql.query<{ name: string; value: string }>(
     `WITH up AS (
        INSERT INTO organization_features (organization_id, name, value) VALUES ($1, $2, $3)
@@ -131,9 +139,6 @@ export async function setFeatureAndList(sql: Sql, orgId: string, name: string, v
 }
 
 export async function removeFeature(sql: Sql, orgId: string, name: string): Promise<boolean> {
-  const rows = await sql.query('DELETE FROM organization_features WHERE organization_id = $1 AND name = $2 RETURNING name', [
-    orgId,
-    name,
-  ])
+  const rows = await sql.query('DELETE FROM organization_features WHERE organization_id = $1 AND name = $2 RETURNING name', [orgId, name])
   return rows.length > 0
 }

@@ -19,14 +19,32 @@ export async function insertOtp(sql: Sql, o: Omit<OtpRow, 'used_at'>): Promise<v
   await sql.query(
     `INSERT INTO otps (id, organization_id, otp_type, contact, user_identifier, code_hash, code_length, alphanumeric, expires_at, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [o.id, o.organization_id, o.otp_type, o.contact, o.user_identifier, o.code_hash, o.code_length, o.alphanumeric, o.expires_at, o.created_at],
+    [
+      o.id,
+      o.organization_id,
+      o.otp_type,
+      o.contact,
+      o.user_identifier,
+      o.code_hash,
+      o.code_length,
+      o.alphanumeric,
+      o.expires_at,
+      o.created_at,
+    ],
   )
 }
 
 /** The OTP, row-locked for the rest of the transaction (single use under concurrency). */
 export async function lockOtp(sql: Sql, id: string): Promise<OtpRow | undefined> {
   const [row] = await sql.query<OtpRow>('SELECT * FROM otps WHERE id = $1 FOR UPDATE', [id])
-  return row && { ...row, expires_at: Number(row.expires_at), created_at: Number(row.created_at), used_at: row.used_at === null ? null : Number(row.used_at) }
+  return (
+    row && {
+      ...row,
+      expires_at: Number(row.expires_at),
+      created_at: Number(row.created_at),
+      used_at: row.used_at === null ? null : Number(row.used_at),
+    }
+  )
 }
 
 export async function markOtpUsed(sql: Sql, id: string, now: number): Promise<void> {
@@ -35,16 +53,19 @@ export async function markOtpUsed(sql: Sql, id: string, now: number): Promise<vo
 
 /** OTPs initiated for a contact since `sinceMs` (rate limit). */
 export async function countOtpsForContact(sql: Sql, contact: string, sinceMs: number): Promise<number> {
-  const [row] = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM otps WHERE contact = $1 AND created_at > $2', [contact, sinceMs])
+  const [row] = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM otps WHERE contact = $1 AND created_at > $2', [
+    contact,
+    sinceMs,
+  ])
   return Number(row?.n ?? 0)
 }
 
 /** OTPs initiated with a userIdentifier since `sinceMs` (per-user SMS rate limit). */
 export async function countOtpsForIdentifier(sql: Sql, userIdentifier: string, sinceMs: number): Promise<number> {
-  const [row] = await sql.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM otps WHERE user_identifier = $1 AND created_at > $2',
-    [userIdentifier, sinceMs],
-  )
+  const [row] = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM otps WHERE user_identifier = $1 AND created_at > $2', [
+    userIdentifier,
+    sinceMs,
+  ])
   return Number(row?.n ?? 0)
 }
 

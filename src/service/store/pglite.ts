@@ -80,7 +80,8 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
       closeSync(openSync(probe, 'w'))
       unlinkSync(probe)
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') refusal ??= { reason: reasonOf(e), detail: 'the data dir does not accept new files' }
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        refusal ??= { reason: reasonOf(e), detail: 'the data dir does not accept new files' }
     }
     return refusal
   }

@@ -9,8 +9,7 @@ pg.types.setTypeParser(20, (v) => Number(v))
 export const CONNECT_TIMEOUT_MS = 5_000
 
 /** The 503 message when the connection was lost during a transaction's COMMIT (before it, the server rolls back). */
-export const COMMIT_OUTCOME_UNKNOWN =
-  'database unavailable while committing: the outcome is unknown, resubmit the same request to learn it'
+export const COMMIT_OUTCOME_UNKNOWN = 'database unavailable while committing: the outcome is unknown, resubmit the same request to learn it'
 
 /** Socket errors meaning the server cannot be reached or went away. */
 const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])

@@ -29,7 +29,10 @@ export type SendRow = {
   updated_at: number
 }
 
-export type NewSend = Pick<SendRow, 'id' | 'organization_id' | 'activity_id' | 'caip2' | 'family' | 'from_address' | 'account_id' | 'request'>
+export type NewSend = Pick<
+  SendRow,
+  'id' | 'organization_id' | 'activity_id' | 'caip2' | 'family' | 'from_address' | 'account_id' | 'request'
+>
 
 export async function insertSend(sql: Sql, s: NewSend, now: number): Promise<void> {
   await sql.query(
@@ -65,7 +68,12 @@ export async function claimDueSend(sql: Sql, now: number, leaseMs: number): Prom
 }
 
 /** Records the signed transaction: from here on only these bytes are ever broadcast. */
-export async function markSigned(sql: Sql, id: string, signed: { signedTx: string; txHash: string; nonce: number | null }, now: number): Promise<boolean> {
+export async function markSigned(
+  sql: Sql,
+  id: string,
+  signed: { signedTx: string; txHash: string; nonce: number | null },
+  now: number,
+): Promise<boolean> {
   const rows = await sql.query(
     `UPDATE send_transactions SET signed_tx = $2, tx_hash = $3, nonce = $4, status = 'BROADCASTING', updated_at = $5
      WHERE id = $1 AND status = 'INITIALIZED' RETURNING id`,

@@ -69,7 +69,15 @@ export async function listUsers(sql: Sql, orgId: string): Promise<UserRow[]> {
 
 export async function insertUser(
   sql: Sql,
-  u: { id: string; orgId: string; userName: string; userEmail?: string | undefined; userPhoneNumber?: string | undefined; userTags?: string[]; now: number },
+  u: {
+    id: string
+    orgId: string
+    userName: string
+    userEmail?: string | undefined
+    userPhoneNumber?: string | undefined
+    userTags?: string[]
+    now: number
+  },
 ): Promise<void> {
   await sql.query(
     `INSERT INTO users (id, organization_id, user_name, user_email, user_phone_number, user_tags, created_at, updated_at)
@@ -97,7 +105,18 @@ export async function insertApiKey(
     `INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve_type, credential_type,
                            expiration_seconds, expires_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
-    [k.id, k.orgId, k.userId, k.name, k.publicKey.toLowerCase(), k.curveType, k.credentialType, k.expirationSeconds ?? null, expiresAt, k.now],
+    [
+      k.id,
+      k.orgId,
+      k.userId,
+      k.name,
+      k.publicKey.toLowerCase(),
+      k.curveType,
+      k.credentialType,
+      k.expirationSeconds ?? null,
+      expiresAt,
+      k.now,
+    ],
   )
 }
 
@@ -121,7 +140,19 @@ export async function insertAuthenticator(
     `INSERT INTO authenticators (id, organization_id, user_id, name, credential_id, public_key, sign_count,
                                  transports, aaguid, attestation_type, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
-    [a.id, a.orgId, a.userId, a.name, a.credentialId, a.publicKeyHex, a.signCount, JSON.stringify(a.transports), a.aaguid, a.attestationType, a.now],
+    [
+      a.id,
+      a.orgId,
+      a.userId,
+      a.name,
+      a.credentialId,
+      a.publicKeyHex,
+      a.signCount,
+      JSON.stringify(a.transports),
+      a.aaguid,
+      a.attestationType,
+      a.now,
+    ],
   )
 }
 
@@ -138,14 +169,17 @@ export async function insertOauthProvider(
 
 /** The wire User object by id, in one query; undefined when the user is gone. */
 export async function userWireById(sql: Sql, userId: string) {
-  const [row] = await sql.query<UserRow & CredentialAggregates>(
-    `SELECT u.*, ${CREDENTIAL_AGGREGATES} FROM users u WHERE u.id = $1`,
-    [userId],
-  )
+  const [row] = await sql.query<UserRow & CredentialAggregates>(`SELECT u.*, ${CREDENTIAL_AGGREGATES} FROM users u WHERE u.id = $1`, [
+    userId,
+  ])
   return row ? userWire(row, row) : undefined
 }
 
-export type CredentialAggregates = { api_keys: ApiKeyRow[] | null; authenticators: AuthenticatorRow[] | null; oauth: OauthProviderRow[] | null }
+export type CredentialAggregates = {
+  api_keys: ApiKeyRow[] | null
+  authenticators: AuthenticatorRow[] | null
+  oauth: OauthProviderRow[] | null
+}
 
 /** The wire User object. */
 export type UserWire = ReturnType<typeof userWire>
@@ -167,10 +201,7 @@ export function byCreatedThenId<T extends { created_at: number | string; id: str
 
 /** The wire User object (service-interface "User"), with its credentials. */
 export async function userToWire(sql: Sql, user: UserRow) {
-  const [row] = await sql.query<CredentialAggregates>(
-    `SELECT ${CREDENTIAL_AGGREGATES} FROM (SELECT $1::text AS id) u`,
-    [user.id],
-  )
+  const [row] = await sql.query<CredentialAggregates>(`SELECT ${CREDENTIAL_AGGREGATES} FROM (SELECT $1::text AS id) u`, [user.id])
   return userWire(user, row)
 }
 

@@ -79,17 +79,25 @@ export async function deleteWallet(sql: Sql, walletId: string): Promise<void> {
   await sql.query('DELETE FROM wallets WHERE id = $1', [walletId])
 }
 
-export async function insertWalletAccount(
-  sql: Sql,
-  a: Omit<WalletAccountRow, 'seq' | 'updated_at'>,
-): Promise<void> {
+export async function insertWalletAccount(sql: Sql, a: Omit<WalletAccountRow, 'seq' | 'updated_at'>): Promise<void> {
   await sql.query(
     `INSERT INTO wallet_accounts (id, organization_id, wallet_id, curve, path_format, path, path_norm, address_format,
        address, public_key, name, private_key_enc, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
     [
-      a.id, a.organization_id, a.wallet_id, a.curve, a.path_format, a.path, a.path_norm, a.address_format,
-      a.address, a.public_key, a.name, a.private_key_enc, a.created_at,
+      a.id,
+      a.organization_id,
+      a.wallet_id,
+      a.curve,
+      a.path_format,
+      a.path,
+      a.path_norm,
+      a.address_format,
+      a.address,
+      a.public_key,
+      a.name,
+      a.private_key_enc,
+      a.created_at,
     ],
   )
 }
@@ -125,17 +133,23 @@ export async function findAccountByAddress(sql: Sql, orgId: string, address: str
 }
 
 export async function getWalletAccountById(sql: Sql, orgId: string, accountId: string): Promise<WalletAccountRow | undefined> {
-  const [row] = await sql.query<WalletAccountRow>(
-    'SELECT * FROM wallet_accounts WHERE id = $1 AND organization_id = $2',
-    [accountId, orgId],
-  )
+  const [row] = await sql.query<WalletAccountRow>('SELECT * FROM wallet_accounts WHERE id = $1 AND organization_id = $2', [
+    accountId,
+    orgId,
+  ])
   return row
 }
 
 /** A page of accounts in creation order; `after`/`before` are cursor rows (exclusive). */
 export async function listWalletAccounts(
   sql: Sql,
-  f: { organizationId: string; walletId?: string | undefined; limit: number; afterSeq?: number | undefined; beforeSeq?: number | undefined },
+  f: {
+    organizationId: string
+    walletId?: string | undefined
+    limit: number
+    afterSeq?: number | undefined
+    beforeSeq?: number | undefined
+  },
 ): Promise<WalletAccountRow[]> {
   const where = ['organization_id = $1']
   const params: unknown[] = [f.organizationId]
@@ -177,10 +191,10 @@ export async function upsertImportKey(sql: Sql, k: ImportKeyRow): Promise<void> 
 }
 
 export async function getImportKey(sql: Sql, orgId: string, userId: string): Promise<ImportKeyRow | undefined> {
-  const [row] = await sql.query<ImportKeyRow>(
-    'SELECT * FROM wallet_import_keys WHERE organization_id = $1 AND user_id = $2',
-    [orgId, userId],
-  )
+  const [row] = await sql.query<ImportKeyRow>('SELECT * FROM wallet_import_keys WHERE organization_id = $1 AND user_id = $2', [
+    orgId,
+    userId,
+  ])
   return row
 }
 

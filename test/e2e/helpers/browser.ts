@@ -53,11 +53,7 @@ export async function launchExtension(extensionDir: string = EXTENSION_DIR): Pro
     executablePath: CHROMIUM_PATH,
     headless: true,
     ignoreDefaultArgs: ['--disable-extensions'],
-    args: [
-      `--disable-extensions-except=${extensionDir}`,
-      `--load-extension=${extensionDir}`,
-      ...CHROMIUM_FLAGS,
-    ],
+    args: [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...CHROMIUM_FLAGS],
   })
   const close = async () => {
     await context.close()

@@ -79,7 +79,12 @@ export function otpCodeOf(text: string): string {
 }
 
 /** Log in (or sign up) by email OTP through the popup UI; returns when the wallet shows. */
-export async function loginByEmailOtp(page: Page, serviceUrl: string, email: string, shots: { form?: string; code?: string } = {}): Promise<void> {
+export async function loginByEmailOtp(
+  page: Page,
+  serviceUrl: string,
+  email: string,
+  shots: { form?: string; code?: string } = {},
+): Promise<void> {
   const before = await messageCount(serviceUrl, email)
   await page.getByRole('button', { name: 'Email', exact: true }).click()
   await page.getByLabel('Email address', { exact: true }).fill(email)

@@ -38,10 +38,7 @@ export async function startTestService(
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'sigil-test-'))
   const databaseUrl = 'databaseUrl' in overrides ? overrides.databaseUrl : await freshDatabaseUrl()
   const { now, logger, ...configOverrides } = overrides
-  const config = resolveConfig(
-    { SIGIL_LOG: 'silent' },
-    { port: 0, dataDir, databaseUrl, ...configOverrides },
-  )
+  const config = resolveConfig({ SIGIL_LOG: 'silent' }, { port: 0, dataDir, databaseUrl, ...configOverrides })
   const svc = await startService(config, { ...(now ? { now } : {}), ...(logger ? { logger } : {}) })
   const adminStamper = createApiKeyStamper({ privateKeyHex: svc.admin.privateKey })
   const post: TestService['post'] = async (path, body, stamper = adminStamper, headers = {}) => {

@@ -9,7 +9,9 @@ export async function createEthWallet(post: Post, organizationId: string, wallet
     '/public/v1/submit/create_wallet',
     submitBody('ACTIVITY_TYPE_CREATE_WALLET', organizationId, {
       walletName,
-      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+      accounts: [
+        { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
+      ],
     }),
   )
   const result = r.json?.activity?.result?.createWalletResult as { walletId: string; addresses: string[] } | undefined

@@ -34,7 +34,11 @@ function fakeFetch(respond: (call: Call) => Response): typeof fetch & { calls: C
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
-function setup(respond: (call: Call) => Response): { client: SigilClient; stamper: ReturnType<typeof recordingStamper>; fetch: ReturnType<typeof fakeFetch> } {
+function setup(respond: (call: Call) => Response): {
+  client: SigilClient
+  stamper: ReturnType<typeof recordingStamper>
+  fetch: ReturnType<typeof fakeFetch>
+} {
   const stamper = recordingStamper()
   const fetch = fakeFetch(respond)
   const client = createClient({ baseUrl: 'http://127.0.0.1:8787/', stamper, fetch, now: () => 1767225600000 })
@@ -46,14 +50,28 @@ const header = (call: Call | undefined, name: string) => (call?.init.headers as 
 describe('client: submits', () => {
   const walletParams = {
     walletName: 'Default Wallet',
-    accounts: [{ curve: 'CURVE_SECP256K1' as const, pathFormat: 'PATH_FORMAT_BIP32' as const, path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' as const }],
+    accounts: [
+      {
+        curve: 'CURVE_SECP256K1' as const,
+        pathFormat: 'PATH_FORMAT_BIP32' as const,
+        path: "m/44'/60'/0'/0/0",
+        addressFormat: 'ADDRESS_FORMAT_ETHEREUM' as const,
+      },
+    ],
   }
 
   it('sends exactly the stamped body in sdk-server key order with headers', async () => {
     const { client, stamper, fetch } = setup(() =>
-      json(200, completedActivity('ACTIVITY_TYPE_CREATE_WALLET', { createWalletIntent: walletParams }, {
-        createWalletResult: { walletId: 'w1', addresses: ['0xabc'] },
-      })),
+      json(
+        200,
+        completedActivity(
+          'ACTIVITY_TYPE_CREATE_WALLET',
+          { createWalletIntent: walletParams },
+          {
+            createWalletResult: { walletId: 'w1', addresses: ['0xabc'] },
+          },
+        ),
+      ),
     )
     const out = await client.createWallet({ organizationId: ORG, ...walletParams })
     const call = fetch.calls[0]
@@ -103,9 +121,7 @@ describe('client: submits', () => {
   })
 
   it('rejects a completed activity whose result does not match the schema', async () => {
-    const { client } = setup(() =>
-      json(200, completedActivity('ACTIVITY_TYPE_CREATE_WALLET', {}, { createWalletResult: { walletId: 7 } })),
-    )
+    const { client } = setup(() => json(200, completedActivity('ACTIVITY_TYPE_CREATE_WALLET', {}, { createWalletResult: { walletId: 7 } })))
     const err = await client.createWallet({ organizationId: ORG, ...walletParams }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(SigilError)
     expect((err as SigilError).code).toBe('BAD_RESPONSE')
@@ -152,8 +168,16 @@ describe('client: queries', () => {
 
   it('parses list_wallet_accounts records', async () => {
     const account = {
-      walletAccountId: 'wa1', organizationId: ORG, walletId: 'w1', curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32',
-      path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM', address: '0xabc', createdAt: ts(1), updatedAt: ts(2),
+      walletAccountId: 'wa1',
+      organizationId: ORG,
+      walletId: 'w1',
+      curve: 'CURVE_SECP256K1',
+      pathFormat: 'PATH_FORMAT_BIP32',
+      path: "m/44'/60'/0'/0/0",
+      addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+      address: '0xabc',
+      createdAt: ts(1),
+      updatedAt: ts(2),
     }
     const { client } = setup(() => json(200, { accounts: [account] }))
     const out = await client.listWalletAccounts({ organizationId: ORG, walletId: 'w1', paginationOptions: { limit: '100' } })
@@ -218,9 +242,7 @@ describe('client: lower level', () => {
   })
 
   it('sendSigned sends a request stamped elsewhere under its header', async () => {
-    const { client, fetch } = setup(() =>
-      json(200, { organizationId: ORG, organizationName: 'Root', userId: 'u1', username: 'root' }),
-    )
+    const { client, fetch } = setup(() => json(200, { organizationId: ORG, organizationName: 'Root', userId: 'u1', username: 'root' }))
     const body = JSON.stringify({ organizationId: ORG })
     const stamp: Stamp = { stampHeaderName: 'X-Stamp-Webauthn', stampHeaderValue: '{"credentialId":"x"}' }
     const out = await client.sendSigned(whoami, { url: 'http://127.0.0.1:8787/public/v1/query/whoami', body, stamp })
@@ -230,9 +252,7 @@ describe('client: lower level', () => {
   })
 
   it('submit/query accept definitions directly and every operation has a method', async () => {
-    const { client } = setup(() =>
-      json(200, { organizationId: ORG, organizationName: 'Root', userId: 'u1', username: 'root' }),
-    )
+    const { client } = setup(() => json(200, { organizationId: ORG, organizationName: 'Root', userId: 'u1', username: 'root' }))
     expect((await client.query(whoami, { organizationId: ORG })).username).toBe('root')
     const methods = client as unknown as Record<string, unknown>
     for (const d of [...SUBMIT_OPERATIONS, ...QUERY_OPERATIONS]) expect(typeof methods[camelCase(d.name)]).toBe('function')

@@ -7,21 +7,68 @@ import { ORG, onRampParams, subOrgParams } from './fixtures.js'
 
 const SUBMIT_NAMES = [
   // service-interface.md
-  'create_authenticators', 'recover_user', 'create_sub_organization', 'create_wallet_accounts', 'init_fiat_on_ramp',
-  'init_otp_auth', 'otp_auth', 'otp_login', 'otp_login_v1', 'init_user_email_recovery', 'create_read_write_session',
-  'create_fiat_on_ramp_credential', 'update_fiat_on_ramp_credential',
+  'create_authenticators',
+  'recover_user',
+  'create_sub_organization',
+  'create_wallet_accounts',
+  'init_fiat_on_ramp',
+  'init_otp_auth',
+  'otp_auth',
+  'otp_login',
+  'otp_login_v1',
+  'init_user_email_recovery',
+  'create_read_write_session',
+  'create_fiat_on_ramp_credential',
+  'update_fiat_on_ramp_credential',
   // wire-formats B4 and the service
-  'create_wallet', 'sign_raw_payload', 'sign_raw_payloads', 'sign_transaction', 'stamp_login', 'init_otp', 'verify_otp',
-  'verify_otp_v1', 'approve_activity', 'reject_activity', 'init_import_wallet', 'import_wallet', 'export_wallet',
-  'export_wallet_account', 'update_root_quorum', 'create_api_keys', 'delete_api_keys', 'create_users', 'delete_users',
-  'delete_authenticators', 'set_organization_feature', 'remove_organization_feature', 'delete_wallets',
-  'update_allowed_origins', 'delete_fiat_on_ramp_credential',
-  'eth_send_transaction', 'eth_send_transaction_v1', 'eth_send_raw_transaction', 'sol_send_transaction', 'sol_send_transaction_v1',
+  'create_wallet',
+  'sign_raw_payload',
+  'sign_raw_payloads',
+  'sign_transaction',
+  'stamp_login',
+  'init_otp',
+  'verify_otp',
+  'verify_otp_v1',
+  'approve_activity',
+  'reject_activity',
+  'init_import_wallet',
+  'import_wallet',
+  'export_wallet',
+  'export_wallet_account',
+  'update_root_quorum',
+  'create_api_keys',
+  'delete_api_keys',
+  'create_users',
+  'delete_users',
+  'delete_authenticators',
+  'set_organization_feature',
+  'remove_organization_feature',
+  'delete_wallets',
+  'update_allowed_origins',
+  'delete_fiat_on_ramp_credential',
+  'eth_send_transaction',
+  'eth_send_transaction_v1',
+  'eth_send_raw_transaction',
+  'sol_send_transaction',
+  'sol_send_transaction_v1',
 ]
 const QUERY_NAMES = [
-  'get_organization_configs', 'list_users', 'list_activities', 'get_activity', 'get_send_transaction_status', 'whoami',
-  'list_wallets', 'list_wallet_accounts', 'get_wallet', 'get_user', 'list_fiat_on_ramp_credentials',
-  'get_on_ramp_transaction_status', 'list_suborgs', 'get_wallet_address_balances', 'list_supported_assets', 'get_nonces',
+  'get_organization_configs',
+  'list_users',
+  'list_activities',
+  'get_activity',
+  'get_send_transaction_status',
+  'whoami',
+  'list_wallets',
+  'list_wallet_accounts',
+  'get_wallet',
+  'get_user',
+  'list_fiat_on_ramp_credentials',
+  'get_on_ramp_transaction_status',
+  'list_suborgs',
+  'get_wallet_address_balances',
+  'list_supported_assets',
+  'get_nonces',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {
@@ -101,14 +148,18 @@ describe('registry completeness', () => {
   })
 
   it('shares one path between the two versions of verify_otp and otp_login', () => {
-    expect(submitByPath.get('/public/v1/submit/verify_otp')?.map((d) => d.type).sort()).toEqual([
-      'ACTIVITY_TYPE_VERIFY_OTP',
-      'ACTIVITY_TYPE_VERIFY_OTP_V2',
-    ])
-    expect(submitByPath.get('/public/v1/submit/otp_login')?.map((d) => d.intentKey).sort()).toEqual([
-      'otpLoginIntent',
-      'otpLoginIntentV2',
-    ])
+    expect(
+      submitByPath
+        .get('/public/v1/submit/verify_otp')
+        ?.map((d) => d.type)
+        .sort(),
+    ).toEqual(['ACTIVITY_TYPE_VERIFY_OTP', 'ACTIVITY_TYPE_VERIFY_OTP_V2'])
+    expect(
+      submitByPath
+        .get('/public/v1/submit/otp_login')
+        ?.map((d) => d.intentKey)
+        .sort(),
+    ).toEqual(['otpLoginIntent', 'otpLoginIntentV2'])
   })
 
   it('uses the documented intent and result keys', () => {
@@ -142,7 +193,9 @@ describe('dispatch', () => {
 
   it('rejects an unknown type and an older version not accepted on the path', () => {
     expect(thrown(() => resolveSubmit('/public/v1/submit/create_wallet', 'ACTIVITY_TYPE_NOPE')).message).toBe('type: unknown activity type')
-    expect(thrown(() => resolveSubmit('/public/v1/submit/create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7')).code).toBe('UNKNOWN_ACTIVITY_TYPE')
+    expect(thrown(() => resolveSubmit('/public/v1/submit/create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7')).code).toBe(
+      'UNKNOWN_ACTIVITY_TYPE',
+    )
     expect(thrown(() => resolveSubmit('/public/v1/submit/create_wallet', undefined)).fieldViolations[0]?.field).toBe('type')
   })
 

@@ -65,23 +65,28 @@ describe('init_fiat_on_ramp rules', () => {
   it('requires countrySubdivisionCode when countryCode is US', () => {
     const p = onRampParams()
     delete p.countrySubdivisionCode
-    expectField(
-      failure(initFiatOnRamp.parameters, p),
-      'parameters.countrySubdivisionCode',
-      'required when countryCode is US',
-    )
+    expectField(failure(initFiatOnRamp.parameters, p), 'parameters.countrySubdivisionCode', 'required when countryCode is US')
     // not required elsewhere
     expect(() => parseOrThrow(initFiatOnRamp.parameters, { ...p, countryCode: 'GB' }, 'parameters')).not.toThrow()
   })
 
   it('rejects fiatCurrencyAmount ≤ 20 or non-decimal', () => {
-    expectField(failure(initFiatOnRamp.parameters, { ...onRampParams(), fiatCurrencyAmount: '20' }), 'parameters.fiatCurrencyAmount', 'must be greater than 20')
+    expectField(
+      failure(initFiatOnRamp.parameters, { ...onRampParams(), fiatCurrencyAmount: '20' }),
+      'parameters.fiatCurrencyAmount',
+      'must be greater than 20',
+    )
     expectField(failure(initFiatOnRamp.parameters, { ...onRampParams(), fiatCurrencyAmount: '1e3' }), 'parameters.fiatCurrencyAmount')
-    expect(parseOrThrow(initFiatOnRamp.parameters, { ...onRampParams(), fiatCurrencyAmount: '20.01' }, 'p').fiatCurrencyAmount).toBe('20.01')
+    expect(parseOrThrow(initFiatOnRamp.parameters, { ...onRampParams(), fiatCurrencyAmount: '20.01' }, 'p').fiatCurrencyAmount).toBe(
+      '20.01',
+    )
   })
 
   it('rejects an unknown enum value naming the field', () => {
-    expectField(failure(initFiatOnRamp.parameters, { ...onRampParams(), network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_DOGE' }), 'parameters.network')
+    expectField(
+      failure(initFiatOnRamp.parameters, { ...onRampParams(), network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_DOGE' }),
+      'parameters.network',
+    )
   })
 })
 
@@ -92,10 +97,18 @@ describe('OTP init rules', () => {
     })
     it(`${def.name}: expirationSeconds must not exceed 600`, () => {
       expect(() => parseOrThrow(def.parameters, { ...initOtpAuthParams(), expirationSeconds: '600' }, 'parameters')).not.toThrow()
-      expectField(failure(def.parameters, { ...initOtpAuthParams(), expirationSeconds: '601' }), 'parameters.expirationSeconds', 'must not exceed 600')
+      expectField(
+        failure(def.parameters, { ...initOtpAuthParams(), expirationSeconds: '601' }),
+        'parameters.expirationSeconds',
+        'must not exceed 600',
+      )
     })
     it(`${def.name}: expirationSeconds must be digits`, () => {
-      expectField(failure(def.parameters, { ...initOtpAuthParams(), expirationSeconds: '-5' }), 'parameters.expirationSeconds', 'must be a string of decimal digits')
+      expectField(
+        failure(def.parameters, { ...initOtpAuthParams(), expirationSeconds: '-5' }),
+        'parameters.expirationSeconds',
+        'must be a string of decimal digits',
+      )
       expectField(failure(def.parameters, { ...initOtpAuthParams(), expirationSeconds: 300 }), 'parameters.expirationSeconds')
     })
     it(`${def.name}: otpLength 6..9`, () => {
@@ -113,7 +126,11 @@ describe('OTP init rules', () => {
   it('other expirationSeconds fields must be digit strings', () => {
     const good = { otpId: 'o', otpCode: '123456', targetPublicKey: '04ab' }
     expect(() => parseOrThrow(otpAuth.parameters, { ...good, expirationSeconds: '900' }, 'parameters')).not.toThrow()
-    expectField(failure(otpAuth.parameters, { ...good, expirationSeconds: '15m' }), 'parameters.expirationSeconds', 'must be a string of decimal digits')
+    expectField(
+      failure(otpAuth.parameters, { ...good, expirationSeconds: '15m' }),
+      'parameters.expirationSeconds',
+      'must be a string of decimal digits',
+    )
   })
 })
 
@@ -127,19 +144,30 @@ describe('wallet and quorum rules', () => {
     for (const n of [12, 15, 18, 21, 24]) {
       expect(() => parseOrThrow(createWallet.parameters, { walletName: 'w', accounts: [], mnemonicLength: n }, 'parameters')).not.toThrow()
     }
-    expectField(failure(createWallet.parameters, { walletName: 'w', accounts: [], mnemonicLength: 13 }), 'parameters.mnemonicLength', 'must be one of 12, 15, 18, 21, 24')
+    expectField(
+      failure(createWallet.parameters, { walletName: 'w', accounts: [], mnemonicLength: 13 }),
+      'parameters.mnemonicLength',
+      'must be one of 12, 15, 18, 21, 24',
+    )
     const p = subOrgParams()
     ;(p.wallet as Record<string, unknown>).mnemonicLength = 16
     expectField(failure(createSubOrganization.parameters, p), 'parameters.wallet.mnemonicLength')
   })
 
   it('rootQuorumThreshold must be ≥ 1', () => {
-    expectField(failure(createSubOrganization.parameters, { ...subOrgParams(), rootQuorumThreshold: 0 }), 'parameters.rootQuorumThreshold', 'must be at least 1')
+    expectField(
+      failure(createSubOrganization.parameters, { ...subOrgParams(), rootQuorumThreshold: 0 }),
+      'parameters.rootQuorumThreshold',
+      'must be at least 1',
+    )
     expectField(failure(updateRootQuorum.parameters, { threshold: 0, userIds: ['u'] }), 'parameters.threshold', 'must be at least 1')
   })
 
   it('an unknown address format names the account field', () => {
-    const p = { walletName: 'w', accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: 'm/0', addressFormat: 'ADDRESS_FORMAT_LITECOIN' }] }
+    const p = {
+      walletName: 'w',
+      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: 'm/0', addressFormat: 'ADDRESS_FORMAT_LITECOIN' }],
+    }
     expectField(failure(createWallet.parameters, p), 'parameters.accounts[0].addressFormat')
   })
 })
@@ -152,7 +180,11 @@ describe('envelope and pagination rules', () => {
   })
 
   it('timestampMs must be digits', () => {
-    expectField(failure(SubmitEnvelope, { ...envelope, timestampMs: '2026-01-01' }, ''), 'timestampMs', 'must be a string of decimal digits')
+    expectField(
+      failure(SubmitEnvelope, { ...envelope, timestampMs: '2026-01-01' }, ''),
+      'timestampMs',
+      'must be a string of decimal digits',
+    )
     expectField(failure(SubmitEnvelope, { ...envelope, timestampMs: 1767225600000 }, ''), 'timestampMs')
   })
 

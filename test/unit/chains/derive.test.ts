@@ -132,7 +132,9 @@ describe('defaults', () => {
 
   it('nextDefaultPath bumps the last segment past existing accounts', () => {
     expect(nextDefaultPath('ADDRESS_FORMAT_ETHEREUM', [])).toBe("m/44'/60'/0'/0/0")
-    expect(nextDefaultPath('ADDRESS_FORMAT_ETHEREUM', ["m/44'/60'/0'/0/0", "m/44h/60h/0h/0/3", "m/44'/501'/0'/0'"])).toBe("m/44'/60'/0'/0/4")
+    expect(nextDefaultPath('ADDRESS_FORMAT_ETHEREUM', ["m/44'/60'/0'/0/0", 'm/44h/60h/0h/0/3', "m/44'/501'/0'/0'"])).toBe(
+      "m/44'/60'/0'/0/4",
+    )
     expect(nextDefaultPath('ADDRESS_FORMAT_SOLANA', ["m/44'/501'/0'/0'", "m/44'/501'/1'/0'"])).toBe("m/44'/501'/0'/1'")
     expect(nextDefaultPath('ADDRESS_FORMAT_TRON', ["m/44'/195'/0'"])).toBe("m/44'/195'/1'")
     expect(nextDefaultPath('ADDRESS_FORMAT_XLM', ['garbage', "m/44'/148'/0'"])).toBe("m/44'/148'/1'")

@@ -13,7 +13,9 @@ describe('networks registry', () => {
   })
 
   it('SIGIL_RPC overrides a known id and adds others, named when well known', () => {
-    const networks = resolveNetworks(' eip155:31337=http://127.0.0.1:9545 , eip155:1=https://rpc.example/v1?key=x,eip155:424242=http://10.0.0.1:8545')
+    const networks = resolveNetworks(
+      ' eip155:31337=http://127.0.0.1:9545 , eip155:1=https://rpc.example/v1?key=x,eip155:424242=http://10.0.0.1:8545',
+    )
     expect(networks.find((n) => n.caip2 === DEV_EVM_CAIP2)?.rpcUrl).toBe('http://127.0.0.1:9545')
     expect(networks.find((n) => n.caip2 === 'eip155:1')).toMatchObject({ name: 'Ethereum', dev: false, family: 'evm' })
     expect(networks.find((n) => n.caip2 === 'eip155:424242')?.name).toBe('EVM chain 424242')

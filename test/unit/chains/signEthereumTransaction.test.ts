@@ -2,12 +2,7 @@
  * sign_transaction TRANSACTION_TYPE_ETHEREUM: unsigned transactions serialized by viem, signed by
  * us, then parsed by viem parseTransaction and recovered with recoverTransactionAddress.
  */
-import {
-  type TransactionSerializable,
-  parseTransaction,
-  recoverTransactionAddress,
-  serializeTransaction,
-} from 'viem'
+import { type TransactionSerializable, parseTransaction, recoverTransactionAddress, serializeTransaction } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { SigilError } from '../../../src/api/errors.js'
 import { deriveAccount } from '../../../src/chains/derive.js'
@@ -37,9 +32,21 @@ const CASES: [string, TransactionSerializable][] = [
   ],
   [
     'EIP-1559',
-    { type: 'eip1559', chainId: 8453, nonce: 42, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000n, gas: 21_000n, to: TO, value: 123456789n },
+    {
+      type: 'eip1559',
+      chainId: 8453,
+      nonce: 42,
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000n,
+      gas: 21_000n,
+      to: TO,
+      value: 123456789n,
+    },
   ],
-  ['EIP-1559 contract creation', { type: 'eip1559', chainId: 1, nonce: 0, maxFeePerGas: 10n, maxPriorityFeePerGas: 1n, gas: 100_000n, data: '0x6080604052' }],
+  [
+    'EIP-1559 contract creation',
+    { type: 'eip1559', chainId: 1, nonce: 0, maxFeePerGas: 10n, maxPriorityFeePerGas: 1n, gas: 100_000n, data: '0x6080604052' },
+  ],
 ]
 
 describe('signEthereumTransaction', () => {
@@ -59,9 +66,13 @@ describe('signEthereumTransaction', () => {
   })
 
   it('EIP-155 legacy v encodes the chain id; pre-155 v is 27/28', () => {
-    const s155 = parseTransaction(`0x${signEthereumTransaction({ privateKey: eth.privateKey, unsignedTransaction: serializeTransaction(CASES[0]![1]) })}`)
+    const s155 = parseTransaction(
+      `0x${signEthereumTransaction({ privateKey: eth.privateKey, unsignedTransaction: serializeTransaction(CASES[0]![1]) })}`,
+    )
     expect([37n, 38n]).toContain(s155.v)
-    const pre = parseTransaction(`0x${signEthereumTransaction({ privateKey: eth.privateKey, unsignedTransaction: serializeTransaction(CASES[1]![1]) })}`)
+    const pre = parseTransaction(
+      `0x${signEthereumTransaction({ privateKey: eth.privateKey, unsignedTransaction: serializeTransaction(CASES[1]![1]) })}`,
+    )
     expect([27n, 28n]).toContain(pre.v)
   })
 

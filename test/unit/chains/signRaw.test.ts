@@ -123,29 +123,73 @@ describe('secp256k1', () => {
     }
     const payload = serializeTypedData(typedData)
     for (const hashFunction of ['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_KECCAK256', 'HASH_FUNCTION_NOT_APPLICABLE'] as const) {
-      const sig = signRawPayload({ privateKey: eth.privateKey, curve: 'CURVE_SECP256K1', payload, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction })
+      const sig = signRawPayload({
+        privateKey: eth.privateKey,
+        curve: 'CURVE_SECP256K1',
+        payload,
+        encoding: 'PAYLOAD_ENCODING_EIP712',
+        hashFunction,
+      })
       expectShape(sig)
       expect(await recoverTypedDataAddress({ ...typedData, signature: toEthSig(sig) })).toBe(eth.address)
     }
     // Hand-written JSON without types.EIP712Domain: the domain type is derived from the domain's fields.
     const { EIP712Domain: _omit, ...typesNoDomain } = typedData.types as Record<string, unknown>
-    const handJson = JSON.stringify({ ...typedData, types: typesNoDomain, message: { ...(typedData.message as Record<string, unknown>), amount: '1000000000000000000' } })
-    const sig2 = signRawPayload({ privateKey: eth.privateKey, curve: 'CURVE_SECP256K1', payload: handJson, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' })
+    const handJson = JSON.stringify({
+      ...typedData,
+      types: typesNoDomain,
+      message: { ...(typedData.message as Record<string, unknown>), amount: '1000000000000000000' },
+    })
+    const sig2 = signRawPayload({
+      privateKey: eth.privateKey,
+      curve: 'CURVE_SECP256K1',
+      payload: handJson,
+      encoding: 'PAYLOAD_ENCODING_EIP712',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    })
     expect(await recoverTypedDataAddress({ ...typedData, signature: toEthSig(sig2) })).toBe(eth.address)
     expectFieldError(
-      () => signRawPayload({ privateKey: eth.privateKey, curve: 'CURVE_SECP256K1', payload, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_SHA256' }),
+      () =>
+        signRawPayload({
+          privateKey: eth.privateKey,
+          curve: 'CURVE_SECP256K1',
+          payload,
+          encoding: 'PAYLOAD_ENCODING_EIP712',
+          hashFunction: 'HASH_FUNCTION_SHA256',
+        }),
       'hashFunction',
     )
     expectFieldError(
-      () => signRawPayload({ privateKey: eth.privateKey, curve: 'CURVE_SECP256K1', payload: '{not json', encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      () =>
+        signRawPayload({
+          privateKey: eth.privateKey,
+          curve: 'CURVE_SECP256K1',
+          payload: '{not json',
+          encoding: 'PAYLOAD_ENCODING_EIP712',
+          hashFunction: 'HASH_FUNCTION_NO_OP',
+        }),
       'payload',
     )
     expectFieldError(
-      () => signRawPayload({ privateKey: eth.privateKey, curve: 'CURVE_SECP256K1', payload: '{"types":{}}', encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      () =>
+        signRawPayload({
+          privateKey: eth.privateKey,
+          curve: 'CURVE_SECP256K1',
+          payload: '{"types":{}}',
+          encoding: 'PAYLOAD_ENCODING_EIP712',
+          hashFunction: 'HASH_FUNCTION_NO_OP',
+        }),
       'payload',
     )
     expectFieldError(
-      () => signRawPayload({ privateKey: ed.privateKey, curve: 'CURVE_ED25519', payload, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE' }),
+      () =>
+        signRawPayload({
+          privateKey: ed.privateKey,
+          curve: 'CURVE_ED25519',
+          payload,
+          encoding: 'PAYLOAD_ENCODING_EIP712',
+          hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
+        }),
       'encoding',
     )
   })
@@ -154,7 +198,13 @@ describe('secp256k1', () => {
 describe('P-256', () => {
   it('SHA256 signature verifies with noble p256 and v is the recovery bit', () => {
     const payload = stringToHex('p256 payload')
-    const sig = signRawPayload({ privateKey: p.privateKey, curve: 'CURVE_P256', payload, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_SHA256' })
+    const sig = signRawPayload({
+      privateKey: p.privateKey,
+      curve: 'CURVE_P256',
+      payload,
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_SHA256',
+    })
     expectShape(sig)
     const digest = sha256(hexToBytes(payload))
     expect(p256.verify(hexToBytes(sig.r + sig.s), digest, p.publicKey, { prehash: false })).toBe(true)
@@ -167,17 +217,37 @@ describe('P-256', () => {
 
   it('NO_OP signs a 32-byte digest and refuses other lengths naming payload', () => {
     const digest = sha256(utf8Encode('x'))
-    const sig = signRawPayload({ privateKey: p.privateKey, curve: 'CURVE_P256', payload: bytesToHex(digest), encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' })
+    const sig = signRawPayload({
+      privateKey: p.privateKey,
+      curve: 'CURVE_P256',
+      payload: bytesToHex(digest),
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    })
     expect(p256.verify(hexToBytes(sig.r + sig.s), digest, p.publicKey, { prehash: false })).toBe(true)
     expectFieldError(
-      () => signRawPayload({ privateKey: p.privateKey, curve: 'CURVE_P256', payload: 'abcd', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      () =>
+        signRawPayload({
+          privateKey: p.privateKey,
+          curve: 'CURVE_P256',
+          payload: 'abcd',
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_NO_OP',
+        }),
       'payload',
     )
   })
 
   it('refuses NOT_APPLICABLE for ECDSA naming hashFunction', () => {
     expectFieldError(
-      () => signRawPayload({ privateKey: p.privateKey, curve: 'CURVE_P256', payload: 'abcd', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE' }),
+      () =>
+        signRawPayload({
+          privateKey: p.privateKey,
+          curve: 'CURVE_P256',
+          payload: 'abcd',
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
+        }),
       'hashFunction',
     )
   })
@@ -186,31 +256,66 @@ describe('P-256', () => {
 describe('ed25519', () => {
   it('signs the raw message bytes; r‖s verifies with noble ed25519; v "00"', () => {
     const payload = '0xdeadbeef00'
-    const sig = signRawPayload({ privateKey: ed.privateKey, curve: 'CURVE_ED25519', payload, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE' })
+    const sig = signRawPayload({
+      privateKey: ed.privateKey,
+      curve: 'CURVE_ED25519',
+      payload,
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
+    })
     expect(sig.v).toBe('00')
     expect(ed25519.verify(hexToBytes(sig.r + sig.s), hexToBytes(payload), ed.publicKey)).toBe(true)
-    const text = signRawPayload({ privateKey: ed.privateKey, curve: 'CURVE_ED25519', payload: 'héllo', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE' })
+    const text = signRawPayload({
+      privateKey: ed.privateKey,
+      curve: 'CURVE_ED25519',
+      payload: 'héllo',
+      encoding: 'PAYLOAD_ENCODING_TEXT_UTF8',
+      hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
+    })
     expect(ed25519.verify(hexToBytes(text.r + text.s), utf8Encode('héllo'), ed.publicKey)).toBe(true)
   })
 
-  it.each(['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_SHA256', 'HASH_FUNCTION_KECCAK256'] as const)('refuses %s naming hashFunction', (hashFunction) => {
-    expectFieldError(
-      () => signRawPayload({ privateKey: ed.privateKey, curve: 'CURVE_ED25519', payload: '00'.repeat(32), encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction }),
-      'hashFunction',
-    )
-  })
+  it.each(['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_SHA256', 'HASH_FUNCTION_KECCAK256'] as const)(
+    'refuses %s naming hashFunction',
+    (hashFunction) => {
+      expectFieldError(
+        () =>
+          signRawPayload({
+            privateKey: ed.privateKey,
+            curve: 'CURVE_ED25519',
+            payload: '00'.repeat(32),
+            encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+            hashFunction,
+          }),
+        'hashFunction',
+      )
+    },
+  )
 })
 
 describe('payload / enum validation', () => {
   it.each(['xyz', '0x123', 'zz', '0xgg'])('refuses non-hex %j naming payload', (payload) => {
     expectFieldError(
-      () => signRawPayload({ privateKey: eth.privateKey, curve: 'CURVE_SECP256K1', payload, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_SHA256' }),
+      () =>
+        signRawPayload({
+          privateKey: eth.privateKey,
+          curve: 'CURVE_SECP256K1',
+          payload,
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_SHA256',
+        }),
       'payload',
     )
   })
 
   it('refuses unknown encoding / hash function / curve', () => {
-    const base = { privateKey: eth.privateKey, curve: 'CURVE_SECP256K1', payload: 'aa', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_SHA256' } as const
+    const base = {
+      privateKey: eth.privateKey,
+      curve: 'CURVE_SECP256K1',
+      payload: 'aa',
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_SHA256',
+    } as const
     expectFieldError(() => signRawPayload({ ...base, encoding: 'PAYLOAD_ENCODING_BASE64' as 'PAYLOAD_ENCODING_HEXADECIMAL' }), 'encoding')
     expectFieldError(() => signRawPayload({ ...base, encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION' }), 'encoding')
     expectFieldError(() => signRawPayload({ ...base, hashFunction: 'HASH_FUNCTION_MD5' as 'HASH_FUNCTION_SHA256' }), 'hashFunction')

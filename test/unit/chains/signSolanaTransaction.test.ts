@@ -54,7 +54,11 @@ function split(signedHex: string, n: number) {
 describe('signSolanaTransaction', () => {
   it('fills our slot (second signer) in a full unsigned legacy transaction', () => {
     const msg = message([other.publicKey, me.publicKey])
-    const signed = signSolanaTransaction({ privateKey: me.privateKey, publicKey: me.publicKey, unsignedTransaction: bytesToHex(unsignedTx(msg, 2)) })
+    const signed = signSolanaTransaction({
+      privateKey: me.privateKey,
+      publicKey: me.publicKey,
+      unsignedTransaction: bytesToHex(unsignedTx(msg, 2)),
+    })
     const { sigs, msg: out } = split(signed, 2)
     expect(bytesToHex(out)).toBe(bytesToHex(msg))
     expect(bytesToHex(sigs[0]!)).toBe('00'.repeat(64))
@@ -63,7 +67,11 @@ describe('signSolanaTransaction', () => {
 
   it('accepts a bare message and returns a full transaction', () => {
     const msg = message([me.publicKey])
-    const signed = signSolanaTransaction({ privateKey: me.privateKey, publicKey: me.publicKey, unsignedTransaction: `0x${bytesToHex(msg)}` })
+    const signed = signSolanaTransaction({
+      privateKey: me.privateKey,
+      publicKey: me.publicKey,
+      unsignedTransaction: `0x${bytesToHex(msg)}`,
+    })
     const { sigs, msg: out } = split(signed, 1)
     expect(bytesToHex(out)).toBe(bytesToHex(msg))
     expect(ed25519.verify(sigs[0]!, msg, me.publicKey)).toBe(true)
@@ -104,7 +112,10 @@ describe('signSolanaTransaction', () => {
     ['garbage', () => 'deadbeef'],
     ['non-hex', () => 'xyz'],
     ['trailing bytes', () => bytesToHex(concatBytes(message([me.publicKey]), new Uint8Array([1])))],
-    ['signature count mismatch', () => bytesToHex(concatBytes(encodeCompactU16(1), new Uint8Array(64), message([other.publicKey, me.publicKey])))],
+    [
+      'signature count mismatch',
+      () => bytesToHex(concatBytes(encodeCompactU16(1), new Uint8Array(64), message([other.publicKey, me.publicKey]))),
+    ],
   ])('refuses %s naming unsignedTransaction', (_name, input) => {
     let err: unknown
     try {

@@ -36,13 +36,7 @@ describe('TON wallet code cells', () => {
       const depth = Math.max(code.depth(), data.depth()) + 1
       expect(depth).toBeGreaterThan(0)
       const u16 = (n: number) => new Uint8Array([n >> 8, n & 0xff])
-      const repr = concatBytes(
-        new Uint8Array([2, 1, 0b00110100]),
-        u16(code.depth()),
-        u16(data.depth()),
-        code.hash(),
-        data.hash(),
-      )
+      const repr = concatBytes(new Uint8Array([2, 1, 0b00110100]), u16(code.depth()), u16(data.depth()), code.hash(), data.hash())
       const expectedHash = bytesToHex(sha256(repr))
       const addr = Address.parse(tonAddress(v, PK))
       expect(addr.workChain).toBe(0)

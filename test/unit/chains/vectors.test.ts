@@ -17,20 +17,17 @@ type SlipVector = (typeof vectors.slip10)[number]
 
 describe('derivation-vectors.json addresses', () => {
   it('has vectors', () => expect(vectors.addresses.length).toBeGreaterThan(20))
-  it.each(vectors.addresses.map((v: AddrVector) => [`${v.addressFormat} ${v.path}`, v] as const))(
-    '%s',
-    (_name, v) => {
-      const seed = mnemonicToSeed(v.mnemonic)
-      const acct = deriveAccount({
-        seed,
-        curve: v.curve as Curve,
-        path: v.path,
-        addressFormat: v.addressFormat as AddressFormat,
-      })
-      expect(acct.address).toBe(v.address)
-      expect(acct.publicKey).toBe(v.publicKey)
-    },
-  )
+  it.each(vectors.addresses.map((v: AddrVector) => [`${v.addressFormat} ${v.path}`, v] as const))('%s', (_name, v) => {
+    const seed = mnemonicToSeed(v.mnemonic)
+    const acct = deriveAccount({
+      seed,
+      curve: v.curve as Curve,
+      path: v.path,
+      addressFormat: v.addressFormat as AddressFormat,
+    })
+    expect(acct.address).toBe(v.address)
+    expect(acct.publicKey).toBe(v.publicKey)
+  })
 })
 
 describe('derivation-vectors.json slip10 (satoshilabs/slips slip-0010.md)', () => {

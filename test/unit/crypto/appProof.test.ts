@@ -33,7 +33,9 @@ describe('app proofs', () => {
     const payload = JSON.parse(proof.proofPayload) as Record<string, string>
     expect(Object.keys(payload)).toEqual(['activityId', 'intentDigest', 'organizationId', 'resultDigest', 'type'])
     expect(payload.intentDigest).toBe(bytesToHex(sha256(utf8Encode(canonicalJson(intent)))))
-    expect(p256.verify(hexToBytes(proof.signature), utf8Encode(proof.proofPayload), signer.publicKey, { format: 'der', lowS: false })).toBe(true)
+    expect(p256.verify(hexToBytes(proof.signature), utf8Encode(proof.proofPayload), signer.publicKey, { format: 'der', lowS: false })).toBe(
+      true,
+    )
     const r = verifyAppProof(proof, { intent, result, expectedPublicKey: proof.publicKey })
     expect(r.ok && r.payload.activityId).toBe('act-1')
   })

@@ -80,7 +80,10 @@ describe('credential bundles (B2)', () => {
 
     it('wrong recipient key → BUNDLE_DECRYPT_FAILED', async () => {
       const wrong = generateP256KeyPair().privateKey
-      expect(await decryptCredentialBundle({ bundle: v0.bundle, privateKey: wrong })).toEqual({ ok: false, reason: 'BUNDLE_DECRYPT_FAILED' })
+      expect(await decryptCredentialBundle({ bundle: v0.bundle, privateKey: wrong })).toEqual({
+        ok: false,
+        reason: 'BUNDLE_DECRYPT_FAILED',
+      })
     })
 
     it('tampered ciphertext (valid checksum) → BUNDLE_DECRYPT_FAILED', async () => {
@@ -110,9 +113,11 @@ describe('hpke (B2)', () => {
       failure: 'HPKE_BAD_TARGET_KEY',
       code: 'BUNDLE_INVALID',
     })
-    const err = await hpkeDecrypt({ encappedPublic: target.publicKeyUncompressed, ciphertext: new Uint8Array(20), privateKey: target.privateKey }).catch(
-      (e: unknown) => e,
-    )
+    const err = await hpkeDecrypt({
+      encappedPublic: target.publicKeyUncompressed,
+      ciphertext: new Uint8Array(20),
+      privateKey: target.privateKey,
+    }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(HpkeError)
     expect((err as HpkeError).failure).toBe('HPKE_DECRYPT_FAILED')
     await expect(

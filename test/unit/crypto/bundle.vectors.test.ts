@@ -24,14 +24,23 @@ describe('bundle-vectors.json (B2)', () => {
 
       it('raw layout decrypts with either encapped-key form', async () => {
         for (const enc of [v.encappedPublicCompressedHex, v.encappedPublicUncompressedHex]) {
-          const pt = await hpkeDecrypt({ encappedPublic: hexToBytes(enc), ciphertext: hexToBytes(v.ciphertextWithTagHex), privateKey: priv })
+          const pt = await hpkeDecrypt({
+            encappedPublic: hexToBytes(enc),
+            ciphertext: hexToBytes(v.ciphertextWithTagHex),
+            privateKey: priv,
+          })
           expect(bytesToHex(pt)).toBe(v.plaintextHex)
         }
         expect(v.bundleRawHex).toBe(v.encappedPublicCompressedHex + v.ciphertextWithTagHex)
       })
 
       it('export bundle opens with the test signer key', async () => {
-        const r = await openExportBundle({ exportBundle: v.exportBundle, privateKey: priv, organizationId: ORG, signerPublicKeyHex: SIGNER })
+        const r = await openExportBundle({
+          exportBundle: v.exportBundle,
+          privateKey: priv,
+          organizationId: ORG,
+          signerPublicKeyHex: SIGNER,
+        })
         expect(r.ok && bytesToHex(r.plaintext)).toBe(v.plaintextHex)
       })
 

@@ -56,7 +56,9 @@ describe('session JWT (B3)', () => {
     expect(verifySessionJwt(token, signerHex, { nowMs: claims.exp * 1000 - 1 }).ok).toBe(true)
     expect(verifySessionJwt('garbage', signerHex)).toEqual({ ok: false, reason: 'TOKEN_MALFORMED' })
     expect(() => signSessionJwt({ claims: { ...claims, user_id: 'what?' }, signerPrivateKey: signer.privateKey })).toThrowError(SigilError)
-    expect(() => signSessionJwt({ claims: { ...claims, user_id: 'ünïcode' }, signerPrivateKey: signer.privateKey })).toThrowError(SigilError)
+    expect(() => signSessionJwt({ claims: { ...claims, user_id: 'ünïcode' }, signerPrivateKey: signer.privateKey })).toThrowError(
+      SigilError,
+    )
   })
 })
 
@@ -80,7 +82,10 @@ describe('verification token (B3)', () => {
 
   it('refuses wrong key, expired, and session-style double-hash signatures', () => {
     const token = signVerificationToken({ claims: vclaims, signerPrivateKey: signer.privateKey })
-    expect(verifyVerificationToken(token, bytesToHex(generateP256KeyPair().publicKey))).toEqual({ ok: false, reason: 'TOKEN_SIGNATURE_INVALID' })
+    expect(verifyVerificationToken(token, bytesToHex(generateP256KeyPair().publicKey))).toEqual({
+      ok: false,
+      reason: 'TOKEN_SIGNATURE_INVALID',
+    })
     const expired = signVerificationToken({ claims: { ...vclaims, exp: '1000' }, signerPrivateKey: signer.privateKey })
     expect(verifyVerificationToken(expired, signerHex, { nowMs: Date.now() })).toEqual({ ok: false, reason: 'TOKEN_EXPIRED' })
     const session = signSessionJwt({ claims, signerPrivateKey: signer.privateKey })

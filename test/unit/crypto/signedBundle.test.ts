@@ -82,16 +82,22 @@ describe('export bundles (B2)', () => {
     const outer = JSON.parse(exportBundle) as Record<string, string>
     const data = JSON.parse(utf8Decode(hexToBytes(outer.data!))) as Record<string, string>
     const forged = JSON.stringify({ ...outer, data: bytesToHex(utf8Encode(JSON.stringify({ ...data, organizationId: 'evil' }))) })
-    expect(await openExportBundle({ exportBundle: forged, privateKey: keyPair, organizationId: 'evil', signerPublicKeyHex: signerPubHex })).toEqual({
+    expect(
+      await openExportBundle({ exportBundle: forged, privateKey: keyPair, organizationId: 'evil', signerPublicKeyHex: signerPubHex }),
+    ).toEqual({
       ok: false,
       reason: 'BUNDLE_SIGNATURE_INVALID',
     })
-    expect(await openExportBundle({ exportBundle: '{', privateKey: keyPair, organizationId: ORG, signerPublicKeyHex: signerPubHex })).toEqual({
+    expect(
+      await openExportBundle({ exportBundle: '{', privateKey: keyPair, organizationId: ORG, signerPublicKeyHex: signerPubHex }),
+    ).toEqual({
       ok: false,
       reason: 'BUNDLE_MALFORMED',
     })
     const other = await createHpkeRecipientKeyPair()
-    expect(await openExportBundle({ exportBundle, privateKey: other.keyPair, organizationId: ORG, signerPublicKeyHex: signerPubHex })).toEqual({
+    expect(
+      await openExportBundle({ exportBundle, privateKey: other.keyPair, organizationId: ORG, signerPublicKeyHex: signerPubHex }),
+    ).toEqual({
       ok: false,
       reason: 'BUNDLE_DECRYPT_FAILED',
     })
@@ -148,8 +154,19 @@ describe('target bundles and envelopes (B2 import / OTP)', () => {
 
   it('our encryptToTargetBundle envelope round-trips and matches formatHpkeBuf shape', async () => {
     const target = generateP256KeyPair()
-    const targetBundle = createTargetBundle({ targetPublicKey: target.publicKey, signerPrivateKey: signer.privateKey, organizationId: ORG, userId: USER })
-    const enc = await encryptToTargetBundle({ targetBundle, plaintext: utf8Encode('secret'), signerPublicKeyHex: signerPubHex, organizationId: ORG, userId: USER })
+    const targetBundle = createTargetBundle({
+      targetPublicKey: target.publicKey,
+      signerPrivateKey: signer.privateKey,
+      organizationId: ORG,
+      userId: USER,
+    })
+    const enc = await encryptToTargetBundle({
+      targetBundle,
+      plaintext: utf8Encode('secret'),
+      signerPublicKeyHex: signerPubHex,
+      organizationId: ORG,
+      userId: USER,
+    })
     if (!enc.ok) throw new Error(enc.reason)
     const parsed = JSON.parse(enc.envelope) as Record<string, string>
     expect(Object.keys(parsed)).toEqual(['encappedPublic', 'ciphertext'])
@@ -160,10 +177,18 @@ describe('target bundles and envelopes (B2 import / OTP)', () => {
 
   it('encryptToTargetBundle refuses a wrong signer, bad signature, wrong org/user', async () => {
     const target = generateP256KeyPair()
-    const targetBundle = createTargetBundle({ targetPublicKey: target.publicKey, signerPrivateKey: signer.privateKey, organizationId: ORG, userId: USER })
+    const targetBundle = createTargetBundle({
+      targetPublicKey: target.publicKey,
+      signerPrivateKey: signer.privateKey,
+      organizationId: ORG,
+      userId: USER,
+    })
     const other = bytesToHex(generateP256KeyPair().publicKeyUncompressed)
     const p = utf8Encode('s')
-    expect(await encryptToTargetBundle({ targetBundle, plaintext: p, signerPublicKeyHex: other })).toEqual({ ok: false, reason: 'BUNDLE_SIGNER_MISMATCH' })
+    expect(await encryptToTargetBundle({ targetBundle, plaintext: p, signerPublicKeyHex: other })).toEqual({
+      ok: false,
+      reason: 'BUNDLE_SIGNER_MISMATCH',
+    })
     expect(await encryptToTargetBundle({ targetBundle, plaintext: p, signerPublicKeyHex: signerPubHex, organizationId: 'x' })).toEqual({
       ok: false,
       reason: 'BUNDLE_ORGANIZATION_MISMATCH',
@@ -184,6 +209,9 @@ describe('target bundles and envelopes (B2 import / OTP)', () => {
     const target = generateP256KeyPair()
     expect(await decryptEnvelope({ envelope: 'nope', privateKey: target.privateKey })).toEqual({ ok: false, reason: 'BUNDLE_MALFORMED' })
     const envelope = formatHpkeBuf(tkHpkeEncrypt({ plainTextBuf: utf8Encode('hi'), targetKeyBuf: target.publicKeyUncompressed }))
-    expect(await decryptEnvelope({ envelope, privateKey: generateP256KeyPair().privateKey })).toEqual({ ok: false, reason: 'BUNDLE_DECRYPT_FAILED' })
+    expect(await decryptEnvelope({ envelope, privateKey: generateP256KeyPair().privateKey })).toEqual({
+      ok: false,
+      reason: 'BUNDLE_DECRYPT_FAILED',
+    })
   })
 })

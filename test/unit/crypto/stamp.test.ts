@@ -184,7 +184,11 @@ describe('WebCrypto stamping', () => {
     expect(publicKeyUncompressedHex).toHaveLength(130)
     const stamper = createWebCryptoStamper({ privateKey: keyPair.privateKey, publicKeyHex })
     const s = await stamper.stamp(BODY)
-    expect(verifyApiKeyStamp(s.stampHeaderValue, body)).toEqual({ ok: true, publicKey: publicKeyHex, scheme: 'SIGNATURE_SCHEME_TK_API_P256' })
+    expect(verifyApiKeyStamp(s.stampHeaderValue, body)).toEqual({
+      ok: true,
+      publicKey: publicKeyHex,
+      scheme: 'SIGNATURE_SCHEME_TK_API_P256',
+    })
     const d = decodeStampHeader(s.stampHeaderValue)
     if (!d.ok) throw new Error('decode')
     expect(await verifyStampSignature(d.stamp.publicKey, d.stamp.signature, BODY)).toBe(true)
@@ -209,7 +213,9 @@ describe('X-Stamp-Webauthn parsing (B1.2)', () => {
     const good = JSON.stringify({ authenticatorData: b64(37), clientDataJson: b64(120), credentialId: b64(16), signature: b64(71) })
     expect(parseWebauthnStamp(good)).toEqual({ ok: true, stamp: JSON.parse(good) })
     expect(parseWebauthnStamp('not json')).toEqual({ ok: false, reason: 'STAMP_MALFORMED' })
-    expect(parseWebauthnStamp(JSON.stringify({ authenticatorData: 'AAEC', clientDataJson: 'eyJ9', credentialId: 'a+b/', signature: 'MEUC' }))).toEqual({
+    expect(
+      parseWebauthnStamp(JSON.stringify({ authenticatorData: 'AAEC', clientDataJson: 'eyJ9', credentialId: 'a+b/', signature: 'MEUC' })),
+    ).toEqual({
       ok: false,
       reason: 'STAMP_MALFORMED',
     })

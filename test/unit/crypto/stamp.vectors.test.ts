@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { p256 } from '@noble/curves/nist.js'
 import { hexToBytes, utf8Decode, utf8Encode, base64UrlDecode } from '../../../src/crypto/encoding.js'
 import { createApiKeyStamper, decodeStampHeader } from '../../../src/crypto/stamp.js'
-import {
-  verifyApiKeyStamp,
-  webauthnChallengeBytesForBody,
-  webauthnChallengeForBody,
-} from '../../../src/crypto/verifyStamp.js'
+import { verifyApiKeyStamp, webauthnChallengeBytesForBody, webauthnChallengeForBody } from '../../../src/crypto/verifyStamp.js'
 import stampVectors from '../../vectors/stamp-vectors.json' with { type: 'json' }
 
 describe('stamp-vectors.json (B8)', () => {

@@ -87,7 +87,10 @@ describe('dApp methods through the router', () => {
     const pending = t.rpc('eth_requestAccounts', undefined, PAGE, { origin: 'https://evil.example' })
     const w = await t.windowOpened(1)
     const shown = await t.popup('approvalGet', { id: w.approvalId })
-    expect(shown).toMatchObject({ ok: true, result: { origin: ORIGIN, method: 'eth_requestAccounts', view: { kind: 'connect', address: ACCOUNT.address } } })
+    expect(shown).toMatchObject({
+      ok: true,
+      result: { origin: ORIGIN, method: 'eth_requestAccounts', view: { kind: 'connect', address: ACCOUNT.address } },
+    })
     expect(await t.popup('approvalResolve', { id: w.approvalId, approved: true })).toEqual({ ok: true, result: { settled: true } })
     expect(await pending).toEqual({ result: [ACCOUNT.address] })
     const stored = t.f.deps.local.data.get(PERMISSIONS_KEY) as { origins: Record<string, unknown> }
@@ -108,20 +111,32 @@ describe('dApp methods through the router', () => {
     expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } })
     const signing = t.rpc('personal_sign', [helloSigil, ACCOUNT.address])
     const wSign = await t.windowOpened(3)
-    expect(await t.popup('approvalResolve', { id: crypto.randomUUID(), approved: true })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
+    expect(await t.popup('approvalResolve', { id: crypto.randomUUID(), approved: true })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT' },
+    })
     expect(await t.popup('approvalResolve', { approved: true })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     expect(await t.popup('approvalResolve', { id: wSign.approvalId })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     expect(await t.popup('approvalResolve', { id: wOther.approvalId, approved: false })).toEqual({ ok: true, result: { settled: true } })
     expect(await otherPending).toEqual({ error: { code: 4001, message: 'User rejected the request' } })
-    expect(await t.popup('approvalResolve', { id: wOther.approvalId, approved: true })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
+    expect(await t.popup('approvalResolve', { id: wOther.approvalId, approved: true })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT' },
+    })
     // the signing request is untouched by all of the above
     expect(await t.popup('approvalGet', { id: wSign.approvalId })).toMatchObject({ ok: true, result: { method: 'personal_sign' } })
     expect(await t.popup('approvalResolve', { id: wSign.approvalId, approved: true })).toEqual({ ok: true, result: { settled: true } })
     const reply = await signing
     expect(await recoverMessageAddress({ message: 'hello sigil', signature: reply.result })).toBe(ACCOUNT.address)
-    expect(await t.popup('approvalResolve', { id: wSign.approvalId, approved: true })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
+    expect(await t.popup('approvalResolve', { id: wSign.approvalId, approved: true })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT' },
+    })
     // web pages cannot answer approvals
-    expect(await t.popup('approvalResolve', { id: wSign.approvalId, approved: true }, PAGE)).toEqual({ ok: false, error: { code: 'ORIGIN_NOT_ALLOWED' } })
+    expect(await t.popup('approvalResolve', { id: wSign.approvalId, approved: true }, PAGE)).toEqual({
+      ok: false,
+      error: { code: 'ORIGIN_NOT_ALLOWED' },
+    })
   })
 
   it('personal_sign sends the EIP-191 message with KECCAK256 only after approval; v is 27/28', async () => {
@@ -174,10 +189,24 @@ describe('dApp methods through the router', () => {
     expect(await t.rpc('eth_signTypedData_v4', [ACCOUNT.address, wrongChain])).toMatchObject({ error: { code: -32602 } })
     expect(t.windows).toHaveLength(2)
 
-    const tx = { from: ACCOUNT.address, to: `0x${'22'.repeat(20)}`, value: '0xde0b6b3a7640000', nonce: '0x3', gas: '0x5208', maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x3b9aca00' }
+    const tx = {
+      from: ACCOUNT.address,
+      to: `0x${'22'.repeat(20)}`,
+      value: '0xde0b6b3a7640000',
+      nonce: '0x3',
+      gas: '0x5208',
+      maxFeePerGas: '0x77359400',
+      maxPriorityFeePerGas: '0x3b9aca00',
+    }
     const signing = t.rpc('eth_signTransaction', [tx])
     const w3 = await t.windowOpened(3)
-    expect((await t.popup('approvalGet', { id: w3.approvalId })).result.view).toMatchObject({ kind: 'transaction', to: tx.to, valueWei: '1000000000000000000', nonce: '3', gas: '21000' })
+    expect((await t.popup('approvalGet', { id: w3.approvalId })).result.view).toMatchObject({
+      kind: 'transaction',
+      to: tx.to,
+      valueWei: '1000000000000000000',
+      nonce: '3',
+      gas: '21000',
+    })
     await t.popup('approvalResolve', { id: w3.approvalId, approved: true })
     const signed = (await signing).result as TransactionSerialized
     expect(signed).toMatch(/^0x02/)
@@ -210,9 +239,17 @@ describe('dApp methods through the router', () => {
     await t.windowOpened(3)
     const c = t.rpc('eth_signTypedData_v4', [ACCOUNT.address, typedData], PAGE)
     expect(await c).toMatchObject({ error: { code: -32002 } })
-    expect(await t.popup('lock', undefined, { id: 'enibeleniamgnfhbmpkkldfacbjikdfa', url: 'chrome-extension://enibeleniamgnfhbmpkkldfacbjikdfa/popup.html' })).toMatchObject({ ok: true })
+    expect(
+      await t.popup('lock', undefined, {
+        id: 'enibeleniamgnfhbmpkkldfacbjikdfa',
+        url: 'chrome-extension://enibeleniamgnfhbmpkkldfacbjikdfa/popup.html',
+      }),
+    ).toMatchObject({ ok: true })
     expect(await b).toEqual({ error: { code: 4100, message: 'Unauthorized: the wallet was locked' } })
-    await vi.waitFor(() => expect(t.events.at(-1)).toEqual({ tabId: 7, message: { kind: 'provider-event', event: 'accountsChanged', data: [] } }), { timeout: 5000 })
+    await vi.waitFor(
+      () => expect(t.events.at(-1)).toEqual({ tabId: 7, message: { kind: 'provider-event', event: 'accountsChanged', data: [] } }),
+      { timeout: 5000 },
+    )
     expect(await t.rpc('eth_accounts')).toEqual({ result: [] })
     expect(t.calls.filter((x) => x.path.includes('/submit/'))).toHaveLength(0)
   })
@@ -232,7 +269,9 @@ describe('dApp methods through the router', () => {
     const t = setup()
     await t.connected()
     expect((await t.rpc('wallet_getPermissions')).result).toMatchObject([{ parentCapability: 'eth_accounts', invoker: ORIGIN }])
-    expect(await t.rpc('wallet_switchEthereumChain', [{ chainId: '0x89' }])).toEqual({ error: { code: 4902, message: 'Unrecognized chain ID' } })
+    expect(await t.rpc('wallet_switchEthereumChain', [{ chainId: '0x89' }])).toEqual({
+      error: { code: 4902, message: 'Unrecognized chain ID' },
+    })
     expect(await t.rpc('wallet_switchEthereumChain', [{ chainId: '0x1' }])).toEqual({ result: null })
     const otherSign = t.rpc('eth_requestAccounts', undefined, OTHER)
     await t.windowOpened(2)

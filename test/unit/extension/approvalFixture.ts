@@ -73,10 +73,21 @@ function fakeService(calls: Call[]): typeof fetch {
     calls.push({ path, body })
     let json: unknown
     if (path === '/public/v1/query/list_wallet_accounts') {
-      json = { accounts: [account('a0', 'So11111111111111111111111111111111111111112', 'ADDRESS_FORMAT_SOLANA'), account('a1', ACCOUNT.address, 'ADDRESS_FORMAT_ETHEREUM')] }
+      json = {
+        accounts: [
+          account('a0', 'So11111111111111111111111111111111111111112', 'ADDRESS_FORMAT_SOLANA'),
+          account('a1', ACCOUNT.address, 'ADDRESS_FORMAT_ETHEREUM'),
+        ],
+      }
     } else if (path === '/public/v1/submit/sign_raw_payload') {
       const p = body.parameters
-      const sig = signRawPayload({ privateKey: pk, curve: 'CURVE_SECP256K1', payload: p.payload, encoding: p.encoding, hashFunction: p.hashFunction })
+      const sig = signRawPayload({
+        privateKey: pk,
+        curve: 'CURVE_SECP256K1',
+        payload: p.payload,
+        encoding: p.encoding,
+        hashFunction: p.hashFunction,
+      })
       json = activity('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', { signRawPayloadResult: sig })
     } else if (path === '/public/v1/submit/sign_transaction') {
       const signedTransaction = signEthereumTransaction({ privateKey: pk, unsignedTransaction: body.parameters.unsignedTransaction })
@@ -104,7 +115,8 @@ export function setup() {
       return windowId
     },
     closeWindow: async (windowId) => void closed.push(windowId),
-    sendToTab: async (tabId, message, documentId) => void events.push({ tabId, message, ...(documentId === undefined ? {} : { documentId }) }),
+    sendToTab: async (tabId, message, documentId) =>
+      void events.push({ tabId, message, ...(documentId === undefined ? {} : { documentId }) }),
   }
   const bg = createBackground({ extensionId: EXT_ID, extensionBaseUrl: BASE }, f.deps, platform)
   let nextId = 1
@@ -124,7 +136,14 @@ export function setup() {
   }
   async function login() {
     const { keyPair, publicKeyHex } = await createP256WebCryptoKeyPair()
-    const data: NewSession = { organizationId: 'org-1', userId: 'user-1', username: 'alice', publicKeyHex, method: 'email', expiresAt: f.deps.now() + 3_600_000 }
+    const data: NewSession = {
+      organizationId: 'org-1',
+      userId: 'user-1',
+      username: 'alice',
+      publicKeyHex,
+      method: 'email',
+      expiresAt: f.deps.now() + 3_600_000,
+    }
     await bg.core.startSession(data, keyPair.privateKey)
   }
   /** Log in and connect PAGE's origin through an approved eth_requestAccounts. */

@@ -28,7 +28,10 @@ describe('importBundleKey (wire-formats B2)', () => {
 
   it('zeroes the bytes even when the import fails, and reports BUNDLE_INVALID', async () => {
     const target = await createHpkeRecipientKeyPair()
-    const bundle = await encryptCredentialBundle({ plaintext: new Uint8Array(32).fill(0xff), targetPublicKeyHex: target.publicKeyUncompressedHex })
+    const bundle = await encryptCredentialBundle({
+      plaintext: new Uint8Array(32).fill(0xff),
+      targetPublicKeyHex: target.publicKeyUncompressedHex,
+    })
     let seen: Uint8Array | undefined
     const decrypt: typeof decryptCredentialBundle = async (o) => {
       const r = await decryptCredentialBundle(o)
@@ -44,7 +47,10 @@ describe('importBundleKey (wire-formats B2)', () => {
   it('refuses a bundle for another key', async () => {
     const target = await createHpkeRecipientKeyPair()
     const other = await createHpkeRecipientKeyPair()
-    const bundle = await encryptCredentialBundle({ plaintext: generateP256KeyPair().privateKey, targetPublicKeyHex: other.publicKeyUncompressedHex })
+    const bundle = await encryptCredentialBundle({
+      plaintext: generateP256KeyPair().privateKey,
+      targetPublicKeyHex: other.publicKeyUncompressedHex,
+    })
     await expect(importBundleKey(bundle, target.keyPair)).rejects.toMatchObject({ code: 'BUNDLE_INVALID' })
   })
 })

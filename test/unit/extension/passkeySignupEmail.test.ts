@@ -52,7 +52,12 @@ describe('passkey sign-up refusals (no network)', () => {
   it('refuses a stored token without its temporary key, and an expired email step', async () => {
     const f = fakeDeps()
     const core = createCore(f.deps)
-    await writePending(f.deps.session, 'passkeySignup', { email: 'a@example.test', otpId: 'o', verificationToken: 'x.y.z', createdAt: core.now() })
+    await writePending(f.deps.session, 'passkeySignup', {
+      email: 'a@example.test',
+      otpId: 'o',
+      verificationToken: 'x.y.z',
+      createdAt: core.now(),
+    })
     await expect(passkeySignup(core, registration(soft))).rejects.toMatchObject({ code: 'NO_PENDING_LOGIN' })
     f.advance(11 * 60_000)
     await expect(verifySignupEmail(core, { code: 'ABCDEF123' })).rejects.toMatchObject({ code: 'NO_PENDING_LOGIN' })
@@ -62,14 +67,23 @@ describe('passkey sign-up refusals (no network)', () => {
   it('the popup router validates the new methods and never shows the token', async () => {
     const f = fakeDeps()
     const ctx = routerCtx(createCore(f.deps))
-    const call = (method: string, params?: unknown) => routePopup({ kind: 'popup', method, ...(params === undefined ? {} : { params }) }, popup, ctx)
-    expect(await call('passkeySignupEmailStart', { email: 'not-an-email' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
+    const call = (method: string, params?: unknown) =>
+      routePopup({ kind: 'popup', method, ...(params === undefined ? {} : { params }) }, popup, ctx)
+    expect(await call('passkeySignupEmailStart', { email: 'not-an-email' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT' },
+    })
     expect(await call('passkeySignupEmailStart', {})).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     expect(await call('passkeySignupEmailVerify', { code: 'no spaces!' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     expect(await call('passkeySignupEmailVerify', { code: 'ABCDEF123' })).toMatchObject({ ok: false, error: { code: 'NO_PENDING_LOGIN' } })
     expect(await call('passkeySignup', { authenticatorName: 'x' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     const token = 'header.payload.signature'
-    await writePending(f.deps.session, 'passkeySignup', { email: 'a@example.test', otpId: 'o', verificationToken: token, createdAt: f.deps.now() })
+    await writePending(f.deps.session, 'passkeySignup', {
+      email: 'a@example.test',
+      otpId: 'o',
+      verificationToken: token,
+      createdAt: f.deps.now(),
+    })
     const status = await call('getStatus')
     expect(status).toMatchObject({ ok: true, result: { pendingPasskeySignup: { email: 'a@example.test', verified: true } } })
     expect(JSON.stringify(status)).not.toContain(token)
@@ -84,7 +98,14 @@ describe('passkey sign-up refusals (no network)', () => {
       if (url.endsWith('/v1/otp_init')) return Response.json({ otpId: 'otp-1' })
       if (url.endsWith('/v1/otp_verify')) {
         const verificationToken = signVerificationToken({
-          claims: { exp: String(Date.now() + 60_000), id: 'tok-1', organization_id: 'parent', verification_type: 'OTP_TYPE_EMAIL', contact: 'mallory@example.test', ...(body.publicKey ? { public_key: body.publicKey } : {}) },
+          claims: {
+            exp: String(Date.now() + 60_000),
+            id: 'tok-1',
+            organization_id: 'parent',
+            verification_type: 'OTP_TYPE_EMAIL',
+            contact: 'mallory@example.test',
+            ...(body.publicKey ? { public_key: body.publicKey } : {}),
+          },
           signerPrivateKey: signer.privateKey,
         })
         return Response.json({ verificationToken })
@@ -158,7 +179,10 @@ describe('passkey sign-up with a verified email (real service and relay)', () =>
     expect(signup.apiKeys).toEqual([expect.objectContaining({ publicKey: verifyCall?.body.publicKey, expirationSeconds: '60' })])
     expect(signup.clientSignature.publicKey).toBe(verifyCall?.body.publicKey)
     expect(verifyClientSignature(signup.clientSignature)).toBe(true)
-    expect(JSON.parse(signup.clientSignature.message)).toMatchObject({ type: 'USAGE_TYPE_SIGNUP', tokenId: decodeJwtPayload(pending!.verificationToken!)?.id })
+    expect(JSON.parse(signup.clientSignature.message)).toMatchObject({
+      type: 'USAGE_TYPE_SIGNUP',
+      tokenId: decodeJwtPayload(pending!.verificationToken!)?.id,
+    })
     expect(await readPending(f.deps.session, 'passkeySignup', core.now())).toBeUndefined()
     expect(await f.deps.keyStore.get('signup-temp')).toBeUndefined()
     const { json } = await svc.post('/public/v1/query/get_user', { organizationId: record.organizationId, userId: record.userId })
@@ -182,9 +206,16 @@ describe('passkey sign-up with a verified email (real service and relay)', () =>
     const pending = (await readPending(f.deps.session, 'passkeySignup', core.now()))!
     await writePending(f.deps.session, 'passkeySignup', { ...pending, email: other })
     const soft = createSoftAuthenticator({ rpId: EXTENSION_ORIGIN, origin: EXTENSION_ORIGIN })
-    await expect(passkeySignup(core, registration(soft))).rejects.toMatchObject({ status: 401, message: expect.stringMatching(/another contact/) })
+    await expect(passkeySignup(core, registration(soft))).rejects.toMatchObject({
+      status: 401,
+      message: expect.stringMatching(/another contact/),
+    })
     expect(calls.at(-1)?.path).toBe('/auth/v1/signup')
-    const { json } = await svc.post('/public/v1/query/list_suborgs', { organizationId: svc.admin.organizationId, filterType: 'EMAIL', filterValue: other })
+    const { json } = await svc.post('/public/v1/query/list_suborgs', {
+      organizationId: svc.admin.organizationId,
+      filterType: 'EMAIL',
+      filterValue: other,
+    })
     expect(json.organizationIds).toEqual([])
     expect(await core.current()).toBeNull()
   })

@@ -30,8 +30,20 @@ const wallets = {
       walletId: 'w1',
       walletName: 'Default Wallet',
       accounts: [
-        { walletAccountId: 'a1', address: '0x' + 'ab'.repeat(20), addressFormat: 'ADDRESS_FORMAT_ETHEREUM', path: "m/44'/60'/0'/0/0", curve: 'CURVE_SECP256K1' },
-        { walletAccountId: 'a2', address: 'bc1qexample', addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH', path: "m/84'/0'/0'/0/0", curve: 'CURVE_SECP256K1' },
+        {
+          walletAccountId: 'a1',
+          address: '0x' + 'ab'.repeat(20),
+          addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+          path: "m/44'/60'/0'/0/0",
+          curve: 'CURVE_SECP256K1',
+        },
+        {
+          walletAccountId: 'a2',
+          address: 'bc1qexample',
+          addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH',
+          path: "m/84'/0'/0'/0/0",
+          curve: 'CURVE_SECP256K1',
+        },
       ],
     },
   ],
@@ -85,7 +97,15 @@ describe('popup App', () => {
 
   it('passkey sign-up asks for an email, verifies the code, then creates the passkey', async () => {
     let session = false
-    const reg = { challenge: 'Y2hhbGxlbmdl', attestation: { credentialId: 'aWQ', clientDataJson: 'Y2Q', attestationObject: 'YW8', transports: ['AUTHENTICATOR_TRANSPORT_INTERNAL'] } }
+    const reg = {
+      challenge: 'Y2hhbGxlbmdl',
+      attestation: {
+        credentialId: 'aWQ',
+        clientDataJson: 'Y2Q',
+        attestationObject: 'YW8',
+        transports: ['AUTHENTICATOR_TRANSPORT_INTERNAL'],
+      },
+    }
     const registered: unknown[] = []
     const webauthn: Webauthn = { register: async (u) => (registered.push(u), reg as never), assert: () => Promise.reject(new Error('no')) }
     const client = fakeClient({
@@ -110,7 +130,10 @@ describe('popup App', () => {
     await screen.findByRole('heading', { name: 'Accounts' })
     expect(client.calls).toContainEqual(['passkeySignupEmailStart', { email: 'pat@example.test', userName: 'Pat' }])
     expect(client.calls).toContainEqual(['passkeySignupEmailVerify', { code: 'ABC123XYZ' }])
-    expect(client.calls).toContainEqual(['passkeySignup', { authenticatorName: 'Sigil passkey', challenge: reg.challenge, attestation: reg.attestation }])
+    expect(client.calls).toContainEqual([
+      'passkeySignup',
+      { authenticatorName: 'Sigil passkey', challenge: reg.challenge, attestation: reg.attestation },
+    ])
     expect(registered).toEqual([{ name: 'pat@example.test', displayName: 'Pat' }])
   })
 
@@ -145,12 +168,21 @@ describe('popup App', () => {
   it('approves a pending activity by fingerprint', async () => {
     let done = false
     const activity = (status: string) => ({
-      id: 'act-1', type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', status, fingerprint: 'sha256:aa', canApprove: status.endsWith('NEEDED'), canReject: status.endsWith('NEEDED'), createdAtMs: 1,
+      id: 'act-1',
+      type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS',
+      status,
+      fingerprint: 'sha256:aa',
+      canApprove: status.endsWith('NEEDED'),
+      canReject: status.endsWith('NEEDED'),
+      createdAtMs: 1,
     })
     const client = fakeClient({
       getStatus: () => ({ ok: true, result: loggedIn }),
       listAccounts: () => ({ ok: true, result: wallets }),
-      listActivities: () => ({ ok: true, result: { activities: [activity(done ? 'ACTIVITY_STATUS_COMPLETED' : 'ACTIVITY_STATUS_CONSENSUS_NEEDED')] } }),
+      listActivities: () => ({
+        ok: true,
+        result: { activities: [activity(done ? 'ACTIVITY_STATUS_COMPLETED' : 'ACTIVITY_STATUS_CONSENSUS_NEEDED')] },
+      }),
       approveActivity: () => {
         done = true
         return { ok: true, result: activity('ACTIVITY_STATUS_COMPLETED') }
@@ -164,7 +196,10 @@ describe('popup App', () => {
   })
 
   it('shows the failure code and retries', async () => {
-    const replies = [{ ok: false, error: { code: 'INTERNAL' } }, { ok: true, result: loggedOut }]
+    const replies = [
+      { ok: false, error: { code: 'INTERNAL' } },
+      { ok: true, result: loggedOut },
+    ]
     const client = fakeClient({ getStatus: () => replies.shift() })
     render(<App client={client} webauthn={noWebauthn} />)
     await waitFor(() => expect(document.getElementById('status')?.textContent).toBe('Background unavailable (INTERNAL)'))

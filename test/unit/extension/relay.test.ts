@@ -1,11 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import {
-  parsePageRequest,
-  parseProviderEvent,
-  startRelay,
-  toDappRpcMessage,
-  toPageResponse,
-} from '@/src/extension/content/relay'
+import { parsePageRequest, parseProviderEvent, startRelay, toDappRpcMessage, toPageResponse } from '@/src/extension/content/relay'
 import { FakeWindow, flush } from './fakeWindow'
 
 const win = {}

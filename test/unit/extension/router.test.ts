@@ -99,7 +99,10 @@ describe('popup table', () => {
     const c = ctx()
     expect(await routePopup(call('ping'), popup, c)).toEqual({ ok: true, result: { pong: 1 } })
     expect(await routePopup(call('ping'), popup, c)).toEqual({ ok: true, result: { pong: 2 } })
-    expect(await routePopup(call('getStatus'), popup, c)).toMatchObject({ ok: true, result: { loggedIn: false, extensionId: EXT_ID, session: null } })
+    expect(await routePopup(call('getStatus'), popup, c)).toMatchObject({
+      ok: true,
+      result: { loggedIn: false, extensionId: EXT_ID, session: null },
+    })
   })
 
   it('refuses unknown methods with METHOD_NOT_FOUND', async () => {
@@ -160,16 +163,27 @@ describe('popup table: sessions and validation', () => {
     expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_SMS', contact: '12345' }), popup, c)).toEqual(invalid)
     expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_FAX', contact: 'a@b.co' }), popup, c)).toEqual(invalid)
     expect(await routePopup(call('otpVerify', { code: '12 34' }), popup, c)).toEqual(invalid)
-    expect(await routePopup(call('saveSettings', { apiBaseUrl: 'javascript:alert(1)', relayUrl: 'http://x', autoLockMinutes: 5 }), popup, c)).toEqual(invalid)
+    expect(
+      await routePopup(call('saveSettings', { apiBaseUrl: 'javascript:alert(1)', relayUrl: 'http://x', autoLockMinutes: 5 }), popup, c),
+    ).toEqual(invalid)
     expect(await routePopup(call('addAccount', { walletId: 'w', addressFormat: 'ADDRESS_FORMAT_NOPE' }), popup, c)).toEqual(invalid)
-    expect(await routePopup(call('passkeyLoginFinish', { authenticatorData: 'a b', clientDataJson: 'x', credentialId: 'x', signature: 'x' }), popup, c)).toEqual(invalid)
+    expect(
+      await routePopup(
+        call('passkeyLoginFinish', { authenticatorData: 'a b', clientDataJson: 'x', credentialId: 'x', signature: 'x' }),
+        popup,
+        c,
+      ),
+    ).toEqual(invalid)
     expect(f.deps.fetch).not.toHaveBeenCalled()
   })
 
   it('reports a missing pending step and unreachable relays with stable codes', async () => {
     const f = fakeDeps()
     const c = { state: createBackgroundState(), extensionId: EXT_ID, extensionBaseUrl: BASE, core: createCore(f.deps) }
-    expect(await routePopup(call('otpVerify', { code: 'ABCDEF' }), popup, c)).toMatchObject({ ok: false, error: { code: 'NO_PENDING_LOGIN' } })
+    expect(await routePopup(call('otpVerify', { code: 'ABCDEF' }), popup, c)).toMatchObject({
+      ok: false,
+      error: { code: 'NO_PENDING_LOGIN' },
+    })
     const reply = await routePopup(call('otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'a@b.co' }), popup, c)
     expect(reply).toMatchObject({ ok: false, error: { code: 'NETWORK' } })
     expect(f.deps.fetch).toHaveBeenCalledWith('http://127.0.0.1:8787/auth/v1/otp_init', expect.objectContaining({ method: 'POST' }))
@@ -178,7 +192,13 @@ describe('popup table: sessions and validation', () => {
   it('saves settings and getStatus reports them', async () => {
     const c = ctx()
     const next = { apiBaseUrl: 'https://kms.example/', relayUrl: 'https://kms.example/auth', autoLockMinutes: 5 }
-    expect(await routePopup(call('saveSettings', next), popup, c)).toEqual({ ok: true, result: { ...next, apiBaseUrl: 'https://kms.example' } })
-    expect(await routePopup(call('getStatus'), popup, c)).toMatchObject({ ok: true, result: { settings: { apiBaseUrl: 'https://kms.example', autoLockMinutes: 5 } } })
+    expect(await routePopup(call('saveSettings', next), popup, c)).toEqual({
+      ok: true,
+      result: { ...next, apiBaseUrl: 'https://kms.example' },
+    })
+    expect(await routePopup(call('getStatus'), popup, c)).toMatchObject({
+      ok: true,
+      result: { settings: { apiBaseUrl: 'https://kms.example', autoLockMinutes: 5 } },
+    })
   })
 })

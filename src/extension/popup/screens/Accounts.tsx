@@ -63,7 +63,14 @@ export function Accounts({ client, onSessionLost }: AccountsProps) {
   const load = useAction(onSessionLost)
   const add = useAction(onSessionLost)
   const { run } = load
-  const refresh = useCallback(() => void run(() => client.call('listAccounts'), (r) => setWallets(r.wallets)), [client, run])
+  const refresh = useCallback(
+    () =>
+      void run(
+        () => client.call('listAccounts'),
+        (r) => setWallets(r.wallets),
+      ),
+    [client, run],
+  )
   useEffect(refresh, [refresh])
 
   return (

@@ -11,7 +11,17 @@ const pretty = (s: string, prefix: RegExp) => s.replace(prefix, '').replace(/_/g
 const typeText = (t: string) => pretty(t, /^ACTIVITY_TYPE_/)
 const statusText = (s: string) => pretty(s, /^ACTIVITY_STATUS_/)
 
-function Pending({ activity, client, onDone, onSessionLost }: { activity: ActivityView; client: PopupClient; onDone(): void; onSessionLost(): void }) {
+function Pending({
+  activity,
+  client,
+  onDone,
+  onSessionLost,
+}: {
+  activity: ActivityView
+  client: PopupClient
+  onDone(): void
+  onSessionLost(): void
+}) {
   const action = useAction(onSessionLost)
   const label = typeText(activity.type)
   const voteOn = (approve: boolean) =>
@@ -21,7 +31,13 @@ function Pending({ activity, client, onDone, onSessionLost }: { activity: Activi
       <strong>{label}</strong>
       <span class="hint">{new Date(activity.createdAtMs).toLocaleString()}</span>
       <div class="row">
-        <button type="button" class="primary" disabled={action.busy || !activity.canApprove} onClick={() => voteOn(true)} aria-label={`Approve ${label}`}>
+        <button
+          type="button"
+          class="primary"
+          disabled={action.busy || !activity.canApprove}
+          onClick={() => voteOn(true)}
+          aria-label={`Approve ${label}`}
+        >
           Approve
         </button>
         <button type="button" disabled={action.busy || !activity.canReject} onClick={() => voteOn(false)} aria-label={`Reject ${label}`}>
@@ -42,7 +58,14 @@ export function Activity({ client, onSessionLost }: ActivityProps) {
   const [items, setItems] = useState<ActivityView[] | null>(null)
   const load = useAction(onSessionLost)
   const { run } = load
-  const refresh = useCallback(() => void run(() => client.call('listActivities'), (r) => setItems(r.activities)), [client, run])
+  const refresh = useCallback(
+    () =>
+      void run(
+        () => client.call('listActivities'),
+        (r) => setItems(r.activities),
+      ),
+    [client, run],
+  )
   useEffect(refresh, [refresh])
   const pending = (items ?? []).filter((a) => a.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && a.canApprove)
   return (

@@ -30,7 +30,14 @@ export function Buy({ client, lastTransactionId, onSessionLost }: BuyProps) {
   const net = NETWORKS[networkIndex] ?? NETWORKS[0]!
   const addresses = wallets.flatMap((w) => w.accounts).filter((a) => net.formats.test(a.addressFormat))
 
-  useEffect(() => void load.run(() => client.call('listAccounts'), (r) => setWallets(r.wallets)), [client])
+  useEffect(
+    () =>
+      void load.run(
+        () => client.call('listAccounts'),
+        (r) => setWallets(r.wallets),
+      ),
+    [client],
+  )
   useEffect(() => {
     if (!net.cryptos.includes(crypto as never)) setCrypto(net.cryptos[0]!)
     if (!addresses.some((a) => a.address === address)) setAddress(addresses[0]?.address ?? '')
@@ -136,7 +143,12 @@ export function Buy({ client, lastTransactionId, onSessionLost }: BuyProps) {
           <button
             type="button"
             disabled={status.busy}
-            onClick={() => void status.run(() => client.call('onRampStatus', { transactionId: txId }), (r) => setTxStatus(r.transactionStatus))}
+            onClick={() =>
+              void status.run(
+                () => client.call('onRampStatus', { transactionId: txId }),
+                (r) => setTxStatus(r.transactionStatus),
+              )
+            }
           >
             Check purchase status
           </button>

@@ -18,7 +18,17 @@ export type LoginProps = {
   onRecover(): void
 }
 
-function CodeForm({ client, contact, onLoggedIn, onRestart }: { client: PopupClient; contact: string; onLoggedIn(): void; onRestart(): void }) {
+function CodeForm({
+  client,
+  contact,
+  onLoggedIn,
+  onRestart,
+}: {
+  client: PopupClient
+  contact: string
+  onLoggedIn(): void
+  onRestart(): void
+}) {
   const [code, setCode] = useState('')
   const action = useAction()
   return (
@@ -32,7 +42,15 @@ function CodeForm({ client, contact, onLoggedIn, onRestart }: { client: PopupCli
       <h2 id="code-heading">Enter your code</h2>
       <p>We sent a code to {contact}.</p>
       <Field label="Code">
-        <input name="code" value={code} onInput={(e) => setCode(e.currentTarget.value)} autoComplete="one-time-code" inputMode="text" required autoFocus />
+        <input
+          name="code"
+          value={code}
+          onInput={(e) => setCode(e.currentTarget.value)}
+          autoComplete="one-time-code"
+          inputMode="text"
+          required
+          autoFocus
+        />
       </Field>
       <div class="row">
         <button type="submit" class="primary" disabled={action.busy}>
@@ -66,7 +84,14 @@ function ContactForm({ client, method, onSent }: { client: PopupClient; method: 
       <p class="hint">New here? The same code signs you up.</p>
       <Field label={email ? 'Email address' : 'Phone number'} {...(email ? {} : { hint: 'International form, e.g. +15555550123' })}>
         {email ? (
-          <input name="contact" type="email" value={contact} onInput={(e) => setContact(e.currentTarget.value)} autoComplete="email" required />
+          <input
+            name="contact"
+            type="email"
+            value={contact}
+            onInput={(e) => setContact(e.currentTarget.value)}
+            autoComplete="email"
+            required
+          />
         ) : (
           <input name="contact" type="tel" value={contact} onInput={(e) => setContact(e.currentTarget.value)} autoComplete="tel" required />
         )}
@@ -138,7 +163,13 @@ export function Login({ client, webauthn, pendingOtp, pendingPasskeySignup, onLo
         ))}
       </div>
       {method === 'passkey' ? (
-        <PasskeyPanel client={client} webauthn={webauthn} pending={pendingPasskeySignup} onLoggedIn={onLoggedIn} onOtpSent={emailCodeSent} />
+        <PasskeyPanel
+          client={client}
+          webauthn={webauthn}
+          pending={pendingPasskeySignup}
+          onLoggedIn={onLoggedIn}
+          onOtpSent={emailCodeSent}
+        />
       ) : (
         <ContactForm key={method} client={client} method={method} onSent={setSentTo} />
       )}

@@ -25,7 +25,9 @@ export type PasskeySignupProps = {
 
 /** The sign-up part of the passkey tab. */
 export function PasskeySignup({ client, webauthn, pending, disabled, onLoggedIn, onOtpSent }: PasskeySignupProps) {
-  const [step, setStep] = useState<Step>(pending ? { kind: pending.verified ? 'verified' : 'code', email: pending.email } : { kind: 'email' })
+  const [step, setStep] = useState<Step>(
+    pending ? { kind: pending.verified ? 'verified' : 'code', email: pending.email } : { kind: 'email' },
+  )
   const [email, setEmail] = useState('')
   const [name, setName] = useState('')
   const [code, setCode] = useState('')
@@ -113,7 +115,10 @@ export function PasskeySignup({ client, webauthn, pending, disabled, onLoggedIn,
             class="primary"
             disabled={busy}
             onClick={() =>
-              void action.run(() => client.call('otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: step.email }), (r) => onOtpSent(r.contact))
+              void action.run(
+                () => client.call('otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: step.email }),
+                (r) => onOtpSent(r.contact),
+              )
             }
           >
             Log in with email code
@@ -132,7 +137,11 @@ export function PasskeySignup({ client, webauthn, pending, disabled, onLoggedIn,
         e.preventDefault()
         void action.run(async () => {
           const reg = await webauthn.register({ name: step.email, displayName: name.trim() || step.email })
-          return client.call('passkeySignup', { authenticatorName: 'Sigil passkey', challenge: reg.challenge, attestation: reg.attestation })
+          return client.call('passkeySignup', {
+            authenticatorName: 'Sigil passkey',
+            challenge: reg.challenge,
+            attestation: reg.attestation,
+          })
         }, onLoggedIn)
       }}
     >

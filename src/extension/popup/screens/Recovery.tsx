@@ -29,7 +29,10 @@ export function Recovery({ client, webauthn, pendingEmail, onLoggedIn, onBack }:
         <form
           onSubmit={(e) => {
             e.preventDefault()
-            void start.run(() => client.call('recoveryStart', { email: email.trim() }), () => setSent(true))
+            void start.run(
+              () => client.call('recoveryStart', { email: email.trim() }),
+              () => setSent(true),
+            )
           }}
         >
           <Field label="Email address">

@@ -33,7 +33,8 @@ export function SettingsScreen({ client, settings, extensionId, loggedIn, onSave
           e.preventDefault()
           setSaved(false)
           void save.run(
-            () => client.call('saveSettings', { apiBaseUrl: apiBaseUrl.trim(), relayUrl: relayUrl.trim(), autoLockMinutes: Number(minutes) }),
+            () =>
+              client.call('saveSettings', { apiBaseUrl: apiBaseUrl.trim(), relayUrl: relayUrl.trim(), autoLockMinutes: Number(minutes) }),
             () => {
               setSaved(true)
               onSaved()
@@ -48,7 +49,15 @@ export function SettingsScreen({ client, settings, extensionId, loggedIn, onSave
           <input name="relayUrl" type="url" value={relayUrl} onInput={(e) => setRelay(e.currentTarget.value)} required />
         </Field>
         <Field label="Lock after (minutes without use)">
-          <input name="autoLockMinutes" type="number" min={1} max={1440} value={minutes} onInput={(e) => setMinutes(e.currentTarget.value)} required />
+          <input
+            name="autoLockMinutes"
+            type="number"
+            min={1}
+            max={1440}
+            value={minutes}
+            onInput={(e) => setMinutes(e.currentTarget.value)}
+            required
+          />
         </Field>
         <button type="submit" class="primary" disabled={save.busy}>
           Save settings

@@ -55,7 +55,10 @@ export async function persistWalletAccounts(
   const seen = new Set<string>()
   for (const [i, d] of derived.entries()) {
     const key = `${d.params.curve}|${d.pathNorm}|${d.params.addressFormat}`
-    if (seen.has(key) || (await walletAccountExists(ctx.tx, walletId, { curve: d.params.curve, pathNorm: d.pathNorm, addressFormat: d.params.addressFormat }))) {
+    if (
+      seen.has(key) ||
+      (await walletAccountExists(ctx.tx, walletId, { curve: d.params.curve, pathNorm: d.pathNorm, addressFormat: d.params.addressFormat }))
+    ) {
       throw duplicate(`${base}.accounts[${i}]`, d)
     }
     seen.add(key)
