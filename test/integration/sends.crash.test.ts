@@ -5,15 +5,14 @@
  * after the restart the send completes exactly once (one nonce used, the value moved once).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Transaction } from 'micro-eth-signer'
 import { createPublicClient, http, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiKeyStamper } from '../../src/crypto/stamp.js'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index.js'
-import { freePort, spawnService, waitExit } from './helpers/process.js'
+import { adminClient, freePort, spawnService, waitExit } from './helpers/process.js'
 import { freshDatabaseUrl, submitBody } from './helpers/service.js'
 
 type Mode = 'pass' | 'swallow' | 'forward-no-reply'
@@ -57,18 +56,7 @@ describe('send crash safety', () => {
     const databaseUrl = await freshDatabaseUrl()
     if (databaseUrl) env.DATABASE_URL = databaseUrl
     let { child, url } = await spawnService(env)
-    const admin = JSON.parse(readFileSync(join(env.SIGIL_DATA_DIR as string, 'admin-api-key.json'), 'utf8'))
-    const stamper = createApiKeyStamper({ privateKeyHex: admin.privateKey })
-    const post = async (path: string, body: unknown) => {
-      const text = JSON.stringify(body)
-      const s = await stamper.stamp(text)
-      const res = await fetch(`${url}${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue },
-        body: text,
-      })
-      return { status: res.status, json: (await res.json()) as any }
-    }
+    const { admin, post } = adminClient(env.SIGIL_DATA_DIR as string, () => url)
     const wallet = await post(
       '/public/v1/submit/create_wallet',
       submitBody('ACTIVITY_TYPE_CREATE_WALLET', admin.organizationId, {

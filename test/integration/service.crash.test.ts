@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createApiKeyStamper } from '../../src/crypto/stamp.js'
 import { freshDatabaseUrl, submitBody } from './helpers/service.js'
 import { newApiKey } from './helpers/keys.js'
-import { spawnService, waitExit } from './helpers/process.js'
+import { adminClient, spawnService, waitExit } from './helpers/process.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sigil-crash-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -21,18 +20,7 @@ describe(`crash safety (A2) on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGli
     const databaseKind = async () => ((await (await fetch(`${url}/healthz`)).json()) as { database: string }).database
     let { child, url } = await spawnService(env)
     expect(await databaseKind()).toBe(expectedKind)
-    const admin = JSON.parse(readFileSync(join(dataDir, 'admin-api-key.json'), 'utf8'))
-    const stamper = createApiKeyStamper({ privateKeyHex: admin.privateKey })
-    const post = async (path: string, body: unknown) => {
-      const text = JSON.stringify(body)
-      const s = await stamper.stamp(text)
-      const res = await fetch(`${url}${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue },
-        body: text,
-      })
-      return { status: res.status, json: (await res.json()) as any }
-    }
+    const { admin, post } = adminClient(dataDir, () => url)
 
     const seen: Array<{ activityId: string; userId: string; userName: string; publicKey: string }> = []
     let killed = false

@@ -3,8 +3,7 @@ import { fieldError } from '../../api/errors.js'
 import type { ethSendTransaction, ethSendTransactionV1 } from '../../api/operations/eth_send_transaction.js'
 import { requireNetwork } from '../chains/assets.js'
 import type { EvmSendRequest } from '../sends/evm.js'
-import { kickSendTracker } from '../sends/tracker.js'
-import { insertSend } from '../store/sends.js'
+import { recordSend } from '../sends/record.js'
 import { requireAccount } from './shared/walletLookup.js'
 import type { ActivityHandler } from './types.js'
 
@@ -47,21 +46,5 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
     ...(p.maxFeePerGas !== undefined ? { maxFeePerGas: BigInt(p.maxFeePerGas).toString() } : {}),
     ...(p.maxPriorityFeePerGas !== undefined ? { maxPriorityFeePerGas: BigInt(p.maxPriorityFeePerGas).toString() } : {}),
   }
-  const sendTransactionStatusId = crypto.randomUUID()
-  await insertSend(
-    ctx.tx,
-    {
-      id: sendTransactionStatusId,
-      organization_id: ctx.organizationId,
-      activity_id: ctx.activityId,
-      caip2: network.caip2,
-      family: 'evm',
-      from_address: account.address,
-      account_id: account.id,
-      request: JSON.stringify(request),
-    },
-    ctx.now,
-  )
-  kickSendTracker(ctx.rt)
-  return { sendTransactionStatusId }
+  return { sendTransactionStatusId: await recordSend(ctx, network, account, request) }
 }

@@ -3,8 +3,7 @@ import { fieldError } from '../../api/errors.js'
 import type { solSendTransaction, solSendTransactionV1 } from '../../api/operations/sol_send_transaction.js'
 import { requireNetwork } from '../chains/assets.js'
 import { parseUnsignedSolana, type SolanaSendRequest } from '../sends/solana.js'
-import { kickSendTracker } from '../sends/tracker.js'
-import { insertSend } from '../store/sends.js'
+import { recordSend } from '../sends/record.js'
 import type { WalletAccountRow } from '../store/wallets.js'
 import { requireAccount } from './shared/walletLookup.js'
 import type { ActivityHandler } from './types.js'
@@ -58,21 +57,5 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
     signers: accounts.map((a) => ({ accountId: a.id, address: a.address })),
     ...(p.recentBlockhash !== undefined ? { recentBlockhash: p.recentBlockhash } : {}),
   }
-  const sendTransactionStatusId = crypto.randomUUID()
-  await insertSend(
-    ctx.tx,
-    {
-      id: sendTransactionStatusId,
-      organization_id: ctx.organizationId,
-      activity_id: ctx.activityId,
-      caip2: network.caip2,
-      family: 'solana',
-      from_address: account.address,
-      account_id: account.id,
-      request: JSON.stringify(request),
-    },
-    ctx.now,
-  )
-  kickSendTracker(ctx.rt)
-  return { sendTransactionStatusId }
+  return { sendTransactionStatusId: await recordSend(ctx, network, account, request) }
 }

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
+import { createApiKeyStamper } from '../../../src/crypto/stamp.js'
 
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -47,4 +49,24 @@ export async function spawnService(
 
 export function waitExit(child: ChildProcess): Promise<number | null> {
   return new Promise((ok) => (child.exitCode !== null ? ok(child.exitCode) : child.once('exit', (code) => ok(code))))
+}
+
+/**
+ * The root organization's admin (from `<dataDir>/admin-api-key.json`) and a POST stamped with its
+ * API key, sent to the service `url()` names now (it changes across restarts).
+ */
+export function adminClient(dataDir: string, url: () => string) {
+  const admin = JSON.parse(readFileSync(join(dataDir, 'admin-api-key.json'), 'utf8')) as { organizationId: string; privateKey: string }
+  const stamper = createApiKeyStamper({ privateKeyHex: admin.privateKey })
+  const post = async (path: string, body: unknown) => {
+    const text = JSON.stringify(body)
+    const s = await stamper.stamp(text)
+    const res = await fetch(`${url()}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue },
+      body: text,
+    })
+    return { status: res.status, json: (await res.json()) as any }
+  }
+  return { admin, post }
 }
