@@ -1,12 +1,4 @@
-/**
- * Signing, broadcasting and tracking (issue 11): eth_send_transaction, eth_send_raw_transaction
- * and sol_send_transaction against the real dev chains, driven by the hosted service's official
- * client unmodified; get_send_transaction_status to INCLUDED or FAILED with the revert decoded;
- * bad input refused naming the field; a node that is down and comes back lets the send finish.
- */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { createServer } from 'node:http'
 import { getTransferSolInstruction } from '@solana-program/system'
 import {
   type Address,
@@ -44,7 +36,6 @@ let org: string
 let eth: string
 let sol: string
 let offlinePort: number
-const offlineDir = mkdtempSync(join(tmpdir(), 'sigil-offline-'))
 
 beforeAll(async () => {
   chains = await startDevChains({ evmPort: await freePort(), solanaPort: 0 })
@@ -78,7 +69,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.stop()
   await chains?.close()
-  rmSync(offlineDir, { recursive: true, force: true })
 })
 
 const evm = () => createPublicClient({ transport: http(chains.evm.url) })
@@ -254,33 +244,46 @@ describe('eth_send_transaction', () => {
   })
 
   it('waits for a node that is down, and finishes when it comes back', async () => {
-    const stateFile = join(offlineDir, 'state.json')
-    let node = await startEvmNode({ port: offlinePort, chainId: 31338, stateFile })
-    await fetch(node.url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'eth_sendTransaction',
-        params: [{ from: DEV_FUNDER, to: eth, value: `0x${parseEther('1').toString(16)}` }],
-      }),
+    // A second dev node (chain 31338) behind a proxy the test can take down and bring back.
+    const node = await startEvmNode({ port: await freePort(), chainId: 31338 })
+    let down = false
+    const proxy = createServer((req, res) => {
+      if (down) return req.socket.destroy()
+      let body = ''
+      req.on('data', (d) => (body += String(d)))
+      req.on('end', async () => {
+        const answer = await fetch(node.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+        res.writeHead(answer.status, { 'Content-Type': 'application/json' })
+        res.end(await answer.text())
+      })
     })
-    await node.close()
-    const r = await ethSend({ caip2: 'eip155:31338', calls: [{ to: '0x4444444444444444444444444444444444444444', value: '5' }] })
-    expect(r.status).toBe(200)
-    const id = r.json.activity.result.ethSendTransactionResultV2.sendTransactionStatusId
-    await new Promise((res) => setTimeout(res, 600))
-    expect((await client.getSendTransactionStatus({ organizationId: org, sendTransactionStatusId: id })).txStatus).toBe('INITIALIZED')
-    node = await startEvmNode({ port: offlinePort, chainId: 31338, stateFile })
+    await new Promise<void>((ok) => proxy.listen(offlinePort, '127.0.0.1', () => ok()))
     try {
+      const nodeClient = createPublicClient({ transport: http(node.url) })
+      const fund = await fetch(node.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'eth_sendTransaction',
+          params: [{ from: DEV_FUNDER, to: eth, value: `0x${parseEther('1').toString(16)}` }],
+        }),
+      })
+      await nodeClient.waitForTransactionReceipt({ hash: ((await fund.json()) as { result: Hex }).result })
+      down = true
+      const r = await ethSend({ caip2: 'eip155:31338', calls: [{ to: '0x4444444444444444444444444444444444444444', value: '5' }] })
+      expect(r.status).toBe(200)
+      const id = r.json.activity.result.ethSendTransactionResultV2.sendTransactionStatusId
+      await new Promise((res) => setTimeout(res, 600))
+      expect((await client.getSendTransactionStatus({ organizationId: org, sendTransactionStatusId: id })).txStatus).toBe('INITIALIZED')
+      down = false
       const status = await settle(id, 30_000)
       expect(status.txStatus).toBe('INCLUDED')
-      const balance = await createPublicClient({ transport: http(node.url) }).getBalance({
-        address: '0x4444444444444444444444444444444444444444',
-      })
-      expect(balance).toBe(5n)
+      expect(await nodeClient.getBalance({ address: '0x4444444444444444444444444444444444444444' })).toBe(5n)
     } finally {
+      proxy.closeAllConnections()
+      await new Promise((ok) => proxy.close(ok))
       await node.close()
     }
   })
