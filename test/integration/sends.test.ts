@@ -231,6 +231,9 @@ describe('eth_send_transaction', () => {
       [{ calls: [{ to: DEV_FUNDER, value: '-1' }] }, 400, 'parameters.calls[0].value'],
       [{ calls: [{ to: DEV_FUNDER, data: '0xabc' }] }, 400, 'parameters.calls[0].data'],
       [{ calls: [{ to: DEV_FUNDER }], maxFeePerGas: '1', maxPriorityFeePerGas: '2' }, 400, 'parameters.maxPriorityFeePerGas'],
+      // found by the fuzz suite on PostgreSQL: a refinement ran on a value its regex had refused (500)
+      [{ calls: [{ to: DEV_FUNDER }], nonce: '1e308' }, 400, 'parameters.nonce'],
+      [{ calls: [{ to: DEV_FUNDER, value: '0x' }] }, 400, 'parameters.calls[0].value'],
     ]
     for (const [parameters, status, name] of cases) {
       const r = await ethSend(parameters)

@@ -12,7 +12,8 @@ export const EvmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: 'expe
 export const Quantity = z
   .string()
   .regex(/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/, { error: 'expected an unsigned integer (decimal or 0x-hex)' })
-  .refine((s) => BigInt(s) < 2n ** 256n, { error: 'must be below 2^256' })
+  // zod runs refinements after a failed regex too: only parse what the regex accepted
+  .refine((s) => !/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(s) || BigInt(s) < 2n ** 256n, { error: 'must be below 2^256' })
 /** 0x-prefixed hex bytes (call data), at most 128 KiB. */
 export const HexData = z
   .string()
