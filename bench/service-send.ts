@@ -125,7 +125,7 @@ export function formatServiceSend(r: SendBench): string {
     '',
     `submit (activity committed) p50: ${r.submitP50Ms.toFixed(2)} ms; the node's JSON-RPC calls for one send (excl. broadcast): ${r.nodeMsPerSend.toFixed(2)} ms p50`,
     one
-      ? `service's own time per send at 1 client ≈ p50 − node ≈ ${(one.p50Ms - r.nodeMsPerSend).toFixed(2)} ms (includes status polling every 5 ms and the tracker's 100 ms follow-up cadence)`
+      ? `service's own time per send at 1 client ≈ p50 − node ≈ ${(one.p50Ms - r.nodeMsPerSend).toFixed(2)} ms (includes the client's status polling every 5 ms and the tracker's follow-up cadence, 20 ms then backing off)`
       : '',
   )
   return lines.join('\n')

@@ -14,7 +14,12 @@ import { getWalletAccountById } from '../store/wallets.js'
 import { advanceEvmSend, buildEvmSend } from './evm.js'
 import { advanceSolanaSend, buildSolanaSend, type SolanaSendRequest } from './solana.js'
 
-export type SendTracker = { kick(): void; stop(): Promise<void> }
+export type SendTracker = {
+  kick(): void
+  /** A send is being committed: look now and keep looking often for a moment (the commit may land after the first look). */
+  expect(): void
+  stop(): Promise<void>
+}
 
 /**
  * How long a claim keeps other trackers off a send. Correctness does not rest on it: only the
@@ -24,8 +29,9 @@ export type SendTracker = { kick(): void; stop(): Promise<void> }
  */
 const LEASE_MS = 5_000
 const IDLE_POLL_MS = 1_000
-/** How soon a broadcast send is looked at again. */
-const FOLLOW_MS = 100
+/** How soon a broadcast send is first looked at again; later looks back off (a dev chain mines at once, real ones take seconds). */
+const FOLLOW_MS = 20
+const MAX_FOLLOW_MS = 2_000
 const MAX_BACKOFF_MS = 15_000
 
 const trackers = new WeakMap<Runtime, SendTracker>()
@@ -33,8 +39,8 @@ const trackers = new WeakMap<Runtime, SendTracker>()
 /** Asks the runtime's tracker (if one runs) to look for work now: after a send is committed. */
 export function kickSendTracker(rt: Runtime): void {
   const t = trackers.get(rt)
-  // The activity commits after its handler returns; a kick that comes first finds nothing and the poll picks the send up.
-  if (t) setTimeout(() => t.kick(), 5).unref()
+  // The activity commits after its handler returns: the tracker looks often until the send shows up.
+  t?.expect()
 }
 
 export function startSendTracker(rt: Runtime): SendTracker {
@@ -42,6 +48,8 @@ export function startSendTracker(rt: Runtime): SendTracker {
   let running: Promise<void> | undefined
   let again = false
   let stopped = false
+  /** Until when sends are expected (a kick came), so looks stay frequent. */
+  let expectUntil = 0
 
   const schedule = (ms: number) => {
     if (stopped) return
@@ -73,7 +81,7 @@ export function startSendTracker(rt: Runtime): SendTracker {
         if (again) {
           again = false
           schedule(0)
-        } else schedule(worked ? FOLLOW_MS : IDLE_POLL_MS)
+        } else schedule(worked || Date.now() < expectUntil ? FOLLOW_MS : IDLE_POLL_MS)
       }
     })()
   }
@@ -108,7 +116,8 @@ export function startSendTracker(rt: Runtime): SendTracker {
         rt.log.info('send signed', { sendId: send.id, caip2: send.caip2, txHash: send.tx_hash })
       }
       const outcome = send.family === 'evm' ? await advanceEvmSend(network, send) : await advanceSolanaSend(network, send)
-      if (outcome === 'pending') return retryAt(rt.db, send.id, now() + FOLLOW_MS, now())
+      if (outcome === 'pending')
+        return retryAt(rt.db, send.id, now() + Math.min(MAX_FOLLOW_MS, FOLLOW_MS * 2 ** Math.min(send.attempts, 7)), now())
       if ('included' in outcome) return finish(send, () => markIncluded(rt.db, send.id, outcome.included, now()))
       return finish(send, () => markFailed(rt.db, send.id, outcome.failed, now()), outcome.failed.message)
     } catch (e) {
@@ -133,6 +142,10 @@ export function startSendTracker(rt: Runtime): SendTracker {
 
   const tracker: SendTracker = {
     kick,
+    expect() {
+      expectUntil = Date.now() + 1_000
+      schedule(FOLLOW_MS)
+    },
     async stop() {
       stopped = true
       if (timer) clearTimeout(timer)
