@@ -5,8 +5,7 @@ import type { ethSendRawTransaction } from '../../api/operations/eth_send_raw_tr
 import { evmChainId } from '../../chains/networks.js'
 import { requireNetwork } from '../chains/assets.js'
 import { jsonRpc, RpcRefusedError } from '../chains/rpc.js'
-import { kickSendTracker } from '../sends/tracker.js'
-import { insertSend, markSigned } from '../store/sends.js'
+import { recordSend } from '../sends/record.js'
 import type { ActivityHandler } from './types.js'
 
 type Params = z.infer<typeof ethSendRawTransaction.parameters>
@@ -51,22 +50,7 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
     if (!(e instanceof RpcRefusedError))
       throw e instanceof SigilError ? e : new SigilError('FAILED_PRECONDITION', `${network.caip2} is not reachable`)
   }
-  const id = crypto.randomUUID()
-  await insertSend(
-    ctx.tx,
-    {
-      id,
-      organization_id: ctx.organizationId,
-      activity_id: ctx.activityId,
-      caip2: network.caip2,
-      family: 'evm',
-      from_address: from,
-      account_id: '',
-      request: JSON.stringify({ to: tx.raw.to }),
-    },
-    ctx.now,
-  )
-  await markSigned(ctx.tx, id, { signedTx, txHash: tx.hash, nonce: Number(tx.raw.nonce) }, ctx.now)
-  kickSendTracker(ctx.rt)
+  // Signed elsewhere: no account of the organization signs, so the send has none.
+  await recordSend(ctx, network, { address: from, id: '' }, { to: tx.raw.to }, { signedTx, txHash: tx.hash, nonce: Number(tx.raw.nonce) })
   return { transactionHash: tx.hash }
 }

@@ -1,14 +1,23 @@
 import type { Network } from '../../chains/networks.js'
 import type { ActivityContext } from '../activities/types.js'
-import { insertSend } from '../store/sends.js'
-import type { WalletAccountRow } from '../store/wallets.js'
+import { insertSend, markSigned } from '../store/sends.js'
 import { kickSendTracker } from './tracker.js'
 
+/** Who sends: the organization's signing account, or (for a transaction signed elsewhere) its sender with no account. */
+export type SendSigner = { address: string; id: string }
+
 /**
- * Records a send in the activity's transaction (INITIALIZED) for the tracker to build, sign and
- * broadcast once the activity commits; returns its sendTransactionStatusId.
+ * Records a send in the activity's transaction for the tracker to follow once the activity
+ * commits: INITIALIZED (the tracker builds, signs and broadcasts it), or, given `signed`, already
+ * signed (BROADCASTING). Returns its sendTransactionStatusId.
  */
-export async function recordSend(ctx: ActivityContext, network: Network, account: WalletAccountRow, request: object): Promise<string> {
+export async function recordSend(
+  ctx: ActivityContext,
+  network: Network,
+  account: SendSigner,
+  request: object,
+  signed?: { signedTx: string; txHash: string; nonce: number },
+): Promise<string> {
   const id = crypto.randomUUID()
   await insertSend(
     ctx.tx,
@@ -24,6 +33,7 @@ export async function recordSend(ctx: ActivityContext, network: Network, account
     },
     ctx.now,
   )
+  if (signed) await markSigned(ctx.tx, id, signed, ctx.now)
   kickSendTracker(ctx.rt)
   return id
 }
