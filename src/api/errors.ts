@@ -33,51 +33,77 @@ export const HTTP_STATUS_OF_GRPC: Record<GrpcCode, number> = {
   16: 401,
 }
 
+/** One row of the error table: the gRPC number, and the HTTP status when it is not the gRPC code's own. */
+type ErrorRow = { readonly grpc: GrpcCode; readonly http?: number }
+
 /**
- * Every failure the project can report, with its gRPC code. Add a row here rather
+ * The one error table: every failure the project can report, by its stable string code, with its
+ * gRPC number and (only where the transport needs another) its HTTP status. Add a row here rather
  * than inventing a code at the throw site.
  */
-export const ERROR_CODES = {
+export const ERROR_TABLE = {
   // request shape
-  INVALID_ARGUMENT: GRPC.INVALID_ARGUMENT,
-  INVALID_JSON: GRPC.INVALID_ARGUMENT,
-  UNKNOWN_ACTIVITY_TYPE: GRPC.INVALID_ARGUMENT,
-  BODY_TOO_LARGE: GRPC.INVALID_ARGUMENT,
+  INVALID_ARGUMENT: { grpc: GRPC.INVALID_ARGUMENT },
+  INVALID_JSON: { grpc: GRPC.INVALID_ARGUMENT },
+  UNKNOWN_ACTIVITY_TYPE: { grpc: GRPC.INVALID_ARGUMENT },
+  BODY_TOO_LARGE: { grpc: GRPC.INVALID_ARGUMENT, http: 413 },
+  UNSUPPORTED_MEDIA_TYPE: { grpc: GRPC.INVALID_ARGUMENT, http: 415 },
   // authentication
-  STAMP_MISSING: GRPC.UNAUTHENTICATED,
-  STAMP_MALFORMED: GRPC.UNAUTHENTICATED,
-  STAMP_SCHEME_UNSUPPORTED: GRPC.UNAUTHENTICATED,
-  STAMP_SIGNATURE_INVALID: GRPC.UNAUTHENTICATED,
-  STAMP_KEY_UNKNOWN: GRPC.UNAUTHENTICATED,
-  STAMP_KEY_EXPIRED: GRPC.UNAUTHENTICATED,
-  TIMESTAMP_OUT_OF_WINDOW: GRPC.UNAUTHENTICATED,
-  WEBAUTHN_INVALID: GRPC.UNAUTHENTICATED,
+  UNAUTHENTICATED: { grpc: GRPC.UNAUTHENTICATED },
+  STAMP_MISSING: { grpc: GRPC.UNAUTHENTICATED },
+  STAMP_MALFORMED: { grpc: GRPC.UNAUTHENTICATED },
+  STAMP_SCHEME_UNSUPPORTED: { grpc: GRPC.UNAUTHENTICATED },
+  STAMP_SIGNATURE_INVALID: { grpc: GRPC.UNAUTHENTICATED },
+  STAMP_KEY_UNKNOWN: { grpc: GRPC.UNAUTHENTICATED },
+  STAMP_KEY_EXPIRED: { grpc: GRPC.UNAUTHENTICATED },
+  TIMESTAMP_OUT_OF_WINDOW: { grpc: GRPC.UNAUTHENTICATED },
+  WEBAUTHN_INVALID: { grpc: GRPC.UNAUTHENTICATED },
   // authorization
-  PERMISSION_DENIED: GRPC.PERMISSION_DENIED,
-  ORIGIN_NOT_ALLOWED: GRPC.PERMISSION_DENIED,
+  PERMISSION_DENIED: { grpc: GRPC.PERMISSION_DENIED },
+  ORIGIN_NOT_ALLOWED: { grpc: GRPC.PERMISSION_DENIED },
   // state
-  NOT_FOUND: GRPC.NOT_FOUND,
-  ALREADY_EXISTS: GRPC.ALREADY_EXISTS,
-  FAILED_PRECONDITION: GRPC.FAILED_PRECONDITION,
-  VOTE_NOT_ALLOWED: GRPC.FAILED_PRECONDITION,
+  NOT_FOUND: { grpc: GRPC.NOT_FOUND },
+  ALREADY_EXISTS: { grpc: GRPC.ALREADY_EXISTS },
+  FAILED_PRECONDITION: { grpc: GRPC.FAILED_PRECONDITION },
+  VOTE_NOT_ALLOWED: { grpc: GRPC.FAILED_PRECONDITION },
   // otp
-  OTP_INVALID: GRPC.INVALID_ARGUMENT,
-  OTP_EXPIRED: GRPC.FAILED_PRECONDITION,
-  OTP_RATE_LIMITED: GRPC.RESOURCE_EXHAUSTED,
-  RATE_LIMITED: GRPC.RESOURCE_EXHAUSTED,
+  OTP_INVALID: { grpc: GRPC.INVALID_ARGUMENT },
+  OTP_EXPIRED: { grpc: GRPC.FAILED_PRECONDITION },
+  OTP_RATE_LIMITED: { grpc: GRPC.RESOURCE_EXHAUSTED },
+  RATE_LIMITED: { grpc: GRPC.RESOURCE_EXHAUSTED },
   // crypto
-  BUNDLE_INVALID: GRPC.INVALID_ARGUMENT,
-  TOKEN_INVALID: GRPC.UNAUTHENTICATED,
+  BUNDLE_INVALID: { grpc: GRPC.INVALID_ARGUMENT },
+  TOKEN_INVALID: { grpc: GRPC.UNAUTHENTICATED },
   // transport and bugs
-  NETWORK: GRPC.INTERNAL,
-  BAD_RESPONSE: GRPC.INTERNAL,
-  INTERNAL: GRPC.INTERNAL,
-  /** The database is unreachable for now (503): retry; resubmitting the same signed body is idempotent. */
-  UNAVAILABLE: GRPC.UNAVAILABLE,
-  // storage: the database cannot write its data dir (disk full, read-only); retry later
-  DATABASE_UNAVAILABLE: GRPC.UNAVAILABLE,
-} as const satisfies Record<string, GrpcCode>
-export type SigilErrorCode = keyof typeof ERROR_CODES
+  NETWORK: { grpc: GRPC.INTERNAL },
+  BAD_RESPONSE: { grpc: GRPC.INTERNAL },
+  INTERNAL: { grpc: GRPC.INTERNAL },
+  /**
+   * The service cannot serve the request for now (503): its database is unreachable, or cannot write
+   * its storage (disk full, read-only). Nothing of the request was applied; retry later (resubmitting
+   * the same signed body is idempotent).
+   */
+  UNAVAILABLE: { grpc: GRPC.UNAVAILABLE },
+} as const satisfies Record<string, ErrorRow>
+export type SigilErrorCode = keyof typeof ERROR_TABLE
+
+/** True when `code` is one of the table's stable codes. */
+export function isSigilErrorCode(code: unknown): code is SigilErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_TABLE, code)
+}
+
+/** The stable code that stands for a bare gRPC number (an error from a service that sends no Sigil code). */
+const CODE_OF_GRPC: Record<GrpcCode, SigilErrorCode> = {
+  3: 'INVALID_ARGUMENT',
+  5: 'NOT_FOUND',
+  6: 'ALREADY_EXISTS',
+  7: 'PERMISSION_DENIED',
+  8: 'RATE_LIMITED',
+  9: 'FAILED_PRECONDITION',
+  13: 'INTERNAL',
+  14: 'UNAVAILABLE',
+  16: 'UNAUTHENTICATED',
+}
 
 /** One `google.rpc.BadRequest` field violation. */
 export type FieldViolation = { field: string; description: string }
@@ -110,12 +136,15 @@ export class SigilError extends Error {
     this.details = options.details ?? []
   }
 
+  /** The gRPC number of the wire body (A3). */
   get grpcCode(): GrpcCode {
-    return ERROR_CODES[this.code]
+    return ERROR_TABLE[this.code].grpc
   }
 
+  /** The HTTP status of the response: the gRPC code's, unless the table overrides it (413, 415). */
   get httpStatus(): number {
-    return HTTP_STATUS_OF_GRPC[this.grpcCode]
+    const row: ErrorRow = ERROR_TABLE[this.code]
+    return row.http ?? HTTP_STATUS_OF_GRPC[row.grpc]
   }
 
   /** The wire body (A3): gRPC code, message, BadRequest detail when fields are named. */
@@ -143,27 +172,40 @@ export function invalidField(field: string, description: string): SigilError {
 }
 
 /**
- * Thrown by the typed client when the service answers non-2xx: carries the wire
- * error `{code, message, details}` and the HTTP status.
+ * A service's non-2xx answer, as the typed client, the relay and the extension see it: one of the
+ * {@link SigilError} family. `code` is the stable code the service sent (Sigil sends it in a
+ * `sigil.ErrorInfo` detail) or, from a service that sends none, the one that stands for its gRPC
+ * number; `grpcCode`, `httpStatus` and {@link toWire} give back exactly what was received.
  */
-export class SigilRequestError extends Error {
+export class SigilRequestError extends SigilError {
   override name = 'SigilRequestError'
+  /** The HTTP status of the response. */
   readonly status: number
-  readonly code: number
-  readonly details: WireErrorDetail[]
+  readonly #wire: WireError
 
   constructor(status: number, wire: WireError) {
-    super(wire.message)
+    super(codeOfWire(wire), wire.message, { details: wire.details })
     this.status = status
-    this.code = wire.code
-    this.details = wire.details
+    this.#wire = { code: wire.code, message: wire.message, details: wire.details }
   }
 
-  /** The stable Sigil code when the service sent one (our own service does). */
-  get reason(): string | undefined {
-    for (const d of this.details) {
-      if (d['@type'] === 'type.googleapis.com/sigil.ErrorInfo' && typeof d.reason === 'string') return d.reason
-    }
-    return undefined
+  override get grpcCode(): GrpcCode {
+    return this.#wire.code as GrpcCode
   }
+
+  override get httpStatus(): number {
+    return this.status
+  }
+
+  /** The wire body as received (a relay passes it through unchanged). */
+  override toWire(): WireError {
+    return this.#wire
+  }
+}
+
+function codeOfWire(wire: WireError): SigilErrorCode {
+  for (const d of wire.details) {
+    if (d['@type'] === 'type.googleapis.com/sigil.ErrorInfo' && isSigilErrorCode(d.reason)) return d.reason
+  }
+  return CODE_OF_GRPC[wire.code as GrpcCode] ?? 'INTERNAL'
 }

@@ -2,13 +2,16 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { ApiKeyParams, AuthenticatorParams, ClientSignature, OauthProviderParams } from '../api/common.js'
 import { OtpType } from '../api/enums.js'
-import { SigilError, SigilRequestError } from '../api/errors.js'
+import { SigilError } from '../api/errors.js'
 import { WalletParams } from '../api/operations/create_sub_organization.js'
 import { parseOrThrow } from '../api/validation.js'
 import { hexToBytes } from '../crypto/encoding.js'
 import { decodeJwtPayload, verifyClientSignature, verifyVerificationToken } from '../crypto/jwt.js'
 import { uncompressP256PublicKey } from '../crypto/p256.js'
 import { originAllowed } from '../service/auth/origins.js'
+import { limitBody, readJson } from '../service/http/body.js'
+import { cors } from '../service/http/cors.js'
+import { errorResponse } from '../service/http/errors.js'
 import { DEFAULT_LIMITS, DEFAULT_WALLET } from './defaults.js'
 import type { RelayOptions } from './options.js'
 import { createRateLimiter } from './rateLimit.js'
@@ -83,41 +86,22 @@ export function createRelayApp(o: RelayOptions): Hono {
     if (!perContact.hit(contact)) throw new SigilError('RATE_LIMITED', 'too many requests for this contact, try again later')
   }
 
+  const allowed = (origin: string) => originAllowed(origin, o.allowedOrigins)
+  if (o.cors) app.use('*', cors({ allowed, methods: 'POST, OPTIONS', headers: CORS_HEADERS }))
   app.use('*', async (c, next) => {
     const origin = c.req.header('Origin')
-    const allowed = origin !== undefined && originAllowed(origin, o.allowedOrigins)
-    if (o.cors && c.req.method === 'OPTIONS') {
-      if (!allowed) return c.body(null, 403)
-      return c.body(null, 204, {
-        'Access-Control-Allow-Origin': origin,
-        'Access-Control-Allow-Methods': 'POST, OPTIONS',
-        'Access-Control-Allow-Headers': CORS_HEADERS,
-        'Access-Control-Max-Age': '600',
-        Vary: 'Origin',
-      })
+    if (origin === undefined || !allowed(origin)) {
+      return errorResponse(c, new SigilError('ORIGIN_NOT_ALLOWED', 'origin is not allowed to use this relay'))
     }
-    if (!allowed) return errorResponse(c, new SigilError('ORIGIN_NOT_ALLOWED', 'origin is not allowed to use this relay'))
     if (!perAddress.hit(clientAddress(c))) return errorResponse(c, new SigilError('RATE_LIMITED', 'too many requests, try again later'))
     await next()
-    if (o.cors) {
-      c.res.headers.set('Access-Control-Allow-Origin', origin)
-      c.res.headers.append('Vary', 'Origin')
-    }
   })
 
   /** Registers `POST path`: body parsed by `schema`, errors as wire bodies (A3), upstream errors passed through. */
   function route<S extends z.ZodType>(path: string, schema: S, fn: (u: Upstream, body: z.output<S>) => Promise<unknown>) {
-    app.post(path, async (c) => {
+    app.post(path, limitBody, async (c) => {
       try {
-        let json: unknown = {}
-        const text = await c.req.text()
-        if (text.trim()) {
-          try {
-            json = JSON.parse(text)
-          } catch {
-            throw new SigilError('INVALID_JSON', 'request body is not valid JSON')
-          }
-        }
+        const json = await readJson(c, { emptyIsObject: true })
         return c.json((await fn(upstreamOf(c), parseOrThrow(schema, json, ''))) as object)
       } catch (e) {
         return errorResponse(c, e)
@@ -344,14 +328,6 @@ export function createRelayApp(o: RelayOptions): Hono {
   })
 
   app.notFound((c) => errorResponse(c, new SigilError('NOT_FOUND', `no such relay endpoint: ${c.req.method} ${c.req.path}`)))
+  app.onError((err, c) => errorResponse(c, err))
   return app
-}
-
-/** Wire error body (A3); upstream errors keep their status, code, message and details. */
-function errorResponse(c: Context, e: unknown) {
-  if (e instanceof SigilRequestError) {
-    return c.json({ code: e.code, message: e.message, details: e.details }, e.status as 400)
-  }
-  const err = e instanceof SigilError ? e : new SigilError('INTERNAL', 'internal error', { cause: e })
-  return c.json(err.toWire(), err.httpStatus as 400)
 }

@@ -45,3 +45,36 @@ export function createLogger(
     child: (f) => createLogger(level, { ...base, ...f }, write),
   }
 }
+
+/** Long hex or base64 runs: key, signature or bundle material that has no place in a log line. */
+const SECRET_LOOKING = /\b(?:0x)?[0-9a-fA-F]{32,}\b|[A-Za-z0-9+/_-]{48,}={0,2}/g
+
+function scrub(text: string): string {
+  // A long run with many digits is material; a file path (letters, slashes) is not.
+  return text.replace(SECRET_LOOKING, (run) => ((run.match(/[0-9]/g)?.length ?? 0) >= 6 ? '[redacted]' : run))
+}
+
+/**
+ * Log fields for an unexpected error: its message, its cause chain and its stack, with anything
+ * that looks like key material blanked. For the server log only, never for a response.
+ */
+export function describeError(err: unknown): LogFields {
+  const chain: string[] = []
+  const seen = new Set<unknown>()
+  for (let e: unknown = err; e !== undefined && e !== null && !seen.has(e) && chain.length < 8; e = (e as { cause?: unknown }).cause) {
+    seen.add(e)
+    if (e instanceof Error) {
+      const code = (e as { code?: unknown }).code
+      chain.push(`${e.name}${typeof code === 'string' || typeof code === 'number' ? ` [${code}]` : ''}: ${e.message}`)
+    } else {
+      chain.push(`thrown ${typeof e}`)
+      break
+    }
+  }
+  const stack = err instanceof Error && err.stack ? err.stack : undefined
+  return {
+    error: scrub(chain[0] ?? 'unknown error'),
+    causes: chain.length > 1 ? scrub(chain.slice(1).join(' <- ')) : undefined,
+    stack: stack ? scrub(stack.split('\n').slice(0, 20).join('\n')) : undefined,
+  }
+}

@@ -70,21 +70,9 @@ export async function startService(
       baseUrl: `http://${config.host}:${config.port}`,
     }
 
-    const activities = new Map(Object.entries(ACTIVITY_HANDLERS))
-    const engine = createEngine(rt, {
-      byType: (type) => {
-        const handler = activities.get(type)
-        return handler ? { operation: { name: type, type, intentKey: '', resultKey: '' }, handler } : undefined
-      },
-    })
-    activities.set('ACTIVITY_TYPE_APPROVE_ACTIVITY', engine.voteHandler('VOTE_SELECTION_APPROVED'))
-    activities.set('ACTIVITY_TYPE_REJECT_ACTIVITY', engine.voteHandler('VOTE_SELECTION_REJECTED'))
+    const engine = createEngine(rt, ACTIVITY_HANDLERS)
     const { mount } = options
-    const app = createApp(
-      rt,
-      { engine, activities, queries: new Map(Object.entries(QUERY_HANDLERS)) },
-      mount ? { mount: (a) => mount(a, rt) } : {},
-    )
+    const app = createApp(rt, { engine, queries: QUERY_HANDLERS }, mount ? { mount: (a) => mount(a, rt) } : {})
 
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s))

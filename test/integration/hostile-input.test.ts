@@ -80,10 +80,13 @@ describe('text the database cannot store', () => {
 
   it('a deeply nested body is refused without exhausting the stack', async () => {
     const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`
-    // The surrogate is reached only after the nested arrays have been walked.
     const body = `{"y":"\\ud800","type":"ACTIVITY_TYPE_CREATE_WALLET","parameters":{"walletName":"w","accounts":[],"x":${deep}},"organizationId":"${org}","timestampMs":"${Date.now()}"}`
     const r = await svc.post(`${S}create_wallet`, body, key.stamper)
-    expectFieldError(r, 400, 'y')
+    expect(r.status).toBe(400)
+    expect(r.json.message).toMatch(/nested more deeply/)
+    expect(r.json.details).toContainEqual({ '@type': 'type.googleapis.com/sigil.ErrorInfo', reason: 'INVALID_JSON' })
+    // The service still answers.
+    expect((await svc.post(`${Q}list_wallets`, { organizationId: org }, key.stamper)).status).toBe(200)
   })
 })
 

@@ -15,7 +15,7 @@
  * probes `pg_wal` and refuses first. At start: the service on a data dir remounted read-only.
  *
  * What is checked: every write during the failure answers 503 with the A3 body (gRPC 14
- * UNAVAILABLE, reason DATABASE_UNAVAILABLE, no stack), the process stays responsive, nothing
+ * UNAVAILABLE, reason UNAVAILABLE, no stack), the process stays responsive, nothing
  * committed before is lost, no failed activity is half-applied, and once space returns the same
  * process serves writes again (the database is reopened in-process; crash recovery keeps exactly
  * the committed transactions).
@@ -85,7 +85,7 @@ function expectUnavailable(r: { status: number; json: any }, text: RegExp) {
   expect(r.json.code).toBe(14)
   expect(r.json.message).toMatch(text)
   expect(r.json.message).not.toMatch(/\n\s+at /)
-  expect(r.json.details).toContainEqual({ '@type': 'type.googleapis.com/sigil.ErrorInfo', reason: 'DATABASE_UNAVAILABLE' })
+  expect(r.json.details).toContainEqual({ '@type': 'type.googleapis.com/sigil.ErrorInfo', reason: 'UNAVAILABLE' })
   expect(Object.keys(r.json).sort()).toEqual(['code', 'details', 'message'])
 }
 

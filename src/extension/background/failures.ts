@@ -28,7 +28,7 @@ function clean(message: string): string {
 /** Server refusals that mean "this session's key is no longer valid". */
 export function isSessionKeyRejected(err: unknown): boolean {
   if (!(err instanceof SigilRequestError) || err.status !== 401) return false
-  return err.reason === 'STAMP_KEY_EXPIRED' || err.reason === 'STAMP_KEY_UNKNOWN' || /expired api key/i.test(err.message)
+  return err.code === 'STAMP_KEY_EXPIRED' || err.code === 'STAMP_KEY_UNKNOWN' || /expired api key/i.test(err.message)
 }
 
 /** Map anything a handler threw to a {@link PopupFailure}. */

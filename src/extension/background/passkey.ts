@@ -25,7 +25,6 @@ import type { SessionRecord } from './sessionRecord'
 import { compressedPublicKeyHex, signupClientSignature } from './signupSignature'
 
 /** gRPC ALREADY_EXISTS, the relay's answer when the email has an account (A3). */
-const GRPC_ALREADY_EXISTS = 6
 
 /** What the popup sends after `navigator.credentials.create`. */
 export type PasskeyRegistration = { authenticatorName: string; challenge: string; attestation: Attestation }
@@ -70,7 +69,7 @@ export async function passkeySignup(core: Core, p: PasskeyRegistration): Promise
         oauthProviders: [],
       })
     } catch (err) {
-      if (err instanceof SigilRequestError && err.code === GRPC_ALREADY_EXISTS) {
+      if (err instanceof SigilRequestError && err.code === 'ALREADY_EXISTS') {
         await forgetSignup(core)
         throw new ExtensionError('REQUEST_FAILED', 'An account with this email already exists. Log in with an email code instead.')
       }

@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
-import { ERROR_CODES, SigilError, type SigilErrorCode } from '../../api/errors.js'
+import { isSigilErrorCode, SigilError, type SigilErrorCode } from '../../api/errors.js'
 import { createAppProof } from '../../crypto/appProof.js'
 import { bytesToHex, utf8Decode } from '../../crypto/encoding.js'
 import type { Principal } from '../auth/principal.js'
@@ -17,7 +17,17 @@ import {
 } from '../store/activities.js'
 import type { UserWire } from '../store/users.js'
 import { getQuorum } from '../store/organizations.js'
-import { type ActivityContext, type ActivityHandler, callHandler } from './types.js'
+import { submitByType } from '../../api/registry.js'
+import { toFieldViolations } from '../../api/validation.js'
+import {
+  type ActivityContext,
+  type ActivityHandler,
+  type ActivityHandlerTable,
+  callHandler,
+  type ParametersOf,
+  type SubmitType,
+  type VoteType,
+} from './types.js'
 
 /** What the engine needs of an operation definition (src/api/registry). */
 export type EngineOperation = {
@@ -38,7 +48,6 @@ export type SubmitInput = {
   /** The validated parameters: recorded as the intent and passed to the handler. */
   parameters: Record<string, unknown>
   operation: EngineOperation
-  handler: ActivityHandler
 }
 
 export const STATUS = {
@@ -83,18 +92,28 @@ export type SubmitOutcome = {
 /** Types whose effects change a root quorum (their response re-reads it). */
 const QUORUM_TYPES = new Set(['ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', 'ACTIVITY_TYPE_DELETE_USERS'])
 
-type Handlers = { byType(type: string): { operation: EngineOperation; handler: ActivityHandler } | undefined }
+/** The handlers the engine runs: every declared type but the votes, which are the engine's own. */
+export type EngineHandlers = ActivityHandlerTable<Exclude<SubmitType, VoteType>>
 
 /**
  * The activity engine (wire-formats A2): fingerprints and idempotent replays, root-quorum
  * consensus, execution of an activity with all its effects in one transaction, FAILED
  * records for execution errors.
  */
-export function createEngine(rt: Runtime, handlers: Handlers) {
+export function createEngine(rt: Runtime, handlers: EngineHandlers) {
+  const table: ActivityHandlerTable = {
+    ...handlers,
+    ACTIVITY_TYPE_APPROVE_ACTIVITY: voteHandler('VOTE_SELECTION_APPROVED'),
+    ACTIVITY_TYPE_REJECT_ACTIVITY: voteHandler('VOTE_SELECTION_REJECTED'),
+  }
+
+  /**
+   * Runs the handler of `a.type` and checks its result against the operation's result schema: a
+   * result that does not match is a bug of this service, failed (INTERNAL) before anything commits.
+   */
   async function runHandler(
     tx: Sql,
     a: Pick<ActivityRow, 'id' | 'type' | 'organization_id' | 'submitter_user_id' | 'submitter_org_id' | 'body'>,
-    handler: ActivityHandler,
     parameters: Record<string, unknown>,
     now: number,
     principal: Principal | undefined,
@@ -110,7 +129,20 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
       organizationId: a.organization_id,
       submitter: { userId: a.submitter_user_id, organizationId: a.submitter_org_id },
     }
-    return plain(await callHandler(handler, ctx, parameters))
+    const definition = submitByType.get(a.type as SubmitType)
+    if (!definition || !Object.hasOwn(table, a.type)) throw new SigilError('INTERNAL', `no handler for ${a.type}`)
+    const result = plain(await callHandler(table[a.type as SubmitType], ctx, parameters))
+    const checked = definition.result.safeParse(result)
+    if (!checked.success) {
+      const violations = toFieldViolations(checked.error.issues, definition.resultKey)
+      rt.log.error('activity result does not match its schema', {
+        activityType: a.type,
+        activityId: a.id,
+        violations: JSON.stringify(violations.slice(0, 5)),
+      })
+      throw new SigilError('INTERNAL', 'internal error', { cause: checked.error })
+    }
+    return result
   }
 
   function proofs(a: Pick<ActivityRow, 'id' | 'type' | 'organization_id' | 'generate_app_proofs'>, intent: unknown, result: unknown) {
@@ -188,7 +220,7 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
         return { activity: { ...row, seq: 0 }, known: knownWith(voter) }
       }
       return await rt.db.transaction(async (tx) => {
-        const result = await runHandler(tx, row, input.handler, input.parameters, now, input.principal)
+        const result = await runHandler(tx, row, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)
         const activity = { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs }
         // The finished activity is the transaction's last statement: a byte-identical resubmission
@@ -245,8 +277,10 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
   }
 
   /** approve_activity / reject_activity handler: one vote from a quorum member (A2). */
-  function voteHandler(selection: 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED'): ActivityHandler {
-    return async (ctx, params: { fingerprint: string }) => {
+  function voteHandler(
+    selection: 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED',
+  ): ActivityHandler<ParametersOf<'ACTIVITY_TYPE_APPROVE_ACTIVITY'>> {
+    return async (ctx, params) => {
       const { tx, now } = ctx
       const [target] = await tx.query<ActivityRow>('SELECT * FROM activities WHERE fingerprint = $1 AND organization_id = $2 FOR UPDATE', [
         params.fingerprint,
@@ -285,11 +319,9 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
         votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').length + (selection === 'VOTE_SELECTION_REJECTED' ? 1 : 0)
 
       if (approvals >= quorum.threshold) {
-        const entry = handlers.byType(target.type)
-        if (!entry) throw new SigilError('INTERNAL', `no handler for ${target.type}`)
         await tx.query('SAVEPOINT consensus_execute')
         try {
-          const result = await runHandler(tx, target, entry.handler, target.intent, now, undefined)
+          const result = await runHandler(tx, target, target.intent, now, undefined)
           const appProofs = proofs(target, target.intent, result)
           await finishActivity(tx, target.id, { status: STATUS.COMPLETED, result, failure: null, appProofs, now })
         } catch (e) {
@@ -304,7 +336,7 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
     }
   }
 
-  return { submit, voteHandler }
+  return { submit }
 }
 
 export type Engine = ReturnType<typeof createEngine>
@@ -320,5 +352,5 @@ function withActivity(e: SigilError, a: Pick<ActivityRow, 'id' | 'status' | 'typ
 function codeOfFailure(a: ActivityRow): SigilErrorCode {
   const info = a.failure?.details.find((d) => d['@type'] === 'type.googleapis.com/sigil.ErrorInfo')
   const reason = info?.reason
-  return typeof reason === 'string' && reason in ERROR_CODES ? (reason as SigilErrorCode) : 'INTERNAL'
+  return isSigilErrorCode(reason) ? reason : 'INTERNAL'
 }

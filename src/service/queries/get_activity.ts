@@ -1,5 +1,5 @@
 import { fieldError } from '../../api/errors.js'
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 import { activityToWire, getActivity } from '../store/activities.js'
 
 /** get_activity: `{organizationId, activityId}` → `{activity}`. */

@@ -1,17 +1,16 @@
+import type { z } from 'zod'
+import type { getNonces } from '../../api/operations/get_nonces.js'
 import { fieldError } from '../../api/errors.js'
 import { requireNetwork } from '../chains/assets.js'
 import { jsonRpc } from '../chains/rpc.js'
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 
 /**
  * get_nonces: when `nonce` is asked for, the address's next nonce on an EVM network (pending
  * transactions counted), read from
  * the node. There is no gas station here, so `gasStationNonce: true` is refused naming the field.
  */
-export const handler: QueryHandler<{ address: string; caip2: string; nonce?: boolean; gasStationNonce?: boolean }> = async (
-  { rt },
-  req,
-) => {
+export const handler: QueryHandler<z.output<typeof getNonces.request>> = async ({ rt }, req) => {
   const network = requireNetwork(rt.config.networks, req.caip2, 'caip2')
   if (network.family !== 'evm') throw fieldError('INVALID_ARGUMENT', 'caip2', `${network.caip2} is not an EVM network`)
   if (req.gasStationNonce)

@@ -1,5 +1,5 @@
 import { fieldError } from '../../api/errors.js'
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 import { getTransaction } from '../store/onramp.js'
 
 /** get_on_ramp_transaction_status: `{organizationId, transactionId}` → `{transactionStatus, txHash?}` (issue 6). */

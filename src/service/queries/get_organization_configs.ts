@@ -1,4 +1,4 @@
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 import { getQuorum, listFeatures } from '../store/organizations.js'
 
 /** get_organization_configs: features and root quorum. */

@@ -1,4 +1,4 @@
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 import { requireUser } from '../activities/shared/lookup.js'
 import { userToWire } from '../store/users.js'
 

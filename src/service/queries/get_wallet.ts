@@ -1,5 +1,5 @@
 import { requireWallet } from '../activities/shared/walletLookup.js'
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 import { walletToWire } from '../store/wallets.js'
 
 /** get_wallet (wire-formats B4 getWallet): `{organizationId, walletId}` → `{wallet}`. */

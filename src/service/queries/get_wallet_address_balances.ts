@@ -1,7 +1,7 @@
 import { fieldError } from '../../api/errors.js'
 import { requireAccount } from '../activities/shared/walletLookup.js'
 import { balancesOf, requireNetwork } from '../chains/assets.js'
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 
 /** The address format each network family takes. */
 const FORMAT_OF_FAMILY = { evm: 'ADDRESS_FORMAT_ETHEREUM', solana: 'ADDRESS_FORMAT_SOLANA' } as const

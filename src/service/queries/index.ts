@@ -1,4 +1,4 @@
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandlerTable } from './types.js'
 import { handler as listFiatOnRampCredentials } from './list_fiat_on_ramp_credentials.js'
 import { handler as getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
 import { handler as getActivity } from './get_activity.js'
@@ -16,8 +16,8 @@ import { handler as getWallet } from './get_wallet.js'
 import { handler as getWalletAddressBalances } from './get_wallet_address_balances.js'
 import { handler as listSupportedAssets } from './list_supported_assets.js'
 
-/** Query name → handler: the closed table of queries this service answers. */
-export const QUERY_HANDLERS: Record<string, QueryHandler> = {
+/** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
+export const QUERY_HANDLERS = {
   get_activity: getActivity,
   list_fiat_on_ramp_credentials: listFiatOnRampCredentials,
   get_on_ramp_transaction_status: getOnRampTransactionStatus,
@@ -34,4 +34,4 @@ export const QUERY_HANDLERS: Record<string, QueryHandler> = {
   get_send_transaction_status: getSendTransactionStatus,
   get_nonces: getNonces,
   list_supported_assets: listSupportedAssets,
-}
+} satisfies QueryHandlerTable

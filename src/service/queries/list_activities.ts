@@ -1,11 +1,9 @@
-import type { QueryHandler } from '../http/dispatch.js'
+import type { z } from 'zod'
+import type { listActivities as listActivitiesOp } from '../../api/operations/list_activities.js'
+import type { QueryHandler } from './types.js'
 import { activityToWire, listActivities } from '../store/activities.js'
 
-type Request = {
-  filterByStatus?: string[]
-  filterByType?: string[]
-  paginationOptions?: { limit?: string; before?: string; after?: string }
-}
+type Request = z.output<typeof listActivitiesOp.request>
 
 /** list_activities: newest first, filters, `before`/`after` by activity id, limit 1–100 (default 10). */
 export const handler: QueryHandler<Request> = async ({ sql, organizationId, principal }, req) => {

@@ -1,4 +1,4 @@
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 import { credentialToWire, listCredentials } from '../store/onramp.js'
 
 /** list_fiat_on_ramp_credentials: `{organizationId}` → `{fiatOnRampCredentials}`, never a secret (issue 6). */

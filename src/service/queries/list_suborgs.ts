@@ -1,6 +1,8 @@
-import type { QueryHandler } from '../http/dispatch.js'
+import type { z } from 'zod'
+import type { listSuborgs } from '../../api/operations/list_suborgs.js'
+import type { QueryHandler } from './types.js'
 
-type Request = { filterType?: string; filterValue?: string; paginationOptions?: { limit?: string } }
+type Request = z.output<typeof listSuborgs.request>
 
 /** The user/credential column each filter compares (values compared case-insensitively for emails). */
 const FILTERS: Record<string, string> = {

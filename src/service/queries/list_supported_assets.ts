@@ -1,5 +1,5 @@
 import { requireNetwork, supportedAssets } from '../chains/assets.js'
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 
 /** list_supported_assets: `{organizationId, caip2}` → `{assets}` of a configured network (400 naming `caip2` otherwise). */
 export const handler: QueryHandler<{ caip2: string }> = async ({ rt }, req) => ({

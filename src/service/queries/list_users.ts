@@ -1,4 +1,4 @@
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 import { listUsers, userToWire } from '../store/users.js'
 
 /** list_users: every user of the organization with its credentials. */

@@ -1,14 +1,12 @@
+import type { z } from 'zod'
+import type { listWalletAccounts as listWalletAccounts_ } from '../../api/operations/list_wallet_accounts.js'
 import { invalidField } from '../../api/errors.js'
 import { requireWallet } from '../activities/shared/walletLookup.js'
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 import type { Sql } from '../store/sql.js'
 import { type WalletRow, getWallet, getWalletAccountById, listWalletAccounts, walletAccountToWire } from '../store/wallets.js'
 
-type Request = {
-  walletId?: string
-  includeWalletDetails?: boolean
-  paginationOptions?: { limit?: string; before?: string; after?: string }
-}
+type Request = z.output<typeof listWalletAccounts_.request>
 
 async function cursorSeq(sql: Sql, orgId: string, id: string | undefined, field: string): Promise<number | undefined> {
   if (id === undefined || id === '') return undefined

@@ -1,4 +1,4 @@
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 import { listWallets, walletToWire } from '../store/wallets.js'
 
 /** list_wallets (wire-formats B4 getWallets): the organization's wallets in creation order. */

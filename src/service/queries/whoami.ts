@@ -1,4 +1,4 @@
-import type { QueryHandler } from '../http/dispatch.js'
+import type { QueryHandler } from './types.js'
 import { getOrganization } from '../store/organizations.js'
 import { getUserById } from '../store/users.js'
 

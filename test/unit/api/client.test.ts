@@ -196,16 +196,16 @@ describe('client: errors', () => {
     const err = await client.whoami({ organizationId: ORG }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(SigilRequestError)
     const e = err as SigilRequestError
-    expect([e.status, e.code, e.message]).toEqual([401, 16, wire.message])
+    expect([e.status, e.grpcCode, e.code, e.message]).toEqual([401, 16, 'STAMP_KEY_UNKNOWN', wire.message])
     expect(e.details).toEqual(wire.details)
-    expect(e.reason).toBe('STAMP_KEY_UNKNOWN')
+    expect(e.toWire()).toEqual(wire)
   })
 
   it('non-JSON error bodies become code 13 with "status statusText"', async () => {
     const { client } = setup(() => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }))
     const err = (await client.whoami({ organizationId: ORG }).catch((e: unknown) => e)) as SigilRequestError
     expect(err).toBeInstanceOf(SigilRequestError)
-    expect([err.status, err.code, err.message]).toEqual([502, 13, '502 Bad Gateway'])
+    expect([err.status, err.grpcCode, err.code, err.message]).toEqual([502, 13, 'INTERNAL', '502 Bad Gateway'])
   })
 
   it('network failures become SigilError NETWORK', async () => {

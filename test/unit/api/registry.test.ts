@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ACTIVITY_TYPES, ADDRESS_FORMATS, ActivityType } from '../../../src/api/enums.js'
-import { SigilError } from '../../../src/api/errors.js'
-import { parseQueryRequest, parseSubmitRequest, resolveSubmit } from '../../../src/api/dispatch.js'
 import { QUERY_OPERATIONS, SUBMIT_OPERATIONS, queryByPath, submitByPath, submitByType } from '../../../src/api/registry.js'
-import { ORG, onRampParams, subOrgParams } from './fixtures.js'
 
 const SUBMIT_NAMES = [
   // service-interface.md
@@ -88,16 +85,6 @@ const EXPECTED_TYPES: Record<string, string> = {
   init_user_email_recovery: 'ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2',
 }
 
-function thrown(fn: () => unknown): SigilError {
-  try {
-    fn()
-  } catch (e) {
-    expect(e).toBeInstanceOf(SigilError)
-    return e as SigilError
-  }
-  throw new Error('expected a throw')
-}
-
 describe('enums', () => {
   it('has exactly the 36 address formats, unique', () => {
     expect(ADDRESS_FORMATS).toHaveLength(36)
@@ -167,69 +154,5 @@ describe('registry completeness', () => {
     expect([d?.intentKey, d?.resultKey]).toEqual(['initOtpAuthIntentV3', 'initOtpAuthResultV2'])
     const s = submitByType.get('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8')
     expect([s?.intentKey, s?.resultKey]).toEqual(['createSubOrganizationIntentV8', 'createSubOrganizationResultV8'])
-  })
-})
-
-describe('dispatch', () => {
-  const body = (type: string, parameters: Record<string, unknown>) => ({
-    parameters,
-    organizationId: ORG,
-    timestampMs: '1767225600000',
-    type,
-  })
-
-  it('resolves a type valid for the path', () => {
-    expect(resolveSubmit('/public/v1/submit/verify_otp', 'ACTIVITY_TYPE_VERIFY_OTP').name).toBe('verify_otp_v1')
-    expect(resolveSubmit('/public/v1/submit/verify_otp', 'ACTIVITY_TYPE_VERIFY_OTP_V2').name).toBe('verify_otp')
-  })
-
-  it('rejects a type that belongs to another path, naming type', () => {
-    const err = thrown(() => resolveSubmit('/public/v1/submit/create_wallet', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'))
-    expect(err.code).toBe('UNKNOWN_ACTIVITY_TYPE')
-    expect(err.httpStatus).toBe(400)
-    expect(err.message).toMatch(/^type: /)
-    expect(err.fieldViolations[0]?.field).toBe('type')
-  })
-
-  it('rejects an unknown type and an older version not accepted on the path', () => {
-    expect(thrown(() => resolveSubmit('/public/v1/submit/create_wallet', 'ACTIVITY_TYPE_NOPE')).message).toBe('type: unknown activity type')
-    expect(thrown(() => resolveSubmit('/public/v1/submit/create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7')).code).toBe(
-      'UNKNOWN_ACTIVITY_TYPE',
-    )
-    expect(thrown(() => resolveSubmit('/public/v1/submit/create_wallet', undefined)).fieldViolations[0]?.field).toBe('type')
-  })
-
-  it('unknown paths are NOT_FOUND', () => {
-    expect(thrown(() => resolveSubmit('/public/v1/submit/mint', 'ACTIVITY_TYPE_CREATE_WALLET')).code).toBe('NOT_FOUND')
-    expect(thrown(() => parseQueryRequest('/public/v1/query/nope', { organizationId: ORG })).code).toBe('NOT_FOUND')
-  })
-
-  it('parses a full submit body and keeps the raw parameters for the intent echo', () => {
-    const raw = { ...subOrgParams(), futureField: 'kept' }
-    const parsed = parseSubmitRequest('/public/v1/submit/create_sub_organization', body('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', raw))
-    expect(parsed.definition.intentKey).toBe('createSubOrganizationIntentV8')
-    expect(parsed.rawParameters).toEqual(raw)
-    expect(parsed.parameters).not.toHaveProperty('futureField')
-  })
-
-  it('names parameters.<field> when parameters are invalid', () => {
-    const p = onRampParams()
-    delete p.countrySubdivisionCode
-    const err = thrown(() => parseSubmitRequest('/public/v1/submit/init_fiat_on_ramp', body('ACTIVITY_TYPE_INIT_FIAT_ON_RAMP', p)))
-    expect(err.message).toBe('parameters.countrySubdivisionCode: required when countryCode is US')
-  })
-
-  it('checks the type before the rest of the envelope, and rejects non-objects', () => {
-    const err = thrown(() => parseSubmitRequest('/public/v1/submit/create_wallet', { type: 'ACTIVITY_TYPE_X' }))
-    expect(err.code).toBe('UNKNOWN_ACTIVITY_TYPE')
-    const env = thrown(() => parseSubmitRequest('/public/v1/submit/create_wallet', { type: 'ACTIVITY_TYPE_CREATE_WALLET', parameters: {} }))
-    expect(env.message).toMatch(/^(timestampMs|organizationId): required$/)
-    expect(thrown(() => parseSubmitRequest('/public/v1/submit/create_wallet', [])).code).toBe('INVALID_ARGUMENT')
-  })
-
-  it('parses query bodies', () => {
-    const q = parseQueryRequest('/public/v1/query/get_activity', { organizationId: ORG, activityId: 'a1' })
-    expect(q.request).toEqual({ organizationId: ORG, activityId: 'a1' })
-    expect(thrown(() => parseQueryRequest('/public/v1/query/get_activity', { organizationId: ORG })).message).toBe('activityId: required')
   })
 })
