@@ -162,15 +162,11 @@ describe('arrays longer than their maximum (issue 20; src/api/limits.ts)', () =>
     expect(bad.fieldViolations).toHaveLength(1)
   }
 
-  it('create_users: 200,000 authenticators (about 1 MB) are refused naming the array and its maximum, quickly', async () => {
+  it('create_users: 200,000 authenticators (about 1 MB) are refused naming the array and its maximum', async () => {
     const before = await stored()
     const users = [user({ authenticators: Array(200_000).fill('x') })]
-    const started = performance.now()
     const r = await svc.post(`${S}create_users`, submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, { users }), key.stamper)
     expectTooMany(r, 'parameters.users[0].authenticators', MAX_AUTHENTICATORS_PER_USER)
-    // Generous (2 cores; parsing and stamp-checking 1 MB included): the refusal itself is one length
-    // comparison, and test/unit/api/limits.test.ts times it tightly.
-    expect(performance.now() - started).toBeLessThan(5_000)
     expect(await stored()).toEqual(before)
   })
 

@@ -229,6 +229,18 @@ describe('boundedArray', () => {
     expect(r.error?.issues[0]).toMatchObject({ code: 'too_big', path: ['xs'], message: 'must have at most 10 items' })
   })
 
+  it('does not look at a single element of an oversized array', () => {
+    let looked = 0
+    const counted = z.custom<string>(() => {
+      looked++
+      return true
+    })
+    expect(boundedArray(counted, 10).safeParse(Array(11).fill('x')).success).toBe(false)
+    expect(looked).toBe(0)
+    expect(boundedArray(counted, 10).safeParse(Array(10).fill('x')).success).toBe(true)
+    expect(looked).toBe(10)
+  })
+
   it('still validates each element of an array within the maximum', () => {
     const r = boundedArray(z.string(), 3).safeParse([1, 'b', 3])
     expect(r.error?.issues.map((i) => i.path)).toEqual([[0], [2]])
@@ -425,14 +437,12 @@ describe('200,000 elements of the wrong type', () => {
     ['delete_users userIds', deleteUsers.parameters, 'parameters.userIds', { userIds: Array(HUGE).fill({}) }, MAX_USERS],
   ]
   for (const [name, schema, field, params, max] of huge) {
-    it(`${name}: refused at once, naming the array's maximum rather than element 0's type`, () => {
-      const started = performance.now()
+    it(`${name}: refused naming the array's maximum, not element 0's type`, () => {
       const err = failure(schema, params, 'parameters')
-      const elapsed = performance.now() - started
       expect(err.message).toBe(`${field}: must have at most ${max} items`)
-      expect(err.fieldViolations.map((v) => v.field)).not.toContain(`${field}[0]`)
-      // Parsing 200,000 elements takes hundreds of milliseconds; one length comparison takes none.
-      expect(elapsed).toBeLessThan(100)
+      // Had the elements been parsed, each would have its own violation (and zod would have
+      // skipped the length check after them): one violation means none was looked at.
+      expect(err.fieldViolations).toEqual([{ field, description: `must have at most ${max} items` }])
     })
   }
 })
