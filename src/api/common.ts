@@ -19,7 +19,14 @@ import {
   SignatureScheme,
   VoteSelection,
 } from './enums.js'
-import { DigitString, ExpirationSeconds, PageLimit, StringArray } from './fields.js'
+import { DigitString, ExpirationSeconds, PageLimit, StringArray, boundedArray } from './fields.js'
+import {
+  MAX_API_KEYS_PER_USER,
+  MAX_AUTHENTICATORS_PER_USER,
+  MAX_AUTHENTICATOR_TRANSPORTS,
+  MAX_OAUTH_PROVIDERS_PER_USER,
+  MAX_WALLET_ACCOUNTS,
+} from './limits.js'
 
 /** `{seconds, nanos}` as strings (service-interface.md "Timestamp object"; wire-formats B7). */
 export const Timestamp = z.object({ seconds: z.string(), nanos: z.string() })
@@ -92,7 +99,7 @@ export const Attestation = z.object({
   credentialId: z.string(),
   clientDataJson: z.string(),
   attestationObject: z.string(),
-  transports: z.array(AuthenticatorTransport),
+  transports: boundedArray(AuthenticatorTransport, MAX_AUTHENTICATOR_TRANSPORTS),
 })
 export type Attestation = z.infer<typeof Attestation>
 
@@ -105,7 +112,7 @@ export const LegacyAttestation = z.object({
   response: z.object({
     clientDataJson: z.string(),
     attestationObject: z.string(),
-    transports: z.array(AuthenticatorTransport),
+    transports: boundedArray(AuthenticatorTransport, MAX_AUTHENTICATOR_TRANSPORTS),
     authenticatorAttachment: z.string().optional(),
   }),
   clientExtensionResults: z.object({
@@ -123,6 +130,9 @@ export const AuthenticatorParams = z.object({
   attestation: Attestation,
 })
 export type AuthenticatorParams = z.infer<typeof AuthenticatorParams>
+
+/** A user's `authenticators` in a request: at most {@link MAX_AUTHENTICATORS_PER_USER}. */
+export const AuthenticatorsParam = boundedArray(AuthenticatorParams, MAX_AUTHENTICATORS_PER_USER)
 
 /** Authenticator parameter, legacy form (service-interface.md "Attestation (legacy form)"). */
 export const LegacyAuthenticatorParams = z.object({
@@ -142,6 +152,9 @@ export const ApiKeyParams = z.object({
 })
 export type ApiKeyParams = z.infer<typeof ApiKeyParams>
 
+/** A user's `apiKeys` in a request: at most {@link MAX_API_KEYS_PER_USER}. */
+export const ApiKeysParam = boundedArray(ApiKeyParams, MAX_API_KEYS_PER_USER)
+
 /** OIDC claims `{iss, sub, aud}` (service-interface.md create_sub_organization). */
 export const OidcClaims = z.object({ iss: z.string(), sub: z.string(), aud: z.string() })
 export type OidcClaims = z.infer<typeof OidcClaims>
@@ -154,6 +167,9 @@ export const OauthProviderParams = z.object({
 })
 export type OauthProviderParams = z.infer<typeof OauthProviderParams>
 
+/** A user's `oauthProviders` in a request: at most {@link MAX_OAUTH_PROVIDERS_PER_USER}. */
+export const OauthProvidersParam = boundedArray(OauthProviderParams, MAX_OAUTH_PROVIDERS_PER_USER)
+
 /** Wallet account parameter (service-interface.md "Wallet account parameter"; B4 adds `name?`). */
 export const WalletAccountParams = z.object({
   curve: Curve,
@@ -163,6 +179,9 @@ export const WalletAccountParams = z.object({
   name: z.string().optional(),
 })
 export type WalletAccountParams = z.infer<typeof WalletAccountParams>
+
+/** The `accounts` of a wallet-creating request: at most {@link MAX_WALLET_ACCOUNTS}. */
+export const WalletAccountsParam = boundedArray(WalletAccountParams, MAX_WALLET_ACCOUNTS)
 
 /** A feature `{name, value}` (service-interface.md "Organization configuration"). */
 export const Feature = z.object({ name: FeatureName, value: z.string().optional() })

@@ -46,5 +46,16 @@ export const FiatAmount = z
   .regex(DECIMAL, { error: 'must be a decimal number string' })
   .refine((s) => Number(s) > 20, { error: 'must be greater than 20' })
 
-/** Array of ids. */
+/**
+ * An array of at most `max` elements (issue 20; the limits and their sources are in limits.ts).
+ * Every array of a request is one of these. The length check is the array's first check, and zod
+ * runs leading size checks before it parses any element: an oversized array is refused with one
+ * issue, `must have at most <max> items`, at the array's own path, whatever its elements are
+ * (test/unit/api/limits.test.ts holds zod to this). Add `.min()` after it, never a refinement before.
+ */
+export function boundedArray<T extends z.ZodType>(item: T, max: number): z.ZodArray<T> {
+  return z.array(item).max(max, { error: `must have at most ${max} items` })
+}
+
+/** Array of ids in a response (request arrays are {@link boundedArray}s). */
 export const StringArray = z.array(z.string())

@@ -39,7 +39,9 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, fie
     })
   } catch (e) {
     // zod gathers the issues of nested values with spread calls: hundreds of thousands of
-    // invalid elements overflow the stack. The request is invalid; name its longest array.
+    // invalid elements overflow the stack. Request arrays are bounded and refused by length
+    // before their elements are parsed (limits.ts, fields.ts boundedArray), so this is a
+    // backstop for a schema that is not: the request is invalid; name its longest array.
     if (!(e instanceof RangeError)) throw e
     const violation = { field: fieldPath(fieldPrefix, longestArrayPath(value)), description: 'too many invalid elements' }
     return throwInvalid(violation, [violation])

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { ApiKeyParams, AuthenticatorParams, ClientSignature, OauthProviderParams } from '../api/common.js'
+import { ApiKeysParam, AuthenticatorsParam, ClientSignature, OauthProvidersParam } from '../api/common.js'
 import { OtpType } from '../api/enums.js'
 import { SigilError } from '../api/errors.js'
 import { WalletParams } from '../api/operations/create_sub_organization.js'
@@ -37,9 +37,9 @@ const Signup = z.object({
   userName: z.string().optional(),
   organizationName: z.string().optional(),
   verificationToken: z.string().optional(),
-  apiKeys: z.array(ApiKeyParams).default([]),
-  authenticators: z.array(AuthenticatorParams).default([]),
-  oauthProviders: z.array(OauthProviderParams).default([]),
+  apiKeys: ApiKeysParam.default([]),
+  authenticators: AuthenticatorsParam.default([]),
+  oauthProviders: OauthProvidersParam.default([]),
   wallet: WalletParams.optional(),
   clientSignature: ClientSignature.optional(),
 })

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_AUTHENTICATORS_PER_USER, MAX_RAW_PAYLOADS, MAX_STATUS_FILTER, MAX_USERS } from '../../src/api/limits.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
@@ -135,10 +136,83 @@ describe('arrays of many invalid elements', () => {
   })
 
   it('an error body lists at most 100 field violations', async () => {
-    const users = [user({ authenticators: Array(5_000).fill('x') })]
+    // As many users as allowed, each missing its five required fields: 500 violations.
+    const users = Array(MAX_USERS).fill({})
     const r = await svc.post(`${S}create_users`, submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, { users }), key.stamper)
-    expectFieldError(r, 400, 'parameters.users[0].authenticators[0]')
+    expectFieldError(r, 400, 'parameters.users[0].userName')
     const bad = (r.json.details as any[]).find((d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest')
     expect(bad.fieldViolations).toHaveLength(100)
+  })
+})
+
+describe('arrays longer than their maximum (issue 20; src/api/limits.ts)', () => {
+  const user = (extra: object) => ({ userName: 'u', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [], ...extra })
+
+  async function stored() {
+    const page = { limit: '100' }
+    const activities = await svc.post(`${Q}list_activities`, { organizationId: org, paginationOptions: page }, key.stamper)
+    const users = await svc.post(`${Q}list_users`, { organizationId: org }, key.stamper)
+    return {
+      activities: (activities.json.activities as unknown[]).length,
+      users: (users.json.users as Array<{ userName: string }>).map((u) => u.userName).sort(),
+    }
+  }
+
+  function expectTooMany(r: { status: number; json: any }, field: string, max: number) {
+    expectFieldError(r, 400, field)
+    expect(r.json.message).toBe(`${field}: must have at most ${max} items`)
+    const bad = (r.json.details as any[]).find((d) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest')
+    expect(bad.fieldViolations).toHaveLength(1)
+  }
+
+  it('create_users: 200,000 authenticators (about 1 MB) are refused naming the array and its maximum', async () => {
+    const before = await stored()
+    const users = [user({ authenticators: Array(200_000).fill('x') })]
+    const r = await svc.post(`${S}create_users`, submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, { users }), key.stamper)
+    expectTooMany(r, 'parameters.users[0].authenticators', MAX_AUTHENTICATORS_PER_USER)
+    expect(await stored()).toEqual(before)
+  })
+
+  it('create_users: one user more than allowed is refused naming users', async () => {
+    const before = await stored()
+    const users = Array.from({ length: MAX_USERS + 1 }, (_, i) => user({ userName: `many-${i}` }))
+    const r = await svc.post(`${S}create_users`, submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', org, { users }), key.stamper)
+    expectTooMany(r, 'parameters.users', MAX_USERS)
+    expect(await stored()).toEqual(before)
+  })
+
+  it('sign_raw_payloads: one payload more than allowed is refused naming payloads', async () => {
+    const before = await stored()
+    const r = await svc.post(
+      `${S}sign_raw_payloads`,
+      submitBody('ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', org, {
+        signWith: `0x${'11'.repeat(20)}`,
+        payloads: Array(MAX_RAW_PAYLOADS + 1).fill('ab'.repeat(32)),
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
+      }),
+      key.stamper,
+    )
+    expectTooMany(r, 'parameters.payloads', MAX_RAW_PAYLOADS)
+    expect(await stored()).toEqual(before)
+  })
+
+  it('delete_users: one user id more than allowed is refused naming userIds, and no user is deleted', async () => {
+    const before = await stored()
+    const listed = await svc.post(`${Q}list_users`, { organizationId: org }, key.stamper)
+    const ids = (listed.json.users as Array<{ userId: string }>).map((u) => u.userId)
+    const userIds = [...ids, ...Array.from({ length: MAX_USERS + 1 - ids.length }, (_, i) => `absent-${i}`)]
+    const r = await svc.post(`${S}delete_users`, submitBody('ACTIVITY_TYPE_DELETE_USERS', org, { userIds }), key.stamper)
+    expectTooMany(r, 'parameters.userIds', MAX_USERS)
+    expect(await stored()).toEqual(before)
+  })
+
+  it('list_activities: a status filter longer than the statuses there are is refused naming filterByStatus', async () => {
+    const r = await svc.post(
+      `${Q}list_activities`,
+      { organizationId: org, filterByStatus: Array(20_000).fill('ACTIVITY_STATUS_COMPLETED') },
+      key.stamper,
+    )
+    expectTooMany(r, 'filterByStatus', MAX_STATUS_FILTER)
   })
 })

@@ -1,6 +1,6 @@
 /** create_api_keys (service-interface.md Intents "createApiKeysIntent"; Turnkey V2 with curveType). */
 import { z } from 'zod'
-import { ApiKeyParams } from '../common.js'
+import { ApiKeysParam } from '../common.js'
 import { StringArray } from '../fields.js'
 import { defineSubmit } from '../operation.js'
 
@@ -11,6 +11,6 @@ export const createApiKeys = defineSubmit({
   type: 'ACTIVITY_TYPE_CREATE_API_KEYS_V2',
   intentKey: 'createApiKeysIntentV2',
   resultKey: 'createApiKeysResult',
-  parameters: z.object({ apiKeys: z.array(ApiKeyParams), userId: z.string() }),
+  parameters: z.object({ apiKeys: ApiKeysParam, userId: z.string() }),
   result: z.object({ apiKeyIds: StringArray }),
 })

@@ -1,6 +1,6 @@
 /** create_authenticators (service-interface.md "Submit operations" 1). */
 import { z } from 'zod'
-import { AuthenticatorParams } from '../common.js'
+import { AuthenticatorsParam } from '../common.js'
 import { StringArray } from '../fields.js'
 import { defineSubmit } from '../operation.js'
 
@@ -11,6 +11,6 @@ export const createAuthenticators = defineSubmit({
   type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
   intentKey: 'createAuthenticatorsIntentV2',
   resultKey: 'createAuthenticatorsResult',
-  parameters: z.object({ authenticators: z.array(AuthenticatorParams), userId: z.string() }),
+  parameters: z.object({ authenticators: AuthenticatorsParam, userId: z.string() }),
   result: z.object({ authenticatorIds: StringArray }),
 })

@@ -1,7 +1,8 @@
 /** create_sub_organization (service-interface.md "Submit operations" 3; wire-formats B4). */
 import { z } from 'zod'
-import { ApiKeyParams, AuthenticatorParams, ClientSignature, OauthProviderParams, WalletAccountParams } from '../common.js'
-import { MnemonicLength, StringArray, Threshold } from '../fields.js'
+import { ApiKeysParam, AuthenticatorsParam, ClientSignature, OauthProvidersParam, WalletAccountsParam } from '../common.js'
+import { MnemonicLength, StringArray, Threshold, boundedArray } from '../fields.js'
+import { MAX_USERS } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 
 /** One root user of the new sub-organization; arrays are sent empty when unused. */
@@ -9,16 +10,16 @@ export const RootUserParams = z.object({
   userName: z.string(),
   userEmail: z.string().optional(),
   userPhoneNumber: z.string().optional(),
-  apiKeys: z.array(ApiKeyParams),
-  authenticators: z.array(AuthenticatorParams),
-  oauthProviders: z.array(OauthProviderParams),
+  apiKeys: ApiKeysParam,
+  authenticators: AuthenticatorsParam,
+  oauthProviders: OauthProvidersParam,
 })
 export type RootUserParams = z.infer<typeof RootUserParams>
 
 /** Wallet created with the sub-organization: `mnemonicLength` one of 12..24. */
 export const WalletParams = z.object({
   walletName: z.string(),
-  accounts: z.array(WalletAccountParams),
+  accounts: WalletAccountsParam,
   mnemonicLength: MnemonicLength.optional(),
 })
 export type WalletParams = z.infer<typeof WalletParams>
@@ -32,7 +33,7 @@ export const createSubOrganization = defineSubmit({
   resultKey: 'createSubOrganizationResultV8',
   parameters: z.object({
     subOrganizationName: z.string().min(1, { error: 'required' }),
-    rootUsers: z.array(RootUserParams),
+    rootUsers: boundedArray(RootUserParams, MAX_USERS),
     rootQuorumThreshold: Threshold,
     wallet: WalletParams.optional(),
     disableEmailRecovery: z.boolean().optional(),

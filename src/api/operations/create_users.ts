@@ -1,7 +1,8 @@
 /** create_users (service-interface.md Intents "createUsersIntentV2"; Turnkey V3 adds phone and OAuth). */
 import { z } from 'zod'
-import { ApiKeyParams, AuthenticatorParams, OauthProviderParams } from '../common.js'
-import { StringArray } from '../fields.js'
+import { ApiKeysParam, AuthenticatorsParam, OauthProvidersParam } from '../common.js'
+import { StringArray, boundedArray } from '../fields.js'
+import { MAX_USER_TAGS, MAX_USERS } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 
 /** One user to create. */
@@ -9,10 +10,10 @@ export const UserParams = z.object({
   userName: z.string().min(1, { error: 'required' }),
   userEmail: z.string().optional(),
   userPhoneNumber: z.string().optional(),
-  apiKeys: z.array(ApiKeyParams),
-  authenticators: z.array(AuthenticatorParams),
-  oauthProviders: z.array(OauthProviderParams),
-  userTags: StringArray,
+  apiKeys: ApiKeysParam,
+  authenticators: AuthenticatorsParam,
+  oauthProviders: OauthProvidersParam,
+  userTags: boundedArray(z.string(), MAX_USER_TAGS),
 })
 export type UserParams = z.infer<typeof UserParams>
 
@@ -23,6 +24,6 @@ export const createUsers = defineSubmit({
   type: 'ACTIVITY_TYPE_CREATE_USERS_V3',
   intentKey: 'createUsersIntentV3',
   resultKey: 'createUsersResult',
-  parameters: z.object({ users: z.array(UserParams) }),
+  parameters: z.object({ users: boundedArray(UserParams, MAX_USERS) }),
   result: z.object({ userIds: StringArray }),
 })

@@ -1,6 +1,6 @@
 /** create_wallet (wire-formats B4 createWallet). */
 import { z } from 'zod'
-import { WalletAccountParams } from '../common.js'
+import { WalletAccountsParam } from '../common.js'
 import { MnemonicLength, StringArray } from '../fields.js'
 import { defineSubmit } from '../operation.js'
 
@@ -13,7 +13,7 @@ export const createWallet = defineSubmit({
   resultKey: 'createWalletResult',
   parameters: z.object({
     walletName: z.string().min(1, { error: 'required' }),
-    accounts: z.array(WalletAccountParams),
+    accounts: WalletAccountsParam,
     mnemonicLength: MnemonicLength.optional(),
   }),
   result: z.object({ walletId: z.string(), addresses: StringArray }),

@@ -1,6 +1,6 @@
 /** create_wallet_accounts (service-interface.md "Submit operations" 4). */
 import { z } from 'zod'
-import { WalletAccountParams } from '../common.js'
+import { WalletAccountsParam } from '../common.js'
 import { StringArray } from '../fields.js'
 import { defineSubmit } from '../operation.js'
 
@@ -13,7 +13,7 @@ export const createWalletAccounts = defineSubmit({
   resultKey: 'createWalletAccountsResult',
   parameters: z.object({
     walletId: z.string(),
-    accounts: z.array(WalletAccountParams),
+    accounts: WalletAccountsParam,
     persist: z.boolean().optional(),
   }),
   result: z.object({ addresses: StringArray }),

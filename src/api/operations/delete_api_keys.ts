@@ -1,6 +1,7 @@
 /** delete_api_keys (service-interface.md Intents "deleteApiKeysIntent"). */
 import { z } from 'zod'
-import { StringArray } from '../fields.js'
+import { StringArray, boundedArray } from '../fields.js'
+import { MAX_API_KEYS_PER_USER } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 
 /** Removes API keys from a user: ACTIVITY_TYPE_DELETE_API_KEYS. */
@@ -10,6 +11,6 @@ export const deleteApiKeys = defineSubmit({
   type: 'ACTIVITY_TYPE_DELETE_API_KEYS',
   intentKey: 'deleteApiKeysIntent',
   resultKey: 'deleteApiKeysResult',
-  parameters: z.object({ userId: z.string(), apiKeyIds: StringArray }),
+  parameters: z.object({ userId: z.string(), apiKeyIds: boundedArray(z.string(), MAX_API_KEYS_PER_USER) }),
   result: z.object({ apiKeyIds: StringArray }),
 })

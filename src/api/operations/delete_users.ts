@@ -1,6 +1,7 @@
 /** delete_users (service-interface.md Intents "deleteUsersIntent"). */
 import { z } from 'zod'
-import { StringArray } from '../fields.js'
+import { StringArray, boundedArray } from '../fields.js'
+import { MAX_USERS } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 
 /** Deletes users: ACTIVITY_TYPE_DELETE_USERS. */
@@ -10,6 +11,6 @@ export const deleteUsers = defineSubmit({
   type: 'ACTIVITY_TYPE_DELETE_USERS',
   intentKey: 'deleteUsersIntent',
   resultKey: 'deleteUsersResult',
-  parameters: z.object({ userIds: StringArray }),
+  parameters: z.object({ userIds: boundedArray(z.string(), MAX_USERS) }),
   result: z.object({ userIds: StringArray }),
 })

@@ -1,6 +1,7 @@
 /** delete_wallets (service-interface.md Results "deleteWalletsResult"). */
 import { z } from 'zod'
-import { StringArray } from '../fields.js'
+import { StringArray, boundedArray } from '../fields.js'
+import { MAX_WALLETS } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 
 /** Deletes wallets: ACTIVITY_TYPE_DELETE_WALLETS. */
@@ -10,6 +11,6 @@ export const deleteWallets = defineSubmit({
   type: 'ACTIVITY_TYPE_DELETE_WALLETS',
   intentKey: 'deleteWalletsIntent',
   resultKey: 'deleteWalletsResult',
-  parameters: z.object({ walletIds: StringArray, deleteWithoutExport: z.boolean().optional() }),
+  parameters: z.object({ walletIds: boundedArray(z.string(), MAX_WALLETS), deleteWithoutExport: z.boolean().optional() }),
   result: z.object({ walletIds: StringArray }),
 })

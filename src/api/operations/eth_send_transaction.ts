@@ -4,6 +4,8 @@
  * broadcasts and tracks; the result names the send to poll with get_send_transaction_status.
  */
 import { z } from 'zod'
+import { boundedArray } from '../fields.js'
+import { MAX_ETH_CALLS } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 
 /** A 0x-prefixed 20-byte address. */
@@ -54,6 +56,11 @@ export const ethSendTransaction = defineSubmit({
   type: 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2',
   intentKey: 'ethSendTransactionIntentV2',
   resultKey: 'ethSendTransactionResultV2',
-  parameters: z.object({ from: EvmAddress, caip2: Caip2, calls: z.array(EthCall).min(1, { error: 'at least one call' }).max(16), ...Fees }),
+  parameters: z.object({
+    from: EvmAddress,
+    caip2: Caip2,
+    calls: boundedArray(EthCall, MAX_ETH_CALLS).min(1, { error: 'at least one call' }),
+    ...Fees,
+  }),
   result: SendTransactionResult,
 })

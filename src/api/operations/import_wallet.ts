@@ -1,6 +1,6 @@
 /** import_wallet (service-interface.md Results "importWalletResult"; wire-formats B2). */
 import { z } from 'zod'
-import { WalletAccountParams } from '../common.js'
+import { WalletAccountsParam } from '../common.js'
 import { StringArray } from '../fields.js'
 import { defineSubmit } from '../operation.js'
 
@@ -15,7 +15,7 @@ export const importWallet = defineSubmit({
     userId: z.string(),
     walletName: z.string().min(1, { error: 'required' }),
     encryptedBundle: z.string(),
-    accounts: z.array(WalletAccountParams),
+    accounts: WalletAccountsParam,
   }),
   result: z.object({ walletId: z.string(), addresses: StringArray }),
 })

@@ -1,6 +1,8 @@
 /** sign_raw_payloads (wire-formats B4 signRawPayloads). */
 import { z } from 'zod'
 import { HashFunction, PayloadEncoding } from '../enums.js'
+import { boundedArray } from '../fields.js'
+import { MAX_RAW_PAYLOADS } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 import { RawSignature } from './sign_raw_payload.js'
 
@@ -13,7 +15,7 @@ export const signRawPayloads = defineSubmit({
   resultKey: 'signRawPayloadsResult',
   parameters: z.object({
     signWith: z.string().min(1, { error: 'required' }),
-    payloads: z.array(z.string()),
+    payloads: boundedArray(z.string(), MAX_RAW_PAYLOADS),
     encoding: PayloadEncoding,
     hashFunction: HashFunction,
   }),

@@ -4,6 +4,8 @@
  * `signWith`, broadcasts it and tracks it.
  */
 import { z } from 'zod'
+import { boundedArray } from '../fields.js'
+import { MAX_SOL_SIGNERS } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 import { SendTransactionResult } from './eth_send_transaction.js'
 
@@ -40,6 +42,6 @@ export const solSendTransaction = defineSubmit({
   type: 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2',
   intentKey: 'solSendTransactionIntentV2',
   resultKey: 'solSendTransactionResultV2',
-  parameters: z.object({ ...Common, signWiths: z.array(SignWith).min(1, { error: 'at least one signer' }).max(12) }),
+  parameters: z.object({ ...Common, signWiths: boundedArray(SignWith, MAX_SOL_SIGNERS).min(1, { error: 'at least one signer' }) }),
   result: SendTransactionResult,
 })

@@ -1,6 +1,7 @@
 /** update_allowed_origins (service-interface.md Intents "updateAllowedOriginsIntent"; wire-formats A4 origins). */
 import { z } from 'zod'
-import { StringArray } from '../fields.js'
+import { boundedArray } from '../fields.js'
+import { MAX_ALLOWED_ORIGINS } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 
 /** Replaces the WebAuthn allowed origins: ACTIVITY_TYPE_UPDATE_ALLOWED_ORIGINS. */
@@ -10,6 +11,6 @@ export const updateAllowedOrigins = defineSubmit({
   type: 'ACTIVITY_TYPE_UPDATE_ALLOWED_ORIGINS',
   intentKey: 'updateAllowedOriginsIntent',
   resultKey: 'updateAllowedOriginsResult',
-  parameters: z.object({ allowedOrigins: StringArray }),
+  parameters: z.object({ allowedOrigins: boundedArray(z.string(), MAX_ALLOWED_ORIGINS) }),
   result: z.object({}),
 })

@@ -1,6 +1,7 @@
 /** update_root_quorum (service-interface.md Intents "updateRootQuorumIntent"; wire-formats A2). */
 import { z } from 'zod'
-import { StringArray, Threshold } from '../fields.js'
+import { Threshold, boundedArray } from '../fields.js'
+import { MAX_USERS } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 
 /** Sets the root quorum `{threshold ≥ 1, userIds}`: ACTIVITY_TYPE_UPDATE_ROOT_QUORUM. */
@@ -10,6 +11,6 @@ export const updateRootQuorum = defineSubmit({
   type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM',
   intentKey: 'updateRootQuorumIntent',
   resultKey: 'updateRootQuorumResult',
-  parameters: z.object({ threshold: Threshold, userIds: StringArray }),
+  parameters: z.object({ threshold: Threshold, userIds: boundedArray(z.string(), MAX_USERS) }),
   result: z.object({}),
 })

@@ -1,0 +1,72 @@
+/**
+ * The most elements each array of a request may hold (issue 20). Every array in a request
+ * schema is a {@link boundedArray} with one of these, so an oversized array is refused, naming
+ * the field and its maximum, before any of its elements is validated.
+ *
+ * Where each number comes from:
+ * - "hosted resource limits": docs.turnkey.com/concepts/resource-limits. Per organization:
+ *   100 users, 100 HD wallets, 100 tags (10 in a sub-organization); per user: 10 authenticators,
+ *   10 long-lived and 10 expiring API keys, 10 OAuth providers. A request cannot usefully name
+ *   more of a resource than an organization or a user may hold.
+ * - "hosted OpenAPI": the field's description in the hosted service's OpenAPI document
+ *   (`@turnkey/http` public_api.types.d.ts), which gives no `maxItems` but states some bounds in words.
+ * - "Sigil": the hosted service documents no bound; the number is ours, chosen well above real use
+ *   and low enough that a request's work stays small.
+ *
+ * Response arrays are not bounded here: the service writes them, and the typed client reads them
+ * from a service it chose (whose bodies its HTTP layer bounds).
+ */
+import { ACTIVITY_STATUSES, ACTIVITY_TYPES } from './enums.js'
+
+/** Hosted resource limits: 100 users per organization. create_users `users`, delete_users `userIds`, create_sub_organization `rootUsers`, update_root_quorum `userIds`. */
+export const MAX_USERS = 100
+
+/** Hosted resource limits: 10 authenticators per user. `authenticators` of a user or of create_authenticators; delete_authenticators `authenticatorIds`. */
+export const MAX_AUTHENTICATORS_PER_USER = 10
+
+/** Hosted resource limits: 10 long-lived plus 10 expiring API keys per user. `apiKeys` of a user or of create_api_keys; delete_api_keys `apiKeyIds`. */
+export const MAX_API_KEYS_PER_USER = 20
+
+/** Hosted resource limits: 10 OAuth providers per user. `oauthProviders` of a user. */
+export const MAX_OAUTH_PROVIDERS_PER_USER = 10
+
+/** Hosted resource limits: 100 tags per organization. create_users `userTags`. */
+export const MAX_USER_TAGS = 100
+
+/** Hosted resource limits: 100 HD wallets per organization. delete_wallets `walletIds`. */
+export const MAX_WALLETS = 100
+
+/**
+ * Sigil: accounts derived (or imported) in one request. The hosted service allows unlimited
+ * accounts per wallet and states no per-request bound; each account is a key derivation.
+ * create_wallet, create_wallet_accounts, import_wallet and a sub-organization's wallet `accounts`.
+ */
+export const MAX_WALLET_ACCOUNTS = 100
+
+/** Sigil: payloads signed by one sign_raw_payloads request (the hosted service states no bound). */
+export const MAX_RAW_PAYLOADS = 100
+
+/** Sigil: update_allowed_origins `allowedOrigins` (the hosted service states no bound). */
+export const MAX_ALLOWED_ORIGINS = 100
+
+/**
+ * Sigil: an attestation's `transports`. WebAuthn names six transports (usb, nfc, ble, smart-card,
+ * hybrid, internal) and a browser lists each once; our AuthenticatorTransport enum has five.
+ */
+export const MAX_AUTHENTICATOR_TRANSPORTS = 10
+
+/** Sigil: list_activities `filterByStatus` names each activity status at most once. */
+export const MAX_STATUS_FILTER = ACTIVITY_STATUSES.length
+
+/** Sigil: list_activities `filterByType` names each activity type at most once. */
+export const MAX_TYPE_FILTER = ACTIVITY_TYPES.length
+
+/** Hosted OpenAPI v1EthSendTransactionIntentV2 `calls`: "Must contain between 1 and 50 entries". */
+export const MAX_ETH_CALLS = 50
+
+/**
+ * Hosted OpenAPI v1SolSendTransactionIntentV2 `signWiths`: "Between 1 and 16 signers for
+ * legacy/V0, or up to 12 for V1" (the wire bound is the larger; the transaction's own
+ * signature slots bound it further).
+ */
+export const MAX_SOL_SIGNERS = 16
