@@ -13,8 +13,10 @@ import {
   insertVote,
   type KnownFacts,
   listVotes,
+  lockActivityByFingerprint,
   recordActivity,
 } from '../store/activities.js'
+import { rollbackToSavepoint, setSavepoint } from '../store/transactions.js'
 import type { UserWire } from '../store/users.js'
 import { getQuorum } from '../store/organizations.js'
 import { type ActivityContext, type ActivityHandler, callHandler } from './types.js'
@@ -79,6 +81,9 @@ export type SubmitOutcome = {
   activity: ActivityRow
   known?: KnownFacts | undefined
 }
+
+/** The savepoint an approved activity runs after: its failure undoes its effects, not the vote. */
+const CONSENSUS_SAVEPOINT = 'consensus_execute'
 
 /** Types whose effects change a root quorum (their response re-reads it). */
 const QUORUM_TYPES = new Set(['ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', 'ACTIVITY_TYPE_DELETE_USERS'])
@@ -248,10 +253,7 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
   function voteHandler(selection: 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED'): ActivityHandler {
     return async (ctx, params: { fingerprint: string }) => {
       const { tx, now } = ctx
-      const [target] = await tx.query<ActivityRow>('SELECT * FROM activities WHERE fingerprint = $1 AND organization_id = $2 FOR UPDATE', [
-        params.fingerprint,
-        ctx.organizationId,
-      ])
+      const target = await lockActivityByFingerprint(tx, ctx.organizationId, params.fingerprint)
       if (!target) {
         throw new SigilError('NOT_FOUND', 'fingerprint: no activity with this fingerprint in the organization', {
           fieldViolations: [{ field: 'fingerprint', description: 'no such activity' }],
@@ -287,14 +289,14 @@ export function createEngine(rt: Runtime, handlers: Handlers) {
       if (approvals >= quorum.threshold) {
         const entry = handlers.byType(target.type)
         if (!entry) throw new SigilError('INTERNAL', `no handler for ${target.type}`)
-        await tx.query('SAVEPOINT consensus_execute')
+        await setSavepoint(tx, CONSENSUS_SAVEPOINT)
         try {
           const result = await runHandler(tx, target, entry.handler, target.intent, now, undefined)
           const appProofs = proofs(target, target.intent, result)
           await finishActivity(tx, target.id, { status: STATUS.COMPLETED, result, failure: null, appProofs, now })
         } catch (e) {
           if (!(e instanceof SigilError) || e.code === 'UNAVAILABLE') throw e
-          await tx.query('ROLLBACK TO SAVEPOINT consensus_execute')
+          await rollbackToSavepoint(tx, CONSENSUS_SAVEPOINT)
           await finishActivity(tx, target.id, { status: STATUS.FAILED, result: null, failure: failureOf(e), appProofs: [], now })
         }
       } else if (quorum.userIds.length - rejections < quorum.threshold) {

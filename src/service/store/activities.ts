@@ -48,6 +48,18 @@ export async function getActivityByFingerprint(sql: Sql, fingerprint: string): P
   return row
 }
 
+/**
+ * The organization's activity with this fingerprint, its row locked until the transaction ends
+ * (`FOR UPDATE`: concurrent votes on one activity run one after the other).
+ */
+export async function lockActivityByFingerprint(tx: Sql, orgId: string, fingerprint: string): Promise<ActivityRow | undefined> {
+  const [row] = await tx.query<ActivityRow>('SELECT * FROM activities WHERE fingerprint = $1 AND organization_id = $2 FOR UPDATE', [
+    fingerprint,
+    orgId,
+  ])
+  return row
+}
+
 /** Inserts an activity and, in the same statement, the submitter's vote when there is one. */
 const INSERT_ACTIVITY = `INSERT INTO activities (id, organization_id, quorum_org_id, submitter_user_id, submitter_org_id, type, status,
        intent_key, intent, result_key, result, failure, app_proofs, generate_app_proofs, fingerprint, body,

@@ -73,6 +73,9 @@ export function quorumColumns(orgIdExpr: string): string {
     (SELECT array_agg(q.user_id) FROM quorum_members q WHERE q.organization_id = ${orgIdExpr}) AS quorum_user_ids`
 }
 
+/** The columns {@link quorumColumns} adds to a row. */
+export type QuorumColumns = { quorum_threshold: number | null; quorum_user_ids: string[] | null }
+
 /** The quorum of a row read with {@link quorumColumns} (same defaults as {@link getQuorum}). */
 export function quorumOf(row: { quorum_threshold?: number | null; quorum_user_ids?: string[] | null }): {
   threshold: number
@@ -80,6 +83,23 @@ export function quorumOf(row: { quorum_threshold?: number | null; quorum_user_id
 } {
   // Sorted here as `ORDER BY user_id` would (ids are ASCII): cheaper than a sort node on the embedded database.
   return { threshold: row.quorum_threshold ?? 1, userIds: (row.quorum_user_ids ?? []).sort() }
+}
+
+/** The allowed origins (update_allowed_origins) of these organizations, all in one list. */
+export async function allowedOriginsOf(sql: Sql, orgIds: string[]): Promise<string[]> {
+  const rows = await sql.query<{ allowed_origins: string[] }>('SELECT allowed_origins FROM organizations WHERE id = ANY($1::text[])', [
+    orgIds,
+  ])
+  return rows.flatMap((r) => r.allowed_origins)
+}
+
+/** Replaces the organization's allowed origins. */
+export async function setAllowedOrigins(sql: Sql, orgId: string, origins: string[], now: number): Promise<void> {
+  await sql.query('UPDATE organizations SET allowed_origins = $2::jsonb, updated_at = $3 WHERE id = $1', [
+    orgId,
+    JSON.stringify(origins),
+    now,
+  ])
 }
 
 export async function getQuorum(sql: Sql, orgId: string): Promise<{ threshold: number; userIds: string[] }> {
