@@ -1,3 +1,4 @@
+import { type PageOptions, readPage } from './page.js'
 import type { Sql } from './sql.js'
 
 export type OrganizationRow = {
@@ -62,6 +63,59 @@ export async function ancestry(sql: Sql, id: string): Promise<string[]> {
 /** True when `ancestorId` is `orgId` itself or one of its ancestors. */
 export async function isSelfOrAncestor(sql: Sql, ancestorId: string, orgId: string): Promise<boolean> {
   return (await ancestry(sql, orgId)).includes(ancestorId)
+}
+
+/** What a sub-organization can be found by (list_suborgs `filterType`) and the value it must have. */
+export type SubOrganizationFilter = {
+  type: 'NAME' | 'USERNAME' | 'EMAIL' | 'PHONE_NUMBER' | 'CREDENTIAL_ID' | 'PUBLIC_KEY'
+  value: string
+}
+
+/** The condition on `o` each filter is (`$2`: the value; names and emails compared case-insensitively). */
+const SUB_ORGANIZATION_FILTERS: Record<SubOrganizationFilter['type'], string> = {
+  NAME: 'lower(o.name) = lower($2)',
+  USERNAME: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.user_name = $2)',
+  EMAIL: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND lower(u.user_email) = lower($2))',
+  PHONE_NUMBER: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.user_phone_number = $2)',
+  CREDENTIAL_ID: 'EXISTS (SELECT 1 FROM authenticators a WHERE a.organization_id = o.id AND a.credential_id = $2)',
+  PUBLIC_KEY: 'EXISTS (SELECT 1 FROM api_keys k WHERE k.organization_id = o.id AND k.public_key = lower($2))',
+}
+
+/**
+ * A page of the ids of the organization's sub-organizations (any depth), optionally filtered,
+ * oldest first; `after`/`before` are ids of its sub-organizations, see `page.ts`.
+ */
+export async function listSubOrganizationIds(
+  sql: Sql,
+  orgId: string,
+  filter: SubOrganizationFilter | undefined,
+  page: PageOptions | undefined,
+): Promise<string[]> {
+  const rows = await readPage<{ id: string }>(
+    sql,
+    {
+      select: `WITH RECURSIVE down(id) AS (
+       SELECT id FROM organizations WHERE parent_id = $1
+       UNION ALL
+       SELECT o.id FROM organizations o JOIN down ON o.parent_id = down.id
+     )
+     SELECT o.id FROM organizations o JOIN down ON o.id = down.id`,
+      where: filter ? [SUB_ORGANIZATION_FILTERS[filter.type]] : [],
+      params: filter ? [orgId, filter.value] : [orgId],
+    },
+    {
+      columns: ['o.created_at', 'o.id'],
+      order: 'ASC',
+      noun: 'sub-organization',
+      keyOf: async (id) => {
+        if (id === orgId || !(await isSelfOrAncestor(sql, orgId, id))) return undefined
+        const [row] = await sql.query<{ created_at: number; id: string }>('SELECT created_at, id FROM organizations WHERE id = $1', [id])
+        return row && [row.created_at, row.id]
+      },
+    },
+    page,
+  )
+  return rows.map((r) => r.id)
 }
 
 /**
