@@ -300,7 +300,11 @@ export type SubmitEnvelope = z.infer<typeof SubmitEnvelope>
 export const SubmitResponse = z.object({ activity: Activity })
 export type SubmitResponse = z.infer<typeof SubmitResponse>
 
-/** Pagination options; `limit` digits 1..100, default 10 (wire-formats B4, B7). */
+/**
+ * Pagination options of every list query (list_activities, list_wallet_accounts, list_suborgs):
+ * `limit` digits 1..100, default 10; `after`/`before` ids of rows of the same list, exclusive
+ * (wire-formats B4, B6, B7). The service pages them all the same way (src/service/store/page.ts).
+ */
 export const PaginationOptions = z.object({
   limit: PageLimit.optional(),
   before: z.string().optional(),

@@ -5,7 +5,8 @@ import { z } from 'zod'
 import { bytesToHex } from '../crypto/encoding.js'
 import type { Database } from './store/sql.js'
 import { getQuorum, getRootOrganization, insertOrganization, setQuorum } from './store/organizations.js'
-import { insertApiKey, insertUser } from './store/users.js'
+import { advisoryTransactionLock } from './store/transactions.js'
+import { apiKeyExists, insertApiKey, insertUser } from './store/users.js'
 
 /** `$SIGIL_DATA_DIR/admin-api-key.json` (wire-formats A6). */
 export const AdminKeyFile = z.object({
@@ -33,7 +34,7 @@ export async function bootstrap(db: Database, dataDir: string, now: number): Pro
   const file = adminKeyPath(dataDir)
   const existing = readKeyFile(file)
   const admin = await db.transaction(async (tx) => {
-    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK])
+    if (db.kind === 'postgres') await advisoryTransactionLock(tx, BOOTSTRAP_LOCK)
     let root = await getRootOrganization(tx)
     let rootUserId: string
     if (!root) {
@@ -47,12 +48,7 @@ export async function bootstrap(db: Database, dataDir: string, now: number): Pro
       const quorum = await getQuorum(tx, root.id)
       rootUserId = quorum.userIds[0]!
       if (existing && existing.organizationId === root.id) {
-        const [row] = await tx.query<{ id: string }>('SELECT id FROM api_keys WHERE id = $1 AND public_key = $2 AND organization_id = $3', [
-          existing.apiKeyId,
-          existing.publicKey,
-          root.id,
-        ])
-        if (row) return existing
+        if (await apiKeyExists(tx, { id: existing.apiKeyId, publicKey: existing.publicKey, orgId: root.id })) return existing
       }
     }
     const privateKey = p256.utils.randomSecretKey()

@@ -2,6 +2,7 @@ import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex } from '../crypto/encoding.js'
 import type { Database } from './store/sql.js'
 import type { SecretBox } from './store/secrets.js'
+import { getServiceKey, insertServiceKeyIfAbsent } from './store/serviceKeys.js'
 
 /**
  * The service's own P-256 keys, made on first start and kept encrypted in the database
@@ -24,16 +25,14 @@ export async function loadServiceKeys(db: Database, box: SecretBox): Promise<Ser
     const fresh = p256.utils.randomSecretKey()
     const freshPub = p256.getPublicKey(fresh, false)
     // First writer wins when several instances start at once.
-    await db.query(
-      `INSERT INTO service_keys (name, public_key, private_key_enc, created_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (name) DO NOTHING`,
-      [name, bytesToHex(freshPub), box.seal(fresh, `service-key:${name}`), Date.now()],
-    )
+    await insertServiceKeyIfAbsent(db, {
+      name,
+      publicKey: bytesToHex(freshPub),
+      privateKeyEnc: box.seal(fresh, `service-key:${name}`),
+      createdAt: Date.now(),
+    })
     fresh.fill(0)
-    const [row] = await db.query<{ public_key: string; private_key_enc: string }>(
-      'SELECT public_key, private_key_enc FROM service_keys WHERE name = $1',
-      [name],
-    )
+    const row = await getServiceKey(db, name)
     if (!row) throw new Error(`service key ${name} missing`)
     let privateKey: Uint8Array
     try {

@@ -15,6 +15,7 @@ import type { Runtime } from './runtime.js'
 import { openDatabase } from './store/db.js'
 import { migrate } from './store/migrate.js'
 import { createSecretBox, loadMasterKey } from './store/secrets.js'
+import { countServiceKeys } from './store/serviceKeys.js'
 
 export type RunningService = {
   url: string
@@ -47,8 +48,7 @@ export async function startService(
     if (applied.length) log.info('migrations applied', { versions: applied.join(',') })
     if (!config.masterKeyHex && !existsSync(join(config.dataDir, 'master.key'))) {
       // A database with sealed keys and no master key (e.g. restored from a backup): a new key would not open them.
-      const [sealed] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM service_keys')
-      if (sealed && sealed.n > 0) {
+      if ((await countServiceKeys(db)) > 0) {
         throw new Error(
           `the database holds keys sealed under a master key, but ${join(config.dataDir, 'master.key')} is missing and ` +
             'SIGIL_MASTER_KEY is not set: put the master key of the service this database comes from (kept beside its backups) there',

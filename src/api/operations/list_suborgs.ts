@@ -1,5 +1,6 @@
 /** list_suborgs (Turnkey's getSubOrgIds; used by the relay's /v1/account, issue 5). */
 import { z } from 'zod'
+import { PaginationOptions } from '../common.js'
 import { defineQuery } from '../operation.js'
 
 /** Filters a sub-organization can be found by. */
@@ -13,7 +14,7 @@ export const listSuborgs = defineQuery({
     organizationId: z.string().min(1, { error: 'required' }),
     filterType: SubOrgFilterType.optional(),
     filterValue: z.string().optional(),
-    paginationOptions: z.object({ limit: z.string().optional(), before: z.string().optional(), after: z.string().optional() }).optional(),
+    paginationOptions: PaginationOptions.optional(),
   }),
   response: z.object({ organizationIds: z.array(z.string()) }),
 })

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { fieldError } from '../../api/errors.js'
 import type { deleteApiKeys } from '../../api/operations/delete_api_keys.js'
+import { deleteUserApiKey } from '../store/users.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
 
@@ -8,8 +9,7 @@ import type { ActivityHandler } from './types.js'
 export const handler: ActivityHandler<z.infer<typeof deleteApiKeys.parameters>> = async (ctx, p) => {
   await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')
   for (const [i, id] of p.apiKeyIds.entries()) {
-    const rows = await ctx.tx.query('DELETE FROM api_keys WHERE id = $1 AND user_id = $2 RETURNING id', [id, p.userId])
-    if (rows.length === 0) {
+    if (!(await deleteUserApiKey(ctx.tx, p.userId, id))) {
       throw fieldError('NOT_FOUND', `parameters.apiKeyIds[${i}]`, 'no such API key for the user')
     }
   }

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { fieldError } from '../../api/errors.js'
 import type { deleteAuthenticators } from '../../api/operations/delete_authenticators.js'
+import { deleteUserAuthenticator } from '../store/users.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
 
@@ -8,8 +9,7 @@ import type { ActivityHandler } from './types.js'
 export const handler: ActivityHandler<z.infer<typeof deleteAuthenticators.parameters>> = async (ctx, p) => {
   await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')
   for (const [i, id] of p.authenticatorIds.entries()) {
-    const rows = await ctx.tx.query('DELETE FROM authenticators WHERE id = $1 AND user_id = $2 RETURNING id', [id, p.userId])
-    if (rows.length === 0) {
+    if (!(await deleteUserAuthenticator(ctx.tx, p.userId, id))) {
       throw fieldError('NOT_FOUND', `parameters.authenticatorIds[${i}]`, 'no such authenticator for the user')
     }
   }

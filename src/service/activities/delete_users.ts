@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { SigilError } from '../../api/errors.js'
 import type { deleteUsers } from '../../api/operations/delete_users.js'
 import { getQuorum } from '../store/organizations.js'
+import { deleteUser } from '../store/users.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
 
@@ -16,7 +17,7 @@ export const handler: ActivityHandler<z.infer<typeof deleteUsers.parameters>> = 
         fieldViolations: [{ field, description: 'root quorum member' }],
       })
     }
-    await ctx.tx.query('DELETE FROM users WHERE id = $1', [id])
+    await deleteUser(ctx.tx, id)
   }
   return { userIds: p.userIds }
 }

@@ -13,8 +13,10 @@ import {
   insertVote,
   type KnownFacts,
   listVotes,
+  lockActivityByFingerprint,
   recordActivity,
 } from '../store/activities.js'
+import { rollbackToSavepoint, setSavepoint } from '../store/transactions.js'
 import type { UserWire } from '../store/users.js'
 import { getQuorum } from '../store/organizations.js'
 import { submitByType } from '../../api/registry.js'
@@ -88,6 +90,9 @@ export type SubmitOutcome = {
   activity: ActivityRow
   known?: KnownFacts | undefined
 }
+
+/** The savepoint an approved activity runs after: its failure undoes its effects, not the vote. */
+const CONSENSUS_SAVEPOINT = 'consensus_execute'
 
 /** Types whose effects change a root quorum (their response re-reads it). */
 const QUORUM_TYPES = new Set(['ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', 'ACTIVITY_TYPE_DELETE_USERS'])
@@ -282,10 +287,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
   ): ActivityHandler<ParametersOf<'ACTIVITY_TYPE_APPROVE_ACTIVITY'>> {
     return async (ctx, params) => {
       const { tx, now } = ctx
-      const [target] = await tx.query<ActivityRow>('SELECT * FROM activities WHERE fingerprint = $1 AND organization_id = $2 FOR UPDATE', [
-        params.fingerprint,
-        ctx.organizationId,
-      ])
+      const target = await lockActivityByFingerprint(tx, ctx.organizationId, params.fingerprint)
       if (!target) {
         throw new SigilError('NOT_FOUND', 'fingerprint: no activity with this fingerprint in the organization', {
           fieldViolations: [{ field: 'fingerprint', description: 'no such activity' }],
@@ -319,14 +321,14 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').length + (selection === 'VOTE_SELECTION_REJECTED' ? 1 : 0)
 
       if (approvals >= quorum.threshold) {
-        await tx.query('SAVEPOINT consensus_execute')
+        await setSavepoint(tx, CONSENSUS_SAVEPOINT)
         try {
           const result = await runHandler(tx, target, target.intent, now, undefined)
           const appProofs = proofs(target, target.intent, result)
           await finishActivity(tx, target.id, { status: STATUS.COMPLETED, result, failure: null, appProofs, now })
         } catch (e) {
           if (!(e instanceof SigilError) || e.code === 'UNAVAILABLE') throw e
-          await tx.query('ROLLBACK TO SAVEPOINT consensus_execute')
+          await rollbackToSavepoint(tx, CONSENSUS_SAVEPOINT)
           await finishActivity(tx, target.id, { status: STATUS.FAILED, result: null, failure: failureOf(e), appProofs: [], now })
         }
       } else if (quorum.userIds.length - rejections < quorum.threshold) {

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { recoverUser } from '../../api/operations/recover_user.js'
 import { SigilError, invalidField } from '../../api/errors.js'
-import type { ApiKeyRow } from '../store/users.js'
+import { deleteApiKeysOfType, getApiKeyById } from '../store/users.js'
 import { registerAuthenticator } from './shared/credentials.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
@@ -17,12 +17,12 @@ export const handler: ActivityHandler<z.infer<typeof recoverUser.parameters>> = 
   if (!principal) throw new SigilError('FAILED_PRECONDITION', 'recover_user runs only at submission')
   const user = await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')
   if (principal.credentialKind === 'API_KEY') {
-    const [key] = await ctx.tx.query<ApiKeyRow>('SELECT * FROM api_keys WHERE id = $1', [principal.credentialId])
+    const key = await getApiKeyById(ctx.tx, principal.credentialId)
     if (key?.credential_type === RECOVERY && key.user_id !== user.id) {
       throw invalidField('parameters.userId', 'a recovery credential can recover only its own user')
     }
   }
   const authenticatorId = await registerAuthenticator(ctx, user.organization_id, user.id, p.authenticator, 'parameters.authenticator')
-  await ctx.tx.query('DELETE FROM api_keys WHERE user_id = $1 AND credential_type = $2', [user.id, RECOVERY])
+  await deleteApiKeysOfType(ctx.tx, user.id, RECOVERY)
   return { authenticatorId: [authenticatorId] }
 }

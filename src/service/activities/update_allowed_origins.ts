@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { updateAllowedOrigins } from '../../api/operations/update_allowed_origins.js'
 import { invalidField } from '../../api/errors.js'
+import { setAllowedOrigins } from '../store/organizations.js'
 import type { ActivityHandler } from './types.js'
 
 const SCHEMES = new Set(['https:', 'http:', 'chrome-extension:', 'moz-extension:'])
@@ -24,10 +25,6 @@ function normaliseOrigin(value: string, field: string): string {
  */
 export const handler: ActivityHandler<z.infer<typeof updateAllowedOrigins.parameters>> = async (ctx, p) => {
   const origins = [...new Set(p.allowedOrigins.map((o, i) => normaliseOrigin(o, `parameters.allowedOrigins[${i}]`)))]
-  await ctx.tx.query('UPDATE organizations SET allowed_origins = $2::jsonb, updated_at = $3 WHERE id = $1', [
-    ctx.organizationId,
-    JSON.stringify(origins),
-    ctx.now,
-  ])
+  await setAllowedOrigins(ctx.tx, ctx.organizationId, origins, ctx.now)
   return {}
 }

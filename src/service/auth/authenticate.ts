@@ -6,8 +6,8 @@ import { parseWebauthnStamp, webauthnChallengeForBody } from '../../crypto/verif
 import { verifyApiKeyStampAsync } from '../../crypto/verifyStampAsync.js'
 import type { ServiceConfig } from '../config.js'
 import type { Sql } from '../store/sql.js'
-import { ancestry, quorumColumns, quorumOf } from '../store/organizations.js'
-import { type ApiKeyRow, type AuthenticatorRow, byCreatedThenId } from '../store/users.js'
+import { allowedOriginsOf, ancestry, quorumOf } from '../store/organizations.js'
+import { apiKeysByPublicKey, authenticatorsByCredentialId, byCreatedThenId, setAuthenticatorSignCount } from '../store/users.js'
 import { attestedSignatureCheck, authenticateAttested } from '../otp/attested.js'
 import { originAllowed } from './origins.js'
 import type { Principal } from './principal.js'
@@ -21,8 +21,6 @@ const CURVE_OF_SCHEME: Record<string, string> = {
   SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191: 'API_KEY_CURVE_SECP256K1',
   SIGNATURE_SCHEME_TK_API_ED25519: 'API_KEY_CURVE_ED25519',
 }
-
-type QuorumColumns = { quorum_threshold: number | null; quorum_user_ids: string[] | null }
 
 export type AuthenticateInput = {
   /** The stamp, already checked over the raw body by {@link stampSignatureCheck}. */
@@ -134,12 +132,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
     }
     // Oldest first: a later copy of the same public key in another sub-organization never wins (see pickByOrganization).
     // The quorum of each key's organization comes in the same statement (the engine needs it).
-    const rows = byCreatedThenId(
-      await sql.query<ApiKeyRow & QuorumColumns>(
-        `SELECT k.*, ${quorumColumns('k.organization_id')} FROM api_keys k WHERE k.public_key = $1`,
-        [publicKey],
-      ),
-    ).filter((r) => r.curve_type === CURVE_OF_SCHEME[check.scheme])
+    const rows = byCreatedThenId(await apiKeysByPublicKey(sql, publicKey)).filter((r) => r.curve_type === CURVE_OF_SCHEME[check.scheme])
     const picked = await pickByOrganization(sql, rows, input.organizationId, input.allowDescendant)
     if (!picked) throw new SigilError('STAMP_KEY_UNKNOWN', UNKNOWN_KEY_MESSAGE)
     if ('denied' in picked) {
@@ -168,12 +161,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
 
   if (signed.kind === 'WEBAUTHN') {
     const stamp = signed.stamp
-    const rows = byCreatedThenId(
-      await sql.query<AuthenticatorRow & QuorumColumns>(
-        `SELECT a.*, ${quorumColumns('a.organization_id')} FROM authenticators a WHERE a.credential_id = $1`,
-        [stamp.credentialId],
-      ),
-    )
+    const rows = byCreatedThenId(await authenticatorsByCredentialId(sql, stamp.credentialId))
     const picked = await pickByOrganization(sql, rows, input.organizationId, input.allowDescendant)
     if (!picked) throw new SigilError('STAMP_KEY_UNKNOWN', UNKNOWN_KEY_MESSAGE)
     // Credential ids are public: verify the assertion before telling a denial (403) from a bad stamp (401).
@@ -212,11 +200,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
       throw new SigilError('WEBAUTHN_INVALID', `webauthn stamp rejected: ${(e as Error).message}`)
     }
     if (!verification.verified) throw new SigilError('WEBAUTHN_INVALID', 'webauthn stamp rejected')
-    await sql.query('UPDATE authenticators SET sign_count = $2, updated_at = $3 WHERE id = $1', [
-      auth.id,
-      verification.authenticationInfo.newCounter,
-      input.now,
-    ])
+    await setAuthenticatorSignCount(sql, auth.id, verification.authenticationInfo.newCounter, input.now)
     if ('denied' in picked) {
       throw new SigilError('PERMISSION_DENIED', 'a sub-organization credential cannot act on its parent organization')
     }
@@ -243,11 +227,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
 
 /** Origins an organization (or any ancestor) allowed with update_allowed_origins. */
 export async function allowedOriginsFor(sql: Sql, organizationId: string): Promise<string[]> {
-  const chain = await ancestry(sql, organizationId)
-  const rows = await sql.query<{ allowed_origins: string[] }>('SELECT allowed_origins FROM organizations WHERE id = ANY($1::text[])', [
-    chain,
-  ])
-  return rows.flatMap((r) => r.allowed_origins)
+  return allowedOriginsOf(sql, await ancestry(sql, organizationId))
 }
 
 function rpIdsFromOrigins(origins: string[]): string[] {

@@ -1,6 +1,6 @@
 import { invalidField } from '../../api/errors.js'
 import type { Sql } from '../store/sql.js'
-import type { UserRow } from '../store/users.js'
+import { type UserRow, findUserInTreeByContact } from '../store/users.js'
 
 const EMAIL = /^[^\s@<>",]+@[^\s@<>",]+\.[^\s@<>",]+$/
 const PHONE = /^\+[1-9]\d{6,14}$/
@@ -24,18 +24,5 @@ export function normaliseContact(otpType: string, contact: string, field: string
  * (oldest first): how otp_auth, otp_login and attested stamps find their user (issue 5).
  */
 export async function findUserByContact(sql: Sql, orgId: string, otpType: string, contact: string): Promise<UserRow | undefined> {
-  const column = otpType === 'OTP_TYPE_SMS' ? 'u.user_phone_number' : 'lower(u.user_email)'
-  const value = otpType === 'OTP_TYPE_SMS' ? contact : contact.toLowerCase()
-  const [row] = await sql.query<UserRow & { depth: number }>(
-    `WITH RECURSIVE down(id, depth) AS (
-       SELECT id, 0 FROM organizations WHERE id = $1
-       UNION ALL
-       SELECT o.id, down.depth + 1 FROM organizations o JOIN down ON o.parent_id = down.id
-     )
-     SELECT u.*, down.depth FROM users u JOIN down ON u.organization_id = down.id
-      WHERE ${column} = $2
-      ORDER BY down.depth, u.created_at, u.id LIMIT 1`,
-    [orgId, value],
-  )
-  return row
+  return findUserInTreeByContact(sql, orgId, otpType === 'OTP_TYPE_SMS' ? { phone: contact } : { email: contact.toLowerCase() })
 }

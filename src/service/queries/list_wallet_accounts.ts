@@ -1,35 +1,19 @@
 import type { z } from 'zod'
-import type { listWalletAccounts as listWalletAccounts_ } from '../../api/operations/list_wallet_accounts.js'
-import { invalidField } from '../../api/errors.js'
+import type { listWalletAccounts as listWalletAccountsQuery } from '../../api/operations/list_wallet_accounts.js'
 import { requireWallet } from '../activities/shared/walletLookup.js'
 import type { QueryHandler } from './types.js'
-import type { Sql } from '../store/sql.js'
-import { type WalletRow, getWallet, getWalletAccountById, listWalletAccounts, walletAccountToWire } from '../store/wallets.js'
+import { type WalletRow, getWallet, listWalletAccounts, walletAccountToWire } from '../store/wallets.js'
 
-type Request = z.output<typeof listWalletAccounts_.request>
-
-async function cursorSeq(sql: Sql, orgId: string, id: string | undefined, field: string): Promise<number | undefined> {
-  if (id === undefined || id === '') return undefined
-  const row = await getWalletAccountById(sql, orgId, id)
-  if (!row) throw invalidField(field, 'no wallet account with this id in the organization')
-  return Number(row.seq)
-}
+type Request = z.infer<typeof listWalletAccountsQuery.request>
 
 /**
  * list_wallet_accounts (wire-formats B4 getWalletAccounts, B6 paging): accounts in creation order,
- * optionally of one wallet; `paginationOptions.after`/`before` are walletAccountIds (exclusive),
- * `limit` 1–100 (default 10); `includeWalletDetails` adds `walletDetails`.
+ * optionally of one wallet; `paginationOptions` as every list (`store/page.ts`: limit 1–100, default
+ * 10; `after`/`before` are walletAccountIds of the organization); `includeWalletDetails` adds `walletDetails`.
  */
 export const handler: QueryHandler<Request> = async ({ sql, organizationId }, req) => {
   if (req.walletId !== undefined) await requireWallet(sql, organizationId, req.walletId, 'walletId')
-  const page = req.paginationOptions
-  const rows = await listWalletAccounts(sql, {
-    organizationId,
-    walletId: req.walletId,
-    limit: Number(page?.limit ?? 10),
-    afterSeq: await cursorSeq(sql, organizationId, page?.after, 'paginationOptions.after'),
-    beforeSeq: await cursorSeq(sql, organizationId, page?.before, 'paginationOptions.before'),
-  })
+  const rows = await listWalletAccounts(sql, { organizationId, walletId: req.walletId, page: req.paginationOptions })
   const wallets = new Map<string, WalletRow | undefined>()
   const accounts = []
   for (const a of rows) {

@@ -1,5 +1,6 @@
 import type { Sql } from './sql.js'
 import { getQuorum } from './organizations.js'
+import { type PageOptions, readPage } from './page.js'
 import { CREDENTIAL_AGGREGATES, type CredentialAggregates, type UserRow, type UserWire, userWireById, userWireFromRow } from './users.js'
 import { toTimestamp } from './time.js'
 
@@ -45,6 +46,18 @@ export async function getActivity(sql: Sql, id: string): Promise<ActivityRow | u
 
 export async function getActivityByFingerprint(sql: Sql, fingerprint: string): Promise<ActivityRow | undefined> {
   const [row] = await sql.query<ActivityRow>('SELECT * FROM activities WHERE fingerprint = $1', [fingerprint])
+  return row
+}
+
+/**
+ * The organization's activity with this fingerprint, its row locked until the transaction ends
+ * (`FOR UPDATE`: concurrent votes on one activity run one after the other).
+ */
+export async function lockActivityByFingerprint(tx: Sql, orgId: string, fingerprint: string): Promise<ActivityRow | undefined> {
+  const [row] = await tx.query<ActivityRow>('SELECT * FROM activities WHERE fingerprint = $1 AND organization_id = $2 FOR UPDATE', [
+    fingerprint,
+    orgId,
+  ])
   return row
 }
 
@@ -156,14 +169,11 @@ export type ListActivitiesFilter = {
   organizationId: string
   statuses?: string[] | undefined
   types?: string[] | undefined
-  limit: number
-  /** Activities newer than this one (by id): page towards the newest. */
-  before?: string | undefined
-  /** Activities older than this one (by id): page towards the oldest. */
-  after?: string | undefined
+  /** Newest first; `after`/`before` are activity ids (older / newer ones), see `page.ts`. */
+  page?: PageOptions | undefined
 }
 
-/** Newest first; `before`/`after` are activity ids bounding the page. */
+/** A page of the organization's activities, newest first, optionally of some statuses and types. */
 export async function listActivities(sql: Sql, f: ListActivitiesFilter): Promise<ActivityRow[]> {
   const where = ['organization_id = $1']
   const params: unknown[] = [f.organizationId]
@@ -175,24 +185,23 @@ export async function listActivities(sql: Sql, f: ListActivitiesFilter): Promise
     params.push(f.types)
     where.push(`type = ANY($${params.length}::text[])`)
   }
-  if (f.after) {
-    params.push(f.after)
-    where.push(`seq < (SELECT seq FROM activities WHERE id = $${params.length})`)
-  }
-  if (f.before) {
-    params.push(f.before)
-    where.push(`seq > (SELECT seq FROM activities WHERE id = $${params.length})`)
-  }
-  params.push(f.limit)
-  if (f.before && !f.after) {
-    // Closest newer ones first, then present newest first.
-    const rows = await sql.query<ActivityRow>(
-      `SELECT * FROM activities WHERE ${where.join(' AND ')} ORDER BY seq ASC LIMIT $${params.length}`,
-      params,
-    )
-    return rows.reverse()
-  }
-  return sql.query<ActivityRow>(`SELECT * FROM activities WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`, params)
+  return readPage<ActivityRow>(
+    sql,
+    { select: 'SELECT * FROM activities', where, params },
+    {
+      columns: ['seq'],
+      order: 'DESC',
+      noun: 'activity',
+      keyOf: async (id) => {
+        const [row] = await sql.query<{ seq: number }>('SELECT seq FROM activities WHERE id = $1 AND organization_id = $2', [
+          id,
+          f.organizationId,
+        ])
+        return row && [row.seq]
+      },
+    },
+    f.page,
+  )
 }
 
 export type TimestampStyle = 'submit' | 'query'

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Database } from './sql.js'
+import { advisoryTransactionLock } from './transactions.js'
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations')
 /** Advisory-lock key so that concurrent instances on one PostgreSQL migrate one at a time. */
@@ -19,7 +20,7 @@ export function listMigrations(): Array<{ version: number; name: string; sql: st
 export async function migrate(db: Database): Promise<number[]> {
   const applied: number[] = []
   await db.transaction(async (tx) => {
-    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    if (db.kind === 'postgres') await advisoryTransactionLock(tx, MIGRATION_LOCK)
     await tx.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)',
     )

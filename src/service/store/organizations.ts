@@ -1,3 +1,4 @@
+import { type PageOptions, readPage } from './page.js'
 import type { Sql } from './sql.js'
 
 export type OrganizationRow = {
@@ -64,6 +65,59 @@ export async function isSelfOrAncestor(sql: Sql, ancestorId: string, orgId: stri
   return (await ancestry(sql, orgId)).includes(ancestorId)
 }
 
+/** What a sub-organization can be found by (list_suborgs `filterType`) and the value it must have. */
+export type SubOrganizationFilter = {
+  type: 'NAME' | 'USERNAME' | 'EMAIL' | 'PHONE_NUMBER' | 'CREDENTIAL_ID' | 'PUBLIC_KEY'
+  value: string
+}
+
+/** The condition on `o` each filter is (`$2`: the value; names and emails compared case-insensitively). */
+const SUB_ORGANIZATION_FILTERS: Record<SubOrganizationFilter['type'], string> = {
+  NAME: 'lower(o.name) = lower($2)',
+  USERNAME: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.user_name = $2)',
+  EMAIL: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND lower(u.user_email) = lower($2))',
+  PHONE_NUMBER: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.user_phone_number = $2)',
+  CREDENTIAL_ID: 'EXISTS (SELECT 1 FROM authenticators a WHERE a.organization_id = o.id AND a.credential_id = $2)',
+  PUBLIC_KEY: 'EXISTS (SELECT 1 FROM api_keys k WHERE k.organization_id = o.id AND k.public_key = lower($2))',
+}
+
+/**
+ * A page of the ids of the organization's sub-organizations (any depth), optionally filtered,
+ * oldest first; `after`/`before` are ids of its sub-organizations, see `page.ts`.
+ */
+export async function listSubOrganizationIds(
+  sql: Sql,
+  orgId: string,
+  filter: SubOrganizationFilter | undefined,
+  page: PageOptions | undefined,
+): Promise<string[]> {
+  const rows = await readPage<{ id: string }>(
+    sql,
+    {
+      select: `WITH RECURSIVE down(id) AS (
+       SELECT id FROM organizations WHERE parent_id = $1
+       UNION ALL
+       SELECT o.id FROM organizations o JOIN down ON o.parent_id = down.id
+     )
+     SELECT o.id FROM organizations o JOIN down ON o.id = down.id`,
+      where: filter ? [SUB_ORGANIZATION_FILTERS[filter.type]] : [],
+      params: filter ? [orgId, filter.value] : [orgId],
+    },
+    {
+      columns: ['o.created_at', 'o.id'],
+      order: 'ASC',
+      noun: 'sub-organization',
+      keyOf: async (id) => {
+        if (id === orgId || !(await isSelfOrAncestor(sql, orgId, id))) return undefined
+        const [row] = await sql.query<{ created_at: number; id: string }>('SELECT created_at, id FROM organizations WHERE id = $1', [id])
+        return row && [row.created_at, row.id]
+      },
+    },
+    page,
+  )
+  return rows.map((r) => r.id)
+}
+
 /**
  * SQL columns `quorum_threshold` and `quorum_user_ids`: the root quorum of the organization
  * `orgIdExpr` names, for a lookup that reads it in the same statement (see {@link quorumOf}).
@@ -73,6 +127,9 @@ export function quorumColumns(orgIdExpr: string): string {
     (SELECT array_agg(q.user_id) FROM quorum_members q WHERE q.organization_id = ${orgIdExpr}) AS quorum_user_ids`
 }
 
+/** The columns {@link quorumColumns} adds to a row. */
+export type QuorumColumns = { quorum_threshold: number | null; quorum_user_ids: string[] | null }
+
 /** The quorum of a row read with {@link quorumColumns} (same defaults as {@link getQuorum}). */
 export function quorumOf(row: { quorum_threshold?: number | null; quorum_user_ids?: string[] | null }): {
   threshold: number
@@ -80,6 +137,23 @@ export function quorumOf(row: { quorum_threshold?: number | null; quorum_user_id
 } {
   // Sorted here as `ORDER BY user_id` would (ids are ASCII): cheaper than a sort node on the embedded database.
   return { threshold: row.quorum_threshold ?? 1, userIds: (row.quorum_user_ids ?? []).sort() }
+}
+
+/** The allowed origins (update_allowed_origins) of these organizations, all in one list. */
+export async function allowedOriginsOf(sql: Sql, orgIds: string[]): Promise<string[]> {
+  const rows = await sql.query<{ allowed_origins: string[] }>('SELECT allowed_origins FROM organizations WHERE id = ANY($1::text[])', [
+    orgIds,
+  ])
+  return rows.flatMap((r) => r.allowed_origins)
+}
+
+/** Replaces the organization's allowed origins. */
+export async function setAllowedOrigins(sql: Sql, orgId: string, origins: string[], now: number): Promise<void> {
+  await sql.query('UPDATE organizations SET allowed_origins = $2::jsonb, updated_at = $3 WHERE id = $1', [
+    orgId,
+    JSON.stringify(origins),
+    now,
+  ])
 }
 
 export async function getQuorum(sql: Sql, orgId: string): Promise<{ threshold: number; userIds: string[] }> {

@@ -1,3 +1,4 @@
+import { type QuorumColumns, quorumColumns } from './organizations.js'
 import type { Sql } from './sql.js'
 import { toTimestamp } from './time.js'
 
@@ -165,6 +166,98 @@ export async function insertOauthProvider(
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
     [p.id, p.orgId, p.userId, p.providerName, p.issuer, p.audience, p.subject, p.now],
   )
+}
+
+/** Deletes a user; its credentials go with it (ON DELETE CASCADE). */
+export async function deleteUser(sql: Sql, userId: string): Promise<void> {
+  await sql.query('DELETE FROM users WHERE id = $1', [userId])
+}
+
+/** How a user is found by contact: email (compared lower-cased; pass it lower-cased) or phone number. */
+export type ContactLookup = { email: string } | { phone: string }
+
+/**
+ * The user with this contact in `orgId` or, failing that, in the nearest of its sub-organizations
+ * (any depth; oldest user first at one depth).
+ */
+export async function findUserInTreeByContact(sql: Sql, orgId: string, contact: ContactLookup): Promise<UserRow | undefined> {
+  const [column, value] = 'phone' in contact ? ['u.user_phone_number', contact.phone] : ['lower(u.user_email)', contact.email]
+  const [row] = await sql.query<UserRow & { depth: number }>(
+    `WITH RECURSIVE down(id, depth) AS (
+       SELECT id, 0 FROM organizations WHERE id = $1
+       UNION ALL
+       SELECT o.id, down.depth + 1 FROM organizations o JOIN down ON o.parent_id = down.id
+     )
+     SELECT u.*, down.depth FROM users u JOIN down ON u.organization_id = down.id
+      WHERE ${column} = $2
+      ORDER BY down.depth, u.created_at, u.id LIMIT 1`,
+    [orgId, value],
+  )
+  return row
+}
+
+export async function getApiKeyById(sql: Sql, apiKeyId: string): Promise<ApiKeyRow | undefined> {
+  const [row] = await sql.query<ApiKeyRow>('SELECT * FROM api_keys WHERE id = $1', [apiKeyId])
+  return row
+}
+
+/** True when the organization has the API key `id` with this public key. */
+export async function apiKeyExists(sql: Sql, k: { id: string; publicKey: string; orgId: string }): Promise<boolean> {
+  const rows = await sql.query<{ id: string }>('SELECT id FROM api_keys WHERE id = $1 AND public_key = $2 AND organization_id = $3', [
+    k.id,
+    k.publicKey,
+    k.orgId,
+  ])
+  return rows.length > 0
+}
+
+/**
+ * Every API key with this public key (lower-case hex, any organization), each with the root
+ * quorum of its organization read in the same statement. Unordered.
+ */
+export async function apiKeysByPublicKey(sql: Sql, publicKey: string): Promise<Array<ApiKeyRow & QuorumColumns>> {
+  return sql.query<ApiKeyRow & QuorumColumns>(`SELECT k.*, ${quorumColumns('k.organization_id')} FROM api_keys k WHERE k.public_key = $1`, [
+    publicKey,
+  ])
+}
+
+/** Deletes one API key of the user; false when the user has no key with this id. */
+export async function deleteUserApiKey(sql: Sql, userId: string, apiKeyId: string): Promise<boolean> {
+  const rows = await sql.query('DELETE FROM api_keys WHERE id = $1 AND user_id = $2 RETURNING id', [apiKeyId, userId])
+  return rows.length > 0
+}
+
+/** Deletes every API key of the user of this credential type (sessions, recovery keys). */
+export async function deleteApiKeysOfType(sql: Sql, userId: string, credentialType: string): Promise<void> {
+  await sql.query('DELETE FROM api_keys WHERE user_id = $1 AND credential_type = $2', [userId, credentialType])
+}
+
+/**
+ * Every passkey with this credential id (any organization), each with the root quorum of its
+ * organization read in the same statement. Unordered.
+ */
+export async function authenticatorsByCredentialId(sql: Sql, credentialId: string): Promise<Array<AuthenticatorRow & QuorumColumns>> {
+  return sql.query<AuthenticatorRow & QuorumColumns>(
+    `SELECT a.*, ${quorumColumns('a.organization_id')} FROM authenticators a WHERE a.credential_id = $1`,
+    [credentialId],
+  )
+}
+
+/** True when a passkey with this credential id is registered in any organization. */
+export async function authenticatorCredentialExists(sql: Sql, credentialId: string): Promise<boolean> {
+  const rows = await sql.query('SELECT id FROM authenticators WHERE credential_id = $1 LIMIT 1', [credentialId])
+  return rows.length > 0
+}
+
+/** Records a passkey's signature counter after an assertion. */
+export async function setAuthenticatorSignCount(sql: Sql, authenticatorId: string, signCount: number, now: number): Promise<void> {
+  await sql.query('UPDATE authenticators SET sign_count = $2, updated_at = $3 WHERE id = $1', [authenticatorId, signCount, now])
+}
+
+/** Deletes one passkey of the user; false when the user has no passkey with this id. */
+export async function deleteUserAuthenticator(sql: Sql, userId: string, authenticatorId: string): Promise<boolean> {
+  const rows = await sql.query('DELETE FROM authenticators WHERE id = $1 AND user_id = $2 RETURNING id', [authenticatorId, userId])
+  return rows.length > 0
 }
 
 /** The wire User object by id, in one query; undefined when the user is gone. */

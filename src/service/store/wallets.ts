@@ -2,6 +2,7 @@
  * Wallets, wallet accounts and wallet import keys (migration 002; wire-formats B4 list_wallets,
  * list_wallet_accounts). Sealed columns hold ciphertext only; this file never opens them.
  */
+import { type PageOptions, readPage } from './page.js'
 import type { Sql } from './sql.js'
 import { toTimestamp } from './time.js'
 
@@ -140,16 +141,13 @@ export async function getWalletAccountById(sql: Sql, orgId: string, accountId: s
   return row
 }
 
-/** A page of accounts in creation order; `after`/`before` are cursor rows (exclusive). */
+/**
+ * A page of the organization's accounts (optionally of one wallet) in creation order;
+ * `after`/`before` are walletAccountIds of the organization, see `page.ts`.
+ */
 export async function listWalletAccounts(
   sql: Sql,
-  f: {
-    organizationId: string
-    walletId?: string | undefined
-    limit: number
-    afterSeq?: number | undefined
-    beforeSeq?: number | undefined
-  },
+  f: { organizationId: string; walletId?: string | undefined; page?: PageOptions | undefined },
 ): Promise<WalletAccountRow[]> {
   const where = ['organization_id = $1']
   const params: unknown[] = [f.organizationId]
@@ -157,26 +155,19 @@ export async function listWalletAccounts(
     params.push(f.walletId)
     where.push(`wallet_id = $${params.length}`)
   }
-  if (f.afterSeq !== undefined) {
-    params.push(f.afterSeq)
-    where.push(`seq > $${params.length}`)
-  }
-  if (f.beforeSeq !== undefined) {
-    params.push(f.beforeSeq)
-    where.push(`seq < $${params.length}`)
-  }
-  params.push(f.limit)
-  if (f.beforeSeq !== undefined && f.afterSeq === undefined) {
-    // The closest older ones, presented in creation order.
-    const rows = await sql.query<WalletAccountRow>(
-      `SELECT * FROM wallet_accounts WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
-      params,
-    )
-    return rows.reverse()
-  }
-  return sql.query<WalletAccountRow>(
-    `SELECT * FROM wallet_accounts WHERE ${where.join(' AND ')} ORDER BY seq ASC LIMIT $${params.length}`,
-    params,
+  return readPage<WalletAccountRow>(
+    sql,
+    { select: 'SELECT * FROM wallet_accounts', where, params },
+    {
+      columns: ['seq'],
+      order: 'ASC',
+      noun: 'wallet account',
+      keyOf: async (id) => {
+        const row = await getWalletAccountById(sql, f.organizationId, id)
+        return row && [Number(row.seq)]
+      },
+    },
+    f.page,
   )
 }
 

@@ -8,7 +8,8 @@ import { initOtpAuth } from '../../../src/api/operations/init_otp_auth.js'
 import { otpAuth } from '../../../src/api/operations/otp_auth.js'
 import { listWalletAccounts } from '../../../src/api/operations/list_wallet_accounts.js'
 import { updateRootQuorum } from '../../../src/api/operations/update_root_quorum.js'
-import { SubmitEnvelope } from '../../../src/api/common.js'
+import { PaginationOptions, SubmitEnvelope } from '../../../src/api/common.js'
+import { QUERY_OPERATIONS } from '../../../src/api/registry.js'
 import { fieldPath, parseOrThrow } from '../../../src/api/validation.js'
 import type { z } from 'zod'
 import { ORG, initOtpAuthParams, onRampParams, subOrgParams } from './fixtures.js'
@@ -202,6 +203,22 @@ describe('envelope and pagination rules', () => {
     expectField(failure(listWalletAccounts.request, q('101'), ''), 'paginationOptions.limit', 'must be between 1 and 100')
     expectField(failure(listWalletAccounts.request, q('0'), ''), 'paginationOptions.limit')
     expectField(failure(listWalletAccounts.request, q('ten'), ''), 'paginationOptions.limit', 'must be a string of decimal digits')
+  })
+
+  it('every list query takes the one PaginationOptions schema (list_suborgs included)', () => {
+    const paged = QUERY_OPERATIONS.filter((d) => 'paginationOptions' in (d.request as unknown as z.ZodObject).shape)
+    expect(paged.map((d) => d.name).sort()).toEqual(['list_activities', 'list_suborgs', 'list_wallet_accounts'])
+    for (const d of paged) {
+      const field = (d.request as unknown as z.ZodObject).shape.paginationOptions as z.ZodOptional
+      expect(field.unwrap(), d.name).toBe(PaginationOptions)
+      const q = (paginationOptions: unknown) => ({ organizationId: ORG, paginationOptions })
+      expect(() => parseOrThrow(d.request, q({ limit: '1', after: 'a', before: 'b' }), '')).not.toThrow()
+      for (const limit of ['-0', '0', '101', 'abc', "'; DROP TABLE users;--", '', 7]) {
+        expectField(failure(d.request, q({ limit }), ''), 'paginationOptions.limit')
+      }
+      expectField(failure(d.request, q({ after: 5 }), ''), 'paginationOptions.after')
+      expectField(failure(d.request, q({ before: null }), ''), 'paginationOptions.before')
+    }
   })
 
   it('queries require organizationId', () => {

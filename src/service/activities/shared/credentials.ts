@@ -8,7 +8,7 @@ import { SigilError, invalidField } from '../../../api/errors.js'
 import { base64UrlDecode, bytesToHex, hexToBytes, utf8Decode } from '../../../crypto/encoding.js'
 import { allowedOriginsFor } from '../../auth/authenticate.js'
 import { originAllowed } from '../../auth/origins.js'
-import { insertApiKey, insertAuthenticator } from '../../store/users.js'
+import { authenticatorCredentialExists, insertApiKey, insertAuthenticator } from '../../store/users.js'
 import type { ActivityContext } from '../types.js'
 
 const CREDENTIAL_TYPE_OF_CURVE: Record<string, string> = {
@@ -123,8 +123,9 @@ export async function registerAuthenticator(
   const credentialId = info.credential.id
   // Credential ids are unique per authenticator: a second registration anywhere is a copy
   // (a "none" attestation proves nothing), so it is refused across all organizations.
-  const [dup] = await ctx.tx.query('SELECT id FROM authenticators WHERE credential_id = $1 LIMIT 1', [credentialId])
-  if (dup) throw new SigilError('ALREADY_EXISTS', `${field}: this passkey is already registered`)
+  if (await authenticatorCredentialExists(ctx.tx, credentialId)) {
+    throw new SigilError('ALREADY_EXISTS', `${field}: this passkey is already registered`)
+  }
   const id = crypto.randomUUID()
   await insertAuthenticator(ctx.tx, {
     id,

@@ -3,7 +3,7 @@ import { encryptCredentialBundle } from '../../../crypto/credentialBundle.js'
 import { bytesToHex, hexToBytes } from '../../../crypto/encoding.js'
 import { signSessionJwt } from '../../../crypto/jwt.js'
 import { compressP256PublicKey, generateP256KeyPair, uncompressP256PublicKey } from '../../../crypto/p256.js'
-import { insertApiKey } from '../../store/users.js'
+import { deleteApiKeysOfType, insertApiKey } from '../../store/users.js'
 import type { ActivityContext } from '../types.js'
 
 /** Session and delivered-key lifetime default: 15 minutes (service-interface "Limits"; B7). */
@@ -30,10 +30,6 @@ export function compressedKeyHex(hex: string, field: string): string {
   return bytesToHex(compressP256PublicKey(bytes, field))
 }
 
-async function dropExisting(ctx: ActivityContext, userId: string, credentialType: string): Promise<void> {
-  await ctx.tx.query('DELETE FROM api_keys WHERE user_id = $1 AND credential_type = $2', [userId, credentialType])
-}
-
 /**
  * Makes a fresh P-256 API key of `credentialType` for the user, registers its public half with
  * the expiry, and returns its private half encrypted to `targetPublicKey` as a credential
@@ -57,7 +53,7 @@ export async function issueCredentialBundle(
   } catch {
     throw invalidField('parameters.targetPublicKey', 'must be a hex P-256 public key (uncompressed 04… or compressed)')
   }
-  if (o.invalidateExisting) await dropExisting(ctx, o.userId, o.credentialType)
+  if (o.invalidateExisting) await deleteApiKeysOfType(ctx.tx, o.userId, o.credentialType)
   const kp = generateP256KeyPair()
   const apiKeyId = crypto.randomUUID()
   await insertApiKey(ctx.tx, {
@@ -88,7 +84,7 @@ export async function issueSession(
   o: { orgId: string; userId: string; publicKey: string; expirationSeconds: number; invalidateExisting: boolean | undefined },
 ): Promise<string> {
   const publicKey = compressedKeyHex(o.publicKey, 'parameters.publicKey')
-  if (o.invalidateExisting) await dropExisting(ctx, o.userId, LOGIN_CREDENTIAL_TYPE)
+  if (o.invalidateExisting) await deleteApiKeysOfType(ctx.tx, o.userId, LOGIN_CREDENTIAL_TYPE)
   const expMs = ctx.now + o.expirationSeconds * 1000
   await insertApiKey(ctx.tx, {
     id: crypto.randomUUID(),
