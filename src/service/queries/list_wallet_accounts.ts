@@ -21,6 +21,9 @@ async function cursorSeq(sql: Sql, orgId: string, id: string | undefined, field:
  * list_wallet_accounts (wire-formats B4 getWalletAccounts, B6 paging): accounts in creation order,
  * optionally of one wallet; `paginationOptions.after`/`before` are walletAccountIds (exclusive),
  * `limit` 1–100 (default 10); `includeWalletDetails` adds `walletDetails`.
+ *
+ * @throws NOT_FOUND when walletId names no wallet of the organization
+ * @throws INVALID_ARGUMENT when paginationOptions.after or paginationOptions.before names no wallet account of the organization
  */
 export const handler: QueryHandler<Request> = async ({ sql, organizationId }, req) => {
   if (req.walletId !== undefined) await requireWallet(sql, organizationId, req.walletId, 'walletId')
