@@ -4,7 +4,12 @@ import { registerApiKey } from './shared/credentials.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
 
-/** create_api_keys V2. */
+/**
+ * create_api_keys V2.
+ *
+ * @throws NOT_FOUND when parameters.userId names no user of the organization
+ * @throws INVALID_ARGUMENT when an API key's publicKey is not a valid key of its curveType, its apiKeyName is empty or its expirationSeconds is too large
+ */
 export const handler: ActivityHandler<z.infer<typeof createApiKeys.parameters>> = async (ctx, p) => {
   await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')
   const apiKeyIds: string[] = []

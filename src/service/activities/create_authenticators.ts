@@ -4,7 +4,13 @@ import { registerAuthenticator } from './shared/credentials.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
 
-/** create_authenticators V2: each WebAuthn attestation verified before it is stored. */
+/**
+ * create_authenticators V2: each WebAuthn attestation verified before it is stored.
+ *
+ * @throws NOT_FOUND when parameters.userId names no user of the organization
+ * @throws INVALID_ARGUMENT when an attestation's clientDataJson is not base64url JSON or names an origin that is not allowed, or the attestation does not verify or its key is not a valid P-256 point
+ * @throws ALREADY_EXISTS when an authenticator's credential id is already registered, in any organization
+ */
 export const handler: ActivityHandler<z.infer<typeof createAuthenticators.parameters>> = async (ctx, p) => {
   await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')
   const authenticatorIds: string[] = []

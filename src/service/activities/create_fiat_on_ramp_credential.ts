@@ -7,6 +7,9 @@ import type { ActivityHandler } from './types.js'
 /**
  * create_fiat_on_ramp_credential (service-interface.md submit 11): one credential per
  * (organization, provider, sandboxMode); secrets are decrypted in memory and sealed at rest.
+ *
+ * @throws ALREADY_EXISTS when the organization already has a credential for parameters.onrampProvider with the same sandboxMode
+ * @throws BUNDLE_INVALID when parameters.encryptedSecretApiKey or parameters.encryptedPrivateApiKey is not encrypted to the service's on-ramp key
  */
 export const handler: ActivityHandler<z.infer<typeof createFiatOnRampCredential.parameters>> = async (ctx, p) => {
   const sandboxMode = p.sandboxMode ?? false

@@ -10,6 +10,10 @@ import type { ActivityHandler } from './types.js'
  * create_read_write_session V2 (service-interface §10): a fresh READ_WRITE_SESSION key for the
  * stamping user (or, from a parent organization, for `userId` of the sub-organization) as a
  * credential bundle. A WebAuthn stamp naming the parent resolves to the sub-organization.
+ *
+ * @throws FAILED_PRECONDITION when the activity runs after consensus instead of at submission (there is no stamping credential)
+ * @throws INVALID_ARGUMENT when parameters.userId names another user of the stamping user's own organization, parameters.expirationSeconds is not a positive number of seconds or parameters.targetPublicKey is not a hex P-256 public key
+ * @throws NOT_FOUND when the user (parameters.userId, else the stamping user) is not in the organization
  */
 export const handler: ActivityHandler<z.infer<typeof createReadWriteSession.parameters>> = async (ctx, p) => {
   const principal = ctx.principal

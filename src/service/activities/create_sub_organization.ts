@@ -17,7 +17,13 @@ const DISABLE_FLAGS = [
   ['disableOtpEmailAuth', 'FEATURE_NAME_OTP_EMAIL_AUTH'],
 ] as const
 
-/** create_sub_organization V8 (service-interface §3). */
+/**
+ * create_sub_organization V8 (service-interface §3).
+ *
+ * @throws INVALID_ARGUMENT when parameters.rootUsers is empty or fewer than parameters.rootQuorumThreshold, parameters.clientSignature is given without a verificationToken or does not sign the sign-up message with the token's key, a root user's fields or credentials are invalid, or an account of parameters.wallet has an invalid curve, path or addressFormat
+ * @throws TOKEN_INVALID when parameters.verificationToken is not an unexpired token of this service issued in this organization or an ancestor for the first root user's email or phone, or is not bound to a public key while a clientSignature is given
+ * @throws ALREADY_EXISTS when a root user's passkey is already registered, or parameters.wallet.accounts repeats an account (curve, path and address format)
+ */
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   if (p.rootUsers.length === 0) throw invalidField('parameters.rootUsers', 'at least one root user is required')
   if (p.rootQuorumThreshold > p.rootUsers.length) {

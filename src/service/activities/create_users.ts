@@ -3,7 +3,12 @@ import type { createUsers } from '../../api/operations/create_users.js'
 import { createUser } from './shared/users.js'
 import type { ActivityHandler } from './types.js'
 
-/** create_users V3: users with API keys, passkeys and OAuth providers. */
+/**
+ * create_users V3: users with API keys, passkeys and OAuth providers.
+ *
+ * @throws INVALID_ARGUMENT when a user's userName is empty, its userEmail or userPhoneNumber is malformed, one of its API keys or passkey attestations is invalid, or an OAuth provider has neither oidcClaims nor a decodable oidcToken
+ * @throws ALREADY_EXISTS when a passkey's credential id is already registered, in any organization
+ */
 export const handler: ActivityHandler<z.infer<typeof createUsers.parameters>> = async (ctx, p) => {
   const userIds: string[] = []
   for (const [i, u] of p.users.entries()) {

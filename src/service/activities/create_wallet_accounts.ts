@@ -8,6 +8,10 @@ import type { ActivityHandler } from './types.js'
 /**
  * create_wallet_accounts (service-interface "Submit operations" 4): derives the accounts from the
  * wallet's mnemonic; with `persist: false` only returns the addresses and stores nothing.
+ *
+ * @throws NOT_FOUND when parameters.walletId names no wallet of the organization
+ * @throws INVALID_ARGUMENT when an account's curve, path or addressFormat is invalid
+ * @throws ALREADY_EXISTS when persisting an account (curve, path and address format) the wallet already has or parameters.accounts repeats
  */
 export const handler: ActivityHandler<z.infer<typeof createWalletAccounts.parameters>> = async (ctx, p) => {
   const wallet = await requireWallet(ctx.tx, ctx.organizationId, p.walletId, 'parameters.walletId')

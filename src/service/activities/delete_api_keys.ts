@@ -5,7 +5,11 @@ import { deleteUserApiKey } from '../store/users.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
 
-/** delete_api_keys: every id must be a key of the user, or nothing is deleted. */
+/**
+ * delete_api_keys: every id must be a key of the user, or nothing is deleted.
+ *
+ * @throws NOT_FOUND when parameters.userId names no user of the organization, or an id of parameters.apiKeyIds is not an API key of that user
+ */
 export const handler: ActivityHandler<z.infer<typeof deleteApiKeys.parameters>> = async (ctx, p) => {
   await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')
   for (const [i, id] of p.apiKeyIds.entries()) {

@@ -6,7 +6,12 @@ import { deleteUser } from '../store/users.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
 
-/** delete_users: refused for root-quorum members (update the quorum first). */
+/**
+ * delete_users: refused for root-quorum members (update the quorum first).
+ *
+ * @throws NOT_FOUND when an id of parameters.userIds names no user of the organization
+ * @throws FAILED_PRECONDITION when a user of parameters.userIds is a member of the root quorum
+ */
 export const handler: ActivityHandler<z.infer<typeof deleteUsers.parameters>> = async (ctx, p) => {
   const quorum = await getQuorum(ctx.tx, ctx.organizationId)
   for (const [i, id] of p.userIds.entries()) {

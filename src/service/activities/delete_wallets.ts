@@ -8,6 +8,10 @@ import type { ActivityHandler } from './types.js'
 /**
  * delete_wallets (service-interface Results "deleteWalletsResult"): a wallet never exported is
  * kept unless `deleteWithoutExport` is true (its mnemonic would be lost for good).
+ *
+ * @throws INVALID_ARGUMENT when parameters.walletIds is empty
+ * @throws NOT_FOUND when an id of parameters.walletIds names no wallet of the organization
+ * @throws FAILED_PRECONDITION when a wallet has never been exported and parameters.deleteWithoutExport is not true
  */
 export const handler: ActivityHandler<z.infer<typeof deleteWallets.parameters>> = async (ctx, p) => {
   if (p.walletIds.length === 0) throw invalidField('parameters.walletIds', 'at least one wallet id is required')

@@ -17,6 +17,9 @@ const BROADCAST_TIMEOUT_MS = 5_000
  * eth_send_raw_transaction: checks the signed transaction (a signed EIP-155/2930/1559 transaction
  * for the network's chain id), broadcasts it and answers its hash; a refusal by the node fails the
  * activity with the node's reason. The send is recorded so the tracker follows it to inclusion.
+ *
+ * @throws INVALID_ARGUMENT when parameters.caip2 is not a configured EVM network, or parameters.signedTransaction is not a signed Ethereum transaction for that network's chain id with a recoverable sender
+ * @throws FAILED_PRECONDITION when the network's node refuses the transaction (other than as already known), is not reachable, does not answer within 5 s or answers without a result
  */
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   const network = requireNetwork(ctx.rt.config.networks, p.caip2, 'parameters.caip2')

@@ -13,6 +13,9 @@ type Params = z.infer<typeof ethSendTransaction.parameters> | z.infer<typeof eth
  * eth_send_transaction (V1 with one inline call, V2 with `calls`): records the send in the
  * activity's transaction; the tracker fills nonce, gas and fees from the node, signs with `from`,
  * broadcasts and follows it (get_send_transaction_status). Gas sponsorship is not offered.
+ *
+ * @throws INVALID_ARGUMENT when parameters.caip2 is not a configured EVM network, parameters.sponsor is true, there is not exactly one call, parameters.maxPriorityFeePerGas exceeds parameters.maxFeePerGas, or parameters.from is not an Ethereum account
+ * @throws NOT_FOUND when parameters.from names no wallet account of the organization
  */
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   const network = requireNetwork(ctx.rt.config.networks, p.caip2, 'parameters.caip2')

@@ -7,7 +7,12 @@ import { exportTo } from './shared/exportBundle.js'
 import { openMnemonic, requireWallet } from './shared/walletLookup.js'
 import type { ActivityHandler } from './types.js'
 
-/** export_wallet (wire-formats B2): the mnemonic (UTF-8) in an export bundle; marks the wallet exported. */
+/**
+ * export_wallet (wire-formats B2): the mnemonic (UTF-8) in an export bundle; marks the wallet exported.
+ *
+ * @throws INVALID_ARGUMENT when parameters.language is not MNEMONIC_LANGUAGE_ENGLISH or parameters.targetPublicKey is not a hex P-256 public key
+ * @throws NOT_FOUND when parameters.walletId names no wallet of the organization
+ */
 export const handler: ActivityHandler<z.infer<typeof exportWallet.parameters>> = async (ctx, p) => {
   if (p.language !== undefined && p.language !== 'MNEMONIC_LANGUAGE_ENGLISH') {
     throw invalidField('parameters.language', 'only MNEMONIC_LANGUAGE_ENGLISH is supported')

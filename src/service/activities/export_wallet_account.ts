@@ -7,6 +7,9 @@ import type { ActivityHandler } from './types.js'
 /**
  * export_wallet_account (wire-formats B2): the account's 32-byte private key in an export bundle.
  * The wallet itself is not marked exported (its mnemonic was not revealed).
+ *
+ * @throws NOT_FOUND when parameters.address names no wallet account of the organization
+ * @throws INVALID_ARGUMENT when parameters.targetPublicKey is not a hex P-256 public key
  */
 export const handler: ActivityHandler<z.infer<typeof exportWalletAccount.parameters>> = async (ctx, p) => {
   const account = await requireAccount(ctx.tx, ctx.organizationId, p.address, 'parameters.address')

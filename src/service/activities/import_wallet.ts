@@ -36,6 +36,12 @@ async function decryptMnemonic(envelope: string, privateKey: Uint8Array): Promis
  * import_wallet (wire-formats B2): decrypts the `{encappedPublic, ciphertext}` envelope with the
  * user's import key (from init_import_wallet, used once), validates the BIP-39 mnemonic and
  * stores the wallet (`imported: true`) with its accounts.
+ *
+ * @throws NOT_FOUND when parameters.userId names no user of the organization
+ * @throws FAILED_PRECONDITION when no import was initiated for the user (init_import_wallet)
+ * @throws BUNDLE_INVALID when parameters.encryptedBundle cannot be decrypted with the user's import key
+ * @throws INVALID_ARGUMENT when the decrypted bundle is not a valid BIP-39 mnemonic in UTF-8, or an account's curve, path or addressFormat is invalid
+ * @throws ALREADY_EXISTS when parameters.accounts repeats an account (curve, path and address format)
  */
 export const handler: ActivityHandler<z.infer<typeof importWallet.parameters>> = async (ctx, p) => {
   await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')

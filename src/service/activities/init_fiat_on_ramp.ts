@@ -43,6 +43,9 @@ async function credentialFor(sql: Sql, orgId: string, provider: string, sandboxM
  * init_fiat_on_ramp (service-interface.md submit 5): validates the order, builds the provider
  * URL (the built-in sandbox page when no credential or provider URL is configured), signs it
  * when asked, and records the PENDING transaction in the activity's transaction.
+ *
+ * @throws INVALID_ARGUMENT when parameters.cryptoCurrencyCode is not carried on parameters.network, parameters.walletAddress is not an address of that network, parameters.countryCode or parameters.countrySubdivisionCode is malformed, or parameters.urlForSignature is not an absolute http(s) URL
+ * @throws INTERNAL when the on-ramp credential that would sign parameters.urlForSignature has no stored secret
  */
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   checkOrder(p)

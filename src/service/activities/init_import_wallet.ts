@@ -11,6 +11,8 @@ import type { ActivityHandler } from './types.js'
  * init_import_wallet (wire-formats B2 import bundles): a fresh P-256 import key for the user
  * (private half sealed, replacing any earlier one) announced in a target bundle signed by the
  * service signer, with `organizationId` and `userId`.
+ *
+ * @throws NOT_FOUND when parameters.userId names no user of the organization
  */
 export const handler: ActivityHandler<z.infer<typeof initImportWallet.parameters>> = async (ctx, p) => {
   await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')

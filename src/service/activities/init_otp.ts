@@ -6,6 +6,10 @@ import type { ActivityHandler } from './types.js'
 /**
  * init_otp V3 (wire-formats B4): like init_otp_auth, plus the signed `otpEncryptionTargetBundle`
  * announcing the service's OTP HPKE key, signed by the verifier ("TLS fetcher") key (B2).
+ *
+ * @throws INVALID_ARGUMENT when parameters.contact is not an email address or E.164 phone number for parameters.otpType, parameters.expirationSeconds is not between 1 and 600, or an email or SMS customization field is invalid
+ * @throws OTP_RATE_LIMITED when too many OTPs were initiated for the contact (or, for SMS, the userIdentifier) within the rate-limit window
+ * @throws FAILED_PRECONDITION when no delivery is configured for the OTP type (SMTP or SMS webhook) and the dev mailbox is off
  */
 export const handler: ActivityHandler<InitOtpFields> = async (ctx, p) => {
   const { otpId } = await initiateOtp(ctx, p)

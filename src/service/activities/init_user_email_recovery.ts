@@ -12,6 +12,10 @@ import type { ActivityHandler } from './types.js'
  * init_user_email_recovery V2 (service-interface §9): a fresh RECOVER_USER key (replacing any
  * earlier one) for the user with this email, its credential bundle emailed to them (in the
  * body, and in the magic link when a template is given). Result `{userId}`.
+ *
+ * @throws INVALID_ARGUMENT when parameters.email is not an email address, an email customization field is invalid, parameters.expirationSeconds is not a positive number of seconds or parameters.targetPublicKey is not a hex P-256 public key
+ * @throws NOT_FOUND when no user has parameters.email in the organization or its sub-organizations
+ * @throws FAILED_PRECONDITION when email recovery is disabled for the user's organization, or no email delivery is configured and the dev mailbox is off
  */
 export const handler: ActivityHandler<z.infer<typeof initUserEmailRecovery.parameters>> = async (ctx, p) => {
   const email = normaliseContact('OTP_TYPE_EMAIL', p.email, 'parameters.email')

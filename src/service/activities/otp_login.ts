@@ -69,7 +69,19 @@ function login(requireSignature: boolean): ActivityHandler<Params> {
   }
 }
 
-/** otp_login V2 (service-interface §8): verification token + client signature → session JWT (B3). */
+/**
+ * otp_login V2 (service-interface §8): verification token + client signature → session JWT (B3).
+ *
+ * @throws TOKEN_INVALID when parameters.verificationToken is not an unexpired token of this service, was issued for an organization that is neither this one nor an ancestor, has already been used, or is not bound to a public key while a clientSignature is given
+ * @throws INVALID_ARGUMENT when parameters.clientSignature is missing, its publicKey is not the token's key, its message is not the login message for parameters.publicKey and the token, or its signature does not verify; or parameters.publicKey is not a hex P-256 public key
+ * @throws NOT_FOUND when no user has the verified contact in the organization or its sub-organizations
+ */
 export const handlerV2 = login(true)
-/** otp_login V1 (core): the client signature is optional. */
+/**
+ * otp_login V1 (core): the client signature is optional.
+ *
+ * @throws TOKEN_INVALID when parameters.verificationToken is not an unexpired token of this service, was issued for an organization that is neither this one nor an ancestor, has already been used, or is not bound to a public key while a clientSignature is given
+ * @throws INVALID_ARGUMENT when a given parameters.clientSignature has a publicKey that is not the token's key, a message that is not the login message for parameters.publicKey and the token, or a signature that does not verify; without one, when parameters.publicKey is not the key the token is bound to; or when parameters.publicKey is not a hex P-256 public key
+ * @throws NOT_FOUND when no user has the verified contact in the organization or its sub-organizations
+ */
 export const handlerV1 = login(false)

@@ -11,6 +11,11 @@ const RECOVERY = 'CREDENTIAL_TYPE_RECOVER_USER_KEY_P256'
 /**
  * recover_user (service-interface §2): registers a new passkey for the user, then deletes the
  * user's recovery keys, so the recovery credential stops working once used.
+ *
+ * @throws FAILED_PRECONDITION when the activity runs after consensus instead of at submission (there is no stamping credential)
+ * @throws NOT_FOUND when parameters.userId names no user of the organization
+ * @throws INVALID_ARGUMENT when a recovery credential names another user than its own in parameters.userId, or parameters.authenticator's attestation is invalid or names an origin that is not allowed
+ * @throws ALREADY_EXISTS when parameters.authenticator's credential id is already registered, in any organization
  */
 export const handler: ActivityHandler<z.infer<typeof recoverUser.parameters>> = async (ctx, p) => {
   const principal = ctx.principal

@@ -18,6 +18,9 @@ const CURVE_OF_TYPE: Partial<Record<Params['type'], string>> = {
 /**
  * sign_transaction V2 (wire-formats B4): Ethereum (legacy, EIP-2930, EIP-1559) and Solana;
  * `signedTransaction` is hex without `0x`.
+ *
+ * @throws INVALID_ARGUMENT when parameters.type is not supported, the account's curve does not sign that type, or parameters.unsignedTransaction is not an unsigned transaction of that type with the account among its signers
+ * @throws NOT_FOUND when parameters.signWith names no wallet account of the organization
  */
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   const curve = CURVE_OF_TYPE[p.type]

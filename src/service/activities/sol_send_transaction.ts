@@ -18,6 +18,9 @@ const MAX_TRANSACTION_BYTES = 1232
  * sol_send_transaction: checks the transaction and that `signWith` is one of its signers, and
  * records the send in the activity's transaction; the tracker sets a fresh blockhash when asked
  * (or when the transaction has none), signs, broadcasts with preflight and follows it.
+ *
+ * @throws INVALID_ARGUMENT when parameters.caip2 is not a configured Solana network, parameters.sponsor is true, parameters.unsignedTransaction is over 1232 bytes or not a serialized Solana transaction, or a signer is not a Solana account, not a required signer of the transaction, listed twice or missing
+ * @throws NOT_FOUND when parameters.signWith (or an address of parameters.signWiths) names no wallet account of the organization
  */
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   const network = requireNetwork(ctx.rt.config.networks, p.caip2, 'parameters.caip2')

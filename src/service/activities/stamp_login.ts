@@ -10,6 +10,10 @@ import type { ActivityHandler } from './types.js'
  * client's `publicKey` registered as a LOGIN credential. Accepts X-Stamp, X-Stamp-Webauthn
  * (credential found among sub-organizations of the named one) and X-Stamp-Attested (a
  * verification token, spent here: single use).
+ *
+ * @throws FAILED_PRECONDITION when the activity runs after consensus instead of at submission (there is no stamping credential)
+ * @throws TOKEN_INVALID when the X-Stamp-Attested verification token has already been used
+ * @throws INVALID_ARGUMENT when parameters.expirationSeconds is not a positive number of seconds or parameters.publicKey is not a hex P-256 public key
  */
 export const handler: ActivityHandler<z.infer<typeof stampLogin.parameters>> = async (ctx, p) => {
   const principal = ctx.principal

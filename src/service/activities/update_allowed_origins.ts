@@ -22,6 +22,8 @@ function normaliseOrigin(value: string, field: string): string {
 /**
  * update_allowed_origins: replaces the organization's allowed origins (organizations.allowed_origins),
  * used with the configured ones for WebAuthn origin checks here and in sub-organizations (A4).
+ *
+ * @throws INVALID_ARGUMENT when an entry of parameters.allowedOrigins is not an http(s) or extension origin URL without a path
  */
 export const handler: ActivityHandler<z.infer<typeof updateAllowedOrigins.parameters>> = async (ctx, p) => {
   const origins = [...new Set(p.allowedOrigins.map((o, i) => normaliseOrigin(o, `parameters.allowedOrigins[${i}]`)))]

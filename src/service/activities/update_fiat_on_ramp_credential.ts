@@ -8,6 +8,10 @@ import type { ActivityHandler } from './types.js'
 /**
  * update_fiat_on_ramp_credential (service-interface.md submit 12; `fiatOnrampCredentialId`):
  * replaces provider, keys and secrets of one credential; its sandboxMode is kept.
+ *
+ * @throws NOT_FOUND when parameters.fiatOnrampCredentialId names no on-ramp credential of the organization
+ * @throws ALREADY_EXISTS when another credential of the organization has parameters.onrampProvider with the same sandboxMode
+ * @throws BUNDLE_INVALID when parameters.encryptedSecretApiKey or parameters.encryptedPrivateApiKey is not encrypted to the service's on-ramp key
  */
 export const handler: ActivityHandler<z.infer<typeof updateFiatOnRampCredential.parameters>> = async (ctx, p) => {
   const row = await getCredential(ctx.tx, ctx.organizationId, p.fiatOnrampCredentialId)

@@ -30,7 +30,14 @@ async function tokenFor(ctx: ActivityContext, otpId: string, code: string, publi
   return { verificationToken }
 }
 
-/** verify_otp V1 (core): `{otpId, otpCode, publicKey?}` → a verification token (wire-formats B3). */
+/**
+ * verify_otp V1 (core): `{otpId, otpCode, publicKey?}` → a verification token (wire-formats B3).
+ *
+ * @throws INVALID_ARGUMENT when parameters.expirationSeconds is not a positive number of seconds up to 86400 or parameters.publicKey is not a hex P-256 public key
+ * @throws NOT_FOUND when parameters.otpId names no OTP of the organization or an ancestor
+ * @throws OTP_EXPIRED when the OTP has already been used, has expired or has had 5 wrong codes
+ * @throws OTP_INVALID when parameters.otpCode is not the OTP's code
+ */
 export const handlerV1: ActivityHandler<z.infer<typeof verifyOtpV1.parameters>> = (ctx, p) =>
   tokenFor(
     ctx,
@@ -43,6 +50,12 @@ export const handlerV1: ActivityHandler<z.infer<typeof verifyOtpV1.parameters>> 
 /**
  * verify_otp V2: `encryptedOtpBundle` is HPKE to the service's OTP key (made by @turnkey/crypto
  * encryptOtpCodeToBundle from init_otp's target bundle), plaintext `{otp_code, public_key}` (B2).
+ *
+ * @throws BUNDLE_INVALID when parameters.encryptedOtpBundle cannot be decrypted with the service's OTP key or its plaintext is not JSON {otp_code, public_key}
+ * @throws INVALID_ARGUMENT when parameters.expirationSeconds is not a positive number of seconds up to 86400 or the bundle's public_key is not a hex P-256 public key
+ * @throws NOT_FOUND when parameters.otpId names no OTP of the organization or an ancestor
+ * @throws OTP_EXPIRED when the OTP has already been used, has expired or has had 5 wrong codes
+ * @throws OTP_INVALID when the bundle's otp_code is not the OTP's code
  */
 export const handlerV2: ActivityHandler<z.infer<typeof verifyOtp.parameters>> = async (ctx, p) => {
   const opened = await decryptEnvelope({ envelope: p.encryptedOtpBundle, privateKey: ctx.rt.keys.otpTarget.privateKey })

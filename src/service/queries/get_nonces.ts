@@ -9,6 +9,9 @@ import type { QueryHandler } from './types.js'
  * get_nonces: when `nonce` is asked for, the address's next nonce on an EVM network (pending
  * transactions counted), read from
  * the node. There is no gas station here, so `gasStationNonce: true` is refused naming the field.
+ *
+ * @throws INVALID_ARGUMENT when caip2 is not a configured EVM network or gasStationNonce is true
+ * @throws FAILED_PRECONDITION when nonce is asked for and the network's node is not reachable, does not answer in time, refuses the call or answers without a result
  */
 export const handler: QueryHandler<z.output<typeof getNonces.request>> = async ({ rt }, req) => {
   const network = requireNetwork(rt.config.networks, req.caip2, 'caip2')

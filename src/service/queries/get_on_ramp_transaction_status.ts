@@ -2,7 +2,11 @@ import { fieldError } from '../../api/errors.js'
 import type { QueryHandler } from './types.js'
 import { getTransaction } from '../store/onramp.js'
 
-/** get_on_ramp_transaction_status: `{organizationId, transactionId}` → `{transactionStatus, txHash?}` (issue 6). */
+/**
+ * get_on_ramp_transaction_status: `{organizationId, transactionId}` → `{transactionStatus, txHash?}` (issue 6).
+ *
+ * @throws NOT_FOUND when transactionId names no on-ramp transaction of the organization
+ */
 export const handler: QueryHandler<{ transactionId: string }> = async ({ sql, organizationId }, req) => {
   const tx = await getTransaction(sql, req.transactionId, organizationId)
   if (!tx) {

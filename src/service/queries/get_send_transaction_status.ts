@@ -6,6 +6,8 @@ import { getSend } from '../store/sends.js'
  * get_send_transaction_status (service-interface.md): `txStatus` INITIALIZED, BROADCASTING,
  * INCLUDED or FAILED; `eth.txHash` or `solana.signature` once signed; `txError` and `error`
  * (revert chain or Solana details) when FAILED.
+ *
+ * @throws NOT_FOUND when sendTransactionStatusId names no send transaction of the organization
  */
 export const handler: QueryHandler<{ sendTransactionStatusId: string }> = async ({ sql, organizationId }, req) => {
   const send = await getSend(sql, organizationId, req.sendTransactionStatusId)

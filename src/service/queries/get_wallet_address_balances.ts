@@ -10,6 +10,10 @@ const FORMAT_OF_FAMILY = { evm: 'ADDRESS_FORMAT_ETHEREUM', solana: 'ADDRESS_FORM
  * get_wallet_address_balances: `{organizationId, address, caip2}` → `{balances}` read from the
  * network's node. The address must be one of the organization's wallet accounts, in the format
  * the network takes (404 / 400 naming `address`); an unknown network is a 400 naming `caip2`.
+ *
+ * @throws INVALID_ARGUMENT when caip2 is not a configured network, or the account's address format is not the one that network takes
+ * @throws NOT_FOUND when address names no wallet account of the organization
+ * @throws FAILED_PRECONDITION when the network's node is not reachable, does not answer in time, refuses the call or answers without a result
  */
 export const handler: QueryHandler<{ address: string; caip2: string }> = async ({ sql, rt, organizationId }, req) => {
   const network = requireNetwork(rt.config.networks, req.caip2, 'caip2')

@@ -8,6 +8,8 @@ type Request = z.infer<typeof listActivitiesQuery.request>
 /**
  * list_activities: newest first, filters; `paginationOptions` as every list (`store/page.ts`:
  * limit 1–100, default 10; `after`/`before` are activity ids, older / newer ones).
+ *
+ * @throws INVALID_ARGUMENT when paginationOptions.after or paginationOptions.before names no entry of the list
  */
 export const handler: QueryHandler<Request> = async ({ sql, organizationId, principal }, req) => {
   const rows = await listActivities(sql, {

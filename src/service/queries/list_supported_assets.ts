@@ -1,7 +1,11 @@
 import { requireNetwork, supportedAssets } from '../chains/assets.js'
 import type { QueryHandler } from './types.js'
 
-/** list_supported_assets: `{organizationId, caip2}` → `{assets}` of a configured network (400 naming `caip2` otherwise). */
+/**
+ * list_supported_assets: `{organizationId, caip2}` → `{assets}` of a configured network (400 naming `caip2` otherwise).
+ *
+ * @throws INVALID_ARGUMENT when caip2 is not a configured network
+ */
 export const handler: QueryHandler<{ caip2: string }> = async ({ rt }, req) => ({
   assets: supportedAssets(requireNetwork(rt.config.networks, req.caip2, 'caip2')),
 })

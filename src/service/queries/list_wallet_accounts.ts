@@ -10,6 +10,9 @@ type Request = z.infer<typeof listWalletAccountsQuery.request>
  * list_wallet_accounts (wire-formats B4 getWalletAccounts, B6 paging): accounts in creation order,
  * optionally of one wallet; `paginationOptions` as every list (`store/page.ts`: limit 1–100, default
  * 10; `after`/`before` are walletAccountIds of the organization); `includeWalletDetails` adds `walletDetails`.
+ *
+ * @throws NOT_FOUND when walletId names no wallet of the organization
+ * @throws INVALID_ARGUMENT when paginationOptions.after or paginationOptions.before names no wallet account of the organization
  */
 export const handler: QueryHandler<Request> = async ({ sql, organizationId }, req) => {
   if (req.walletId !== undefined) await requireWallet(sql, organizationId, req.walletId, 'walletId')
