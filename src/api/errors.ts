@@ -162,8 +162,13 @@ export class SigilError extends Error {
 }
 
 /** An error naming one field: message `field: description` and one field violation (wire-formats A3). */
-export function fieldError(code: SigilErrorCode, field: string, description: string): SigilError {
-  return new SigilError(code, `${field}: ${description}`, { fieldViolations: [{ field, description }] })
+export function fieldError(
+  code: SigilErrorCode,
+  field: string,
+  description: string,
+  options: Omit<SigilErrorOptions, 'fieldViolations'> = {},
+): SigilError {
+  return new SigilError(code, `${field}: ${description}`, { ...options, fieldViolations: [{ field, description }] })
 }
 
 /** Shorthand for an INVALID_ARGUMENT error naming one field. */

@@ -48,7 +48,6 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
     if (p[flag]) await setFeature(ctx.tx, orgId, feature, 'disabled')
   }
   if (!p.wallet) return { subOrganizationId: orgId, rootUserIds }
-  if (!createWalletIn) throw new SigilError('INVALID_ARGUMENT', 'parameters.wallet: wallets are not supported')
   const wallet = await createWalletIn(ctx, orgId, p.wallet, 'parameters.wallet')
   return { subOrganizationId: orgId, wallet, rootUserIds }
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { SigilError } from '../../api/errors.js'
+import { fieldError, SigilError } from '../../api/errors.js'
 import type { deleteUsers } from '../../api/operations/delete_users.js'
 import { getQuorum } from '../store/organizations.js'
 import { deleteUser } from '../store/users.js'
@@ -18,9 +18,7 @@ export const handler: ActivityHandler<z.infer<typeof deleteUsers.parameters>> = 
     const field = `parameters.userIds[${i}]`
     await requireUser(ctx.tx, ctx.organizationId, id, field)
     if (quorum.userIds.includes(id)) {
-      throw new SigilError('FAILED_PRECONDITION', `${field}: user is a root quorum member; remove it from the quorum first`, {
-        fieldViolations: [{ field, description: 'root quorum member' }],
-      })
+      throw fieldError('FAILED_PRECONDITION', field, 'user is a root quorum member; remove it from the quorum first')
     }
     await deleteUser(ctx.tx, id)
   }

@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
-import { isSigilErrorCode, SigilError, type SigilErrorCode } from '../../api/errors.js'
+import { fieldError, isSigilErrorCode, SigilError, type SigilErrorCode } from '../../api/errors.js'
 import { createAppProof } from '../../crypto/appProof.js'
 import { bytesToHex, utf8Decode } from '../../crypto/encoding.js'
 import type { Principal } from '../auth/principal.js'
@@ -289,9 +289,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       const { tx, now } = ctx
       const target = await lockActivityByFingerprint(tx, ctx.organizationId, params.fingerprint)
       if (!target) {
-        throw new SigilError('NOT_FOUND', 'fingerprint: no activity with this fingerprint in the organization', {
-          fieldViolations: [{ field: 'fingerprint', description: 'no such activity' }],
-        })
+        throw fieldError('NOT_FOUND', 'fingerprint', 'no activity with this fingerprint in the organization')
       }
       if (target.status !== STATUS.CONSENSUS_NEEDED) {
         throw new SigilError('VOTE_NOT_ALLOWED', `activity ${target.id} is ${target.status}, not waiting for votes`)

@@ -15,9 +15,7 @@ const BUNDLE = 'parameters.encryptedBundle'
 async function decryptMnemonic(envelope: string, privateKey: Uint8Array): Promise<string> {
   const opened = await decryptEnvelope({ envelope, privateKey })
   if (!opened.ok) {
-    throw new SigilError('BUNDLE_INVALID', `${BUNDLE}: cannot be decrypted with the import key (${opened.reason})`, {
-      fieldViolations: [{ field: BUNDLE, description: `cannot be decrypted (${opened.reason})` }],
-    })
+    throw fieldError('BUNDLE_INVALID', BUNDLE, `cannot be decrypted with the import key (${opened.reason})`)
   }
   let text: string
   try {

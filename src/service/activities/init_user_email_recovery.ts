@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { initUserEmailRecovery } from '../../api/operations/init_user_email_recovery.js'
-import { SigilError } from '../../api/errors.js'
+import { fieldError, SigilError } from '../../api/errors.js'
 import { enqueueMessage } from '../mail/outbox.js'
 import { checkEmailOptions, recoveryEmail, type EmailOptions } from '../mail/templates.js'
 import { findUserByContact, normaliseContact } from '../otp/contact.js'
@@ -23,9 +23,7 @@ export const handler: ActivityHandler<z.infer<typeof initUserEmailRecovery.param
   checkEmailOptions(options, 'parameters.emailCustomization', 'parameters.emailCustomization')
   const user = await findUserByContact(ctx.tx, ctx.organizationId, 'OTP_TYPE_EMAIL', email)
   if (!user) {
-    throw new SigilError('NOT_FOUND', 'parameters.email: no user with this email in the organization or its sub-organizations', {
-      fieldViolations: [{ field: 'parameters.email', description: 'no such user' }],
-    })
+    throw fieldError('NOT_FOUND', 'parameters.email', 'no user with this email in the organization or its sub-organizations')
   }
   const features = await listFeatures(ctx.tx, user.organization_id)
   if (features.some((f) => f.name === 'FEATURE_NAME_EMAIL_RECOVERY' && f.value === 'disabled')) {

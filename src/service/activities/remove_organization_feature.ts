@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { SigilError } from '../../api/errors.js'
+import { fieldError, SigilError } from '../../api/errors.js'
 import type { removeOrganizationFeature } from '../../api/operations/remove_organization_feature.js'
 import { listFeatures, removeFeature } from '../store/organizations.js'
 import type { ActivityHandler } from './types.js'
@@ -11,9 +11,7 @@ import type { ActivityHandler } from './types.js'
  */
 export const handler: ActivityHandler<z.infer<typeof removeOrganizationFeature.parameters>> = async (ctx, p) => {
   if (!(await removeFeature(ctx.tx, ctx.organizationId, p.name))) {
-    throw new SigilError('NOT_FOUND', `parameters.name: feature ${p.name} is not set`, {
-      fieldViolations: [{ field: 'parameters.name', description: 'feature not set' }],
-    })
+    throw fieldError('NOT_FOUND', 'parameters.name', `feature ${p.name} is not set`)
   }
   return { features: await listFeatures(ctx.tx, ctx.organizationId) }
 }

@@ -1,5 +1,5 @@
 import { verifyAuthenticationResponse } from '@simplewebauthn/server'
-import { SigilError } from '../../api/errors.js'
+import { fieldError, SigilError } from '../../api/errors.js'
 import { bytesToHex, hexToBytes, base64UrlDecode, utf8Decode } from '../../crypto/encoding.js'
 import { compressP256PublicKey } from '../../crypto/p256.js'
 import { parseWebauthnStamp, webauthnChallengeForBody } from '../../crypto/verifyStamp.js'
@@ -119,9 +119,7 @@ async function pickByOrganization<T extends { organization_id: string }>(
 export async function authenticate(sql: Sql, config: ServiceConfig, input: AuthenticateInput): Promise<Authenticated> {
   const { signed } = input
   if ((await ancestry(sql, input.organizationId)).length === 0) {
-    throw new SigilError('NOT_FOUND', `organizationId: organization ${input.organizationId} not found`, {
-      fieldViolations: [{ field: 'organizationId', description: 'organization not found' }],
-    })
+    throw fieldError('NOT_FOUND', 'organizationId', `organization ${input.organizationId} not found`)
   }
 
   if (signed.kind === 'API_KEY') {

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { SigilError } from '../../api/errors.js'
+import { SigilError, fieldError } from '../../api/errors.js'
 import { parseRequestJson } from './json.js'
 
 /** The largest request body the service and the relay read. */
@@ -39,9 +39,7 @@ export function requireJsonContentType(c: Context): void {
   if (type === undefined) return
   const media = type.split(';', 1)[0]!.trim().toLowerCase()
   if (media !== 'application/json') {
-    throw new SigilError('UNSUPPORTED_MEDIA_TYPE', `Content-Type: must be application/json, not ${media.slice(0, 100) || 'empty'}`, {
-      fieldViolations: [{ field: 'Content-Type', description: 'must be application/json' }],
-    })
+    throw fieldError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type', `must be application/json, not ${media.slice(0, 100) || 'empty'}`)
   }
 }
 

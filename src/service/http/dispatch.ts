@@ -96,10 +96,7 @@ async function storing<T>(json: unknown, run: () => Promise<T>): Promise<T> {
       if (!longest || s.length > longest.length) longest = { length: s.length, node }
     })
     const field = longest ? fieldPath('', pathOf(longest.node)) : '(body)'
-    throw new SigilError('INVALID_ARGUMENT', `${field}: value is too large to store`, {
-      fieldViolations: [{ field, description: 'value is too large to store' }],
-      cause: e,
-    })
+    throw fieldError('INVALID_ARGUMENT', field, 'value is too large to store', { cause: e })
   }
 }
 

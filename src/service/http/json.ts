@@ -12,7 +12,7 @@
  * Every refusal is 400 INVALID_JSON naming the field where it can.
  */
 import { type AnyNode, parse as parseTree } from '@humanwhocodes/momoa'
-import { SigilError } from '../../api/errors.js'
+import { SigilError, fieldError } from '../../api/errors.js'
 import { fieldPath } from '../../api/validation.js'
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
@@ -22,7 +22,7 @@ const LONE_SURROGATE = /[\ud800-\udfff]/u
 
 function invalidJson(description: string, field?: string): SigilError {
   if (field === undefined) return new SigilError('INVALID_JSON', `request body ${description}`)
-  return new SigilError('INVALID_JSON', `${field}: ${description}`, { fieldViolations: [{ field, description }] })
+  return fieldError('INVALID_JSON', field, description)
 }
 
 /** What a string (value or member name) must not contain, or undefined. */

@@ -1,4 +1,4 @@
-import { SigilError } from '../../api/errors.js'
+import { fieldError, SigilError } from '../../api/errors.js'
 import type { ActivityContext } from '../activities/types.js'
 import { isSelfOrAncestor } from '../store/organizations.js'
 import { countWrongAttempts, lockOtp, markOtpUsed, type OtpRow } from '../store/otps.js'
@@ -18,9 +18,7 @@ export const MAX_WRONG_ATTEMPTS = 5
 export async function consumeOtp(ctx: ActivityContext, otpId: string, code: string): Promise<OtpRow> {
   const otp = await lockOtp(ctx.tx, otpId)
   if (!otp || !(await isSelfOrAncestor(ctx.tx, otp.organization_id, ctx.organizationId))) {
-    throw new SigilError('NOT_FOUND', 'parameters.otpId: no such OTP in this organization', {
-      fieldViolations: [{ field: 'parameters.otpId', description: 'no such OTP' }],
-    })
+    throw fieldError('NOT_FOUND', 'parameters.otpId', 'no such OTP in this organization')
   }
   if (otp.used_at !== null) throw new SigilError('OTP_EXPIRED', 'OTP has already been used')
   if (ctx.now >= otp.expires_at) throw new SigilError('OTP_EXPIRED', 'OTP has expired')

@@ -1,4 +1,4 @@
-import { SigilError } from '../../../api/errors.js'
+import { fieldError, SigilError } from '../../../api/errors.js'
 import type { Sql } from '../../store/sql.js'
 import { getUser, type UserRow } from '../../store/users.js'
 
@@ -6,9 +6,7 @@ import { getUser, type UserRow } from '../../store/users.js'
 export async function requireUser(sql: Sql, orgId: string, userId: string, field: string): Promise<UserRow> {
   const user = await getUser(sql, orgId, userId)
   if (!user) {
-    throw new SigilError('NOT_FOUND', `${field}: user ${userId} not found in the organization`, {
-      fieldViolations: [{ field, description: 'no such user in the organization' }],
-    })
+    throw fieldError('NOT_FOUND', field, `user ${userId} not found in the organization`)
   }
   return user
 }
