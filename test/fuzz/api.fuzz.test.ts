@@ -296,6 +296,11 @@ function judge(p: Plan, status: number, text: string): string[] {
   const out: string[] = []
   if (status >= 500) out.push(`status ${status}`)
   if (p.cls === 'overLimit' && status !== 413) out.push(`over-limit body answered ${status}, expected 413`)
+  if (p.expect) {
+    if (status !== p.expect.status) out.push(`[${p.cls}] answered ${status}, expected ${p.expect.status}`)
+    if (p.expect.reason && !text.includes(`"reason":"${p.expect.reason}"`)) out.push(`[${p.cls}] error reason is not ${p.expect.reason}`)
+    if (p.expect.field && !text.includes(`"field":${JSON.stringify(p.expect.field)}`)) out.push(`[${p.cls}] error does not name ${p.expect.field}`)
+  }
   if (status < 200 || status >= 300) {
     let json: unknown
     try {
@@ -348,7 +353,7 @@ function chunkedBody(bytes: Uint8Array<ArrayBuffer>): RequestInit & { duplex: 'h
 async function runOne(p: Plan): Promise<void> {
   const body = render(p, Date.now())
   const bytes: Uint8Array<ArrayBuffer> = new Uint8Array(typeof body === 'string' ? Buffer.from(body, 'utf8') : body)
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+  const headers: Record<string, string> = { 'Content-Type': p.contentType ?? 'application/json' }
   switch (p.stamp.kind) {
     case 'valid':
       headers['X-Stamp'] = stampOf(aKey.privateKeyHex, aKey.publicKey, bytes)

@@ -34,6 +34,11 @@ export const CLASSES = [
   'stampOtherBody',
   'stampReplay',
   'crossTenant',
+  // issue 20: I-JSON, content types, array bounds
+  'loneSurrogate',
+  'duplicateKey',
+  'wrongContentType',
+  'arrayBounds',
 ] as const
 export type FuzzClass = (typeof CLASSES)[number]
 
@@ -57,6 +62,10 @@ export type Plan = {
   crossIds?: string[]
   /** Sent with chunked transfer encoding (no Content-Length). */
   chunked?: boolean
+  /** The Content-Type header sent (default `application/json`). */
+  contentType?: string
+  /** What the class requires of the answer, beyond "never a 5xx". */
+  expect?: { status: number; reason?: string; field?: string } | undefined
 }
 
 export type Operation = { path: string; submit?: SubmitDefinition[]; query?: QueryDefinition }
@@ -192,6 +201,52 @@ const WRONG_VALUES = fc.oneof(
   fc.double(),
 )
 
+/** Lone UTF-16 surrogates, alone and inside text. */
+const LONE = ['\ud800', '\udfff', 'x\udc00y', 'a\ud83d', '\ude00b']
+
+/** Content types other than JSON (415), and JSON ones with parameters or other case (accepted). */
+const NOT_JSON = ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'text/json', 'application/jsonx', 'application/json-seq', '']
+const JSON_TYPES = ['application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset=UTF-8']
+
+/** Paths (with `[]` for array elements) of every bounded array in a JSON schema, with its maximum and element schema. */
+function boundedArrays(s: JsonSchemaLike, path: Seg[] = [], out: Array<{ path: Seg[]; max: number; items: JsonSchemaLike }> = []) {
+  for (const alt of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) boundedArrays(alt, path, out)
+  if (s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array'))) {
+    if (typeof s.maxItems === 'number' && s.items) out.push({ path, max: s.maxItems, items: s.items })
+    if (s.items) boundedArrays(s.items, [...path, 0], out)
+  }
+  for (const [k, v] of Object.entries(s.properties ?? {})) boundedArrays(v, [...path, k], out)
+  return out
+}
+type JsonSchemaLike = ReturnType<typeof jsonSchemaOf> & {
+  type?: string | string[]
+  properties?: Record<string, JsonSchemaLike>
+  items?: JsonSchemaLike
+  maxItems?: number
+  anyOf?: JsonSchemaLike[]
+  oneOf?: JsonSchemaLike[]
+  allOf?: JsonSchemaLike[]
+}
+
+/** Sets `value` at `path`, creating objects and one-element arrays on the way. */
+function setCreating(root: unknown, path: Seg[], value: unknown): unknown {
+  const copy = clone(root) as Record<string | number, unknown>
+  let cur = copy
+  path.forEach((seg, i) => {
+    if (i === path.length - 1) {
+      cur[seg] = value
+      return
+    }
+    const wantArray = typeof path[i + 1] === 'number'
+    let next = cur[seg]
+    if (wantArray ? !Array.isArray(next) || next.length === 0 : !next || typeof next !== 'object' || Array.isArray(next)) {
+      next = cur[seg] = wantArray ? [{}] : {}
+    }
+    cur = next as Record<string | number, unknown>
+  })
+  return copy
+}
+
 const ASCII = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 200 })
 
 /** The arbitrary of plans of one class for one operation. */
@@ -297,6 +352,60 @@ export function planArbitrary(op: Operation, cls: FuzzClass, t: Tenants): fc.Arb
           const v = where === 'prefix' ? odd + s : where === 'suffix' ? s + odd : odd
           return plan(setAt(b, target.path, v))
         })
+    case 'loneSurrogate':
+      // Every string field and member name of every path, in turn (fast-check picks the node).
+      return fc.tuple(base, fc.nat(), fc.constantFrom(...LONE), fc.boolean()).map(([b, n, lone, inKey]) => {
+        if (inKey) {
+          const objects = nodes(b).filter((x) => x.value !== null && typeof x.value === 'object' && !Array.isArray(x.value))
+          const target = pick(objects, n)!
+          return plan(setAt(b, [...target.path, `k${lone}`], 'v'), { expect: { status: 400, reason: 'INVALID_JSON' } })
+        }
+        const strings = nodes(b).filter((x) => typeof x.value === 'string' && x.path[0] !== 'timestampMs')
+        const target = pick(strings, n)
+        const body = target ? setAt(b, target.path, `${target.value as string}${lone}`) : { ...b, extra: lone }
+        return plan(body, { expect: { status: 400, reason: 'INVALID_JSON' } })
+      })
+    case 'duplicateKey':
+      // A member repeated in any object of the body, with the same or another value.
+      return fc.tuple(base, fc.nat(), fc.boolean()).map(([b, n, same]) => {
+        const objects = nodes(b).filter(
+          (x) => x.value !== null && typeof x.value === 'object' && !Array.isArray(x.value) && Object.keys(x.value as object).length > 0,
+        )
+        const target = pick(objects, n)!
+        const obj = target.value as Record<string, unknown>
+        const key = Object.keys(obj)[n % Object.keys(obj).length]!
+        const value = same ? obj[key] : target.path.length === 0 && key === 'organizationId' ? t.orgB : 'other'
+        return plan(setAt(b, [...target.path, RAW(0)], null), {
+          raw: [JSON.stringify(key), JSON.stringify(value)],
+          text: { kind: 'rawKey' },
+          expect: { status: 400, reason: 'INVALID_JSON' },
+        })
+      })
+    case 'wrongContentType':
+      return fc.tuple(base, fc.constantFrom(...NOT_JSON, ...JSON_TYPES)).map(([b, contentType]) =>
+        plan(b, { contentType, expect: JSON_TYPES.includes(contentType) ? undefined : { status: 415, reason: 'UNSUPPORTED_MEDIA_TYPE' } }),
+      )
+    case 'arrayBounds': {
+      // Each bounded array of the operation at its maximum (accepted by the schema) and one beyond (400 naming it).
+      const schema = (op.submit ? jsonSchemaOf(op.submit[0]!.parameters) : jsonSchemaOf(op.query!.request)) as JsonSchemaLike
+      const prefix: Seg[] = op.submit ? ['parameters'] : []
+      const arrays = boundedArrays(schema)
+      if (arrays.length === 0) return base.map((b) => plan(b))
+      return fc
+        .tuple(base, fc.nat(), fc.boolean())
+        .chain(([b, n, over]) => {
+          const a = arrays[n % arrays.length]!
+          return arbitraryOf(a.items as never).map((item) => ({ b, a, over, item }))
+        })
+        .map(({ b, a, over, item }) => {
+          const path = [...prefix, ...a.path]
+          const body = op.submit && b.type !== op.submit[0]!.type ? { ...b, type: op.submit[0]!.type } : b
+          const field = path.map((seg, i) => (typeof seg === 'number' ? `[${seg}]` : i === 0 ? seg : `.${seg}`)).join('')
+          return plan(setCreating(body, path, Array(a.max + (over ? 1 : 0)).fill(item)), {
+            expect: over ? { status: 400, reason: 'INVALID_ARGUMENT', field } : undefined,
+          })
+        })
+    }
     case 'numberStringSwap':
       return fc.tuple(base, fc.nat()).map(([b, n]) => {
         const leaves = nodes(b).filter(
