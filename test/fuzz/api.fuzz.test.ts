@@ -299,7 +299,8 @@ function judge(p: Plan, status: number, text: string): string[] {
   if (p.expect) {
     if (status !== p.expect.status) out.push(`[${p.cls}] answered ${status}, expected ${p.expect.status}`)
     if (p.expect.reason && !text.includes(`"reason":"${p.expect.reason}"`)) out.push(`[${p.cls}] error reason is not ${p.expect.reason}`)
-    if (p.expect.field && !text.includes(`"field":${JSON.stringify(p.expect.field)}`)) out.push(`[${p.cls}] error does not name ${p.expect.field}`)
+    if (p.expect.field && !text.includes(`"field":${JSON.stringify(p.expect.field)}`))
+      out.push(`[${p.cls}] error does not name ${p.expect.field}`)
   }
   if (status < 200 || status >= 300) {
     let json: unknown

@@ -205,7 +205,17 @@ const WRONG_VALUES = fc.oneof(
 const LONE = ['\ud800', '\udfff', 'x\udc00y', 'a\ud83d', '\ude00b']
 
 /** Content types other than JSON (415), and JSON ones with parameters or other case (accepted). */
-const NOT_JSON = ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'text/json', 'application/jsonx', 'application/json-seq', '']
+const NOT_JSON = [
+  'text/plain',
+  'text/plain;charset=UTF-8',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'text/json',
+  'application/jsonx',
+  'application/json-seq',
+  '',
+]
 const JSON_TYPES = ['application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset=UTF-8']
 
 /** Paths (with `[]` for array elements) of every bounded array in a JSON schema, with its maximum and element schema. */
@@ -382,9 +392,14 @@ export function planArbitrary(op: Operation, cls: FuzzClass, t: Tenants): fc.Arb
         })
       })
     case 'wrongContentType':
-      return fc.tuple(base, fc.constantFrom(...NOT_JSON, ...JSON_TYPES)).map(([b, contentType]) =>
-        plan(b, { contentType, expect: JSON_TYPES.includes(contentType) ? undefined : { status: 415, reason: 'UNSUPPORTED_MEDIA_TYPE' } }),
-      )
+      return fc
+        .tuple(base, fc.constantFrom(...NOT_JSON, ...JSON_TYPES))
+        .map(([b, contentType]) =>
+          plan(b, {
+            contentType,
+            expect: JSON_TYPES.includes(contentType) ? undefined : { status: 415, reason: 'UNSUPPORTED_MEDIA_TYPE' },
+          }),
+        )
     case 'arrayBounds': {
       // Each bounded array of the operation at its maximum (accepted by the schema) and one beyond (400 naming it).
       const schema = (op.submit ? jsonSchemaOf(op.submit[0]!.parameters) : jsonSchemaOf(op.query!.request)) as JsonSchemaLike

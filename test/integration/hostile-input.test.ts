@@ -216,3 +216,58 @@ describe('arrays longer than their maximum (issue 20; src/api/limits.ts)', () =>
     expectTooMany(r, 'filterByStatus', MAX_STATUS_FILTER)
   })
 })
+
+describe('request bodies are I-JSON, sent as JSON (issue 20)', () => {
+  const raw = async (path: string, text: string | Uint8Array, headers: Record<string, string>) => {
+    const bytes = new Uint8Array(typeof text === 'string' ? new TextEncoder().encode(text) : text)
+    const s = await key.stamper.stamp(new TextDecoder().decode(bytes))
+    const res = await fetch(`${svc.url}${path}`, {
+      method: 'POST',
+      headers: { ...headers, [s.stampHeaderName]: s.stampHeaderValue },
+      body: bytes,
+    })
+    return { status: res.status, json: (await res.json()) as any }
+  }
+  const reasonOf = (json: any) => (json.details as any[]).find((d) => d['@type'] === 'type.googleapis.com/sigil.ErrorInfo')?.reason
+
+  it('a repeated organizationId is refused, not resolved to the last one; nothing is stored', async () => {
+    const before = await svc.post(`${Q}list_wallets`, { organizationId: org }, key.stamper)
+    const other = svc.admin.organizationId
+    const text = `{"type":"ACTIVITY_TYPE_CREATE_WALLET","timestampMs":"${Date.now()}","organizationId":"${other}","organizationId":"${org}","parameters":{"walletName":"dup","accounts":[]}}`
+    const r = await raw(`${S}create_wallet`, text, { 'Content-Type': 'application/json' })
+    expectFieldError(r, 400, 'organizationId')
+    expect(reasonOf(r.json)).toBe('INVALID_JSON')
+    const after = await svc.post(`${Q}list_wallets`, { organizationId: org }, key.stamper)
+    expect(after.json.wallets).toEqual(before.json.wallets)
+  })
+
+  it('a leading byte order mark and invalid UTF-8 are INVALID_JSON', async () => {
+    const body = JSON.stringify({ organizationId: org })
+    const bom = await raw(`${Q}list_wallets`, new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(body)]), {})
+    expect([bom.status, reasonOf(bom.json)]).toEqual([400, 'INVALID_JSON'])
+    const bad = new TextEncoder().encode(`{"organizationId":"${org}","x":"__"}`)
+    bad.set([0xc3, 0x28], bad.length - 4)
+    const utf8 = await raw(`${Q}list_wallets`, bad, { 'Content-Type': 'application/json' })
+    expect([utf8.status, reasonOf(utf8.json)]).toEqual([400, 'INVALID_JSON'])
+  })
+
+  it('a body declared as anything but JSON is 415; JSON with parameters, or no declared type, is read', async () => {
+    const body = JSON.stringify({ organizationId: org })
+    for (const type of [
+      'text/plain;charset=UTF-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonx',
+    ]) {
+      const r = await raw(`${Q}list_wallets`, body, { 'Content-Type': type })
+      expect(r.status, type).toBe(415)
+      expect(reasonOf(r.json)).toBe('UNSUPPORTED_MEDIA_TYPE')
+      expect(r.json.message).toMatch(/^Content-Type: must be application\/json/)
+    }
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON']) {
+      expect((await raw(`${Q}list_wallets`, body, { 'Content-Type': type })).status, type).toBe(200)
+    }
+    // fetch without a declared type sends text/plain for a string body; a Uint8Array goes without one.
+    expect((await raw(`${Q}list_wallets`, new TextEncoder().encode(body), {})).status).toBe(200)
+  })
+})

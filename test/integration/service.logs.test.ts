@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesToHex } from '../../src/crypto/encoding.js'
 import { generateP256KeyPair } from '../../src/crypto/p256.js'
+import { resolveConfig } from '../../src/service/config.js'
 import { createLogger } from '../../src/service/logger.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { startService } from '../../src/service/server.js'
+import { freshDatabaseUrl, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 // Structured logs never hold a key, bundle, OTP or stamp (issue 3), even at debug level.
 const lines: string[] = []
@@ -61,5 +66,41 @@ describe('logs', () => {
     }
     const requests = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request')
     expect(requests.every((e) => typeof e.reqId === 'string' && typeof e.status === 'number')).toBe(true)
+  })
+})
+
+describe('an unexpected error', () => {
+  it('is logged with its message, cause chain, stack, request id and path; the response stays the generic INTERNAL body', async () => {
+    const logged: string[] = []
+    const dataDir = mkdtempSync(join(tmpdir(), 'sigil-internal-'))
+    const config = resolveConfig({ SIGIL_LOG: 'silent' }, { port: 0, dataDir, databaseUrl: await freshDatabaseUrl() })
+    // A route mounted beside the interface (as the dev mailbox and relay are) that fails the way a bug does.
+    const service = await startService(config, {
+      logger: createLogger('info', { svc: 'test' }, (l) => logged.push(l)),
+      mount: (app) =>
+        app.get('/test/bug', () => {
+          const cause = Object.assign(new Error('socket hang up near 0x4f3c2a1b9d8e7f60a5b4c3d2e1f00112233445566778899aabbccddeeff0011'), {
+            code: 'ECONNRESET',
+          })
+          throw new TypeError('cannot read properties of undefined (reading "walletId")', { cause })
+        }),
+    })
+    try {
+      const res = await fetch(`${service.url}/test/bug`)
+      const body = (await res.json()) as { code: number; message: string }
+      expect(res.status).toBe(500)
+      expect(body.code).toBe(13)
+      expect(body.message).toBe('internal error')
+      expect(JSON.stringify(body)).not.toMatch(/walletId|socket|ECONNRESET|\.ts/)
+      const reqId = res.headers.get('x-request-id')
+      const line = logged.map((l) => JSON.parse(l) as Record<string, string>).find((e) => e.msg === 'unhandled error')
+      expect(line).toMatchObject({ level: 'error', reqId, method: 'GET', path: '/test/bug' })
+      expect(line?.error).toBe('TypeError: cannot read properties of undefined (reading "walletId")')
+      expect(line?.causes).toMatch(/^Error \[ECONNRESET\]: socket hang up near \[redacted\]$/)
+      expect(line?.stack).toMatch(/service\.logs\.test\.ts:\d+/)
+    } finally {
+      await service.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 })
