@@ -234,9 +234,43 @@ export const AUTHENTICATOR_TRANSPORTS = [
 ] as const
 export type AuthenticatorTransport = (typeof AUTHENTICATOR_TRANSPORTS)[number]
 
-/** Fiat on-ramp providers, brand neutralised (service-interface.md init_fiat_on_ramp). */
+/**
+ * Fiat on-ramp providers, brand neutralised (service-interface.md init_fiat_on_ramp). These are
+ * the names the service keeps: stored in its rows (one credential per organization, provider and
+ * mode), keyed in its configuration (`SIGIL_ONRAMP_{ALPHA,BETA}_URL`), shown on its sandbox page.
+ */
 export const ON_RAMP_PROVIDERS = ['FIAT_ON_RAMP_PROVIDER_ALPHA', 'FIAT_ON_RAMP_PROVIDER_BETA'] as const
 export type OnRampProvider = (typeof ON_RAMP_PROVIDERS)[number]
+
+/**
+ * The hosted service's names of the same two providers (@turnkey/http `v1FiatOnRampProvider`).
+ * Responses that name a provider (list_fiat_on_ramp_credentials) use these, the only ones the
+ * official client's types accept.
+ */
+export const HOSTED_ON_RAMP_PROVIDERS = ['FIAT_ON_RAMP_PROVIDER_COINBASE', 'FIAT_ON_RAMP_PROVIDER_MOONPAY'] as const
+export type HostedOnRampProvider = (typeof HOSTED_ON_RAMP_PROVIDERS)[number]
+
+/**
+ * Which hosted name each provider is: ALPHA is COINBASE, BETA is MOONPAY. The neutralised lists
+ * keep the hosted lists' order member for member: the providers (COINBASE, MOONPAY), and the
+ * payment methods, where the interface's `BETA_BALANCE` stands where the hosted list has
+ * `MOONPAY_BALANCE`. ALPHA is also the provider whose credentials carry a projectId and a
+ * private API key, which the hosted docs say Coinbase requires.
+ */
+export const HOSTED_ON_RAMP_PROVIDER: Readonly<Record<OnRampProvider, HostedOnRampProvider>> = {
+  FIAT_ON_RAMP_PROVIDER_ALPHA: 'FIAT_ON_RAMP_PROVIDER_COINBASE',
+  FIAT_ON_RAMP_PROVIDER_BETA: 'FIAT_ON_RAMP_PROVIDER_MOONPAY',
+}
+
+/** Every provider name a request may give (create/update credential, init_fiat_on_ramp): either spelling. */
+export const ON_RAMP_PROVIDER_NAMES = [...ON_RAMP_PROVIDERS, ...HOSTED_ON_RAMP_PROVIDERS] as const
+export type OnRampProviderName = (typeof ON_RAMP_PROVIDER_NAMES)[number]
+
+/** The provider a request's name means (a hosted name becomes the interface's). */
+export function onRampProviderOf(name: OnRampProviderName): OnRampProvider {
+  for (const p of ON_RAMP_PROVIDERS) if (p === name || HOSTED_ON_RAMP_PROVIDER[p] === name) return p
+  throw new Error(`unknown on-ramp provider ${name}`)
+}
 
 /** On-ramp blockchain networks (service-interface.md init_fiat_on_ramp). */
 export const ON_RAMP_NETWORKS = /* @__PURE__ */ prefixed('FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_', [

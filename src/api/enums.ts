@@ -20,7 +20,9 @@ import {
   ON_RAMP_FIAT_CURRENCIES,
   ON_RAMP_NETWORKS,
   ON_RAMP_PAYMENT_METHODS,
+  ON_RAMP_PROVIDER_NAMES,
   ON_RAMP_PROVIDERS,
+  HOSTED_ON_RAMP_PROVIDERS,
   OTP_TYPES,
   PATH_FORMATS,
   PAYLOAD_ENCODINGS,
@@ -49,6 +51,15 @@ export const AuthenticatorTransport = z.enum(AUTHENTICATOR_TRANSPORTS)
 export type AuthenticatorTransport = z.infer<typeof AuthenticatorTransport>
 export const OnRampProvider = z.enum(ON_RAMP_PROVIDERS)
 export type OnRampProvider = z.infer<typeof OnRampProvider>
+/** The hosted names of the providers, as responses give them. */
+export const HostedOnRampProvider = z.enum(HOSTED_ON_RAMP_PROVIDERS)
+export type HostedOnRampProvider = z.infer<typeof HostedOnRampProvider>
+/**
+ * A provider as requests name it, either spelling. Parsing keeps the name as sent (the activity
+ * intent echoes it); handlers resolve it with `onRampProviderOf`.
+ */
+export const OnRampProviderName = z.enum(ON_RAMP_PROVIDER_NAMES)
+export type OnRampProviderName = z.infer<typeof OnRampProviderName>
 export const OnRampNetwork = z.enum(ON_RAMP_NETWORKS)
 export type OnRampNetwork = z.infer<typeof OnRampNetwork>
 export const OnRampCryptoCurrency = z.enum(ON_RAMP_CRYPTO_CURRENCIES)
