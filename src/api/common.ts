@@ -14,7 +14,7 @@ import {
   CredentialType,
   Curve,
   FeatureName,
-  OnRampProvider,
+  HostedOnRampProvider,
   PathFormat,
   SignatureScheme,
   VoteSelection,
@@ -346,7 +346,8 @@ export type WalletAccount = z.infer<typeof WalletAccount>
 export const FiatOnRampCredential = z.object({
   fiatOnrampCredentialId: z.string(),
   organizationId: z.string(),
-  onrampProvider: OnRampProvider,
+  /** The hosted name (COINBASE or MOONPAY), whichever spelling created the credential. */
+  onrampProvider: HostedOnRampProvider,
   projectId: z.string().optional(),
   publishableApiKey: z.string(),
   sandboxMode: z.boolean(),

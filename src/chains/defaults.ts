@@ -4,7 +4,7 @@
  */
 import { chainError } from './errors.js'
 import { HARDENED, formatPath, isHardened, parsePath } from './path.js'
-import { ADDRESS_FORMATS, type AddressFormat, type Curve, isAddressFormat } from './types.js'
+import { ADDRESS_FORMATS, type AddressFormat, type BitcoinAddressType, type Curve, bitcoinFormatParts, isAddressFormat } from './types.js'
 
 /** A default account for a format. */
 export type DefaultAccount = { curve: Curve; path: string }
@@ -12,18 +12,19 @@ export type DefaultAccount = { curve: Curve; path: string }
 const S: Curve = 'CURVE_SECP256K1'
 const E: Curve = 'CURVE_ED25519'
 
+/** Default path per Bitcoin address type, for coin type `coin` (0' mainnet, 1' the test networks). */
+const BITCOIN_PATHS: Record<BitcoinAddressType, (coin: string) => string> = {
+  P2PKH: (coin) => `m/44'/${coin}/0'/0/0`,
+  P2SH: (coin) => `m/44'/${coin}/0'/0/0`,
+  P2WPKH: (coin) => `m/84'/${coin}/0'/0/0`,
+  P2WSH: (coin) => `m/48'/${coin}/0'/2'/0/0`,
+  P2TR: (coin) => `m/86'/${coin}/0'/0/0`,
+}
+
 function bitcoinDefault(format: string): DefaultAccount | undefined {
-  const m = /^ADDRESS_FORMAT_BITCOIN_(MAINNET|TESTNET|SIGNET|REGTEST)_(P2PKH|P2SH|P2WPKH|P2WSH|P2TR)$/.exec(format)
-  if (!m) return undefined
-  const coin = m[1] === 'MAINNET' ? "0'" : "1'"
-  const path = {
-    P2PKH: `m/44'/${coin}/0'/0/0`,
-    P2SH: `m/44'/${coin}/0'/0/0`,
-    P2WPKH: `m/84'/${coin}/0'/0/0`,
-    P2WSH: `m/48'/${coin}/0'/2'/0/0`,
-    P2TR: `m/86'/${coin}/0'/0/0`,
-  }[m[2] as 'P2PKH' | 'P2SH' | 'P2WPKH' | 'P2WSH' | 'P2TR']
-  return { curve: S, path }
+  const parts = bitcoinFormatParts(format)
+  if (!parts) return undefined
+  return { curve: S, path: BITCOIN_PATHS[parts.type](parts.network === 'MAINNET' ? "0'" : "1'") }
 }
 
 const FIXED: Partial<Record<AddressFormat, DefaultAccount>> = {

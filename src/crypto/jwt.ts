@@ -8,13 +8,14 @@
  * (core's atob-based parser silently drops them, B3).
  */
 import { sha256 } from '@noble/hashes/sha2.js'
+import type { SessionType } from '../api/enumLists.js'
 import { invalidField } from '../api/errors.js'
 import { base64UrlDecode, base64UrlEncode, bytesToHex, tryHexToBytes, utf8Decode, utf8Encode } from './encoding.js'
 import { signP256Compact, verifyP256Compact } from './ecdsa.js'
 import { p256PublicKeyFromPrivate } from './p256.js'
 
 /** Session-type values (B3). */
-export type SessionType = 'SESSION_TYPE_READ_WRITE' | 'SESSION_TYPE_READ_ONLY'
+export type { SessionType }
 
 /** Required session JWT claims (B3); `exp` in seconds. */
 export type SessionJwtClaims = {

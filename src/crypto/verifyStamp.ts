@@ -11,13 +11,14 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { base64UrlDecode, base64UrlEncode, bytesToHex, concatBytes, tryHexToBytes, utf8Decode, utf8Encode } from './encoding.js'
 import { verifyP256Der } from './ecdsa.js'
 import { decodeStampHeader } from './stamp.js'
+import type { SignatureScheme } from '../api/enumLists.js'
 
 /** `X-Stamp` schemes we verify (B1.1, B1.3). */
 export const STAMP_SCHEMES = [
   'SIGNATURE_SCHEME_TK_API_P256',
   'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191',
   'SIGNATURE_SCHEME_TK_API_ED25519',
-] as const
+] as const satisfies readonly SignatureScheme[]
 export type StampScheme = (typeof STAMP_SCHEMES)[number]
 
 /** Result of an `X-Stamp` check (B1.1, B1.3). */

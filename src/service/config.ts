@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { z } from 'zod'
+import type { OnRampProvider } from '../api/enumLists.js'
 import { EXTENSION_ORIGIN } from '../api/identity.js'
 import { type Network, resolveNetworks } from '../chains/networks.js'
 
@@ -85,10 +86,7 @@ export type ServiceConfig = {
 }
 
 /** Base URLs of one on-ramp provider: `live` for sandboxMode false, `sandbox` for true. */
-export type OnRampProviderUrls = Record<
-  'FIAT_ON_RAMP_PROVIDER_ALPHA' | 'FIAT_ON_RAMP_PROVIDER_BETA',
-  { live: string | undefined; sandbox: string | undefined }
->
+export type OnRampProviderUrls = Record<OnRampProvider, { live: string | undefined; sandbox: string | undefined }>
 
 const list = (s: string) =>
   s

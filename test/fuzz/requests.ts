@@ -392,14 +392,12 @@ export function planArbitrary(op: Operation, cls: FuzzClass, t: Tenants): fc.Arb
         })
       })
     case 'wrongContentType':
-      return fc
-        .tuple(base, fc.constantFrom(...NOT_JSON, ...JSON_TYPES))
-        .map(([b, contentType]) =>
-          plan(b, {
-            contentType,
-            expect: JSON_TYPES.includes(contentType) ? undefined : { status: 415, reason: 'UNSUPPORTED_MEDIA_TYPE' },
-          }),
-        )
+      return fc.tuple(base, fc.constantFrom(...NOT_JSON, ...JSON_TYPES)).map(([b, contentType]) =>
+        plan(b, {
+          contentType,
+          expect: JSON_TYPES.includes(contentType) ? undefined : { status: 415, reason: 'UNSUPPORTED_MEDIA_TYPE' },
+        }),
+      )
     case 'arrayBounds': {
       // Each bounded array of the operation at its maximum (accepted by the schema) and one beyond (400 naming it).
       const schema = (op.submit ? jsonSchemaOf(op.submit[0]!.parameters) : jsonSchemaOf(op.query!.request)) as JsonSchemaLike

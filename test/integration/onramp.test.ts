@@ -13,6 +13,9 @@ import { startTestService, submitBody, type TestService } from './helpers/servic
 
 const ALPHA = 'FIAT_ON_RAMP_PROVIDER_ALPHA'
 const BETA = 'FIAT_ON_RAMP_PROVIDER_BETA'
+// The hosted service's names of the same two providers (src/api/enumLists.ts HOSTED_ON_RAMP_PROVIDER).
+const COINBASE = 'FIAT_ON_RAMP_PROVIDER_COINBASE'
+const MOONPAY = 'FIAT_ON_RAMP_PROVIDER_MOONPAY'
 const ALPHA_LIVE = 'https://live.alpha.example/buy'
 const ALPHA_SANDBOX = 'https://sandbox.alpha.example/widget?theme=dark'
 const ETH_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
@@ -453,6 +456,60 @@ describe('on-ramp credentials', () => {
     expect(await countRows('SELECT count(*) AS n FROM fiat_onramp_credentials')).toBe(1)
   })
 
+  it('the hosted names are the same providers (COINBASE = ALPHA, MOONPAY = BETA); the intent keeps the name sent', async () => {
+    // A sandbox COINBASE credential is the sandbox ALPHA one the organization already has.
+    const dup = await submit('create_fiat_on_ramp_credential', {
+      onrampProvider: COINBASE,
+      publishableApiKey: 'pk_dup',
+      encryptedSecretApiKey: await envelope('dup'),
+      sandboxMode: true,
+    })
+    expectRefused(dup, 'parameters.onrampProvider', 409)
+    expect(await countRows('SELECT count(*) AS n FROM fiat_onramp_credentials')).toBe(1)
+
+    // COINBASE finds ALPHA's credential and configured URL; the transaction is stored under ALPHA.
+    const init = await submit('init_fiat_on_ramp', order({ onrampProvider: COINBASE, sandboxMode: true, urlForSignature: 'sign' }))
+    expect(init.status, JSON.stringify(init.json)).toBe(200)
+    expect(init.json.activity.intent.initFiatOnRampIntent.onrampProvider).toBe(COINBASE)
+    const res = init.json.activity.result.initFiatOnRampResult
+    expect(res.onRampUrl.startsWith('https://sandbox.alpha.example/widget?')).toBe(true)
+    expect(new URL(res.onRampUrl).searchParams.get('publishableKey')).toBe('pk_test_alpha_1')
+    expect(res.onRampUrlSignature).toBe(hmac(SECRET, queryOf(res.onRampUrl)))
+    const [tx] = await svc.rt.db.query<any>('SELECT provider FROM onramp_transactions WHERE id = $1', [res.onRampTransactionId])
+    expect(tx.provider).toBe(ALPHA)
+
+    // MOONPAY is BETA: no base URL configured and no credential, so the built-in sandbox page.
+    const moon = await submit('init_fiat_on_ramp', order({ onrampProvider: MOONPAY }))
+    expect(moon.status).toBe(200)
+    expect(moon.json.activity.intent.initFiatOnRampIntent.onrampProvider).toBe(MOONPAY)
+    const moonRes = moon.json.activity.result.initFiatOnRampResult
+    expect(moonRes.onRampUrl.startsWith(`${svc.url}/sandbox/onramp/${moonRes.onRampTransactionId}?`)).toBe(true)
+    const [moonTx] = await svc.rt.db.query<any>('SELECT provider FROM onramp_transactions WHERE id = $1', [moonRes.onRampTransactionId])
+    expect(moonTx.provider).toBe(BETA)
+  })
+
+  it('refuses an unknown provider name on create and update with 400 INVALID_ARGUMENT naming the field', async () => {
+    for (const onrampProvider of ['FIAT_ON_RAMP_PROVIDER_GAMMA', 'COINBASE', 'fiat_on_ramp_provider_moonpay']) {
+      const create = await submit('create_fiat_on_ramp_credential', {
+        onrampProvider,
+        publishableApiKey: 'pk_x',
+        encryptedSecretApiKey: await envelope('x'),
+        sandboxMode: false,
+      })
+      expectRefused(create, 'parameters.onrampProvider')
+      expect(create.json.code).toBe(3)
+      const update = await submit('update_fiat_on_ramp_credential', {
+        fiatOnrampCredentialId: credentialId,
+        onrampProvider,
+        publishableApiKey: 'pk_x',
+        encryptedSecretApiKey: await envelope('x'),
+      })
+      expectRefused(update, 'parameters.onrampProvider')
+      expect(update.json.code).toBe(3)
+    }
+    expect(await countRows('SELECT count(*) AS n FROM fiat_onramp_credentials')).toBe(1)
+  })
+
   it('never returns or stores the secret: list, get_activity and every database row', async () => {
     const list = await query('list_fiat_on_ramp_credentials', { organizationId: root })
     expect(list.status).toBe(200)
@@ -460,7 +517,8 @@ describe('on-ramp credentials', () => {
     expect(list.json.fiatOnRampCredentials[0]).toMatchObject({
       fiatOnrampCredentialId: credentialId,
       organizationId: root,
-      onrampProvider: ALPHA,
+      // Created as ALPHA; listings give the hosted name, the one the official client's types know.
+      onrampProvider: COINBASE,
       projectId: 'proj-1',
       publishableApiKey: 'pk_test_alpha_1',
       sandboxMode: true,

@@ -1,6 +1,10 @@
+import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TurnkeyClient } from '@turnkey/http'
 import { ApiKeyStamper } from '@turnkey/api-key-stamper'
+import { encryptOnRampSecret } from '@turnkey/crypto'
+import { bytesToHex, hexToBytes } from '../../src/crypto/encoding.js'
+import { compressP256PublicKey } from '../../src/crypto/p256.js'
 import { startTestService, type TestService } from './helpers/service.js'
 import { newApiKey } from './helpers/keys.js'
 
@@ -77,5 +81,106 @@ describe('@turnkey/http TurnkeyClient', () => {
       new ApiKeyStamper({ apiPublicKey: newApiKey().publicKey, apiPrivateKey: newApiKey().privateKeyHex }),
     )
     await expect(stranger.getWhoami({ organizationId: svc.admin.organizationId })).rejects.toMatchObject({ code: 16 })
+  })
+
+  it('on-ramp with the hosted provider names: a COINBASE credential, listed as such, and init with MOONPAY', async () => {
+    const organizationId = svc.admin.organizationId
+    const health = await (await fetch(`${svc.url}/healthz`)).json()
+    // The official helper takes the compressed form of the service's on-ramp key.
+    const onRampKey = bytesToHex(compressP256PublicKey(hexToBytes(health.onRampEncryptionPublicKey)))
+    const timestampMs = () => String(Date.now())
+
+    const created = await client.createFiatOnRampCredential({
+      type: 'ACTIVITY_TYPE_CREATE_FIAT_ON_RAMP_CREDENTIAL',
+      timestampMs: timestampMs(),
+      organizationId,
+      parameters: {
+        onrampProvider: 'FIAT_ON_RAMP_PROVIDER_COINBASE',
+        projectId: 'proj-tk',
+        publishableApiKey: 'pk_coinbase_tk',
+        encryptedSecretApiKey: encryptOnRampSecret('sk_coinbase_tk', onRampKey),
+        encryptedPrivateApiKey: encryptOnRampSecret('private_coinbase_tk', onRampKey),
+        sandboxMode: true,
+      },
+    })
+    expect(created.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    // The intent echoes the name sent.
+    expect(created.activity.intent.createFiatOnRampCredentialIntent?.onrampProvider).toBe('FIAT_ON_RAMP_PROVIDER_COINBASE')
+    const credentialId = created.activity.result.createFiatOnRampCredentialResult?.fiatOnRampCredentialId
+    expect(credentialId).toMatch(/^[0-9a-f-]{36}$/)
+
+    const { fiatOnRampCredentials } = await client.listFiatOnRampCredentials({ organizationId })
+    expect(fiatOnRampCredentials).toHaveLength(1)
+    expect(fiatOnRampCredentials[0]).toMatchObject({
+      fiatOnrampCredentialId: credentialId,
+      onrampProvider: 'FIAT_ON_RAMP_PROVIDER_COINBASE',
+      projectId: 'proj-tk',
+      publishableApiKey: 'pk_coinbase_tk',
+      sandboxMode: true,
+    })
+
+    // Moved to MOONPAY with the same client; listed as MOONPAY.
+    const updated = await client.updateFiatOnRampCredential({
+      type: 'ACTIVITY_TYPE_UPDATE_FIAT_ON_RAMP_CREDENTIAL',
+      timestampMs: timestampMs(),
+      organizationId,
+      parameters: {
+        fiatOnrampCredentialId: credentialId!,
+        onrampProvider: 'FIAT_ON_RAMP_PROVIDER_MOONPAY',
+        publishableApiKey: 'pk_moonpay_tk',
+        encryptedSecretApiKey: encryptOnRampSecret('sk_moonpay_tk', onRampKey),
+      },
+    })
+    expect(updated.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    const listed = await client.listFiatOnRampCredentials({ organizationId })
+    expect(listed.fiatOnRampCredentials.map((c) => c.onrampProvider)).toEqual(['FIAT_ON_RAMP_PROVIDER_MOONPAY'])
+
+    const init = await client.initFiatOnRamp({
+      type: 'ACTIVITY_TYPE_INIT_FIAT_ON_RAMP',
+      timestampMs: timestampMs(),
+      organizationId,
+      parameters: {
+        onrampProvider: 'FIAT_ON_RAMP_PROVIDER_MOONPAY',
+        walletAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM',
+        cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH',
+        fiatCurrencyCode: 'FIAT_ON_RAMP_CURRENCY_EUR',
+        fiatCurrencyAmount: '100',
+        paymentMethod: 'FIAT_ON_RAMP_PAYMENT_METHOD_CREDIT_DEBIT_CARD',
+        sandboxMode: true,
+        urlForSignature: 'sign',
+      },
+    })
+    expect(init.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    expect(init.activity.intent.initFiatOnRampIntent?.onrampProvider).toBe('FIAT_ON_RAMP_PROVIDER_MOONPAY')
+    const result = init.activity.result.initFiatOnRampResult
+    // No provider URL is configured here: the built-in sandbox page, with the MOONPAY (= BETA) credential's key and secret.
+    expect(result?.onRampUrl.startsWith(`${svc.url}/sandbox/onramp/${result.onRampTransactionId}?`)).toBe(true)
+    const url = new URL(result!.onRampUrl)
+    expect(url.searchParams.get('publishableKey')).toBe('pk_moonpay_tk')
+    expect(result?.onRampUrlSignature).toBe(createHmac('sha256', 'sk_moonpay_tk').update(url.search.slice(1)).digest('base64'))
+    const status = await client.getOnRampTransactionStatus({ organizationId, transactionId: result!.onRampTransactionId })
+    expect(status.transactionStatus).toBe('PENDING')
+  })
+
+  it('an unknown on-ramp provider name is 400 INVALID_ARGUMENT naming parameters.onrampProvider', async () => {
+    const parameters = {
+      onrampProvider: 'FIAT_ON_RAMP_PROVIDER_GAMMA',
+      walletAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM',
+      cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH',
+    } as const
+    const body = { type: 'ACTIVITY_TYPE_INIT_FIAT_ON_RAMP', timestampMs: String(Date.now()), organizationId: svc.admin.organizationId }
+    // The official client (its types know only COINBASE and MOONPAY, hence the cast).
+    const refused = client.initFiatOnRamp({ ...body, parameters } as unknown as Parameters<TurnkeyClient['initFiatOnRamp']>[0])
+    await expect(refused).rejects.toMatchObject({ name: 'TurnkeyRequestError', code: 3 })
+    await expect(refused).rejects.toThrow(/parameters\.onrampProvider/)
+    // The HTTP status, over a plain stamped POST.
+    const raw = await svc.post('/public/v1/submit/init_fiat_on_ramp', { ...body, parameters }, svc.adminStamper)
+    expect(raw.status).toBe(400)
+    expect(raw.json.code).toBe(3)
+    expect(raw.json.message).toContain('parameters.onrampProvider')
+    const bad = raw.json.details.find((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/google.rpc.BadRequest')
+    expect(bad.fieldViolations.map((v: { field: string }) => v.field)).toEqual(['parameters.onrampProvider'])
   })
 })

@@ -1,6 +1,6 @@
 /** create_fiat_on_ramp_credential (service-interface.md "Submit operations" 11). */
 import { z } from 'zod'
-import { OnRampProvider } from '../enums.js'
+import { OnRampProviderName } from '../enums.js'
 import { defineSubmit } from '../operation.js'
 
 /** Stores on-ramp provider credentials (secrets arrive encrypted): ACTIVITY_TYPE_CREATE_FIAT_ON_RAMP_CREDENTIAL. */
@@ -11,7 +11,8 @@ export const createFiatOnRampCredential = defineSubmit({
   intentKey: 'createFiatOnRampCredentialIntent',
   resultKey: 'createFiatOnRampCredentialResult',
   parameters: z.object({
-    onrampProvider: OnRampProvider,
+    /** Either spelling (ALPHA = COINBASE, BETA = MOONPAY); the intent echoes it as sent. */
+    onrampProvider: OnRampProviderName,
     projectId: z.string().optional(),
     publishableApiKey: z.string(),
     encryptedSecretApiKey: z.string(),

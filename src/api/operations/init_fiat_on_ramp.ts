@@ -1,13 +1,14 @@
 /** init_fiat_on_ramp (service-interface.md "Submit operations" 5, "Errors" 3). */
 import { z } from 'zod'
-import { OnRampCryptoCurrency, OnRampFiatCurrency, OnRampNetwork, OnRampPaymentMethod, OnRampProvider } from '../enums.js'
+import { OnRampCryptoCurrency, OnRampFiatCurrency, OnRampNetwork, OnRampPaymentMethod, OnRampProviderName } from '../enums.js'
 import { FiatAmount } from '../fields.js'
 import { defineSubmit } from '../operation.js'
 
 /** Parameters; `countrySubdivisionCode` is required when `countryCode` is US. */
 export const InitFiatOnRampParams = z
   .object({
-    onrampProvider: OnRampProvider,
+    /** Either spelling (ALPHA = COINBASE, BETA = MOONPAY); the intent echoes it as sent. */
+    onrampProvider: OnRampProviderName,
     walletAddress: z.string().min(1, { error: 'required' }),
     network: OnRampNetwork,
     cryptoCurrencyCode: OnRampCryptoCurrency,

@@ -1,6 +1,6 @@
 /** update_fiat_on_ramp_credential (service-interface.md "Submit operations" 12; note `fiatOnrampCredentialId`). */
 import { z } from 'zod'
-import { OnRampProvider } from '../enums.js'
+import { OnRampProviderName } from '../enums.js'
 import { defineSubmit } from '../operation.js'
 
 /** Replaces on-ramp credentials: ACTIVITY_TYPE_UPDATE_FIAT_ON_RAMP_CREDENTIAL. */
@@ -12,7 +12,8 @@ export const updateFiatOnRampCredential = defineSubmit({
   resultKey: 'updateFiatOnRampCredentialResult',
   parameters: z.object({
     fiatOnrampCredentialId: z.string(),
-    onrampProvider: OnRampProvider,
+    /** Either spelling (ALPHA = COINBASE, BETA = MOONPAY); the intent echoes it as sent. */
+    onrampProvider: OnRampProviderName,
     projectId: z.string().optional(),
     publishableApiKey: z.string(),
     encryptedSecretApiKey: z.string(),

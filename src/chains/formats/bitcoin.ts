@@ -10,7 +10,7 @@ import { secpCompressed } from './common.js'
 export type BtcNetworkParams = typeof NETWORK
 
 /** Base58 version bytes and bech32 HRP per network (signet shares testnet's; regtest uses `bcrt`). */
-export const BITCOIN_NETWORKS: Record<BitcoinNetwork, BtcNetworkParams> = {
+export const BITCOIN_NETWORK_PARAMS: Record<BitcoinNetwork, BtcNetworkParams> = {
   MAINNET: NETWORK,
   TESTNET: TEST_NETWORK,
   SIGNET: TEST_NETWORK,
@@ -19,7 +19,7 @@ export const BITCOIN_NETWORKS: Record<BitcoinNetwork, BtcNetworkParams> = {
 
 /** Address of a secp256k1 public key for one Bitcoin network and output type. */
 export function bitcoinAddress(network: BitcoinNetwork, type: BitcoinAddressType, publicKey: Uint8Array): string {
-  const net = BITCOIN_NETWORKS[network]
+  const net = BITCOIN_NETWORK_PARAMS[network]
   const pk = secpCompressed(publicKey)
   let out: { address?: string }
   switch (type) {

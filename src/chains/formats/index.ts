@@ -3,7 +3,7 @@
  * (address-formats.md "Per-format address rules").
  */
 import { chainError } from '../errors.js'
-import type { AddressFormat, BitcoinAddressType, BitcoinNetwork, Curve } from '../types.js'
+import { type AddressFormat, BITCOIN_ADDRESS_TYPES, BITCOIN_NETWORKS, type BitcoinAddressFormat, CURVES, type Curve } from '../types.js'
 import { aptosAddress } from './aptos.js'
 import { bitcoinAddress } from './bitcoin.js'
 import { cosmosAddress, seiAddress } from './cosmos.js'
@@ -27,10 +27,15 @@ export type FormatSpec = {
 const SECP: readonly Curve[] = ['CURVE_SECP256K1']
 const ED: readonly Curve[] = ['CURVE_ED25519']
 
-const bitcoin = (n: BitcoinNetwork, t: BitcoinAddressType): FormatSpec => ({
-  curves: SECP,
-  address: (pk) => bitcoinAddress(n, t, pk),
-})
+/** The 20 Bitcoin formats, every network × every address type of the interface's lists. */
+const BITCOIN_FORMATS = Object.fromEntries(
+  BITCOIN_NETWORKS.flatMap((n) =>
+    BITCOIN_ADDRESS_TYPES.map((t): [BitcoinAddressFormat, FormatSpec] => [
+      `ADDRESS_FORMAT_BITCOIN_${n}_${t}`,
+      { curves: SECP, address: (pk) => bitcoinAddress(n, t, pk) },
+    ]),
+  ),
+) as Record<BitcoinAddressFormat, FormatSpec>
 
 function needCurve(curve: Curve | undefined): Curve {
   if (curve === undefined) throw chainError('curve', 'required for raw public-key formats')
@@ -44,7 +49,7 @@ export const FORMATS: Record<AddressFormat, FormatSpec> = {
     address: (pk, curve) => uncompressedAddress(needCurve(curve), pk),
   },
   ADDRESS_FORMAT_COMPRESSED: {
-    curves: ['CURVE_SECP256K1', 'CURVE_ED25519', 'CURVE_P256'],
+    curves: CURVES,
     address: (pk, curve) => compressedAddress(needCurve(curve), pk),
   },
   ADDRESS_FORMAT_ETHEREUM: { curves: SECP, address: ethereumAddress },
@@ -56,26 +61,7 @@ export const FORMATS: Record<AddressFormat, FormatSpec> = {
   ADDRESS_FORMAT_SEI: { curves: SECP, address: seiAddress },
   ADDRESS_FORMAT_XLM: { curves: ED, address: stellarAddress },
   ADDRESS_FORMAT_XRP: { curves: SECP, address: xrpAddress },
-  ADDRESS_FORMAT_BITCOIN_MAINNET_P2PKH: bitcoin('MAINNET', 'P2PKH'),
-  ADDRESS_FORMAT_BITCOIN_MAINNET_P2SH: bitcoin('MAINNET', 'P2SH'),
-  ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH: bitcoin('MAINNET', 'P2WPKH'),
-  ADDRESS_FORMAT_BITCOIN_MAINNET_P2WSH: bitcoin('MAINNET', 'P2WSH'),
-  ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR: bitcoin('MAINNET', 'P2TR'),
-  ADDRESS_FORMAT_BITCOIN_TESTNET_P2PKH: bitcoin('TESTNET', 'P2PKH'),
-  ADDRESS_FORMAT_BITCOIN_TESTNET_P2SH: bitcoin('TESTNET', 'P2SH'),
-  ADDRESS_FORMAT_BITCOIN_TESTNET_P2WPKH: bitcoin('TESTNET', 'P2WPKH'),
-  ADDRESS_FORMAT_BITCOIN_TESTNET_P2WSH: bitcoin('TESTNET', 'P2WSH'),
-  ADDRESS_FORMAT_BITCOIN_TESTNET_P2TR: bitcoin('TESTNET', 'P2TR'),
-  ADDRESS_FORMAT_BITCOIN_SIGNET_P2PKH: bitcoin('SIGNET', 'P2PKH'),
-  ADDRESS_FORMAT_BITCOIN_SIGNET_P2SH: bitcoin('SIGNET', 'P2SH'),
-  ADDRESS_FORMAT_BITCOIN_SIGNET_P2WPKH: bitcoin('SIGNET', 'P2WPKH'),
-  ADDRESS_FORMAT_BITCOIN_SIGNET_P2WSH: bitcoin('SIGNET', 'P2WSH'),
-  ADDRESS_FORMAT_BITCOIN_SIGNET_P2TR: bitcoin('SIGNET', 'P2TR'),
-  ADDRESS_FORMAT_BITCOIN_REGTEST_P2PKH: bitcoin('REGTEST', 'P2PKH'),
-  ADDRESS_FORMAT_BITCOIN_REGTEST_P2SH: bitcoin('REGTEST', 'P2SH'),
-  ADDRESS_FORMAT_BITCOIN_REGTEST_P2WPKH: bitcoin('REGTEST', 'P2WPKH'),
-  ADDRESS_FORMAT_BITCOIN_REGTEST_P2WSH: bitcoin('REGTEST', 'P2WSH'),
-  ADDRESS_FORMAT_BITCOIN_REGTEST_P2TR: bitcoin('REGTEST', 'P2TR'),
+  ...BITCOIN_FORMATS,
   ADDRESS_FORMAT_DOGE_MAINNET: { curves: SECP, address: (pk) => dogeAddress('MAINNET', pk) },
   ADDRESS_FORMAT_DOGE_TESTNET: { curves: SECP, address: (pk) => dogeAddress('TESTNET', pk) },
   ADDRESS_FORMAT_TON_V3R2: { curves: ED, address: (pk) => tonAddress('v3r2', pk) },

@@ -5,6 +5,7 @@
  * expires after {@link PENDING_TTL_MS}.
  */
 import { z } from 'zod'
+import { OtpType } from '../../api/enums'
 import type { StorageAreaLike } from './storageArea'
 
 /** How long a pending step stays usable. */
@@ -13,7 +14,7 @@ export const PENDING_TTL_MS = 10 * 60 * 1000
 const SCHEMAS = {
   otp: z.object({
     otpId: z.string(),
-    otpType: z.enum(['OTP_TYPE_EMAIL', 'OTP_TYPE_SMS']),
+    otpType: OtpType,
     contact: z.string(),
     createdAt: z.number(),
   }),

@@ -6,9 +6,10 @@
 import { z } from 'zod'
 import { SigilError, SigilRequestError } from '../../api/errors'
 import type { ApiKeyParams, AuthenticatorParams, ClientSignature } from '../../api/common'
+import type { OtpType } from '../../api/enumLists'
 
 /** OTP channel. */
-export type OtpType = 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'
+export type { OtpType }
 
 const OtpInitResult = z.object({ otpId: z.string().min(1) })
 const OtpVerifyResult = z.object({ verificationToken: z.string().min(1).max(8192) })

@@ -1,10 +1,12 @@
 /** Chain labels for address formats (address-formats.md), for grouping accounts in the popup. */
-import type { AddressFormat } from '../../api/enums'
+import { type AddressFormat, BITCOIN_ADDRESS_TYPES, BITCOIN_NETWORKS, TON_WALLET_VERSIONS } from '../../api/enumLists'
+
+const BITCOIN_TEST_NETWORKS = BITCOIN_NETWORKS.filter((n) => n !== 'MAINNET')
 
 const LABELS: Array<[RegExp, string]> = [
   [/^ADDRESS_FORMAT_ETHEREUM$/, 'Ethereum'],
   [/^ADDRESS_FORMAT_BITCOIN_MAINNET_/, 'Bitcoin'],
-  [/^ADDRESS_FORMAT_BITCOIN_(TESTNET|SIGNET|REGTEST)_/, 'Bitcoin testnet'],
+  [new RegExp(`^ADDRESS_FORMAT_BITCOIN_(${BITCOIN_TEST_NETWORKS.join('|')})_`), 'Bitcoin testnet'],
   [/^ADDRESS_FORMAT_SOLANA$/, 'Solana'],
   [/^ADDRESS_FORMAT_COSMOS$/, 'Cosmos'],
   [/^ADDRESS_FORMAT_TRON$/, 'Tron'],
@@ -25,9 +27,11 @@ export function chainOf(format: string): string {
   return format.replace(/^ADDRESS_FORMAT_/, '')
 }
 
+const VARIANT = new RegExp(`_(${[...BITCOIN_ADDRESS_TYPES, ...TON_WALLET_VERSIONS].join('|')})$`)
+
 /** Short variant name within a chain (e.g. `P2WPKH`, `V4R2`), empty when the chain has one. */
 export function variantOf(format: string): string {
-  const m = /_(P2PKH|P2SH|P2WPKH|P2WSH|P2TR|V3R2|V4R2|V5R1)$/.exec(format)
+  const m = VARIANT.exec(format)
   return m?.[1] ?? ''
 }
 

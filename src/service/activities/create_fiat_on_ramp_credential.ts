@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { onRampProviderOf } from '../../api/enumLists.js'
 import type { createFiatOnRampCredential } from '../../api/operations/create_fiat_on_ramp_credential.js'
 import { refuseCredentialClash, withCredentialFields } from '../onramp/credentials.js'
 import { insertCredential } from '../store/onramp.js'
@@ -13,7 +14,7 @@ import type { ActivityHandler } from './types.js'
  */
 export const handler: ActivityHandler<z.infer<typeof createFiatOnRampCredential.parameters>> = async (ctx, p) => {
   const sandboxMode = p.sandboxMode ?? false
-  await refuseCredentialClash(ctx.tx, ctx.organizationId, p.onrampProvider, sandboxMode)
+  await refuseCredentialClash(ctx.tx, ctx.organizationId, onRampProviderOf(p.onrampProvider), sandboxMode)
   const id = crypto.randomUUID()
   await withCredentialFields(ctx.rt.keys.onramp.privateKey, p, (fields) =>
     insertCredential(ctx.tx, ctx.rt.secrets, { ...fields, id, orgId: ctx.organizationId, sandboxMode, now: ctx.now }),

@@ -1,4 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
+import type { ActivityStatus } from '../../api/enums.js'
 import { fieldError, isSigilErrorCode, SigilError, type SigilErrorCode } from '../../api/errors.js'
 import { createAppProof } from '../../crypto/appProof.js'
 import { bytesToHex, utf8Decode } from '../../crypto/encoding.js'
@@ -59,7 +60,7 @@ export const STATUS = {
   FAILED: 'ACTIVITY_STATUS_FAILED',
   CONSENSUS_NEEDED: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
   REJECTED: 'ACTIVITY_STATUS_REJECTED',
-} as const
+} as const satisfies Record<string, ActivityStatus>
 
 /** `"sha256:" + hex(sha256(raw body))` (wire-formats A2, B7). */
 export function fingerprintOf(rawBody: Uint8Array): string {

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { type OnRampProvider, onRampProviderOf } from '../../api/enumLists.js'
 import { SigilError, invalidField } from '../../api/errors.js'
 import type { initFiatOnRamp } from '../../api/operations/init_fiat_on_ramp.js'
 import { checkWalletAddress, currencyOnNetwork } from '../onramp/addresses.js'
@@ -31,7 +32,12 @@ function checkOrder(p: Params): void {
 }
 
 /** The organization's own credential for the provider and mode, else its nearest ancestor's. */
-async function credentialFor(sql: Sql, orgId: string, provider: string, sandboxMode: boolean): Promise<OnRampCredentialRow | undefined> {
+async function credentialFor(
+  sql: Sql,
+  orgId: string,
+  provider: OnRampProvider,
+  sandboxMode: boolean,
+): Promise<OnRampCredentialRow | undefined> {
   for (const id of await ancestry(sql, orgId)) {
     const row = await findCredential(sql, id, provider, sandboxMode)
     if (row) return row
@@ -50,8 +56,10 @@ async function credentialFor(sql: Sql, orgId: string, provider: string, sandboxM
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   checkOrder(p)
   const sandboxMode = p.sandboxMode ?? false
-  const credential = await credentialFor(ctx.tx, ctx.organizationId, p.onrampProvider, sandboxMode)
-  const configured = ctx.rt.config.onRampUrls[p.onrampProvider][sandboxMode ? 'sandbox' : 'live']
+  // Either spelling names the same provider: its credential, its configured URL, its stored transactions.
+  const provider = onRampProviderOf(p.onrampProvider)
+  const credential = await credentialFor(ctx.tx, ctx.organizationId, provider, sandboxMode)
+  const configured = ctx.rt.config.onRampUrls[provider][sandboxMode ? 'sandbox' : 'live']
   const hostedBySigil = !(credential && configured)
   const transactionId = crypto.randomUUID()
   const base = hostedBySigil ? `${serviceBaseUrl(ctx.rt)}/sandbox/onramp/${transactionId}` : (configured as string)
@@ -95,7 +103,7 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
     id: transactionId,
     organization_id: ctx.organizationId,
     activity_id: ctx.activityId,
-    provider: p.onrampProvider,
+    provider,
     sandbox_mode: sandboxMode,
     hosted_by_sigil: hostedBySigil,
     credential_id: credential?.id ?? null,

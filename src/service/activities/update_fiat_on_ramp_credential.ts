@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { onRampProviderOf } from '../../api/enumLists.js'
 import { fieldError } from '../../api/errors.js'
 import type { updateFiatOnRampCredential } from '../../api/operations/update_fiat_on_ramp_credential.js'
 import { refuseCredentialClash, withCredentialFields } from '../onramp/credentials.js'
@@ -16,7 +17,7 @@ import type { ActivityHandler } from './types.js'
 export const handler: ActivityHandler<z.infer<typeof updateFiatOnRampCredential.parameters>> = async (ctx, p) => {
   const row = await getCredential(ctx.tx, ctx.organizationId, p.fiatOnrampCredentialId)
   if (!row) throw fieldError('NOT_FOUND', 'parameters.fiatOnrampCredentialId', 'no such on-ramp credential in the organization')
-  await refuseCredentialClash(ctx.tx, ctx.organizationId, p.onrampProvider, row.sandbox_mode, row.id)
+  await refuseCredentialClash(ctx.tx, ctx.organizationId, onRampProviderOf(p.onrampProvider), row.sandbox_mode, row.id)
   await withCredentialFields(ctx.rt.keys.onramp.privateKey, p, (fields) =>
     updateCredential(ctx.tx, ctx.rt.secrets, { ...fields, id: row.id, now: ctx.now }),
   )

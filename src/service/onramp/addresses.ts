@@ -5,23 +5,11 @@
 import { NETWORK, Address } from '@scure/btc-signer'
 import { base58 } from '@scure/base'
 import { addr } from 'micro-eth-signer'
-import type { OnRampCryptoCurrency, OnRampNetwork } from '../../api/enums.js'
-
-/** Networks each currency is carried on. */
-export const CURRENCY_NETWORKS: Record<OnRampCryptoCurrency, readonly OnRampNetwork[]> = {
-  FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC: ['FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN'],
-  FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH: ['FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM', 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BASE'],
-  FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL: ['FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA'],
-  FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC: [
-    'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM',
-    'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BASE',
-    'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA',
-  ],
-}
+import { ON_RAMP_CURRENCY_NETWORKS, type OnRampCryptoCurrency, type OnRampNetwork } from '../../api/enumLists.js'
 
 /** True when `currency` is carried on `network`. */
 export function currencyOnNetwork(currency: OnRampCryptoCurrency, network: OnRampNetwork): boolean {
-  return CURRENCY_NETWORKS[currency].includes(network)
+  return ON_RAMP_CURRENCY_NETWORKS[currency].includes(network)
 }
 
 export type AddressCheck = { ok: true } | { ok: false; reason: string }

@@ -3,6 +3,7 @@
  * one credential per (organization, provider, sandboxMode), and the request's secrets
  * decrypted in memory only for as long as they are being sealed.
  */
+import { type OnRampProvider, type OnRampProviderName, onRampProviderOf } from '../../api/enumLists.js'
 import { fieldError } from '../../api/errors.js'
 import type { Sql } from '../store/sql.js'
 import { type CredentialFields, credentialClash } from '../store/onramp.js'
@@ -10,7 +11,7 @@ import { decryptOnRampSecret } from './secrets.js'
 
 /** The credential parameters both operations take. */
 export type CredentialParams = {
-  onrampProvider: string
+  onrampProvider: OnRampProviderName
   projectId?: string | undefined
   publishableApiKey: string
   encryptedSecretApiKey: string
@@ -24,7 +25,7 @@ export type CredentialParams = {
 export async function refuseCredentialClash(
   sql: Sql,
   orgId: string,
-  provider: string,
+  provider: OnRampProvider,
   sandboxMode: boolean,
   exceptId?: string,
 ): Promise<void> {
@@ -48,7 +49,7 @@ export async function withCredentialFields<T>(
       ? await decryptOnRampSecret(p.encryptedPrivateApiKey, privateKey, 'parameters.encryptedPrivateApiKey')
       : undefined
     return await use({
-      provider: p.onrampProvider,
+      provider: onRampProviderOf(p.onrampProvider),
       projectId: p.projectId || undefined,
       publishableApiKey: p.publishableApiKey,
       secretApiKey,

@@ -3,6 +3,7 @@
  * transactions started by init_fiat_on_ramp. Secrets leave this module only through
  * {@link openCredentialSecret}, in memory.
  */
+import { HOSTED_ON_RAMP_PROVIDER, type OnRampProvider } from '../../api/enumLists.js'
 import type { SecretBox } from './secrets.js'
 import type { Sql } from './sql.js'
 import { toTimestamp } from './time.js'
@@ -10,7 +11,8 @@ import { toTimestamp } from './time.js'
 export type OnRampCredentialRow = {
   id: string
   organization_id: string
-  provider: string
+  /** The interface's name (ALPHA/BETA), whichever spelling the request used. */
+  provider: OnRampProvider
   sandbox_mode: boolean
   project_id: string | null
   publishable_api_key: string
@@ -26,7 +28,8 @@ export type OnRampTransactionRow = {
   id: string
   organization_id: string
   activity_id: string
-  provider: string
+  /** The interface's name (ALPHA/BETA), whichever spelling the request used. */
+  provider: OnRampProvider
   sandbox_mode: boolean
   hosted_by_sigil: boolean
   credential_id: string | null
@@ -55,7 +58,8 @@ const num = <T extends { created_at: number; updated_at: number }>(r: T): T => (
 
 /** A credential's provider, keys and (plaintext, in memory) secrets, as create and update store them. */
 export type CredentialFields = {
-  provider: string
+  /** The interface's name (ALPHA/BETA), whichever spelling the request used. */
+  provider: OnRampProvider
   projectId: string | undefined
   publishableApiKey: string
   secretApiKey: Uint8Array
@@ -103,7 +107,7 @@ export async function getCredential(sql: Sql, orgId: string, id: string): Promis
 export async function findCredential(
   sql: Sql,
   orgId: string,
-  provider: string,
+  provider: OnRampProvider,
   sandboxMode: boolean,
 ): Promise<OnRampCredentialRow | undefined> {
   const [row] = await sql.query<OnRampCredentialRow>(
@@ -114,7 +118,13 @@ export async function findCredential(
 }
 
 /** Another credential of the organization with this provider and mode, excluding `exceptId`. */
-export async function credentialClash(sql: Sql, orgId: string, provider: string, sandboxMode: boolean, exceptId = ''): Promise<boolean> {
+export async function credentialClash(
+  sql: Sql,
+  orgId: string,
+  provider: OnRampProvider,
+  sandboxMode: boolean,
+  exceptId = '',
+): Promise<boolean> {
   const rows = await sql.query(
     'SELECT id FROM fiat_onramp_credentials WHERE organization_id = $1 AND provider = $2 AND sandbox_mode = $3 AND id <> $4',
     [orgId, provider, sandboxMode, exceptId],
@@ -146,7 +156,8 @@ export function credentialToWire(row: OnRampCredentialRow) {
   return {
     fiatOnrampCredentialId: row.id,
     organizationId: row.organization_id,
-    onrampProvider: row.provider,
+    // Responses give the hosted name, the only spelling the official client's types accept.
+    onrampProvider: HOSTED_ON_RAMP_PROVIDER[row.provider],
     ...(row.project_id ? { projectId: row.project_id } : {}),
     publishableApiKey: row.publishable_api_key,
     sandboxMode: row.sandbox_mode,

@@ -1,26 +1,30 @@
 /**
- * Compile-time checks: these lines fail `tsc` if the hand-written unions drift from the
- * schemas, or if the client's mapped types stop following the schemas.
+ * Compile-time checks: these lines fail `tsc` if the client's mapped types stop following the
+ * schemas, or if an enum list of src/api/enumLists.ts drifts from the hosted service's own
+ * (the official client's generated types are the one copy of these lists Sigil does not own).
  */
+import type { TurnkeyApiTypes } from '@turnkey/http'
 import { describe, expect, it } from 'vitest'
 import type { SigilClient } from '../../../src/api/client.js'
-import type { ActivityStatus, Curve } from '../../../src/api/enums.js'
-import type {
-  ActivityStatusName,
-  Assert,
-  CurveName,
-  Equals,
-  _AssertActivityStatusInSync,
-  _AssertAddressFormatInSync,
-  _AssertCredentialTypeInSync,
-  _AssertCurveInSync,
-} from '../../../src/api/enums.sync.js'
+import type { ActivityStatus, AddressFormat, CredentialType, Curve, HostedOnRampProvider } from '../../../src/api/enums.js'
 
-type _Uses = [_AssertActivityStatusInSync, _AssertAddressFormatInSync, _AssertCredentialTypeInSync, _AssertCurveInSync]
-// @ts-expect-error: a union with an extra member is not equal to the schema type
-type _Drift = Assert<Equals<CurveName | 'CURVE_X', Curve>>
+/** True when A and B are mutually assignable (exact equality of the two types). */
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+/** Compiles only for `true`. */
+type Assert<T extends true> = T
+
+type _CurveHosted = Assert<Equals<Curve, TurnkeyApiTypes['v1Curve']>>
+type _ActivityStatusHosted = Assert<Equals<ActivityStatus, TurnkeyApiTypes['v1ActivityStatus']>>
+/** True when every member of A is a member of B. */
+type Subset<A, B> = [A] extends [B] ? true : false
+// Sigil derives 36 of the hosted formats (not ADDRESS_FORMAT_SPARK_*): a subset, never a name of its own.
+type _AddressFormatHosted = Assert<Subset<AddressFormat, TurnkeyApiTypes['v1AddressFormat']>>
+type _CredentialTypeHosted = Assert<Equals<CredentialType, TurnkeyApiTypes['v1CredentialType']>>
+type _OnRampProviderHosted = Assert<Equals<HostedOnRampProvider, TurnkeyApiTypes['v1FiatOnRampProvider']>>
+// @ts-expect-error: a union with an extra member is not equal
+type _Drift = Assert<Equals<Curve | 'CURVE_X', TurnkeyApiTypes['v1Curve']>>
 // @ts-expect-error: a union missing a member is not equal either
-type _Missing = Assert<Equals<Exclude<ActivityStatusName, 'ACTIVITY_STATUS_REJECTED'>, ActivityStatus>>
+type _Missing = Assert<Equals<Exclude<ActivityStatus, 'ACTIVITY_STATUS_REJECTED'>, TurnkeyApiTypes['v1ActivityStatus']>>
 
 type WalletOut = Awaited<ReturnType<SigilClient['createWallet']>>
 type _WalletId = Assert<Equals<WalletOut['walletId'], string>>
@@ -32,7 +36,14 @@ type _V1 = Assert<Equals<Parameters<SigilClient['verifyOtpV1']>[0]['otpCode'], s
 
 describe('compile-time sync', () => {
   it('type assertions compiled (this file type-checks under tsc)', () => {
-    const ok: [_WalletId, _OtpType, _Curve, _V1] = [true, true, true, true]
-    expect(ok).toEqual([true, true, true, true])
+    const ok: [_CurveHosted, _ActivityStatusHosted, _AddressFormatHosted, _CredentialTypeHosted, _OnRampProviderHosted] = [
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]
+    const client: [_WalletId, _OtpType, _Curve, _V1] = [true, true, true, true]
+    expect([...ok, ...client].every(Boolean)).toBe(true)
   })
 })
