@@ -1,4 +1,20 @@
 /** Realistic request bodies for the api tests (shapes from wire-formats B4, B6). */
+import { expect } from 'vitest'
+import type { z } from 'zod'
+import { SigilError } from '../../../src/api/errors.js'
+import { parseOrThrow } from '../../../src/api/validation.js'
+
+/** The error `parseOrThrow` throws for `value` (fails the test when it does not throw). */
+export function failure(schema: z.ZodType, value: unknown, prefix = 'parameters'): SigilError {
+  try {
+    parseOrThrow(schema, value, prefix)
+  } catch (e) {
+    expect(e).toBeInstanceOf(SigilError)
+    return e as SigilError
+  }
+  throw new Error('expected parseOrThrow to throw')
+}
+
 export const ORG = 'f7d1b6a2-1c1e-4a43-9f0e-5d0f3a1c2b11'
 
 export const attestation = {

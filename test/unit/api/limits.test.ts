@@ -32,7 +32,7 @@ import { signRawPayloads } from '../../../src/api/operations/sign_raw_payloads.j
 import { solSendTransaction } from '../../../src/api/operations/sol_send_transaction.js'
 import { QUERY_OPERATIONS, SUBMIT_OPERATIONS } from '../../../src/api/registry.js'
 import { parseOrThrow } from '../../../src/api/validation.js'
-import { ORG, attestation, subOrgParams } from './fixtures.js'
+import { ORG, failure, attestation, subOrgParams } from './fixtures.js'
 
 // ---------------------------------------------------------------------------------------------
 // The structural walk
@@ -258,16 +258,6 @@ describe('boundedArray', () => {
 // ---------------------------------------------------------------------------------------------
 // Per-operation cases: the maximum is accepted, one more is refused naming the field
 // ---------------------------------------------------------------------------------------------
-
-function failure(schema: z.ZodType, value: unknown, prefix: string): SigilError {
-  try {
-    parseOrThrow(schema, value, prefix)
-  } catch (e) {
-    expect(e).toBeInstanceOf(SigilError)
-    return e as SigilError
-  }
-  throw new Error('expected parseOrThrow to throw')
-}
 
 const user = (extra: object = {}) => ({ userName: 'u', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [], ...extra })
 const authenticator = { authenticatorName: 'Passkey', challenge: 'Y2hhbGxlbmdl', attestation }

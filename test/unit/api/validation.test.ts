@@ -12,17 +12,7 @@ import { PaginationOptions, SubmitEnvelope } from '../../../src/api/common.js'
 import { QUERY_OPERATIONS } from '../../../src/api/registry.js'
 import { fieldPath, parseOrThrow } from '../../../src/api/validation.js'
 import type { z } from 'zod'
-import { ORG, initOtpAuthParams, onRampParams, subOrgParams } from './fixtures.js'
-
-function failure(schema: z.ZodType, value: unknown, prefix = 'parameters'): SigilError {
-  try {
-    parseOrThrow(schema, value, prefix)
-  } catch (e) {
-    expect(e).toBeInstanceOf(SigilError)
-    return e as SigilError
-  }
-  throw new Error('expected parseOrThrow to throw')
-}
+import { ORG, failure, initOtpAuthParams, onRampParams, subOrgParams } from './fixtures.js'
 
 function expectField(err: SigilError, field: string, problem?: string): void {
   expect(err.code).toBe('INVALID_ARGUMENT')
