@@ -57,11 +57,18 @@ describe('@turnkey/http TurnkeyClient', () => {
       },
     })
     expect(res.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    // votes[].user is a v1User too: it carries mfaPolicies. Submit responses keep createdAt/updatedAt as
+    // plain strings (service-interface.md), queries as {seconds, nanos}.
+    expect(res.activity.votes.length).toBeGreaterThan(0)
+    expect(res.activity.votes.every((v) => Array.isArray(v.user.mfaPolicies))).toBe(true)
+    expect([typeof res.activity.createdAt, typeof res.activity.updatedAt]).toEqual(['string', 'string'])
     const subOrgId = res.activity.result.createSubOrganizationResultV8?.subOrganizationId
     expect(subOrgId).toMatch(/^[0-9a-f-]{36}$/)
 
     const got = await client.getActivity({ organizationId: svc.admin.organizationId, activityId: res.activity.id })
     expect(got.activity.id).toBe(res.activity.id)
+    expect(got.activity.votes.every((v) => Array.isArray(v.user.mfaPolicies))).toBe(true)
+    expect(got.activity.createdAt).toMatchObject({ seconds: expect.any(String), nanos: expect.any(String) })
     expect(got.activity.intent.createSubOrganizationIntentV8?.subOrganizationName).toBe('made by the official client')
     const list = await client.getActivities({ organizationId: svc.admin.organizationId, paginationOptions: { limit: '5' } })
     expect(list.activities[0]?.id).toBe(res.activity.id)

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { createSubOrganization } from '../../api/operations/create_sub_organization.js'
-import { SigilError, invalidField } from '../../api/errors.js'
+import { invalidField } from '../../api/errors.js'
 import { insertOrganization, setFeature, setQuorum } from '../store/organizations.js'
 import { createUser } from './shared/users.js'
 import type { ActivityHandler } from './types.js'

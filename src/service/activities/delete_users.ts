@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { fieldError, SigilError } from '../../api/errors.js'
+import { fieldError } from '../../api/errors.js'
 import type { deleteUsers } from '../../api/operations/delete_users.js'
 import { getQuorum } from '../store/organizations.js'
 import { deleteUser } from '../store/users.js'

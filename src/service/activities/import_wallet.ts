@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { SigilError, fieldError, invalidField } from '../../api/errors.js'
+import { fieldError, invalidField } from '../../api/errors.js'
 import type { importWallet } from '../../api/operations/import_wallet.js'
 import { validateMnemonic } from '../../chains/mnemonic.js'
 import { utf8Decode } from '../../crypto/encoding.js'

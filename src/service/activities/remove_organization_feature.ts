@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { fieldError, SigilError } from '../../api/errors.js'
+import { fieldError } from '../../api/errors.js'
 import type { removeOrganizationFeature } from '../../api/operations/remove_organization_feature.js'
 import { listFeatures, removeFeature } from '../store/organizations.js'
 import type { ActivityHandler } from './types.js'

@@ -6,7 +6,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
 import { ACTIVITY_STATUSES } from '../../../src/api/enums.js'
-import { SigilError } from '../../../src/api/errors.js'
 import { boundedArray } from '../../../src/api/fields.js'
 import {
   MAX_API_KEYS_PER_USER,

@@ -1,4 +1,4 @@
-import { fieldError, SigilError } from '../../../api/errors.js'
+import { fieldError } from '../../../api/errors.js'
 import type { Sql } from '../../store/sql.js'
 import { getUser, type UserRow } from '../../store/users.js'
 
