@@ -22,6 +22,8 @@ export function mountRelay(app: ServiceApp, rt: Runtime): void {
     upstream: (c) => selfUrl(c, rt.config.host),
     apiKey: () => AdminKeyFile.parse(JSON.parse(readFileSync(adminKeyPath(rt.config.dataDir), 'utf8'))),
     allowedOrigins: rt.config.allowedOrigins,
+    // The service's CORS covers its interface only: the relay answers its own preflights.
+    cors: true,
     now: rt.now,
   })
   app.route('/auth', relay)

@@ -553,3 +553,29 @@ describe('relay', () => {
     expect((await messages()).filter((m) => m.to === 'limit@example.com').length).toBeLessThanOrEqual(10)
   })
 })
+
+describe('development routes (issue 22 item 7)', () => {
+  it('/dev/* answers no cross-origin request: no other page, not even on another localhost port, reads OTP codes', async () => {
+    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'https://evil.example', 'null']) {
+      const read = await fetch(`${svc.url}/dev/messages`, { headers: { Origin: origin } })
+      expect(read.status, origin).toBe(403)
+      expect(read.headers.get('access-control-allow-origin')).toBeNull()
+      expect(await read.text()).not.toMatch(/code is/)
+      const preflight = await fetch(`${svc.url}/dev/messages`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'GET' },
+      })
+      expect(preflight.status).toBe(403)
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+    }
+    // The mailbox page itself (same origin, or no Origin as a top-level load sends) still works.
+    expect((await fetch(`${svc.url}/dev/messages`)).status).toBe(200)
+    expect((await fetch(`${svc.url}/dev/messages`, { headers: { Origin: new URL(svc.url).origin } })).status).toBe(200)
+    // The interface keeps its CORS for allowed origins.
+    const ok = await fetch(`${svc.url}/public/v1/query/whoami`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' },
+    })
+    expect([ok.status, ok.headers.get('access-control-allow-origin')]).toEqual([204, 'http://localhost:5173'])
+  })
+})

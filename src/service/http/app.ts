@@ -4,7 +4,7 @@ import { describeError } from '../logger.js'
 import type { Runtime } from '../runtime.js'
 import { SigilError } from '../../api/errors.js'
 import { readBody, limitBody } from './body.js'
-import { cors } from './cors.js'
+import { cors, sameOriginOnly } from './cors.js'
 import { handleQuery, handleSubmit } from './dispatch.js'
 import type { Dispatcher } from './dispatch.js'
 import { asSigilError, errorResponse } from './errors.js'
@@ -41,10 +41,15 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
     })
   })
 
-  app.use(
-    '*',
-    cors({ allowed: (origin) => originAllowed(origin, rt.config.allowedOrigins), methods: 'GET, POST, OPTIONS', expose: 'X-Request-Id' }),
-  )
+  // CORS for the interface only; the development routes answer their own origin and nobody else's.
+  const interfaceCors = cors({
+    allowed: (origin) => originAllowed(origin, rt.config.allowedOrigins),
+    methods: 'GET, POST, OPTIONS',
+    expose: 'X-Request-Id',
+  })
+  app.use('/public/*', interfaceCors)
+  app.use('/healthz', interfaceCors)
+  app.use('/dev/*', sameOriginOnly())
 
   app.get('/healthz', (c) =>
     c.json({

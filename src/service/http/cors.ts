@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { SigilError } from '../../api/errors.js'
 
 /** Request headers a browser or extension may send (wire-formats B1.5). */
 export const CORS_HEADERS = [
@@ -45,5 +46,23 @@ export function cors(o: CorsOptions): MiddlewareHandler {
       if (o.expose) c.res.headers.set('Access-Control-Expose-Headers', o.expose)
       c.res.headers.append('Vary', 'Origin')
     }
+  }
+}
+
+/**
+ * For routes that only the service's own pages may use (the dev mailbox, the dev faucet): a request
+ * whose `Origin` is not the service's own is refused with 403 and gets no CORS headers, so no other
+ * page, not even one on another localhost port, can read OTP codes or call the faucet.
+ */
+export function sameOriginOnly(): MiddlewareHandler {
+  return async (c, next) => {
+    const origin = c.req.header('Origin')
+    if (origin !== undefined && origin !== new URL(c.req.url).origin) {
+      return c.json(
+        new SigilError('ORIGIN_NOT_ALLOWED', `this endpoint answers only its own origin, not ${origin.slice(0, 200)}`).toWire(),
+        403,
+      )
+    }
+    return next()
   }
 }
