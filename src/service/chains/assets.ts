@@ -3,7 +3,7 @@
  * asset and, on EVM networks, the ERC-20 tokens of `SIGIL_TOKENS` (balances read with
  * `eth_call balanceOf` in the same JSON-RPC batch as the native balance).
  */
-import { fieldError } from '../../api/errors.js'
+import { fieldError, SigilError } from '../../api/errors.js'
 import type { AssetBalance } from '../../api/operations/get_wallet_address_balances.js'
 import type { AssetMetadata } from '../../api/operations/list_supported_assets.js'
 import { balanceOfCalldata, decodeUint256 } from '../../chains/erc20.js'
@@ -78,7 +78,9 @@ export async function balancesOf(network: Network, address: string, log?: Logger
   ])
   if (!native) throw new Error('the batch answered no native balance')
   if (!native.ok) throw native.error
-  const balances = [entry(nativeAsset(network), BigInt(native.result as string))]
+  if (typeof native.result !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(native.result))
+    throw new SigilError('FAILED_PRECONDITION', `${network.name} (${network.caip2}) answered eth_getBalance with no quantity`)
+  const balances = [entry(nativeAsset(network), BigInt(native.result))]
   network.tokens.forEach((token, i) => {
     const outcome = tokens[i]
     const value = outcome?.ok ? decodeUint256(outcome.result) : undefined
