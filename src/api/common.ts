@@ -301,7 +301,8 @@ export const SubmitResponse = z.object({ activity: Activity })
 export type SubmitResponse = z.infer<typeof SubmitResponse>
 
 /**
- * Pagination options of every list query (list_activities, list_wallet_accounts, list_suborgs):
+ * Pagination options of every list query (list_activities, list_wallet_accounts, list_suborgs, the
+ * transaction histories):
  * `limit` digits 1..100, default 10; `after`/`before` ids of rows of the same list, exclusive
  * (wire-formats B4, B6, B7). The service pages them all the same way (src/service/store/page.ts).
  */
@@ -311,6 +312,15 @@ export const PaginationOptions = z.object({
   after: z.string().optional(),
 })
 export type PaginationOptions = z.infer<typeof PaginationOptions>
+
+/** Where a page sits in its list (hosted OpenAPI v1PageInfo): the cursors are ids of its first and last rows. */
+export const PageInfo = z.object({
+  hasNextPage: z.boolean().optional(),
+  hasPreviousPage: z.boolean().optional(),
+  startCursor: z.string().optional(),
+  endCursor: z.string().optional(),
+})
+export type PageInfo = z.infer<typeof PageInfo>
 
 /** Wallet record (wire-formats B4 list_wallets). */
 export const Wallet = z.object({

@@ -391,6 +391,14 @@ export const TRANSACTION_TYPES = [
 ] as const
 export type TransactionType = (typeof TRANSACTION_TYPES)[number]
 
+/** Confirmation status of a transaction history item (hosted OpenAPI v1EthTransactionHistoryItem / v1SolTransactionHistoryItem `status`). */
+export const TRANSACTION_HISTORY_STATUSES = ['CONFIRMED', 'FINALIZED'] as const
+export type TransactionHistoryStatus = (typeof TRANSACTION_HISTORY_STATUSES)[number]
+
+/** Direction of a transaction history transfer relative to the queried address (hosted OpenAPI v1TransactionHistoryTransfer). */
+export const TRANSFER_DIRECTIONS = ['IN', 'OUT'] as const
+export type TransferDirection = (typeof TRANSFER_DIRECTIONS)[number]
+
 /** API key curves (wire-formats B1.3, B4 create_sub_organization). */
 export const API_KEY_CURVES = ['API_KEY_CURVE_P256', 'API_KEY_CURVE_SECP256K1', 'API_KEY_CURVE_ED25519'] as const
 export type ApiKeyCurve = (typeof API_KEY_CURVES)[number]

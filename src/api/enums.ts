@@ -29,7 +29,9 @@ import {
   SESSION_TYPES,
   SIGNATURE_SCHEMES,
   STAMP_ATTESTED_SCHEMES,
+  TRANSACTION_HISTORY_STATUSES,
   TRANSACTION_TYPES,
+  TRANSFER_DIRECTIONS,
   VOTE_SELECTIONS,
 } from './enumLists.js'
 
@@ -76,6 +78,10 @@ export const HashFunction = z.enum(HASH_FUNCTIONS)
 export type HashFunction = z.infer<typeof HashFunction>
 export const TransactionType = z.enum(TRANSACTION_TYPES)
 export type TransactionType = z.infer<typeof TransactionType>
+export const TransactionHistoryStatus = z.enum(TRANSACTION_HISTORY_STATUSES)
+export type TransactionHistoryStatus = z.infer<typeof TransactionHistoryStatus>
+export const TransferDirection = z.enum(TRANSFER_DIRECTIONS)
+export type TransferDirection = z.infer<typeof TransferDirection>
 export const ApiKeyCurve = z.enum(API_KEY_CURVES)
 export type ApiKeyCurve = z.infer<typeof ApiKeyCurve>
 export const FeatureName = z.enum(FEATURE_NAMES)

@@ -37,7 +37,9 @@ import { initOtp } from './operations/init_otp.js'
 import { initOtpAuth } from './operations/init_otp_auth.js'
 import { initUserEmailRecovery } from './operations/init_user_email_recovery.js'
 import { listActivities } from './operations/list_activities.js'
+import { listEthTransactionHistory } from './operations/list_eth_transaction_history.js'
 import { listFiatOnRampCredentials } from './operations/list_fiat_on_ramp_credentials.js'
+import { listSolTransactionHistory } from './operations/list_sol_transaction_history.js'
 import { listUsers } from './operations/list_users.js'
 import { listSuborgs } from './operations/list_suborgs.js'
 import { listSupportedAssets } from './operations/list_supported_assets.js'
@@ -129,6 +131,8 @@ export const QUERY_OPERATIONS = [
   getWalletAddressBalances,
   listSupportedAssets,
   getNonces,
+  listEthTransactionHistory,
+  listSolTransactionHistory,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

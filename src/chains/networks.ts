@@ -1,12 +1,24 @@
 /**
  * Networks by CAIP-2 id (`eip155:<chainId>`, `solana:<first 32 chars of the genesis hash>`):
  * the one registry the service, the faucet and (later) the extension read. The defaults are the
- * dev chains `npm start` runs; `SIGIL_RPC` adds networks or points known ones elsewhere.
+ * dev chains `npm start` runs; `SIGIL_RPC` adds networks or points known ones elsewhere, and
+ * `SIGIL_TOKENS` adds ERC-20 tokens to EVM networks.
  */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { base58 } from '@scure/base'
 
 export type NetworkFamily = 'evm' | 'solana'
+
+/** An ERC-20 token configured on an EVM network (`SIGIL_TOKENS`). */
+export type Erc20Token = {
+  /** The contract address, lowercase `0x` + 40 hex. */
+  address: string
+  symbol: string
+  decimals: number
+  name: string
+  /** A stablecoin (list_supported_assets `stable`). */
+  stable: boolean
+}
 
 export type Network = {
   caip2: string
@@ -17,6 +29,8 @@ export type Network = {
   nativeDecimals: number
   /** A development chain: the dev faucet may fund addresses on it. */
   dev: boolean
+  /** ERC-20 tokens configured on this network (always empty on Solana). */
+  tokens: readonly Erc20Token[]
 }
 
 /** The EVM dev chain's id (anvil/Hardhat default). */
@@ -36,6 +50,7 @@ export const DEV_NETWORKS: readonly Network[] = [
     nativeSymbol: 'ETH',
     nativeDecimals: 18,
     dev: true,
+    tokens: [],
   },
   {
     caip2: DEV_SOLANA_CAIP2,
@@ -45,6 +60,7 @@ export const DEV_NETWORKS: readonly Network[] = [
     nativeSymbol: 'SOL',
     nativeDecimals: 9,
     dev: true,
+    tokens: [],
   },
 ]
 
@@ -72,9 +88,10 @@ export function isCaip2(id: string): boolean {
 
 /**
  * The networks: the dev chains, then each `caip2=url` entry of `spec` (comma separated), which
- * replaces the RPC URL of a known id or adds a network. Throws a message naming the bad entry.
+ * replaces the RPC URL of a known id or adds a network; then the ERC-20 tokens of `tokenSpec`
+ * (see {@link parseTokens}). Throws a message naming the bad entry.
  */
-export function resolveNetworks(spec: string | undefined): Network[] {
+export function resolveNetworks(spec: string | undefined, tokenSpec?: string): Network[] {
   const networks = new Map(DEV_NETWORKS.map((n) => [n.caip2, { ...n }]))
   for (const entry of (spec ?? '')
     .split(',')
@@ -101,9 +118,54 @@ export function resolveNetworks(spec: string | undefined): Network[] {
       nativeSymbol: known?.nativeSymbol ?? (family === 'evm' ? 'ETH' : 'SOL'),
       nativeDecimals: family === 'evm' ? 18 : 9,
       dev: false,
+      tokens: [],
     })
   }
+  for (const [caip2, token] of parseTokens(tokenSpec)) {
+    const network = networks.get(caip2)
+    if (!network) throw new Error(`SIGIL_TOKENS: ${caip2} is not a configured network (add it to SIGIL_RPC)`)
+    if (network.family !== 'evm') throw new Error(`SIGIL_TOKENS: ${caip2} is not an EVM network; only ERC-20 tokens can be configured`)
+    if (network.tokens.some((t) => t.address === token.address))
+      throw new Error(`SIGIL_TOKENS: ${token.address} is listed twice on ${caip2}`)
+    network.tokens = [...network.tokens, token]
+  }
   return [...networks.values()]
+}
+
+const TOKEN_TEXT = /^[^\s:,][^:,\p{Cc}]*$/u
+
+/**
+ * The ERC-20 tokens of `SIGIL_TOKENS`: comma-separated entries
+ * `caip2=address:symbol:decimals[:name[:stable]]`, e.g.
+ * `eip155:1=0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48:USDC:6:USD Coin:stable`. `name` defaults to
+ * the symbol; a last field `stable` marks a stablecoin. Symbol and name may not contain `:` or `,`.
+ * Throws a message naming the bad entry.
+ */
+export function parseTokens(spec: string | undefined): Array<[string, Erc20Token]> {
+  const out: Array<[string, Erc20Token]> = []
+  for (const entry of (spec ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const eq = entry.indexOf('=')
+    const caip2 = eq > 0 ? entry.slice(0, eq).trim() : ''
+    if (!isCaip2(caip2)) throw new Error(`SIGIL_TOKENS: "${entry}" does not start with a CAIP-2 id (eip155:<chainId>)`)
+    const [address = '', symbol = '', decimals = '', name, stable, ...rest] = entry
+      .slice(eq + 1)
+      .split(':')
+      .map((s) => s.trim())
+    const bad = (what: string) => new Error(`SIGIL_TOKENS: "${entry}": ${what} (format: caip2=address:symbol:decimals[:name[:stable]])`)
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw bad('the address is not 0x and 40 hex digits')
+    if (!TOKEN_TEXT.test(symbol) || symbol.length > 32) throw bad('the symbol must be 1 to 32 characters')
+    if (!/^(0|[1-9][0-9]{0,2})$/.test(decimals) || Number(decimals) > 255) throw bad('decimals must be an integer 0..255')
+    if (name !== undefined && (!TOKEN_TEXT.test(name) || name.length > 64)) throw bad('the name must be 1 to 64 characters')
+    if ((stable !== undefined && stable !== 'stable') || rest.length > 0) throw bad('only "stable" may follow the name')
+    out.push([
+      caip2,
+      { address: address.toLowerCase(), symbol, decimals: Number(decimals), name: name ?? symbol, stable: stable === 'stable' },
+    ])
+  }
+  return out
 }
 
 /** Human-readable Solana aliases the hosted service accepts, and the CAIP-2 ids they stand for. */
@@ -121,6 +183,11 @@ export function normalizeCaip2(id: string): string {
 /** The CAIP-19 id of a network's native asset (SLIP-44 coin type 60 for EVM chains, 501 for Solana). */
 export function nativeAssetId(network: Network): string {
   return `${network.caip2}/slip44:${network.family === 'evm' ? 60 : 501}`
+}
+
+/** The CAIP-19 id of an ERC-20 token on its network (`eip155:<chainId>/erc20:<lowercase address>`). */
+export function erc20AssetId(network: Network, token: Erc20Token): string {
+  return `${network.caip2}/erc20:${token.address}`
 }
 
 /** The EVM chain id of an `eip155:` network. */

@@ -47,6 +47,8 @@ const Env = z.object({
   SIGIL_RELAY: z.enum(['on', 'off']).default('on'),
   /** Networks beside the dev chains, or other RPC URLs for them: `caip2=url,…`. */
   SIGIL_RPC: z.string().optional(),
+  /** ERC-20 tokens of EVM networks: `caip2=address:symbol:decimals[:name[:stable]],…`. */
+  SIGIL_TOKENS: z.string().optional(),
   /** The dev faucet at POST /dev/faucet: on unless production. */
   SIGIL_DEV_FAUCET: z.enum(['on', 'off']).optional(),
   SIGIL_LOG: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -79,7 +81,7 @@ export type ServiceConfig = {
   otpRateLimit: { max: number; windowMs: number }
   /** Mount the auth relay at /auth (issue 5). */
   relay: boolean
-  /** Networks by CAIP-2 id: the dev chains plus `SIGIL_RPC`. */
+  /** Networks by CAIP-2 id: the dev chains plus `SIGIL_RPC`, with the ERC-20 tokens of `SIGIL_TOKENS`. */
   networks: Network[]
   /** Serve the dev faucet (POST /dev/faucet). */
   devFaucet: boolean
@@ -108,7 +110,7 @@ export function resolveConfig(
   const production = e.NODE_ENV === 'production'
   let networks: Network[]
   try {
-    networks = resolveNetworks(e.SIGIL_RPC)
+    networks = resolveNetworks(e.SIGIL_RPC, e.SIGIL_TOKENS)
   } catch (err) {
     throw new Error(`invalid configuration: ${(err as Error).message}`)
   }

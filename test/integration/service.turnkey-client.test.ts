@@ -82,6 +82,35 @@ describe('@turnkey/http TurnkeyClient', () => {
     expect(who.username).toBe('ivy')
   })
 
+  it('transaction histories of accounts that sent nothing are empty pages; the Solana aliases resolve', async () => {
+    const organizationId = svc.admin.organizationId
+    const wallet = await client.createWallet({
+      type: 'ACTIVITY_TYPE_CREATE_WALLET',
+      timestampMs: String(Date.now()),
+      organizationId,
+      parameters: {
+        walletName: 'history',
+        accounts: [
+          { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
+          { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' },
+        ],
+      },
+    })
+    const [eth, sol] = wallet.activity.result.createWalletResult?.addresses as [string, string]
+    const evm = await client.listEthTransactionHistory({ organizationId, address: eth, caip2: 'eip155:31337' as any })
+    expect(evm).toEqual({ transactions: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } })
+    const other = await svc.post('/public/v1/query/list_sol_transaction_history', { organizationId, address: sol, caip2: 'solana:devnet' })
+    // solana:devnet is an alias of a network this service is not configured for
+    expect([other.status, other.json.message]).toEqual([400, expect.stringContaining('solana:devnet')])
+    const dev = await client.listSolTransactionHistory({
+      organizationId,
+      address: sol,
+      caip2: 'solana:E68UWHA4en9MhqdLvfjX2mjacgWkEZpf' as any,
+      paginationOptions: { limit: '5' },
+    })
+    expect(dev.transactions).toEqual([])
+  })
+
   it('surfaces our error body as a TurnkeyRequestError with code and message', async () => {
     const stranger = new TurnkeyClient(
       { baseUrl: svc.url },

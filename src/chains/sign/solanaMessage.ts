@@ -5,12 +5,21 @@
  * message cannot be confused: a parse must consume every byte.
  */
 
-/** A parsed message: the fields signing needs. */
+/** One compiled instruction: indices into the message's account keys, and its data. */
+export type SolanaInstruction = { programIdIndex: number; accountIndices: number[]; data: Uint8Array }
+
+/** A parsed message: the fields signing needs, and its instructions (for reading what it moves). */
 export type SolanaMessage = {
   version: 'legacy' | 0
   numRequiredSignatures: number
+  /** Of the signers, how many (the last ones) are read-only. */
+  numReadonlySigned: number
+  /** Of the other static keys, how many (the last ones) are read-only. */
+  numReadonlyUnsigned: number
   /** Static account keys; the first `numRequiredSignatures` are the signers. */
   accountKeys: Uint8Array[]
+  /** Indices at or beyond `accountKeys.length` name addresses of v0 lookup tables. */
+  instructions: SolanaInstruction[]
 }
 
 class Reader {
@@ -80,10 +89,11 @@ function parseMessageFrom(r: Reader): SolanaMessage {
   if (numReadonlyUnsigned > nKeys - numRequiredSignatures) throw new RangeError('bad header')
   r.take(32) // recent blockhash
   const nIx = r.compactU16()
+  const instructions: SolanaInstruction[] = []
   for (let i = 0; i < nIx; i++) {
-    r.u8() // program id index
-    r.take(r.compactU16()) // account indices
-    r.take(r.compactU16()) // data
+    const programIdIndex = r.u8()
+    const accountIndices = [...r.take(r.compactU16())]
+    instructions.push({ programIdIndex, accountIndices, data: r.take(r.compactU16()) })
   }
   if (version === 0) {
     const nLookups = r.compactU16()
@@ -93,7 +103,7 @@ function parseMessageFrom(r: Reader): SolanaMessage {
       r.take(r.compactU16())
     }
   }
-  return { version, numRequiredSignatures, accountKeys }
+  return { version, numRequiredSignatures, numReadonlySigned, numReadonlyUnsigned, accountKeys, instructions }
 }
 
 /** Parses a bare message; throws RangeError unless the bytes are exactly one message. */

@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import { fieldError, SigilError } from '../../api/errors.js'
 import type { ethSendRawTransaction } from '../../api/operations/eth_send_raw_transaction.js'
 import { evmChainId } from '../../chains/networks.js'
+import { evmParties } from '../../chains/transfers.js'
 import { requireNetwork } from '../chains/assets.js'
 import { jsonRpc, RpcRefusedError } from '../chains/rpc.js'
 import { recordSend } from '../sends/record.js'
@@ -54,6 +55,10 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
       throw e instanceof SigilError ? e : new SigilError('FAILED_PRECONDITION', `${network.caip2} is not reachable`)
   }
   // Signed elsewhere: no account of the organization signs, so the send has none.
-  await recordSend(ctx, network, { address: from, id: '' }, { to: tx.raw.to }, { signedTx, txHash: tx.hash, nonce: Number(tx.raw.nonce) })
+  await recordSend(ctx, network, { address: from, id: '' }, { to: tx.raw.to }, evmParties(tx.raw.to, tx.raw.data), {
+    signedTx,
+    txHash: tx.hash,
+    nonce: Number(tx.raw.nonce),
+  })
   return { transactionHash: tx.hash }
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { fieldError } from '../../api/errors.js'
+import { evmParties } from '../../chains/transfers.js'
 import type { ethSendTransaction, ethSendTransactionV1 } from '../../api/operations/eth_send_transaction.js'
 import { requireNetwork } from '../chains/assets.js'
 import type { EvmSendRequest } from '../sends/evm.js'
@@ -49,5 +50,5 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
     ...(p.maxFeePerGas !== undefined ? { maxFeePerGas: BigInt(p.maxFeePerGas).toString() } : {}),
     ...(p.maxPriorityFeePerGas !== undefined ? { maxPriorityFeePerGas: BigInt(p.maxPriorityFeePerGas).toString() } : {}),
   }
-  return { sendTransactionStatusId: await recordSend(ctx, network, account, request) }
+  return { sendTransactionStatusId: await recordSend(ctx, network, account, request, evmParties(call.to, call.data)) }
 }

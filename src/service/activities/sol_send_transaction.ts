@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { fieldError } from '../../api/errors.js'
+import { solanaParties } from '../../chains/transfers.js'
 import type { solSendTransaction, solSendTransactionV1 } from '../../api/operations/sol_send_transaction.js'
 import { requireNetwork } from '../chains/assets.js'
 import { parseUnsignedSolana, type SolanaSendRequest } from '../sends/solana.js'
@@ -60,5 +61,5 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
     signers: accounts.map((a) => ({ accountId: a.id, address: a.address })),
     ...(p.recentBlockhash !== undefined ? { recentBlockhash: p.recentBlockhash } : {}),
   }
-  return { sendTransactionStatusId: await recordSend(ctx, network, account, request) }
+  return { sendTransactionStatusId: await recordSend(ctx, network, account, request, solanaParties(tx.message)) }
 }

@@ -1,12 +1,15 @@
 /**
  * Assets on the configured networks and balances read from their nodes: each network's native
- * asset (ERC-20 and SPL tokens from configuration come with the send work of issue 11).
+ * asset and, on EVM networks, the ERC-20 tokens of `SIGIL_TOKENS` (balances read with
+ * `eth_call balanceOf` in the same JSON-RPC batch as the native balance).
  */
-import { fieldError } from '../../api/errors.js'
+import { fieldError, SigilError } from '../../api/errors.js'
 import type { AssetBalance } from '../../api/operations/get_wallet_address_balances.js'
 import type { AssetMetadata } from '../../api/operations/list_supported_assets.js'
-import { type Network, nativeAssetId, normalizeCaip2 } from '../../chains/networks.js'
-import { jsonRpc } from './rpc.js'
+import { balanceOfCalldata, decodeUint256 } from '../../chains/erc20.js'
+import { type Erc20Token, type Network, erc20AssetId, nativeAssetId, normalizeCaip2 } from '../../chains/networks.js'
+import type { Logger } from '../logger.js'
+import { jsonRpc, jsonRpcBatch } from './rpc.js'
 
 /** The configured network `caip2` names (aliases resolved), or a 400 naming `field`. */
 export function requireNetwork(networks: readonly Network[], caip2: string, field: string): Network {
@@ -21,7 +24,10 @@ export function requireNetwork(networks: readonly Network[], caip2: string, fiel
   return network
 }
 
-export function nativeAsset(network: Network): Required<Pick<AssetMetadata, 'caip19' | 'symbol' | 'decimals' | 'name'>> {
+/** What every asset has: its CAIP-19 id, symbol, decimals and name. */
+export type AssetInfo = { caip19: string; symbol: string; decimals: number; name: string }
+
+export function nativeAsset(network: Network): AssetInfo {
   return {
     caip19: nativeAssetId(network),
     symbol: network.nativeSymbol,
@@ -35,9 +41,14 @@ export function nativeAsset(network: Network): Required<Pick<AssetMetadata, 'cai
   }
 }
 
-/** The assets of a network: its native asset. */
+/** An ERC-20 token's metadata on its network. */
+export function tokenAsset(network: Network, token: Erc20Token): AssetInfo {
+  return { caip19: erc20AssetId(network, token), symbol: token.symbol, decimals: token.decimals, name: token.name }
+}
+
+/** The assets of a network: its native asset, then its configured tokens in configuration order. */
 export function supportedAssets(network: Network): AssetMetadata[] {
-  return [{ ...nativeAsset(network), stable: false }]
+  return [{ ...nativeAsset(network), stable: false }, ...network.tokens.map((t) => ({ ...tokenAsset(network, t), stable: t.stable }))]
 }
 
 /** The native balance of `address` on `network`, in atomic units. */
@@ -47,11 +58,43 @@ export async function nativeBalance(network: Network, address: string): Promise<
   return BigInt(value)
 }
 
-/** Balances of `address` on `network`, with display values. */
-export async function balancesOf(network: Network, address: string): Promise<AssetBalance[]> {
-  const asset = nativeAsset(network)
-  const balance = await nativeBalance(network, address)
-  return [{ ...asset, balance: balance.toString(), display: { crypto: formatUnits(balance, network.nativeDecimals) } }]
+/**
+ * Balances of `address` on `network`, with display values: the native asset, then each configured
+ * token (zero balances included). On an EVM network the native balance and every `balanceOf` go
+ * in one JSON-RPC batch. A node that is down, slow or refuses the native balance throws (the
+ * request fails); a token whose contract refuses `balanceOf` or answers no uint256 (say, no
+ * contract at that address) is left out and logged, so one misconfigured token does not hide the rest.
+ */
+export async function balancesOf(network: Network, address: string, log?: Logger): Promise<AssetBalance[]> {
+  const entry = (asset: AssetInfo, balance: bigint): AssetBalance => ({
+    ...asset,
+    balance: balance.toString(),
+    display: { crypto: formatUnits(balance, asset.decimals) },
+  })
+  if (network.family !== 'evm' || network.tokens.length === 0) return [entry(nativeAsset(network), await nativeBalance(network, address))]
+  const [native, ...tokens] = await jsonRpcBatch(network, [
+    { method: 'eth_getBalance', params: [address, 'latest'] },
+    ...network.tokens.map((t) => ({ method: 'eth_call', params: [{ to: t.address, data: balanceOfCalldata(address) }, 'latest'] })),
+  ])
+  if (!native) throw new Error('the batch answered no native balance')
+  if (!native.ok) throw native.error
+  if (typeof native.result !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(native.result))
+    throw new SigilError('FAILED_PRECONDITION', `${network.name} (${network.caip2}) answered eth_getBalance with no quantity`)
+  const balances = [entry(nativeAsset(network), BigInt(native.result))]
+  network.tokens.forEach((token, i) => {
+    const outcome = tokens[i]
+    const value = outcome?.ok ? decodeUint256(outcome.result) : undefined
+    if (value === undefined) {
+      log?.warn('token balance unreadable', {
+        caip2: network.caip2,
+        asset: token.address,
+        reason: outcome && !outcome.ok ? outcome.error.message : 'balanceOf answered no uint256',
+      })
+      return
+    }
+    balances.push(entry(tokenAsset(network, token), value))
+  })
+  return balances
 }
 
 /** Atomic units as a decimal string of whole units, trailing zeros dropped ("1.5", "0", "0.000001"). */

@@ -8,8 +8,11 @@ const FORMAT_OF_FAMILY = { evm: 'ADDRESS_FORMAT_ETHEREUM', solana: 'ADDRESS_FORM
 
 /**
  * get_wallet_address_balances: `{organizationId, address, caip2}` → `{balances}` read from the
- * network's node. The address must be one of the organization's wallet accounts, in the format
- * the network takes (404 / 400 naming `address`); an unknown network is a 400 naming `caip2`.
+ * network's node: the native asset, then each ERC-20 token configured for the network
+ * (`SIGIL_TOKENS`; `eip155:<chainId>/erc20:<address>`), zero balances included; a token whose
+ * contract cannot answer `balanceOf` is left out (and logged). The address must be one of the
+ * organization's wallet accounts, in the format the network takes (404 / 400 naming `address`);
+ * an unknown network is a 400 naming `caip2`.
  *
  * @throws INVALID_ARGUMENT when caip2 is not a configured network, or the account's address format is not the one that network takes
  * @throws NOT_FOUND when address names no wallet account of the organization
@@ -25,5 +28,5 @@ export const handler: QueryHandler<{ address: string; caip2: string }> = async (
       `a ${account.address_format} account has no balance on ${network.caip2}, which takes ${FORMAT_OF_FAMILY[network.family]} addresses`,
     )
   }
-  return { balances: await balancesOf(network, account.address) }
+  return { balances: await balancesOf(network, account.address, rt.log) }
 }

@@ -6,7 +6,7 @@
 import { Transaction } from 'micro-eth-signer'
 import { type Network, evmChainId } from '../../chains/networks.js'
 import { jsonRpc, RpcRefusedError } from '../chains/rpc.js'
-import type { SendRow } from '../store/sends.js'
+import type { SendInclusion, SendRow } from '../store/sends.js'
 import { type EthTxError, revertDataOf, revertError } from './revert.js'
 
 /** What eth_send_transaction stores as the request: one call and the caller's optional fields. */
@@ -92,18 +92,64 @@ function estimationFailure(to: string, e: RpcRefusedError): Failure['failed'] {
   return { message: `the node refused the transaction: ${e.rpcMessage}` }
 }
 
-type Receipt = { status?: string; blockNumber?: string } | null
+type Receipt = {
+  status?: string
+  blockNumber?: string
+  blockHash?: string
+  gasUsed?: string
+  effectiveGasPrice?: string
+  /** OP-stack chains: the L1 data fee, paid on top of the gas. */
+  l1Fee?: string
+} | null
 
 /**
- * Where a broadcast send stands: included (with its block), reverted on chain (with the revert
- * decoded by replaying the call on the block before), or still pending after (re)broadcasting
- * the stored signed bytes. A node refusal that can never succeed fails the send.
+ * Where a mined transaction landed and what it cost, from its receipt and its block's time: the
+ * fee is gasUsed × effectiveGasPrice (plus an OP-stack `l1Fee`); a node that will not give the
+ * block leaves its time null. Finality is CONFIRMED: Sigil does not follow EVM finality.
  */
-export async function advanceEvmSend(network: Network, send: SendRow): Promise<{ included: number } | Failure | 'pending'> {
+async function inclusionOf(network: Network, receipt: NonNullable<Receipt> & { blockNumber: string }): Promise<SendInclusion> {
+  let blockTime: number | null = null
+  if (receipt.blockHash) {
+    try {
+      const block = await jsonRpc<{ timestamp?: string } | null>(network, 'eth_getBlockByHash', [receipt.blockHash, false])
+      if (block?.timestamp) blockTime = Number(BigInt(block.timestamp)) * 1000
+    } catch (e) {
+      if (!(e instanceof RpcRefusedError)) throw e
+    }
+  }
+  const fee =
+    receipt.gasUsed && receipt.effectiveGasPrice
+      ? (BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice) + BigInt(receipt.l1Fee ?? '0x0')).toString()
+      : null
+  return {
+    blockNumber: Number(BigInt(receipt.blockNumber)),
+    blockHash: receipt.blockHash ?? null,
+    blockTime,
+    fee,
+    finality: 'CONFIRMED',
+  }
+}
+
+/** Where a mined transaction landed, read again from the node (undefined: the node has no receipt for it). */
+export async function readEvmInclusion(network: Network, txHash: string): Promise<SendInclusion | undefined> {
+  const receipt = await jsonRpc<Receipt>(network, 'eth_getTransactionReceipt', [txHash])
+  return receipt?.blockNumber ? inclusionOf(network, { ...receipt, blockNumber: receipt.blockNumber }) : undefined
+}
+
+/**
+ * Where a broadcast send stands: included (with where it landed), reverted on chain (with the
+ * revert decoded by replaying the call on the block before, and where it landed), or still
+ * pending after (re)broadcasting the stored signed bytes. A node refusal that can never succeed fails the send.
+ */
+export async function advanceEvmSend(
+  network: Network,
+  send: SendRow,
+): Promise<{ included: SendInclusion } | (Failure & { inclusion?: SendInclusion }) | 'pending'> {
   const receipt = await jsonRpc<Receipt>(network, 'eth_getTransactionReceipt', [send.tx_hash])
   if (receipt?.blockNumber) {
-    const block = Number(BigInt(receipt.blockNumber))
-    if (receipt.status === '0x1') return { included: block }
+    const inclusion = await inclusionOf(network, { ...receipt, blockNumber: receipt.blockNumber })
+    const block = inclusion.blockNumber
+    if (receipt.status === '0x1') return { included: inclusion }
     const req = JSON.parse(send.request) as EvmSendRequest
     let data: string | undefined
     try {
@@ -116,7 +162,7 @@ export async function advanceEvmSend(network: Network, send: SendRow): Promise<{
       if (!(e instanceof RpcRefusedError)) throw e
       data = revertDataOf(e.rpcData)
     }
-    return { failed: revertError(req.to, data, 'execution') }
+    return { failed: revertError(req.to, data, 'execution'), inclusion }
   }
   try {
     await jsonRpc<string>(network, 'eth_sendRawTransaction', [send.signed_tx])

@@ -9,13 +9,15 @@ export type SendSigner = { address: string; id: string }
 /**
  * Records a send in the activity's transaction for the tracker to follow once the activity
  * commits: INITIALIZED (the tracker builds, signs and broadcasts it), or, given `signed`, already
- * signed (BROADCASTING). Returns its sendTransactionStatusId.
+ * signed (BROADCASTING). `parties` are the addresses besides the sender whose transaction history
+ * lists it (`src/chains/transfers.ts`). Returns its sendTransactionStatusId.
  */
 export async function recordSend(
   ctx: ActivityContext,
   network: Network,
   account: SendSigner,
   request: object,
+  parties: readonly string[],
   signed?: { signedTx: string; txHash: string; nonce: number },
 ): Promise<string> {
   const id = crypto.randomUUID()
@@ -30,6 +32,7 @@ export async function recordSend(
       from_address: account.address,
       account_id: account.id,
       request: JSON.stringify(request),
+      parties: [...parties],
     },
     ctx.now,
   )

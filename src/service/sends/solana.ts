@@ -8,8 +8,8 @@ import { base58, base64 } from '@scure/base'
 import { type SolanaTransaction, encodeCompactU16, parseSolanaTransaction } from '../../chains/sign/solanaMessage.js'
 import type { Network } from '../../chains/networks.js'
 import { concatBytes, hexToBytes } from '../../crypto/encoding.js'
-import { jsonRpc, RpcRefusedError } from '../chains/rpc.js'
-import type { SendRow } from '../store/sends.js'
+import { jsonRpc, jsonRpcBatch, RpcRefusedError } from '../chains/rpc.js'
+import type { Finality, SendInclusion, SendRow } from '../store/sends.js'
 
 /** What sol_send_transaction stores as the request. */
 export type SolanaSendRequest = {
@@ -90,20 +90,58 @@ export async function buildSolanaSend(
 
 type Status = { slot: number; err: unknown; confirmationStatus?: string | null } | null
 
+/**
+ * Where a landed transaction is and what it cost: its slot, the fee and block time of
+ * getTransaction, and the slot's blockhash from getBlock (null when the node does not serve it, as
+ * the dev runtime does not; null time and fee when it does not have the transaction yet). One
+ * JSON-RPC batch; only a node that is down or slow throws.
+ */
+export async function readSolanaInclusion(network: Network, signature: string, slot: number, finality: Finality): Promise<SendInclusion> {
+  const [tx, block] = await jsonRpcBatch(network, [
+    { method: 'getTransaction', params: [signature, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }] },
+    {
+      method: 'getBlock',
+      params: [
+        slot,
+        { encoding: 'json', transactionDetails: 'none', rewards: false, commitment: 'confirmed', maxSupportedTransactionVersion: 0 },
+      ],
+    },
+  ])
+  const found = tx?.ok ? (tx.result as { blockTime?: number | null; meta?: { fee?: number } | null } | null) : null
+  const blockhash = block?.ok ? (block.result as { blockhash?: string } | null)?.blockhash : undefined
+  return {
+    blockNumber: slot,
+    blockHash: typeof blockhash === 'string' ? blockhash : null,
+    blockTime: typeof found?.blockTime === 'number' ? found.blockTime * 1000 : null,
+    fee: typeof found?.meta?.fee === 'number' ? String(found.meta.fee) : null,
+    finality,
+  }
+}
+
 /** Where a broadcast Solana send stands; (re)broadcasts the stored bytes while it is unknown. */
-export async function advanceSolanaSend(network: Network, send: SendRow): Promise<{ included: number } | SolanaFailure | 'pending'> {
+export async function advanceSolanaSend(
+  network: Network,
+  send: SendRow,
+): Promise<{ included: SendInclusion } | (SolanaFailure & { inclusion?: SendInclusion }) | 'pending'> {
   const { value } = await jsonRpc<{ value: Status[] }>(network, 'getSignatureStatuses', [
     [send.tx_hash],
     { searchTransactionHistory: true },
   ])
   const status = value[0]
   if (status && (status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized')) {
-    if (status.err === null || status.err === undefined) return { included: status.slot }
+    const inclusion = await readSolanaInclusion(
+      network,
+      send.tx_hash as string,
+      status.slot,
+      status.confirmationStatus === 'finalized' ? 'FINALIZED' : 'CONFIRMED',
+    )
+    if (status.err === null || status.err === undefined) return { included: inclusion }
     return {
       failed: {
         message: `transaction failed: ${JSON.stringify(status.err)}`,
         solana: { source: 'execution', transactionErrorJson: JSON.stringify(status.err) },
       },
+      inclusion,
     }
   }
   if (status) return 'pending'

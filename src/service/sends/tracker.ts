@@ -1,7 +1,8 @@
 /**
  * The send tracker (issue 11): after an activity commits its send record, this worker builds and
  * signs the transaction, stores the signed bytes and hash (BROADCASTING) before broadcasting
- * anything, broadcasts, and follows the send to INCLUDED or FAILED. It claims one send at a time
+ * anything, broadcasts, and follows the send to INCLUDED or FAILED, storing where it landed (block,
+ * block hash and time, fee; for the transaction history) when it lands on chain. It claims one send at a time
  * with a short lease (instances sharing a database do not work on the same send at once), oldest
  * first (so one address's nonces follow submission order). A node that is down or slow is retried with
  * backoff; a restart resumes from the stored state, rebroadcasting the same signed bytes.
@@ -119,7 +120,7 @@ export function startSendTracker(rt: Runtime): SendTracker {
       if (outcome === 'pending')
         return retryAt(rt.db, send.id, now() + Math.min(MAX_FOLLOW_MS, FOLLOW_MS * 2 ** Math.min(send.attempts, 7)), now())
       if ('included' in outcome) return finish(send, () => markIncluded(rt.db, send.id, outcome.included, now()))
-      return finish(send, () => markFailed(rt.db, send.id, outcome.failed, now()), outcome.failed.message)
+      return finish(send, () => markFailed(rt.db, send.id, outcome.failed, now(), outcome.inclusion), outcome.failed.message)
     } catch (e) {
       // The node is down, slow or answered nonsense: try again later, from the stored state.
       const wait = Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(send.attempts, 6))

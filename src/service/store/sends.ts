@@ -3,6 +3,7 @@
  * A tracker claims a record with a lease, so instances sharing a database never work on the
  * same send at once.
  */
+import { type PageOptions, readPage } from './page.js'
 import type { Sql } from './sql.js'
 
 export type SendStatus = 'INITIALIZED' | 'BROADCASTING' | 'INCLUDED' | 'FAILED'
@@ -24,22 +25,42 @@ export type SendRow = {
   attempts: number
   next_attempt_at: number
   lease_until: number
+  /** The block (EVM) or slot (Solana) of a send on chain: INCLUDED, or FAILED on chain. */
   block_number: number | null
+  block_hash: string | null
+  /** The block's time, ms since the epoch. */
+  block_time: number | null
+  /** The fee paid, atomic units of the native asset. */
+  fee: string | null
+  finality: Finality | null
+  /** Addresses besides from_address whose history lists the send (EVM lowercase). */
+  parties: string[]
   created_at: number
   updated_at: number
 }
 
+export type Finality = 'CONFIRMED' | 'FINALIZED'
+
+/** Where and at what cost a send landed on chain, as the tracker read it (null: the node did not say). */
+export type SendInclusion = {
+  blockNumber: number
+  blockHash: string | null
+  blockTime: number | null
+  fee: string | null
+  finality: Finality
+}
+
 export type NewSend = Pick<
   SendRow,
-  'id' | 'organization_id' | 'activity_id' | 'caip2' | 'family' | 'from_address' | 'account_id' | 'request'
+  'id' | 'organization_id' | 'activity_id' | 'caip2' | 'family' | 'from_address' | 'account_id' | 'request' | 'parties'
 >
 
 export async function insertSend(sql: Sql, s: NewSend, now: number): Promise<void> {
   await sql.query(
     `INSERT INTO send_transactions (id, organization_id, activity_id, caip2, family, from_address, account_id, request,
-       status, next_attempt_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'INITIALIZED', $9, $9, $9)`,
-    [s.id, s.organization_id, s.activity_id, s.caip2, s.family, s.from_address, s.account_id, s.request, now],
+       parties, status, next_attempt_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text[], 'INITIALIZED', $10, $10, $10)`,
+    [s.id, s.organization_id, s.activity_id, s.caip2, s.family, s.from_address, s.account_id, s.request, s.parties, now],
   )
 }
 
@@ -82,19 +103,31 @@ export async function markSigned(
   return rows.length === 1
 }
 
-export async function markIncluded(sql: Sql, id: string, blockNumber: number | null, now: number): Promise<void> {
+export async function markIncluded(sql: Sql, id: string, at: SendInclusion, now: number): Promise<void> {
   await sql.query(
-    `UPDATE send_transactions SET status = 'INCLUDED', block_number = $2, lease_until = 0, updated_at = $3
+    `UPDATE send_transactions SET status = 'INCLUDED', block_number = $2, block_hash = $3, block_time = $4, fee = $5, finality = $6,
+       lease_until = 0, updated_at = $7
      WHERE id = $1 AND status IN ('INITIALIZED', 'BROADCASTING')`,
-    [id, blockNumber, now],
+    [id, at.blockNumber, at.blockHash, at.blockTime, at.fee, at.finality, now],
   )
 }
 
-export async function markFailed(sql: Sql, id: string, error: unknown, now: number): Promise<void> {
+/** Records the send FAILED; `at` when it failed on chain (reverted, or a Solana execution error), with its block. */
+export async function markFailed(sql: Sql, id: string, error: unknown, now: number, at?: SendInclusion): Promise<void> {
   await sql.query(
-    `UPDATE send_transactions SET status = 'FAILED', error = $2, lease_until = 0, updated_at = $3
+    `UPDATE send_transactions SET status = 'FAILED', error = $2, lease_until = 0, updated_at = $3,
+       block_number = $4, block_hash = $5, block_time = $6, fee = $7, finality = $8
      WHERE id = $1 AND status IN ('INITIALIZED', 'BROADCASTING')`,
-    [id, JSON.stringify(error), now],
+    [
+      id,
+      JSON.stringify(error),
+      now,
+      at?.blockNumber ?? null,
+      at?.blockHash ?? null,
+      at?.blockTime ?? null,
+      at?.fee ?? null,
+      at?.finality ?? null,
+    ],
   )
 }
 
@@ -104,4 +137,64 @@ export async function retryAt(sql: Sql, id: string, at: number, now: number): Pr
     'UPDATE send_transactions SET attempts = attempts + 1, next_attempt_at = $2, lease_until = 0, updated_at = $3 WHERE id = $1',
     [id, at, now],
   )
+}
+
+/** A send on chain with the activity that submitted it. */
+export type SendHistoryRow = SendRow & { activity_fingerprint: string | null; activity_created_at: number | null }
+
+export type SendHistoryFilter = {
+  organizationId: string
+  caip2: string
+  /** The address whose history this is: its sends, and the organization's sends that name it as a party. */
+  address: string
+  /** EVM addresses compare without case; Solana's exactly. */
+  family: 'evm' | 'solana'
+  /** Newest block first; `after`/`before` are send ids (sendTransactionStatusId) of this list, see `page.ts`. */
+  page?: PageOptions | undefined
+}
+
+/**
+ * A page of the organization's sends on chain (INCLUDED, or FAILED on chain) on one network that
+ * `address` sent or is a party of, newest block first, and whether rows follow or precede it.
+ */
+export async function listSendHistory(
+  sql: Sql,
+  f: SendHistoryFilter,
+): Promise<{ rows: SendHistoryRow[]; hasNextPage: boolean; hasPreviousPage: boolean }> {
+  const address = f.family === 'evm' ? f.address.toLowerCase() : f.address
+  const where = [
+    's.organization_id = $1',
+    's.caip2 = $2',
+    's.tx_hash IS NOT NULL',
+    's.block_number IS NOT NULL',
+    f.family === 'evm' ? '(lower(s.from_address) = $3 OR $3 = ANY(s.parties))' : '(s.from_address = $3 OR $3 = ANY(s.parties))',
+  ]
+  const params = [f.organizationId, f.caip2, address]
+  const keyset = {
+    columns: ['s.block_number', 's.created_at', 's.id'],
+    order: 'DESC' as const,
+    noun: 'send transaction of this history',
+    keyOf: async (id: string) => {
+      const [row] = await sql.query<{ block_number: number; created_at: number; id: string }>(
+        `SELECT s.block_number, s.created_at, s.id FROM send_transactions s WHERE ${where.join(' AND ')} AND s.id = $4`,
+        [...params, id],
+      )
+      return row && [row.block_number, row.created_at, row.id]
+    },
+  }
+  const list = {
+    select: `SELECT s.*, a.fingerprint AS activity_fingerprint, a.created_at AS activity_created_at
+      FROM send_transactions s LEFT JOIN activities a ON a.id = s.activity_id AND a.organization_id = s.organization_id`,
+    where,
+    params,
+  }
+  const rows = await readPage<SendHistoryRow>(sql, list, keyset, f.page)
+  const first = rows[0]
+  const last = rows[rows.length - 1]
+  const any = async (cursor: PageOptions) => (await readPage<{ id: string }>(sql, list, keyset, { ...cursor, limit: '1' })).length > 0
+  return {
+    rows,
+    hasNextPage: last ? await any({ after: last.id }) : Boolean(f.page?.before),
+    hasPreviousPage: first ? await any({ before: first.id }) : Boolean(f.page?.after),
+  }
 }

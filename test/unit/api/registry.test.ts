@@ -66,6 +66,8 @@ const QUERY_NAMES = [
   'get_wallet_address_balances',
   'list_supported_assets',
   'get_nonces',
+  'list_eth_transaction_history',
+  'list_sol_transaction_history',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {

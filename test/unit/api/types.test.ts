@@ -6,7 +6,15 @@
 import type { TurnkeyApiTypes } from '@turnkey/http'
 import { describe, expect, it } from 'vitest'
 import type { SigilClient } from '../../../src/api/client.js'
-import type { ActivityStatus, AddressFormat, CredentialType, Curve, HostedOnRampProvider } from '../../../src/api/enums.js'
+import type {
+  ActivityStatus,
+  AddressFormat,
+  CredentialType,
+  Curve,
+  HostedOnRampProvider,
+  TransactionHistoryStatus,
+  TransferDirection,
+} from '../../../src/api/enums.js'
 
 /** True when A and B are mutually assignable (exact equality of the two types). */
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
@@ -21,6 +29,27 @@ type Subset<A, B> = [A] extends [B] ? true : false
 type _AddressFormatHosted = Assert<Subset<AddressFormat, TurnkeyApiTypes['v1AddressFormat']>>
 type _CredentialTypeHosted = Assert<Equals<CredentialType, TurnkeyApiTypes['v1CredentialType']>>
 type _OnRampProviderHosted = Assert<Equals<HostedOnRampProvider, TurnkeyApiTypes['v1FiatOnRampProvider']>>
+type _HistoryStatusHosted = Assert<Equals<TransactionHistoryStatus, TurnkeyApiTypes['v1EthTransactionHistoryItem']['status']>>
+type _SolHistoryStatusHosted = Assert<Equals<TransactionHistoryStatus, TurnkeyApiTypes['v1SolTransactionHistoryItem']['status']>>
+type _DirectionHosted = Assert<Equals<TransferDirection, TurnkeyApiTypes['v1TransactionHistoryTransfer']['direction']>>
+/** True when A is assignable to B. */
+type Assignable<A, B> = [A] extends [B] ? true : false
+/** A zod output type with `| undefined` dropped from its optional members, as the generated types write them. */
+type Defined<T> = T extends readonly (infer U)[]
+  ? Defined<U>[]
+  : T extends object
+    ? { [K in keyof T]: Defined<Exclude<T[K], undefined>> }
+    : T
+// What Sigil answers is what the official client's types expect (Sigil's additions to `turnkey` aside).
+type _EthHistoryHosted = Assert<
+  Assignable<Defined<Awaited<ReturnType<SigilClient['listEthTransactionHistory']>>>, TurnkeyApiTypes['v1ListEthTransactionHistoryResponse']>
+>
+type _SolHistoryHosted = Assert<
+  Assignable<Defined<Awaited<ReturnType<SigilClient['listSolTransactionHistory']>>>, TurnkeyApiTypes['v1ListSolTransactionHistoryResponse']>
+>
+type HostedEthHistory = TurnkeyApiTypes['v1ListEthTransactionHistoryResponse']
+// @ts-expect-error: a history item without its block is not what the client expects
+type _HistoryDrift = Assert<Assignable<{ transactions: Array<{ transactionHash: string }> }, HostedEthHistory>>
 // @ts-expect-error: a union with an extra member is not equal
 type _Drift = Assert<Equals<Curve | 'CURVE_X', TurnkeyApiTypes['v1Curve']>>
 // @ts-expect-error: a union missing a member is not equal either
@@ -44,6 +73,13 @@ describe('compile-time sync', () => {
       true,
     ]
     const client: [_WalletId, _OtpType, _Curve, _V1] = [true, true, true, true]
-    expect([...ok, ...client].every(Boolean)).toBe(true)
+    const history: [_HistoryStatusHosted, _SolHistoryStatusHosted, _DirectionHosted, _EthHistoryHosted, _SolHistoryHosted] = [
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]
+    expect([...ok, ...client, ...history].every(Boolean)).toBe(true)
   })
 })

@@ -7,6 +7,8 @@ import { initOtp } from '../../../src/api/operations/init_otp.js'
 import { initOtpAuth } from '../../../src/api/operations/init_otp_auth.js'
 import { otpAuth } from '../../../src/api/operations/otp_auth.js'
 import { listWalletAccounts } from '../../../src/api/operations/list_wallet_accounts.js'
+import { listEthTransactionHistory } from '../../../src/api/operations/list_eth_transaction_history.js'
+import { listSolTransactionHistory } from '../../../src/api/operations/list_sol_transaction_history.js'
 import { updateRootQuorum } from '../../../src/api/operations/update_root_quorum.js'
 import { PaginationOptions, SubmitEnvelope } from '../../../src/api/common.js'
 import { QUERY_OPERATIONS } from '../../../src/api/registry.js'
@@ -197,11 +199,22 @@ describe('envelope and pagination rules', () => {
 
   it('every list query takes the one PaginationOptions schema (list_suborgs included)', () => {
     const paged = QUERY_OPERATIONS.filter((d) => 'paginationOptions' in (d.request as unknown as z.ZodObject).shape)
-    expect(paged.map((d) => d.name).sort()).toEqual(['list_activities', 'list_suborgs', 'list_wallet_accounts'])
+    expect(paged.map((d) => d.name).sort()).toEqual([
+      'list_activities',
+      'list_eth_transaction_history',
+      'list_sol_transaction_history',
+      'list_suborgs',
+      'list_wallet_accounts',
+    ])
+    // what the other required fields of a list need
+    const required: Record<string, object> = {
+      list_eth_transaction_history: { address: `0x${'11'.repeat(20)}`, caip2: 'eip155:1' },
+      list_sol_transaction_history: { address: '11111111111111111111111111111111', caip2: 'solana:devnet' },
+    }
     for (const d of paged) {
       const field = (d.request as unknown as z.ZodObject).shape.paginationOptions as z.ZodOptional
       expect(field.unwrap(), d.name).toBe(PaginationOptions)
-      const q = (paginationOptions: unknown) => ({ organizationId: ORG, paginationOptions })
+      const q = (paginationOptions: unknown) => ({ organizationId: ORG, ...required[d.name], paginationOptions })
       expect(() => parseOrThrow(d.request, q({ limit: '1', after: 'a', before: 'b' }), '')).not.toThrow()
       for (const limit of ['-0', '0', '101', 'abc', "'; DROP TABLE users;--", '', 7]) {
         expectField(failure(d.request, q({ limit }), ''), 'paginationOptions.limit')
@@ -209,6 +222,20 @@ describe('envelope and pagination rules', () => {
       expectField(failure(d.request, q({ after: 5 }), ''), 'paginationOptions.after')
       expectField(failure(d.request, q({ before: null }), ''), 'paginationOptions.before')
     }
+  })
+
+  it('history queries take an address and a caip2, naming the field at fault', () => {
+    const eth = { organizationId: ORG, address: `0x${'ab'.repeat(20)}`, caip2: 'eip155:1' }
+    expect(() => parseOrThrow(listEthTransactionHistory.request, eth, '')).not.toThrow()
+    expectField(failure(listEthTransactionHistory.request, { ...eth, address: '0x1234' }, ''), 'address')
+    expectField(failure(listEthTransactionHistory.request, { ...eth, address: undefined }, ''), 'address')
+    expectField(failure(listEthTransactionHistory.request, { ...eth, caip2: '' }, ''), 'caip2', 'required')
+    expectField(failure(listEthTransactionHistory.request, { ...eth, caip2: 'x'.repeat(65) }, ''), 'caip2')
+    const sol = { organizationId: ORG, address: '11111111111111111111111111111111', caip2: 'solana:devnet' }
+    expect(() => parseOrThrow(listSolTransactionHistory.request, sol, '')).not.toThrow()
+    expectField(failure(listSolTransactionHistory.request, { ...sol, address: '' }, ''), 'address', 'required')
+    expectField(failure(listSolTransactionHistory.request, { ...sol, address: 'x'.repeat(129) }, ''), 'address')
+    expectField(failure(listSolTransactionHistory.request, { ...sol, caip2: 5 }, ''), 'caip2')
   })
 
   it('queries require organizationId', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { balanceOfCalldata, decodeTransferCalldata, decodeUint256, transferCalldata } from '../../../src/chains/erc20'
 import { DEV_EVM_CAIP2, DEV_SOLANA_CAIP2, isCaip2, resolveNetworks } from '../../../src/chains/networks'
+import { resolveConfig } from '../../../src/service/config'
 import { parseUnits } from '../../../src/devchain/faucet'
 
 describe('networks registry', () => {
@@ -28,6 +30,84 @@ describe('networks registry', () => {
     expect(() => resolveNetworks('eip155:1')).toThrow(/CAIP-2/)
     expect(isCaip2('solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')).toBe(true)
     expect(isCaip2('solana:short')).toBe(false)
+  })
+})
+
+describe('SIGIL_TOKENS', () => {
+  const usdc = '0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48'
+  it('adds ERC-20 tokens to their EVM networks, address lowercased, name defaulting to the symbol', () => {
+    const networks = resolveNetworks(
+      'eip155:1=https://rpc.example',
+      ` eip155:1=${usdc}:USDC:6:USD Coin:stable , eip155:31337=0x${'11'.repeat(20)}:TST:18`,
+    )
+    expect(networks.find((n) => n.caip2 === 'eip155:1')?.tokens).toEqual([
+      { address: usdc.toLowerCase(), symbol: 'USDC', decimals: 6, name: 'USD Coin', stable: true },
+    ])
+    expect(networks.find((n) => n.caip2 === DEV_EVM_CAIP2)?.tokens).toEqual([
+      { address: `0x${'11'.repeat(20)}`, symbol: 'TST', decimals: 18, name: 'TST', stable: false },
+    ])
+    expect(networks.find((n) => n.caip2 === DEV_SOLANA_CAIP2)?.tokens).toEqual([])
+    expect(resolveNetworks(undefined, '').every((n) => n.tokens.length === 0)).toBe(true)
+    // the defaults are not changed by a resolution that adds tokens
+    expect(resolveNetworks(undefined).find((n) => n.caip2 === DEV_EVM_CAIP2)?.tokens).toEqual([])
+  })
+
+  it('refuses malformed entries, naming them', () => {
+    const bad: Array<[string, RegExp]> = [
+      [`eip155:1=${usdc}:USDC:6`, /eip155:1 is not a configured network/],
+      [`${DEV_SOLANA_CAIP2}=${usdc}:USDC:6`, /not an EVM network/],
+      [`${usdc}:USDC:6`, /CAIP-2/],
+      ['eip155:31337=0x1234:USDC:6', /address/],
+      [`eip155:31337=${usdc}::6`, /symbol/],
+      [`eip155:31337=${usdc}:USDC:six`, /decimals/],
+      [`eip155:31337=${usdc}:USDC:256`, /decimals/],
+      [`eip155:31337=${usdc}:USDC:06`, /decimals/],
+      [`eip155:31337=${usdc}:USDC:6:USD Coin:yes`, /stable/],
+      [`eip155:31337=${usdc}:USDC:6:USD Coin:stable:x`, /stable/],
+      [`eip155:31337=${usdc}:USDC:6:`, /name/],
+      [`eip155:31337=${usdc}:USDC:6,eip155:31337=${usdc.toLowerCase()}:USDC:6`, /listed twice/],
+    ]
+    for (const [spec, message] of bad) {
+      expect(() => resolveNetworks(undefined, spec), spec).toThrow(message)
+      expect(() => resolveNetworks(undefined, spec), spec).toThrow(/SIGIL_TOKENS/)
+    }
+  })
+
+  it('is read from the environment by the service configuration', () => {
+    const config = resolveConfig({ SIGIL_TOKENS: `eip155:31337=${usdc}:USDC:6` })
+    expect(config.networks.find((n) => n.caip2 === DEV_EVM_CAIP2)?.tokens.map((t) => t.symbol)).toEqual(['USDC'])
+    expect(() => resolveConfig({ SIGIL_TOKENS: 'eip155:31337=nope' })).toThrow(/invalid configuration: SIGIL_TOKENS/)
+  })
+})
+
+describe('ERC-20 calldata', () => {
+  const to = '0x00000000000000000000000000000000000000aB'
+  it('encodes balanceOf and transfer, and decodes transfer calldata and uint256 results', () => {
+    expect(balanceOfCalldata(to)).toBe(`0x70a08231${'0'.repeat(62)}ab`)
+    const data = transferCalldata(to, 1000n)
+    expect(data).toBe(`0xa9059cbb${'0'.repeat(62)}ab${'0'.repeat(61)}3e8`)
+    expect(decodeTransferCalldata(data)).toEqual({ to: to.toLowerCase(), amount: 1000n })
+    expect(decodeTransferCalldata(data.toUpperCase().replace('0XA9059CBB', '0xa9059cbb'))).toEqual({ to: to.toLowerCase(), amount: 1000n })
+    expect(decodeUint256(`0x${'0'.repeat(63)}7`)).toBe(7n)
+    expect(decodeUint256(`0x${'0'.repeat(63)}7${'f'.repeat(64)}`)).toBe(7n)
+  })
+
+  it('recognizes nothing else as a transfer, and no short or garbled result as a uint256', () => {
+    const data = transferCalldata(to, 1n)
+    for (const other of [
+      undefined,
+      '0x',
+      '0xa9059cbb',
+      `${data}00`,
+      data.slice(0, -2),
+      `0x23b872dd${data.slice(10)}`,
+      `0xa9059cbb${'f'.repeat(64)}${'0'.repeat(64)}`,
+    ]) {
+      expect(decodeTransferCalldata(other), String(other)).toBeUndefined()
+    }
+    for (const bad of ['0x', '0x1234', null, 7, `0x${'z'.repeat(64)}`]) expect(decodeUint256(bad), String(bad)).toBeUndefined()
+    expect(() => transferCalldata(to, -1n)).toThrow()
+    expect(() => balanceOfCalldata('0x12')).toThrow()
   })
 })
 
