@@ -15,6 +15,8 @@ import { handler as getSendTransactionStatus } from './get_send_transaction_stat
 import { handler as getWallet } from './get_wallet.js'
 import { handler as getWalletAddressBalances } from './get_wallet_address_balances.js'
 import { handler as listSupportedAssets } from './list_supported_assets.js'
+import { handler as getSmartContractInterface } from './get_smart_contract_interface.js'
+import { handler as listSmartContractInterfaces } from './list_smart_contract_interfaces.js'
 
 /** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
 export const QUERY_HANDLERS = {
@@ -34,4 +36,6 @@ export const QUERY_HANDLERS = {
   get_send_transaction_status: getSendTransactionStatus,
   get_nonces: getNonces,
   list_supported_assets: listSupportedAssets,
+  get_smart_contract_interface: getSmartContractInterface,
+  list_smart_contract_interfaces: listSmartContractInterfaces,
 } satisfies QueryHandlerTable

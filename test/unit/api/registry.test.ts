@@ -48,6 +48,8 @@ const SUBMIT_NAMES = [
   'eth_send_raw_transaction',
   'sol_send_transaction',
   'sol_send_transaction_v1',
+  'create_smart_contract_interface',
+  'delete_smart_contract_interface',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',
@@ -66,6 +68,8 @@ const QUERY_NAMES = [
   'get_wallet_address_balances',
   'list_supported_assets',
   'get_nonces',
+  'get_smart_contract_interface',
+  'list_smart_contract_interfaces',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {

@@ -6,7 +6,14 @@
 import type { TurnkeyApiTypes } from '@turnkey/http'
 import { describe, expect, it } from 'vitest'
 import type { SigilClient } from '../../../src/api/client.js'
-import type { ActivityStatus, AddressFormat, CredentialType, Curve, HostedOnRampProvider } from '../../../src/api/enums.js'
+import type {
+  ActivityStatus,
+  AddressFormat,
+  CredentialType,
+  Curve,
+  HostedOnRampProvider,
+  SmartContractInterfaceType,
+} from '../../../src/api/enums.js'
 
 /** True when A and B are mutually assignable (exact equality of the two types). */
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
@@ -21,6 +28,7 @@ type Subset<A, B> = [A] extends [B] ? true : false
 type _AddressFormatHosted = Assert<Subset<AddressFormat, TurnkeyApiTypes['v1AddressFormat']>>
 type _CredentialTypeHosted = Assert<Equals<CredentialType, TurnkeyApiTypes['v1CredentialType']>>
 type _OnRampProviderHosted = Assert<Equals<HostedOnRampProvider, TurnkeyApiTypes['v1FiatOnRampProvider']>>
+type _SmartContractInterfaceTypeHosted = Assert<Equals<SmartContractInterfaceType, TurnkeyApiTypes['v1SmartContractInterfaceType']>>
 // @ts-expect-error: a union with an extra member is not equal
 type _Drift = Assert<Equals<Curve | 'CURVE_X', TurnkeyApiTypes['v1Curve']>>
 // @ts-expect-error: a union missing a member is not equal either
@@ -36,13 +44,14 @@ type _V1 = Assert<Equals<Parameters<SigilClient['verifyOtpV1']>[0]['otpCode'], s
 
 describe('compile-time sync', () => {
   it('type assertions compiled (this file type-checks under tsc)', () => {
-    const ok: [_CurveHosted, _ActivityStatusHosted, _AddressFormatHosted, _CredentialTypeHosted, _OnRampProviderHosted] = [
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]
+    const ok: [
+      _CurveHosted,
+      _ActivityStatusHosted,
+      _AddressFormatHosted,
+      _CredentialTypeHosted,
+      _OnRampProviderHosted,
+      _SmartContractInterfaceTypeHosted,
+    ] = [true, true, true, true, true, true]
     const client: [_WalletId, _OtpType, _Curve, _V1] = [true, true, true, true]
     expect([...ok, ...client].every(Boolean)).toBe(true)
   })
