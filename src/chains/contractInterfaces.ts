@@ -8,8 +8,10 @@
  * Each check answers `{ ok: true, … }` or `{ ok: false, problem }`, where `problem` says where in
  * the JSON the fault is (`[2].inputs[0].type: …`), never echoing more than a short excerpt.
  */
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { base58 } from '@scure/base'
-import { Decoder, createContract } from 'micro-eth-signer/abi.js'
+import { createContract } from 'micro-eth-signer/abi.js'
 
 export type Checked<T> = ({ ok: true } & T) | { ok: false; problem: string }
 
@@ -151,12 +153,27 @@ function itemProblem(item: unknown, i: number): string | undefined {
   return undefined
 }
 
-/** The custom-error selectors (8 hex digits, no 0x) an ABI declares, computed by the coder that decodes them. */
+/**
+ * A parameter's type as the canonical signature writes it (Solidity ABI spec, "Function Selector"):
+ * tuples as their component types in parentheses, `int`/`uint` as `int256`/`uint256`. This is the
+ * rule micro-eth-signer's decoder applies when it matches a selector (its `decodeError` is what
+ * decodes the reverts); test/unit/api/smartContractInterfaces.test.ts holds both to viem's.
+ */
+function canonicalType(p: AbiParameter): string {
+  if (p.type.startsWith('tuple')) return `(${(p.components ?? []).map(canonicalType).join(',')})${p.type.slice(5)}`
+  const int = /^(u?int)((?:\[\d*\])*)$/.exec(p.type)
+  return int ? `${int[1]}256${int[2]}` : p.type
+}
+
+/** The selector of a custom error: the first 4 bytes of keccak-256 of its canonical signature, 8 hex digits, no 0x. */
+export function errorSelector(error: AbiError): string {
+  const signature = `${error.name}(${(error.inputs ?? []).map(canonicalType).join(',')})`
+  return bytesToHex(keccak_256(utf8ToBytes(signature))).slice(0, 8)
+}
+
+/** The distinct custom-error selectors an ABI declares. */
 export function errorSelectors(abi: readonly AbiItem[]): string[] {
-  const decoder = new Decoder()
-  const errors = abi.filter(isAbiError).map((e) => ({ type: 'function', name: e.name, inputs: e.inputs ?? [] }))
-  decoder.add('0x0000000000000000000000000000000000000000', errors)
-  return Object.keys(decoder.sighashes)
+  return [...new Set(abi.filter(isAbiError).map(errorSelector))]
 }
 
 /** True for an item declaring a custom error. */

@@ -3,7 +3,7 @@
  * limit, the address per type, label and notes; and the custom-error selectors an ABI declares.
  */
 import { readFileSync } from 'node:fs'
-import { toFunctionSelector } from 'viem'
+import { type Abi, encodeErrorResult, toFunctionSelector } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
   MAX_SMART_CONTRACT_INTERFACE_BYTES,
@@ -14,7 +14,8 @@ import {
 import { createSmartContractInterface, utf8Length } from '../../../src/api/operations/create_smart_contract_interface.js'
 import { deleteSmartContractInterface } from '../../../src/api/operations/delete_smart_contract_interface.js'
 import { parseOrThrow } from '../../../src/api/validation.js'
-import { addressKey, isSolanaAddress, parseEthereumAbi, parseSolanaIdl } from '../../../src/chains/contractInterfaces.js'
+import { type AbiItem, addressKey, isSolanaAddress, parseEthereumAbi, parseSolanaIdl } from '../../../src/chains/contractInterfaces.js'
+import { revertEntry } from '../../../src/service/sends/revert.js'
 import { failure } from './fixtures.js'
 
 const DENIER = JSON.parse(readFileSync(new URL('../../fixtures/contracts/Denier.json', import.meta.url), 'utf8')) as { abi: unknown[] }
@@ -290,6 +291,80 @@ describe('ABI custom errors and addresses', () => {
     ])
     const t = parseEthereumAbi(tuple, MAX_SMART_CONTRACT_INTERFACE_DEPTH)
     expect(t.ok && t.errorSelectors).toEqual([toFunctionSelector('T((uint256,bytes32)[])').slice(2)])
+  })
+
+  it('computes each selector as the decoder matches it and as viem computes it: aliases, arrays, nested tuples, function', () => {
+    const errors = [
+      {
+        type: 'error',
+        name: 'A',
+        inputs: [
+          { name: 'a', type: 'int[2]' },
+          { name: 'b', type: 'uint[]' },
+        ],
+      },
+      {
+        type: 'error',
+        name: 'B',
+        inputs: [
+          {
+            name: 't',
+            type: 'tuple[2][]',
+            components: [
+              { name: 'x', type: 'uint256' },
+              {
+                name: 'u',
+                type: 'tuple',
+                components: [
+                  { name: 'y', type: 'bytes' },
+                  { name: 'z', type: 'string[]' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      {
+        type: 'error',
+        name: 'C',
+        inputs: [
+          { name: 'f', type: 'function' },
+          { name: 'b', type: 'bytes32' },
+        ],
+      },
+      { type: 'error', name: 'D' },
+    ] as const
+    const signatures = ['A(int256[2],uint256[])', 'B((uint256,(bytes,string[]))[2][])', 'C(function,bytes32)', 'D()']
+    const abi = parseEthereumAbi(JSON.stringify(errors), MAX_SMART_CONTRACT_INTERFACE_DEPTH)
+    expect(abi.ok && abi.errorSelectors).toEqual(signatures.map((sig) => toFunctionSelector(sig).slice(2)))
+    // the decoder finds each error by the same selector (viem encodes with the canonical types: it keeps `int` as written)
+    const canonicalA = [
+      {
+        type: 'error',
+        name: 'A',
+        inputs: [
+          { name: 'a', type: 'int256[2]' },
+          { name: 'b', type: 'uint256[]' },
+        ],
+      },
+    ] as const
+    const data = encodeErrorResult({ abi: canonicalA, errorName: 'A', args: [[-1n, 1n], [2n]] })
+    expect(data.slice(2, 10)).toBe(abi.ok && abi.errorSelectors[0])
+    expect(revertEntry(undefined, data, [errors as unknown as AbiItem[]]).custom?.errorName).toBe('A')
+    const b = encodeErrorResult({
+      abi: errors as unknown as Abi,
+      errorName: 'B',
+      args: [
+        [
+          [
+            { x: 1n, u: { y: '0x01', z: ['z'] } },
+            { x: 2n, u: { y: '0x', z: [] } },
+          ],
+        ],
+      ],
+    })
+    expect(revertEntry(undefined, b, [errors as unknown as AbiItem[]]).custom?.errorName).toBe('B')
+    expect(revertEntry(undefined, toFunctionSelector('D()'), [errors as unknown as AbiItem[]]).displayMessage).toBe('D()')
   })
 
   it('an IDL parses to its object; addresses match by lower case on Ethereum, exactly on Solana', () => {
