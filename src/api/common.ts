@@ -366,5 +366,23 @@ export const FiatOnRampCredential = z.object({
 })
 export type FiatOnRampCredential = z.infer<typeof FiatOnRampCredential>
 
+/**
+ * Smart-contract interface record (hosted OpenAPI externaldatav1SmartContractInterface): the ABI or
+ * IDL as the JSON text it was created with; `type` is the SmartContractInterfaceType name and
+ * `notes` is empty when none were given.
+ */
+export const SmartContractInterface = z.object({
+  organizationId: z.string(),
+  smartContractInterfaceId: z.string(),
+  smartContractAddress: z.string(),
+  smartContractInterface: z.string(),
+  type: z.string(),
+  label: z.string(),
+  notes: z.string(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+export type SmartContractInterface = z.infer<typeof SmartContractInterface>
+
 /** Every query request carries the organization it reads. */
 export const OrganizationScoped = z.object({ organizationId: z.string().min(1, { error: 'required' }) })

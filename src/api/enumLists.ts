@@ -441,6 +441,13 @@ export type ClientSignatureScheme = (typeof CLIENT_SIGNATURE_SCHEMES)[number]
 export const SESSION_TYPES = ['SESSION_TYPE_READ_ONLY', 'SESSION_TYPE_READ_WRITE'] as const
 export type SessionType = (typeof SESSION_TYPES)[number]
 
+/**
+ * Smart-contract interface types (hosted OpenAPI `v1SmartContractInterfaceType`): an Ethereum ABI
+ * or a Solana (Anchor) IDL, given as JSON to create_smart_contract_interface.
+ */
+export const SMART_CONTRACT_INTERFACE_TYPES = ['SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA'] as const
+export type SmartContractInterfaceType = (typeof SMART_CONTRACT_INTERFACE_TYPES)[number]
+
 /** Mnemonic languages accepted by export_wallet (Turnkey `v1MnemonicLanguage`). */
 export const MNEMONIC_LANGUAGES = [
   'MNEMONIC_LANGUAGE_ENGLISH',

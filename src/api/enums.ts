@@ -28,6 +28,7 @@ import {
   PAYLOAD_ENCODINGS,
   SESSION_TYPES,
   SIGNATURE_SCHEMES,
+  SMART_CONTRACT_INTERFACE_TYPES,
   STAMP_ATTESTED_SCHEMES,
   TRANSACTION_HISTORY_STATUSES,
   TRANSACTION_TYPES,
@@ -98,3 +99,5 @@ export const SessionType = z.enum(SESSION_TYPES)
 export type SessionType = z.infer<typeof SessionType>
 export const MnemonicLanguage = z.enum(MNEMONIC_LANGUAGES)
 export type MnemonicLanguage = z.infer<typeof MnemonicLanguage>
+export const SmartContractInterfaceType = z.enum(SMART_CONTRACT_INTERFACE_TYPES)
+export type SmartContractInterfaceType = z.infer<typeof SmartContractInterfaceType>

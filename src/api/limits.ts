@@ -70,3 +70,35 @@ export const MAX_ETH_CALLS = 50
  * signature slots bound it further).
  */
 export const MAX_SOL_SIGNERS = 16
+
+/*
+ * Sizes of single values and counts per organization (not arrays of a request), for smart-contract
+ * interfaces (create_smart_contract_interface, list_smart_contract_interfaces).
+ */
+
+/**
+ * Hosted OpenAPI v1CreateSmartContractInterfaceIntent `smartContractInterface`: "ABI/IDL as a JSON
+ * string. Limited to 400kb". Read as 400 KiB of UTF-8 (409,600 bytes): the hosted text does not say
+ * whether kb is 1,000 or 1,024 bytes, and the larger reading refuses nothing the hosted one accepts.
+ */
+export const MAX_SMART_CONTRACT_INTERFACE_BYTES = 400 * 1024
+
+/**
+ * Sigil: how deeply an ABI or IDL may nest (arrays and objects, counted from the top). Solidity
+ * tuples of tuples and Anchor type trees stay far below; parsing stops here before any recursion.
+ */
+export const MAX_SMART_CONTRACT_INTERFACE_DEPTH = 64
+
+/** Sigil: the `label` of a smart-contract interface, in characters (the hosted service states no bound). */
+export const MAX_SMART_CONTRACT_INTERFACE_LABEL = 256
+
+/** Sigil: the `notes` of a smart-contract interface, in characters (the hosted service states no bound). */
+export const MAX_SMART_CONTRACT_INTERFACE_NOTES = 4096
+
+/**
+ * Sigil: smart-contract interfaces one organization may hold. The hosted resource limits name none;
+ * list_smart_contract_interfaces is not paged (the hosted request has no pagination) and answers
+ * every interface in full, so this bounds that answer (at most 100 × 400 KiB). 100 is the hosted
+ * limit of the comparable resource, policies per organization.
+ */
+export const MAX_SMART_CONTRACT_INTERFACES = 100

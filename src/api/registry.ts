@@ -8,6 +8,7 @@ import { approveActivity } from './operations/approve_activity.js'
 import { createApiKeys } from './operations/create_api_keys.js'
 import { createAuthenticators } from './operations/create_authenticators.js'
 import { createFiatOnRampCredential } from './operations/create_fiat_on_ramp_credential.js'
+import { createSmartContractInterface } from './operations/create_smart_contract_interface.js'
 import { createReadWriteSession } from './operations/create_read_write_session.js'
 import { createSubOrganization } from './operations/create_sub_organization.js'
 import { createUsers } from './operations/create_users.js'
@@ -16,6 +17,7 @@ import { createWalletAccounts } from './operations/create_wallet_accounts.js'
 import { deleteApiKeys } from './operations/delete_api_keys.js'
 import { deleteAuthenticators } from './operations/delete_authenticators.js'
 import { deleteFiatOnRampCredential } from './operations/delete_fiat_on_ramp_credential.js'
+import { deleteSmartContractInterface } from './operations/delete_smart_contract_interface.js'
 import { deleteUsers } from './operations/delete_users.js'
 import { deleteWallets } from './operations/delete_wallets.js'
 import { ethSendRawTransaction } from './operations/eth_send_raw_transaction.js'
@@ -27,6 +29,7 @@ import { getOnRampTransactionStatus } from './operations/get_on_ramp_transaction
 import { getNonces } from './operations/get_nonces.js'
 import { getOrganizationConfigs } from './operations/get_organization_configs.js'
 import { getSendTransactionStatus } from './operations/get_send_transaction_status.js'
+import { getSmartContractInterface } from './operations/get_smart_contract_interface.js'
 import { getUser } from './operations/get_user.js'
 import { getWallet } from './operations/get_wallet.js'
 import { getWalletAddressBalances } from './operations/get_wallet_address_balances.js'
@@ -41,6 +44,7 @@ import { listEthTransactionHistory } from './operations/list_eth_transaction_his
 import { listFiatOnRampCredentials } from './operations/list_fiat_on_ramp_credentials.js'
 import { listSolTransactionHistory } from './operations/list_sol_transaction_history.js'
 import { listUsers } from './operations/list_users.js'
+import { listSmartContractInterfaces } from './operations/list_smart_contract_interfaces.js'
 import { listSuborgs } from './operations/list_suborgs.js'
 import { listSupportedAssets } from './operations/list_supported_assets.js'
 import { listWalletAccounts } from './operations/list_wallet_accounts.js'
@@ -110,6 +114,9 @@ export const SUBMIT_OPERATIONS = [
   ethSendRawTransaction,
   solSendTransaction,
   solSendTransactionV1,
+  // issue 11: smart-contract interfaces (hosted OpenAPI)
+  createSmartContractInterface,
+  deleteSmartContractInterface,
 ] as const
 
 /** Every query definition. */
@@ -133,6 +140,9 @@ export const QUERY_OPERATIONS = [
   getNonces,
   listEthTransactionHistory,
   listSolTransactionHistory,
+  // issue 11: smart-contract interfaces (hosted OpenAPI)
+  getSmartContractInterface,
+  listSmartContractInterfaces,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

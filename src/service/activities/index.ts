@@ -36,6 +36,8 @@ import { handler as exportWalletAccount } from './export_wallet_account.js'
 import { handler as ethSendTransaction } from './eth_send_transaction.js'
 import { handler as ethSendRawTransaction } from './eth_send_raw_transaction.js'
 import { handler as solSendTransaction } from './sol_send_transaction.js'
+import { handler as createSmartContractInterface } from './create_smart_contract_interface.js'
+import { handler as deleteSmartContractInterface } from './delete_smart_contract_interface.js'
 
 /**
  * Activity type → handler: the closed table of what this service executes, one entry for every
@@ -83,4 +85,6 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION: ethSendRawTransaction,
   ACTIVITY_TYPE_SOL_SEND_TRANSACTION: solSendTransaction,
   ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2: solSendTransaction,
+  ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE: createSmartContractInterface,
+  ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE: deleteSmartContractInterface,
 } satisfies ActivityHandlerTable<Exclude<SubmitType, VoteType>>

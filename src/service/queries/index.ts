@@ -17,6 +17,8 @@ import { handler as getWalletAddressBalances } from './get_wallet_address_balanc
 import { handler as listSupportedAssets } from './list_supported_assets.js'
 import { handler as listEthTransactionHistory } from './list_eth_transaction_history.js'
 import { handler as listSolTransactionHistory } from './list_sol_transaction_history.js'
+import { handler as getSmartContractInterface } from './get_smart_contract_interface.js'
+import { handler as listSmartContractInterfaces } from './list_smart_contract_interfaces.js'
 
 /** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
 export const QUERY_HANDLERS = {
@@ -38,4 +40,6 @@ export const QUERY_HANDLERS = {
   list_supported_assets: listSupportedAssets,
   list_eth_transaction_history: listEthTransactionHistory,
   list_sol_transaction_history: listSolTransactionHistory,
+  get_smart_contract_interface: getSmartContractInterface,
+  list_smart_contract_interfaces: listSmartContractInterfaces,
 } satisfies QueryHandlerTable

@@ -7,7 +7,7 @@ import { Transaction } from 'micro-eth-signer'
 import { type Network, evmChainId } from '../../chains/networks.js'
 import { jsonRpc, RpcRefusedError } from '../chains/rpc.js'
 import type { SendInclusion, SendRow } from '../store/sends.js'
-import { type EthTxError, revertDataOf, revertError } from './revert.js'
+import { type CustomErrorAbis, type EthTxError, describeRevert, revertDataOf } from './revert.js'
 
 /** What eth_send_transaction stores as the request: one call and the caller's optional fields. */
 export type EvmSendRequest = {
@@ -26,8 +26,16 @@ export type Signed = { signed: { signedTx: string; txHash: string; nonce: number
 const hex = (n: bigint) => `0x${n.toString(16)}`
 const GWEI = 1_000_000_000n
 
-/** Builds and signs the send; a transaction that would revert or cannot be paid for fails here. */
-export async function buildEvmSend(network: Network, send: SendRow, privateKey: Uint8Array): Promise<Signed | Failure> {
+/**
+ * Builds and signs the send; a transaction that would revert or cannot be paid for fails here (a
+ * custom error decoded with the ABIs `customErrors` finds).
+ */
+export async function buildEvmSend(
+  network: Network,
+  send: SendRow,
+  privateKey: Uint8Array,
+  customErrors?: CustomErrorAbis,
+): Promise<Signed | Failure> {
   const req = JSON.parse(send.request) as EvmSendRequest
   const chainId = evmChainId(network)
   const served = Number(BigInt(await jsonRpc<string>(network, 'eth_chainId', [])))
@@ -47,7 +55,7 @@ export async function buildEvmSend(network: Network, send: SendRow, privateKey: 
     try {
       gasLimit = (BigInt(await jsonRpc<string>(network, 'eth_estimateGas', [call])) * 12n) / 10n
     } catch (e) {
-      if (e instanceof RpcRefusedError) return { failed: estimationFailure(req.to, e) }
+      if (e instanceof RpcRefusedError) return { failed: await estimationFailure(req.to, e, customErrors) }
       throw e
     }
   }
@@ -86,9 +94,9 @@ export async function buildEvmSend(network: Network, send: SendRow, privateKey: 
   return { signed: { signedTx: signed.toHex(), txHash: signed.hash, nonce: Number(nonce) } }
 }
 
-function estimationFailure(to: string, e: RpcRefusedError): Failure['failed'] {
+async function estimationFailure(to: string, e: RpcRefusedError, customErrors: CustomErrorAbis | undefined): Promise<Failure['failed']> {
   const data = revertDataOf(e.rpcData)
-  if (data !== undefined || /revert/i.test(e.rpcMessage)) return revertError(to, data, 'simulation')
+  if (data !== undefined || /revert/i.test(e.rpcMessage)) return describeRevert(to, data, 'simulation', customErrors)
   return { message: `the node refused the transaction: ${e.rpcMessage}` }
 }
 
@@ -138,12 +146,14 @@ export async function readEvmInclusion(network: Network, txHash: string): Promis
 
 /**
  * Where a broadcast send stands: included (with where it landed), reverted on chain (with the
- * revert decoded by replaying the call on the block before, and where it landed), or still
+ * revert decoded by replaying the call on the block before, a custom error with the ABIs
+ * `customErrors` finds, and where it landed), or still
  * pending after (re)broadcasting the stored signed bytes. A node refusal that can never succeed fails the send.
  */
 export async function advanceEvmSend(
   network: Network,
   send: SendRow,
+  customErrors?: CustomErrorAbis,
 ): Promise<{ included: SendInclusion } | (Failure & { inclusion?: SendInclusion }) | 'pending'> {
   const receipt = await jsonRpc<Receipt>(network, 'eth_getTransactionReceipt', [send.tx_hash])
   if (receipt?.blockNumber) {
@@ -162,7 +172,7 @@ export async function advanceEvmSend(
       if (!(e instanceof RpcRefusedError)) throw e
       data = revertDataOf(e.rpcData)
     }
-    return { failed: revertError(req.to, data, 'execution'), inclusion }
+    return { failed: await describeRevert(req.to, data, 'execution', customErrors), inclusion }
   }
   try {
     await jsonRpc<string>(network, 'eth_sendRawTransaction', [send.signed_tx])

@@ -11,8 +11,11 @@ import { SigilError } from '../../api/errors.js'
 import { openAccountKey } from '../activities/shared/walletLookup.js'
 import type { Runtime } from '../runtime.js'
 import { claimDueSend, markFailed, markIncluded, markSigned, retryAt, type SendRow } from '../store/sends.js'
+import { abisDeclaringError } from '../store/smartContractInterfaces.js'
 import { getWalletAccountById } from '../store/wallets.js'
+import { addressKey } from '../../chains/contractInterfaces.js'
 import { advanceEvmSend, buildEvmSend } from './evm.js'
+import type { CustomErrorAbis } from './revert.js'
 import { advanceSolanaSend, buildSolanaSend, type SolanaSendRequest } from './solana.js'
 
 export type SendTracker = {
@@ -92,6 +95,9 @@ export function startSendTracker(rt: Runtime): SendTracker {
     const now = () => rt.now()
     const network = rt.config.networks.find((n) => n.caip2 === send.caip2)
     if (!network) return markFailed(rt.db, send.id, { message: `network ${send.caip2} is no longer configured` }, now())
+    // A revert with a custom error is decoded with the sending organization's smart-contract interfaces.
+    const customErrors: CustomErrorAbis = (selector, address) =>
+      abisDeclaringError(rt.db, send.organization_id, selector, address === undefined ? undefined : addressKey('ethereum', address))
     try {
       if (send.status === 'INITIALIZED') {
         const ids =
@@ -106,7 +112,7 @@ export function startSendTracker(rt: Runtime): SendTracker {
           }
           built =
             send.family === 'evm'
-              ? await buildEvmSend(network, send, keys.get(send.from_address) as Uint8Array)
+              ? await buildEvmSend(network, send, keys.get(send.from_address) as Uint8Array, customErrors)
               : await buildSolanaSend(network, send, keys)
         } finally {
           for (const key of keys.values()) key.fill(0)
@@ -116,7 +122,7 @@ export function startSendTracker(rt: Runtime): SendTracker {
         send = { ...send, status: 'BROADCASTING', signed_tx: built.signed.signedTx, tx_hash: built.signed.txHash }
         rt.log.info('send signed', { sendId: send.id, caip2: send.caip2, txHash: send.tx_hash })
       }
-      const outcome = send.family === 'evm' ? await advanceEvmSend(network, send) : await advanceSolanaSend(network, send)
+      const outcome = send.family === 'evm' ? await advanceEvmSend(network, send, customErrors) : await advanceSolanaSend(network, send)
       if (outcome === 'pending')
         return retryAt(rt.db, send.id, now() + Math.min(MAX_FOLLOW_MS, FOLLOW_MS * 2 ** Math.min(send.attempts, 7)), now())
       if ('included' in outcome) return finish(send, () => markIncluded(rt.db, send.id, outcome.included, now()))

@@ -48,6 +48,8 @@ const SUBMIT_NAMES = [
   'eth_send_raw_transaction',
   'sol_send_transaction',
   'sol_send_transaction_v1',
+  'create_smart_contract_interface',
+  'delete_smart_contract_interface',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',
@@ -68,6 +70,8 @@ const QUERY_NAMES = [
   'get_nonces',
   'list_eth_transaction_history',
   'list_sol_transaction_history',
+  'get_smart_contract_interface',
+  'list_smart_contract_interfaces',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {

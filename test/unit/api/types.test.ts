@@ -14,6 +14,7 @@ import type {
   HostedOnRampProvider,
   TransactionHistoryStatus,
   TransferDirection,
+  SmartContractInterfaceType,
 } from '../../../src/api/enums.js'
 
 /** True when A and B are mutually assignable (exact equality of the two types). */
@@ -50,6 +51,7 @@ type _SolHistoryHosted = Assert<
 type HostedEthHistory = TurnkeyApiTypes['v1ListEthTransactionHistoryResponse']
 // @ts-expect-error: a history item without its block is not what the client expects
 type _HistoryDrift = Assert<Assignable<{ transactions: Array<{ transactionHash: string }> }, HostedEthHistory>>
+type _SmartContractInterfaceTypeHosted = Assert<Equals<SmartContractInterfaceType, TurnkeyApiTypes['v1SmartContractInterfaceType']>>
 // @ts-expect-error: a union with an extra member is not equal
 type _Drift = Assert<Equals<Curve | 'CURVE_X', TurnkeyApiTypes['v1Curve']>>
 // @ts-expect-error: a union missing a member is not equal either
@@ -65,13 +67,14 @@ type _V1 = Assert<Equals<Parameters<SigilClient['verifyOtpV1']>[0]['otpCode'], s
 
 describe('compile-time sync', () => {
   it('type assertions compiled (this file type-checks under tsc)', () => {
-    const ok: [_CurveHosted, _ActivityStatusHosted, _AddressFormatHosted, _CredentialTypeHosted, _OnRampProviderHosted] = [
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]
+    const ok: [
+      _CurveHosted,
+      _ActivityStatusHosted,
+      _AddressFormatHosted,
+      _CredentialTypeHosted,
+      _OnRampProviderHosted,
+      _SmartContractInterfaceTypeHosted,
+    ] = [true, true, true, true, true, true]
     const client: [_WalletId, _OtpType, _Curve, _V1] = [true, true, true, true]
     const history: [_HistoryStatusHosted, _SolHistoryStatusHosted, _DirectionHosted, _EthHistoryHosted, _SolHistoryHosted] = [
       true,
