@@ -1,12 +1,15 @@
 import { createBackground } from '../src/extension/background'
 import { installBenchHooks } from '../src/extension/background/benchHooks'
-import { createIdbKeyStore } from '../src/extension/background/idbKeyStore'
+import { createIdbBlobStore } from '../src/extension/background/idbKeyStore'
+import { createSealedKeyStore } from '../src/extension/background/sealedKeyStore'
 
 export default defineBackground(() => {
+  // The wrapping key of the sealed key store lives in storage.session: keep it from content scripts.
+  void browser.storage.session.setAccessLevel?.({ accessLevel: 'TRUSTED_CONTEXTS' })?.catch(() => undefined)
   const background = createBackground(
     { extensionId: browser.runtime.id, extensionBaseUrl: browser.runtime.getURL('/') },
     {
-      keyStore: createIdbKeyStore(),
+      keyStore: createSealedKeyStore(createIdbBlobStore(), browser.storage.session),
       local: browser.storage.local,
       session: browser.storage.session,
       alarms: browser.alarms,

@@ -104,10 +104,12 @@ export async function hpkeDecrypt(opts: {
 
 /**
  * A WebCrypto recipient key pair for {@link hpkeDecrypt}: ECDH P-256, private key
- * non-extractable with usage `deriveBits`; send `publicKeyUncompressedHex` as targetPublicKey (B2).
+ * non-extractable (unless `extractable`, for sealing it: sealedKeyStore.ts) with usage `deriveBits`; send `publicKeyUncompressedHex` as targetPublicKey (B2).
  */
-export async function createHpkeRecipientKeyPair(): Promise<{ keyPair: CryptoKeyPair; publicKeyUncompressedHex: string }> {
-  const keyPair = await globalThis.crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, false, ['deriveBits'])
+export async function createHpkeRecipientKeyPair(
+  extractable = false,
+): Promise<{ keyPair: CryptoKeyPair; publicKeyUncompressedHex: string }> {
+  const keyPair = await globalThis.crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, extractable, ['deriveBits'])
   const raw = new Uint8Array(await globalThis.crypto.subtle.exportKey('raw', keyPair.publicKey))
   return { keyPair, publicKeyUncompressedHex: bytesToHex(raw) }
 }

@@ -106,13 +106,13 @@ async function exportPublicKeyHexes(publicKey: CryptoKey): Promise<{ publicKeyHe
   }
 }
 
-/** A fresh WebCrypto ECDSA P-256 key pair with a non-extractable private key (B1.1). */
-export async function createP256WebCryptoKeyPair(): Promise<{
+/** A fresh WebCrypto ECDSA P-256 key pair with a non-extractable private key (B1.1; `extractable` only for sealing it). */
+export async function createP256WebCryptoKeyPair(extractable = false): Promise<{
   keyPair: CryptoKeyPair
   publicKeyHex: string
   publicKeyUncompressedHex: string
 }> {
-  const keyPair = await subtle().generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])
+  const keyPair = await subtle().generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, extractable, ['sign', 'verify'])
   return { keyPair, ...(await exportPublicKeyHexes(keyPair.publicKey)) }
 }
 
@@ -120,7 +120,10 @@ export async function createP256WebCryptoKeyPair(): Promise<{
  * Import a raw 32-byte P-256 scalar (e.g. a decrypted credential bundle, B2) as a
  * non-extractable ECDSA signing key; the caller should then drop (zero) the raw bytes.
  */
-export async function importP256PrivateKeyForSigning(raw: Uint8Array): Promise<{ privateKey: CryptoKey; publicKeyHex: string }> {
+export async function importP256PrivateKeyForSigning(
+  raw: Uint8Array,
+  extractable = false,
+): Promise<{ privateKey: CryptoKey; publicKeyHex: string }> {
   const uncompressed = p256PublicKeyFromPrivate(raw, false)
   const jwk: JsonWebKey = {
     kty: 'EC',
@@ -128,8 +131,8 @@ export async function importP256PrivateKeyForSigning(raw: Uint8Array): Promise<{
     x: base64UrlEncode(uncompressed.subarray(1, 33)),
     y: base64UrlEncode(uncompressed.subarray(33, 65)),
     d: base64UrlEncode(raw),
-    ext: false,
+    ext: extractable,
   }
-  const privateKey = await subtle().importKey('jwk', jwk, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign'])
+  const privateKey = await subtle().importKey('jwk', jwk, { name: 'ECDSA', namedCurve: 'P-256' }, extractable, ['sign'])
   return { privateKey, publicKeyHex: bytesToHex(p256.Point.fromBytes(uncompressed).toBytes(true)) }
 }

@@ -1,17 +1,28 @@
 /**
- * The background's session core (issue 7): one session at a time, its non-extractable
- * signing key in the KeyStore (IndexedDB) and its metadata in `storage.session`, re-hydrated
- * when the service worker wakes. Idle auto-lock and expiry run on `alarms`; lock, logout and
- * expiry wipe keys, session and pending steps, and notify wipe listeners (pending approvals
- * are rejected there, style.md habit 7).
+ * The background's session core (issue 7): one session at a time, its signing key sealed in
+ * the KeyStore (issue 22: wrapped in IndexedDB, the wrapping key in memory-only
+ * `storage.session`, a non-extractable copy in memory) and its metadata in `storage.session`,
+ * re-hydrated when the service worker wakes; a key slot without a live session is deleted then.
+ * Idle auto-lock and expiry run on `alarms`; lock, logout and expiry wipe keys, session and
+ * pending steps, and notify wipe listeners (pending approvals are rejected there, style.md
+ * habit 7). Lock, logout and auto-lock also revoke the key at the service (revocation.ts).
  */
 import { createClient, type SigilClient } from '../../api/client'
 import type { Stamper } from '../../api/stamper'
 import { createWebCryptoStamper } from '../../crypto/stamp'
 import { ExtensionError, isSessionKeyRejected } from './failures'
-import { isKeyPair, type KeyStore } from './keyStore'
+import { isKeyPair, KEY_SLOTS, keepKey, type KeyStore } from './keyStore'
 import { clearAllPending } from './pending'
 import { createRelayClient, type RelayClient } from './relay'
+import {
+  pendingFor,
+  readPendingRevocation,
+  REVOKE_ALARM,
+  REVOKE_KEY,
+  REVOKE_RETRY_MS,
+  revokeApiKey,
+  type RevokeOutcome,
+} from './revocation'
 import {
   LAST_END_KEY,
   readLastEnd,
@@ -73,6 +84,10 @@ export type Core = {
   startSession(data: NewSession, signingKey: CryptoKey): Promise<SessionRecord>
   wipe(reason: EndReason): Promise<void>
   onAlarm(name: string): Promise<void>
+  /** Worker start: re-hydrate (deleting a key slot without a live session), retry a pending revocation. */
+  startup(): Promise<void>
+  /** Retry a pending revocation now; `undefined` when none is pending. */
+  retryRevocation(): Promise<RevokeOutcome | undefined>
   /** Called with the reason on every wipe; returns an unsubscribe function. */
   onWipe(listener: (reason: EndReason) => void): () => void
   lastEnd(): ReturnType<typeof readLastEnd>
@@ -94,8 +109,14 @@ export function createCore(deps: CoreDeps): Core {
   }
 
   async function hydrate(): Promise<ActiveSession | null> {
+    // After a browser restart the wrapping key is gone: every sealed slot is unreadable, drop them.
+    await deps.keyStore.sweep?.()
     const record = await readSessionRecord(deps.session)
-    if (!record) return null
+    if (!record) {
+      // A key without a live session (browser restart, or a start cut short) must not linger.
+      await deps.keyStore.delete('session')
+      return null
+    }
     const key = await deps.keyStore.get('session')
     if (key === undefined || isKeyPair(key)) {
       await wipe('expired')
@@ -105,9 +126,15 @@ export function createCore(deps: CoreDeps): Core {
   }
 
   async function wipe(reason: EndReason): Promise<void> {
+    // Lock, logout and auto-lock revoke the key; an expired (or refused) key needs no revoking.
+    const ending = reason === 'expired' ? null : active === undefined ? await loaded() : active
     active = null
+    if (ending) {
+      await deps.keyStore.move('session', 'revoking')
+      await deps.local.set({ [REVOKE_KEY]: pendingFor(ending.record) })
+    }
     await Promise.allSettled([
-      deps.keyStore.clear(),
+      ...KEY_SLOTS.filter((slot) => slot !== 'revoking').map((slot) => deps.keyStore.delete(slot)),
       deps.session.remove(SESSION_KEY),
       clearAllPending(deps.session),
       deps.session.remove('sigil.lastOnRamp'),
@@ -122,6 +149,32 @@ export function createCore(deps: CoreDeps): Core {
         // a listener's failure must not stop the wipe
       }
     }
+    if (ending) await revoke(ending.stamper)
+  }
+
+  let revoking: Promise<RevokeOutcome | undefined> = Promise.resolve(undefined)
+
+  /** Attempt the pending revocation (with `stamper`, or the sealed key of the `revoking` slot). */
+  function revoke(stamper?: Stamper): Promise<RevokeOutcome | undefined> {
+    const attempt = async (): Promise<RevokeOutcome | undefined> => {
+      const pending = await readPendingRevocation(deps.local)
+      if (!pending) return undefined
+      const drop = () =>
+        Promise.allSettled([deps.local.remove(REVOKE_KEY), deps.keyStore.delete('revoking'), deps.alarms.clear(REVOKE_ALARM)])
+      const key = stamper ? undefined : await deps.keyStore.get('revoking')
+      if (now() >= pending.expiresAt || (!stamper && (key === undefined || isKeyPair(key)))) {
+        await drop()
+        return 'gone'
+      }
+      const signer = stamper ?? createWebCryptoStamper({ privateKey: key as CryptoKey, publicKeyHex: pending.publicKeyHex })
+      const { apiBaseUrl } = await settings()
+      const outcome = await revokeApiKey({ apiBaseUrl, stamper: signer, ...fetchOpt }, pending)
+      if (outcome === 'offline') await deps.alarms.create(REVOKE_ALARM, { when: now() + REVOKE_RETRY_MS })
+      else await drop()
+      return outcome
+    }
+    revoking = revoking.then(attempt, attempt)
+    return revoking
   }
 
   async function loaded(): Promise<ActiveSession | null> {
@@ -204,17 +257,24 @@ export function createCore(deps: CoreDeps): Core {
       if ((await loaded()) !== null) await wipe('logout')
       const t = now()
       const record: SessionRecord = { v: 1, ...data, createdAt: t, lastActiveAt: t }
-      await deps.keyStore.put('session', signingKey)
+      // Sealed at rest; only the store's non-extractable copy is kept in memory.
+      const key = await keepKey(deps.keyStore, 'session', signingKey)
       await writeSessionRecord(deps.session, record)
       await deps.session.remove(LAST_END_KEY)
       const { autoLockMinutes } = await settings()
       await deps.alarms.create(AUTO_LOCK_ALARM, { when: t + autoLockMinutes * 60_000 })
       await deps.alarms.create(EXPIRY_ALARM, { when: record.expiresAt })
-      active = activate(record, signingKey)
+      active = activate(record, key)
       return record
     },
     wipe,
+    async startup() {
+      await loaded()
+      await revoke()
+    },
+    retryRevocation: () => revoke(),
     async onAlarm(name) {
+      if (name === REVOKE_ALARM) await revoke()
       if (name === AUTO_LOCK_ALARM || name === EXPIRY_ALARM) {
         const s = await check()
         // Alarms may fire a little early; re-arm the idle alarm when the session is still fresh.

@@ -1,9 +1,11 @@
 /**
- * IndexedDB-backed {@link KeyStore} (issue 7; like @turnkey/core's `TurnkeyStamperDB`,
- * wire-formats B6). One database `sigil-keys`, one object store `keys`, keyed by slot.
- * Survives a service-worker restart; {@link KeyStore.clear} wipes it on lock/logout.
+ * IndexedDB-backed blob store under the sealed key store (issue 7; like @turnkey/core's
+ * `TurnkeyStamperDB`, wire-formats B6). One database `sigil-keys`, one object store `keys`,
+ * keyed by slot. Survives a service-worker restart. Never give it a CryptoKey: Chromium writes a
+ * cloned key's material in clear to disk (issue 22); it holds only sealedKeyStore.ts blobs.
  */
-import type { KeySlot, KeyStore, StoredKey } from './keyStore'
+import type { KeySlot } from './keyStore'
+import type { BlobStore } from './sealedKeyStore'
 
 const DB_NAME = 'sigil-keys'
 const DB_VERSION = 1
@@ -16,8 +18,8 @@ function promisify<T>(req: IDBRequest<T>): Promise<T> {
   })
 }
 
-/** Create a {@link KeyStore} over `indexedDB` (the service worker's global by default). */
-export function createIdbKeyStore(factory?: IDBFactory): KeyStore {
+/** Create a {@link BlobStore} over `indexedDB` (the service worker's global by default). */
+export function createIdbBlobStore(factory?: IDBFactory): BlobStore {
   let dbPromise: Promise<IDBDatabase> | undefined
   const open = (): Promise<IDBDatabase> => {
     dbPromise ??= new Promise<IDBDatabase>((resolve, reject) => {
@@ -47,10 +49,10 @@ export function createIdbKeyStore(factory?: IDBFactory): KeyStore {
   }
   return {
     async get(slot: KeySlot) {
-      return (await run('readonly', (s) => s.get(slot))) as StoredKey | undefined
+      return (await run('readonly', (s) => s.get(slot))) as unknown
     },
-    async put(slot: KeySlot, key: StoredKey) {
-      await run('readwrite', (s) => s.put(key, slot))
+    async put(slot: KeySlot, value: unknown) {
+      await run('readwrite', (s) => s.put(value, slot))
     },
     async delete(slot: KeySlot) {
       await run('readwrite', (s) => s.delete(slot))

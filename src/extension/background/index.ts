@@ -32,6 +32,8 @@ export function createBackground(env: BackgroundEnv, deps: CoreDeps, platform: D
   const state = createBackgroundState()
   const dapp = createDappServices(state, core, platform)
   core.onWipe((reason) => void dapp.onWipe(reason))
+  // Delete a key slot left without a live session, retry a revocation that was offline.
+  void core.startup().catch(() => undefined)
   const ctx = { state, core, dapp, ...env }
   return {
     onMessage: (message, sender, sendResponse) => respondWith(routeMessage(message, sender, ctx), sendResponse),

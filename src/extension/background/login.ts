@@ -23,6 +23,9 @@ export type BundleCrypto = {
 
 const defaultCrypto: BundleCrypto = { decrypt: decryptCredentialBundle, importKey: importP256PrivateKeyForSigning }
 
+/** For a session key: imported extractable only so the sealed key store can wrap it (issue 22). */
+const sessionCrypto: BundleCrypto = { decrypt: decryptCredentialBundle, importKey: (raw) => importP256PrivateKeyForSigning(raw, true) }
+
 /**
  * Decrypt `bundle` with `target` and import the key; the plaintext is zeroed before returning,
  * whatever happens. Throws BUNDLE_INVALID when the bundle does not decrypt to a P-256 key.
@@ -49,11 +52,14 @@ function toMs(ts: { seconds: string; nanos: string }): number {
   return Number(ts.seconds) * 1000 + Math.floor(Number(ts.nanos) / 1e6)
 }
 
-/** Decrypt, import, look the user up (username, key expiry) and start the session. */
+/**
+ * Decrypt, import, look the user up (username, key expiry, the key's apiKeyId for revoking it)
+ * and start the session; the core seals the key and keeps only a non-extractable copy.
+ */
 export async function completeLogin(
   core: Core,
   opts: { bundle: string; target: CryptoKeyPair; organizationId: string; userId: string; method: LoginMethod; username?: string },
-  crypto: BundleCrypto = defaultCrypto,
+  crypto: BundleCrypto = sessionCrypto,
 ): Promise<SessionRecord> {
   const key = await importBundleKey(opts.bundle, opts.target, crypto)
   const client = await core.api(createWebCryptoStamper(key))
@@ -68,6 +74,7 @@ export async function completeLogin(
       userId: opts.userId,
       username: user.userName || opts.username || '',
       publicKeyHex: key.publicKeyHex,
+      ...(apiKey ? { apiKeyId: apiKey.apiKeyId } : {}),
       method: opts.method,
       expiresAt,
     },

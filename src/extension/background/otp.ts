@@ -7,6 +7,7 @@
 import { createHpkeRecipientKeyPair } from '../../crypto/hpke'
 import type { Core } from './core'
 import { ExtensionError } from './failures'
+import { keepKey } from './keyStore'
 import { completeLogin } from './login'
 import { clearPending, readPending, writePending } from './pending'
 import type { OtpType } from './relay'
@@ -24,8 +25,9 @@ export async function startOtp(core: Core, p: { otpType: OtpType; contact: strin
 export async function verifyOtp(core: Core, p: { code: string }): Promise<SessionRecord> {
   const pending = await readPending(core.deps.session, 'otp', core.now())
   if (!pending) throw new ExtensionError('NO_PENDING_LOGIN', 'The code request has expired. Please ask for a new code.')
-  const { keyPair, publicKeyUncompressedHex } = await createHpkeRecipientKeyPair()
-  await core.deps.keyStore.put('login-target', keyPair)
+  const created = await createHpkeRecipientKeyPair(true)
+  const { publicKeyUncompressedHex } = created
+  const keyPair = await keepKey(core.deps.keyStore, 'login-target', created.keyPair)
   try {
     const relay = await core.relay()
     const res = await relay.otpAuth({ otpId: pending.otpId, otpCode: p.code, targetPublicKey: publicKeyUncompressedHex })

@@ -18,7 +18,7 @@ import { createWebCryptoStamper } from '../../crypto/stamp'
 import { webauthnChallengeForBody, type WebauthnStamp } from '../../crypto/verifyStamp'
 import type { Core } from './core'
 import { ExtensionError } from './failures'
-import { isKeyPair } from './keyStore'
+import { isKeyPair, keepKey } from './keyStore'
 import { completeLogin, SESSION_SECONDS } from './login'
 import { clearPending, readPending, writePending } from './pending'
 import type { SessionRecord } from './sessionRecord'
@@ -42,8 +42,8 @@ export async function passkeySignup(core: Core, p: PasskeyRegistration): Promise
     throw new ExtensionError('NO_PENDING_LOGIN', 'Verify your email address first: it is needed to recover the account.')
   }
   const temp = { privateKey: tempPair.privateKey, publicKeyHex: await compressedPublicKeyHex(tempPair.publicKey) }
-  const target = await createHpkeRecipientKeyPair()
-  await core.deps.keyStore.put('login-target', target.keyPair)
+  const created = await createHpkeRecipientKeyPair(true)
+  const target = { ...created, keyPair: await keepKey(core.deps.keyStore, 'login-target', created.keyPair) }
   try {
     const relay = await core.relay()
     const apiKeys: ApiKeyParams[] = [
@@ -108,7 +108,7 @@ async function forgetSignup(core: Core): Promise<void> {
 /** Passkey login step 1: build the body and return the WebAuthn challenge over it. */
 export async function beginPasskeyLogin(core: Core): Promise<{ challenge: string }> {
   const organizationId = await parentOrganizationId(core)
-  const { keyPair, publicKeyUncompressedHex } = await createHpkeRecipientKeyPair()
+  const { keyPair, publicKeyUncompressedHex } = await createHpkeRecipientKeyPair(true)
   await core.deps.keyStore.put('login-target', keyPair)
   const input: SubmitInput<typeof createReadWriteSession> = {
     organizationId,

@@ -16,7 +16,7 @@ import { clearPending, readPending, writePending } from './pending'
 
 /** Step 1: request the recovery email. */
 export async function startRecovery(core: Core, p: { email: string }): Promise<{ email: string }> {
-  const { keyPair, publicKeyUncompressedHex } = await createHpkeRecipientKeyPair()
+  const { keyPair, publicKeyUncompressedHex } = await createHpkeRecipientKeyPair(true)
   await core.deps.keyStore.put('recovery-target', keyPair)
   const res = await (await core.relay()).recoveryInit({ email: p.email, targetPublicKey: publicKeyUncompressedHex })
   await writePending(core.deps.session, 'recovery', {

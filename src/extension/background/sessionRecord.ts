@@ -21,6 +21,8 @@ export const SessionRecord = z.object({
   userId: z.string().min(1),
   username: z.string(),
   publicKeyHex: z.string().regex(/^0[23][0-9a-f]{64}$/),
+  /** The session key's id at the service (delete_api_keys revokes it on lock/logout). */
+  apiKeyId: z.string().min(1).optional(),
   method: z.enum(LOGIN_METHODS),
   createdAt: z.number(),
   expiresAt: z.number(),

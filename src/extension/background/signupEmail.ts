@@ -44,7 +44,7 @@ export async function verifySignupEmail(core: Core, p: { code: string }): Promis
   const pending = await readPending(core.deps.session, 'passkeySignup', core.now())
   if (!pending) throw new ExtensionError('NO_PENDING_LOGIN', 'The code request has expired. Please ask for a new code.')
   if (pending.verificationToken !== undefined) return { ...signupEmailView(pending), accountExists: false }
-  const temp = await createP256WebCryptoKeyPair()
+  const temp = await createP256WebCryptoKeyPair(true)
   const relay = await core.relay()
   const { verificationToken } = await relay.otpVerify({ otpId: pending.otpId, otpCode: p.code, publicKey: temp.publicKeyHex })
   const claims = decodeJwtPayload(verificationToken)

@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type BrowserContext, type Worker } from 'playwright-core'
 
-/** Absolute path of the Chrome MV3 build. */
-export const EXTENSION_DIR = fileURLToPath(new URL('../../../.output/chrome-mv3', import.meta.url))
+/** Absolute path of the Chrome MV3 build (`SIGIL_EXTENSION_DIR` to test another build, e.g. an older one). */
+export const EXTENSION_DIR = process.env['SIGIL_EXTENSION_DIR'] ?? fileURLToPath(new URL('../../../.output/chrome-mv3', import.meta.url))
 
 /** Chromium binary (apt package `chromium`). */
 export const CHROMIUM_PATH = process.env['SIGIL_CHROMIUM'] ?? '/usr/bin/chromium'
@@ -31,7 +31,12 @@ export type LaunchedExtension = {
   context: BrowserContext
   extensionId: string
   serviceWorker: Worker
+  /** The profile directory (deleted by `close`). */
+  userDataDir: string
+  /** Close the browser and delete the profile. */
   close: () => Promise<void>
+  /** Close the browser, keeping the profile for {@link relaunchExtension}. */
+  closeKeepingProfile: () => Promise<void>
 }
 
 /** Throw a clear error when the extension has not been built. */
@@ -46,9 +51,17 @@ export function assertExtensionBuilt(dir: string = EXTENSION_DIR): void {
  * `extensionDir` defaults to the Chrome MV3 build (bench/extension.ts passes its bench build).
  */
 export async function launchExtension(extensionDir: string = EXTENSION_DIR): Promise<LaunchedExtension> {
+  return launchWithProfile(await mkdtemp(join(tmpdir(), 'sigil-e2e-')), extensionDir)
+}
+
+/** A browser restart: launch again on the profile of a browser closed with `closeKeepingProfile`. */
+export async function relaunchExtension(closed: LaunchedExtension, extensionDir: string = EXTENSION_DIR): Promise<LaunchedExtension> {
+  return launchWithProfile(closed.userDataDir, extensionDir)
+}
+
+async function launchWithProfile(userDataDir: string, extensionDir: string): Promise<LaunchedExtension> {
   assertExtensionBuilt(extensionDir)
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH} (apt-get install chromium)`)
-  const userDataDir = await mkdtemp(join(tmpdir(), 'sigil-e2e-'))
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -64,7 +77,10 @@ export async function launchExtension(extensionDir: string = EXTENSION_DIR): Pro
     const serviceWorker =
       context.serviceWorkers().find(isExtensionWorker) ??
       (await context.waitForEvent('serviceworker', { predicate: isExtensionWorker, timeout: 20_000 }))
-    return { context, extensionId: new URL(serviceWorker.url()).host, serviceWorker, close }
+    const closeKeepingProfile = async () => {
+      await context.close()
+    }
+    return { context, extensionId: new URL(serviceWorker.url()).host, serviceWorker, userDataDir, close, closeKeepingProfile }
   } catch (err) {
     await close()
     throw err

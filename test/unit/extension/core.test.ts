@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { AUTO_LOCK_ALARM, createCore, EXPIRY_ALARM, type NewSession } from '@/src/extension/background/core'
 import { writePending } from '@/src/extension/background/pending'
+import { REVOKE_ALARM, REVOKE_KEY } from '@/src/extension/background/revocation'
 import { SESSION_KEY } from '@/src/extension/background/sessionRecord'
 import { saveSettings } from '@/src/extension/background/settings'
 import { createP256WebCryptoKeyPair } from '@/src/crypto/stamp'
@@ -75,9 +76,11 @@ describe('session core', () => {
     await core.onAlarm(AUTO_LOCK_ALARM)
     expect(await core.current()).toBeNull()
     expect(wiped).toHaveBeenCalledWith('auto-lock')
-    expect(f.deps.keyStore.size()).toBe(0)
+    // Offline (fetch fails): only the key awaiting revocation is left, with its retry alarm.
+    expect(f.deps.keyStore.size()).toBe(1)
+    expect(await f.deps.keyStore.get('revoking')).toBe(s.key)
     expect([...f.deps.session.data.keys()]).toEqual(['sigil.lastEnd'])
-    expect(f.alarms.size).toBe(0)
+    expect([...f.alarms.keys()]).toEqual([REVOKE_ALARM])
     expect((await core.lastEnd())?.reason).toBe('auto-lock')
   })
 
@@ -87,7 +90,8 @@ describe('session core', () => {
     await createCore(f.deps).startSession(s.data(f.deps.now()), s.key)
     f.advance(15 * 60_000)
     await expect(createCore(f.deps).requireSession()).rejects.toMatchObject({ code: 'SESSION_EXPIRED' })
-    expect(f.deps.keyStore.size()).toBe(0)
+    expect(await f.deps.keyStore.get('session')).toBeUndefined()
+    expect(f.deps.local.data.has(REVOKE_KEY)).toBe(true)
   })
 
   it('ends at expiry (SESSION_EXPIRED) and on the expiry alarm', async () => {
@@ -112,7 +116,8 @@ describe('session core', () => {
     await f.deps.keyStore.put('login-target', (await createP256WebCryptoKeyPair()).keyPair)
     await core.wipe('logout')
     expect(rejectAll).toHaveBeenCalledWith('logout')
-    expect(f.deps.keyStore.size()).toBe(0)
+    expect(f.deps.keyStore.size()).toBe(1) // the key awaiting revocation (offline here)
+    expect(await f.deps.keyStore.get('login-target')).toBeUndefined()
     expect(f.deps.session.data.has(SESSION_KEY)).toBe(false)
     await expect(core.withSession(async () => 'stamped')).rejects.toMatchObject({ code: 'NOT_LOGGED_IN' })
   })
