@@ -1,8 +1,14 @@
 import { createBackground } from '../src/extension/background'
 import { installBenchHooks } from '../src/extension/background/benchHooks'
 import { createIdbKeyStore } from '../src/extension/background/idbKeyStore'
+import { restrictStorageToTrustedContexts } from '../src/extension/background/storageAccess'
 
 export default defineBackground(() => {
+  // Content scripts must not read or write settings, grants or the chain (issue 22). Chrome
+  // only; on Firefox `storage.local` stays reachable (see storageAccess.ts).
+  void restrictStorageToTrustedContexts({ local: browser.storage.local, session: browser.storage.session }).then((r) => {
+    for (const [area, outcome] of Object.entries(r)) if (outcome.startsWith('failed')) console.warn(`storage.${area}: ${outcome}`)
+  })
   const background = createBackground(
     { extensionId: browser.runtime.id, extensionBaseUrl: browser.runtime.getURL('/') },
     {
