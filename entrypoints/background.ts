@@ -40,6 +40,7 @@ export default defineBackground(() => {
   browser.runtime.onMessage.addListener(background.onMessage)
   browser.alarms.onAlarm.addListener((alarm) => void background.onAlarm(alarm))
   browser.windows.onRemoved.addListener(background.onWindowRemoved)
+  browser.tabs.onRemoved.addListener((tabId) => background.onTabRemoved(tabId))
   // Only in `wxt build --mode bench` (bench/extension.ts); tree-shaken from normal builds.
   if (import.meta.env.MODE === 'bench') installBenchHooks()
 })
