@@ -83,6 +83,7 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
     expect(await request('eth_chainId')).toEqual({ ok: '0x1' })
     const { outcome, approval } = await requestWithApproval('eth_requestAccounts', undefined)
     expect(await approval.locator('[data-testid="approval-origin"]').textContent()).toBe(pages.origin)
+    expect(await approval.locator('[data-testid="approval-insecure"]').isVisible()).toBe(true) // the test page is http:
     expect(await approval.locator('[data-testid="approval-account"]').textContent()).toBe(address)
     expect(await approval.getByRole('heading', { level: 1 }).textContent()).toBe('Connect to this site?')
     await shot(approval, 'approval-connect')
