@@ -2,10 +2,15 @@ import { createBackground } from '../src/extension/background'
 import { installBenchHooks } from '../src/extension/background/benchHooks'
 import { createIdbBlobStore } from '../src/extension/background/idbKeyStore'
 import { createSealedKeyStore } from '../src/extension/background/sealedKeyStore'
+import { restrictStorageToTrustedContexts } from '../src/extension/background/storageAccess'
 
 export default defineBackground(() => {
-  // The wrapping key of the sealed key store lives in storage.session: keep it from content scripts.
-  void browser.storage.session.setAccessLevel?.({ accessLevel: 'TRUSTED_CONTEXTS' })?.catch(() => undefined)
+  // Content scripts must not read or write settings, grants, the chain or the sealed key store's
+  // wrapping key in storage.session (issue 22). Chrome; on Firefox only storage.session is covered
+  // (see storageAccess.ts).
+  void restrictStorageToTrustedContexts({ local: browser.storage.local, session: browser.storage.session }).then((r) => {
+    for (const [area, outcome] of Object.entries(r)) if (outcome.startsWith('failed')) console.warn(`storage.${area}: ${outcome}`)
+  })
   const background = createBackground(
     { extensionId: browser.runtime.id, extensionBaseUrl: browser.runtime.getURL('/') },
     {
@@ -37,6 +42,7 @@ export default defineBackground(() => {
   browser.runtime.onMessage.addListener(background.onMessage)
   browser.alarms.onAlarm.addListener((alarm) => void background.onAlarm(alarm))
   browser.windows.onRemoved.addListener(background.onWindowRemoved)
+  browser.tabs.onRemoved.addListener((tabId) => background.onTabRemoved(tabId))
   // Only in `wxt build --mode bench` (bench/extension.ts); tree-shaken from normal builds.
   if (import.meta.env.MODE === 'bench') installBenchHooks()
 })

@@ -83,6 +83,7 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
     expect(await request('eth_chainId')).toEqual({ ok: '0x1' })
     const { outcome, approval } = await requestWithApproval('eth_requestAccounts', undefined)
     expect(await approval.locator('[data-testid="approval-origin"]').textContent()).toBe(pages.origin)
+    expect(await approval.locator('[data-testid="approval-insecure"]').isVisible()).toBe(true) // the test page is http:
     expect(await approval.locator('[data-testid="approval-account"]').textContent()).toBe(address)
     expect(await approval.getByRole('heading', { level: 1 }).textContent()).toBe('Connect to this site?')
     await shot(approval, 'approval-connect')
@@ -120,12 +121,14 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
     const { outcome, approval } = await requestWithApproval('personal_sign', [stringToHex('second'), address])
     await approval.getByRole('button', { name: 'Reject' }).click()
     expect(await outcome).toEqual({ code: 4001, message: 'User rejected the request' })
+    await dapp.waitForTimeout(1100) // the back-off after a 1st rejection (approvalBackoff.ts)
   })
 
   it('closing the approval window → 4001', async () => {
     const { outcome, approval } = await requestWithApproval('personal_sign', [stringToHex('third'), address])
     await approval.close()
     expect(await outcome).toEqual({ code: 4001, message: 'User rejected the request' })
+    await dapp.waitForTimeout(2100) // 2nd rejection in a row: 2 s
   })
 
   it('Escape rejects, and Enter does nothing until Approve is focused', async () => {
@@ -137,6 +140,7 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
     expect(await approval.locator('[data-testid="approval-result"]').count()).toBe(0)
     await approval.keyboard.press('Escape')
     expect(await outcome).toEqual({ code: 4001, message: 'User rejected the request' })
+    await dapp.waitForTimeout(4100) // 3rd rejection in a row: 4 s
   })
 
   it('Enter on the focused Approve button approves', async () => {

@@ -9,7 +9,7 @@ import type { ApprovalDetails } from '../background/approvalPage'
 import type { ApprovalView } from '../background/approvalView'
 import type { PopupClient } from '../popup/client'
 import { failureText } from '../popup/messages'
-import { formatEth, titleOf } from './format'
+import { formatEth, isInsecureOrigin, titleOf } from './format'
 
 /** Delay before Approve accepts clicks. */
 export const ARM_DELAY_MS = 400
@@ -196,6 +196,15 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
         <section class="origin" aria-label="Requesting site">
           <span class="label">Requested by</span>
           <strong data-testid="approval-origin">{details.origin}</strong>
+          {isInsecureOrigin(details.origin) && (
+            <span
+              class="badge insecure"
+              data-testid="approval-insecure"
+              title="This site does not use HTTPS: its requests can be altered on the network."
+            >
+              Not secure (http)
+            </span>
+          )}
           <code class="method" data-testid="approval-method">
             {details.method}
           </code>

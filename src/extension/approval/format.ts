@@ -27,3 +27,11 @@ export function titleOf(method: string): string {
       return 'Approve this request?'
   }
 }
+
+/**
+ * Whether the requesting origin is plain `http:` (issue 22): anyone on the network path can
+ * change what such a page asks, so the approval window flags it with a visible badge.
+ */
+export function isInsecureOrigin(origin: string): boolean {
+  return origin.toLowerCase().startsWith('http:')
+}

@@ -14,6 +14,9 @@ export const APPROVAL_TIMEOUT_MS = 5 * 60_000
 /** The EIP-1193 error of a user rejection (also used for closed windows and timeouts). */
 export const USER_REJECTED: RpcErrorObject = rpcError(RPC_ERROR.USER_REJECTED, 'User rejected the request')
 
+/** 4001 for requests a chain switch cancels (the same message; not a rejection by the user for the back-off). */
+export const SUPERSEDED: RpcErrorObject = rpcError(RPC_ERROR.USER_REJECTED, 'User rejected the request')
+
 /** -32002: this origin already has a request waiting for the user. */
 export const ALREADY_PENDING: RpcErrorObject = { code: -32002, message: 'A request from this site is already waiting for approval' }
 

@@ -3,10 +3,20 @@
  * request's id), the tabs each origin talks from (to push EIP-1193 events), and the reaction
  * to a wipe (reject everything pending, tell connected tabs `accountsChanged []`).
  * Browser APIs come in through {@link DappPlatform}; without one, every approval is rejected.
+ *
+ * Flood control (issue 22): at most one approval window exists at a time. Requests wait in a
+ * FIFO queue, each still bound to its own id (and its own 5-minute timeout, counted from the
+ * request); the next window opens only after the previous one is gone (closed by the user, or
+ * by us {@link CLOSE_DELAY_MS} after the answer). Each window opens focused: it appears only
+ * after the user has dealt with the previous one, so a flood cannot pile up windows or steal
+ * focus repeatedly, and {@link createApprovalBackoff} refuses a rejecting origin's re-prompts.
+ * One request per origin may wait (-32002 otherwise). Lock/logout reject queued requests too;
+ * a closed tab rejects the queued or shown requests of an origin left without tabs.
  */
 import { RPC_ERROR, rpcError } from '../protocol/rpcErrors'
 import type { ProviderEventName } from '../protocol/page'
 import type { ProviderEventMessage } from '../protocol/runtime'
+import { backedOffError, createApprovalBackoff } from './approvalBackoff'
 import { ALREADY_PENDING, USER_REJECTED, type ApprovalOutcome } from './approvals'
 import type { ApprovalView } from './approvalView'
 import type { Core } from './core'
@@ -48,6 +58,8 @@ export type DappServices = {
   emitAll(event: ProviderEventName, data: unknown): void
   /** A browser window closed. */
   windowClosed(windowId: number): void
+  /** A tab closed: forget it; an origin left without tabs loses its pending requests (4001). */
+  tabClosed(tabId: number): void
   /** Lock, logout or expiry: reject everything pending, tell connected tabs their accounts are gone. */
   onWipe(reason: EndReason): Promise<void>
 }
@@ -58,6 +70,9 @@ export function wipeError(reason: EndReason) {
     ? rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: the wallet was locked')
     : USER_REJECTED
 }
+
+/** The 4001 of a request whose page is gone (not counted as a user rejection for the back-off). */
+export const PAGE_GONE = rpcError(RPC_ERROR.USER_REJECTED, 'User rejected the request (the page was closed)')
 
 /** Create the services; `loadChain` false skips reading the persisted chain (router fallback). */
 export function createDappServices(
@@ -81,6 +96,57 @@ export function createDappServices(
     for (const docs of tabs.values()) docs.delete(tabId)
   }
 
+  const backoff = createApprovalBackoff(() => core.now())
+  /** Requests waiting for the window, oldest first. */
+  const queue: Array<{ id: string; outcome: Promise<ApprovalOutcome> }> = []
+  /** The request whose window is open (or opening); undefined when no window is ours. */
+  let showing: { id: string; windowId?: number } | undefined
+  /** Counts wipes, so a request rejected by lock/logout is not a user rejection. */
+  let wipes = 0
+
+  function release(current: { id: string }): void {
+    if (showing !== current) return
+    showing = undefined
+    pump()
+  }
+
+  /** Open the window for the oldest still-pending queued request, unless a window is open. */
+  function pump(): void {
+    if (showing) return
+    let next = queue.shift()
+    while (next && !state.approvals.get(next.id)) next = queue.shift()
+    if (!next) return
+    const current: { id: string; windowId?: number } = { id: next.id }
+    showing = current
+    void show(current, next.outcome)
+  }
+
+  async function show(current: { id: string; windowId?: number }, outcome: Promise<ApprovalOutcome>): Promise<void> {
+    let windowId: number
+    try {
+      windowId = await platform.openApprovalWindow(current.id)
+    } catch {
+      state.approvals.reject(current.id, USER_REJECTED)
+      release(current)
+      return
+    }
+    current.windowId = windowId
+    if (!state.approvals.attachWindow(current.id, windowId)) {
+      await platform.closeWindow(windowId).catch(() => {})
+      release(current)
+      return
+    }
+    await outcome
+    setTimeout(
+      () =>
+        void platform.closeWindow(windowId).then(
+          () => release(current),
+          () => release(current),
+        ),
+      CLOSE_DELAY_MS,
+    )
+  }
+
   function send(targets: Iterable<[number, string]>, event: ProviderEventName, data: unknown): void {
     const message: ProviderEventMessage = { kind: 'provider-event', event, data }
     for (const [tabId, documentId] of targets) {
@@ -99,19 +165,15 @@ export function createDappServices(
     },
     async ask(origin, method, view) {
       if (state.approvals.hasPendingFor(origin)) return { approved: false, error: ALREADY_PENDING }
+      const wait = backoff.remainingMs(origin)
+      if (wait > 0) return { approved: false, error: backedOffError(wait) }
       const { id, outcome } = state.approvals.open({ origin, method, view })
-      let windowId: number | undefined
-      try {
-        windowId = await platform.openApprovalWindow(id)
-        if (!state.approvals.attachWindow(id, windowId)) void platform.closeWindow(windowId).catch(() => {})
-      } catch {
-        state.approvals.reject(id, USER_REJECTED)
-      }
+      const wipesBefore = wipes
+      queue.push({ id, outcome })
+      pump()
       const result = await outcome
-      if (windowId !== undefined) {
-        const w = windowId
-        setTimeout(() => void platform.closeWindow(w).catch(() => {}), CLOSE_DELAY_MS)
-      }
+      if (result.approved) backoff.approved(origin)
+      else if (result.error === USER_REJECTED && wipes === wipesBefore) backoff.rejected(origin)
       return result
     },
     emit(origin, event, data) {
@@ -126,9 +188,22 @@ export function createDappServices(
     },
     windowClosed(windowId) {
       state.approvals.windowClosed(windowId)
+      if (showing?.windowId === windowId) release(showing)
+    },
+    tabClosed(tabId) {
+      const had = [...tabs].filter(([, docs]) => docs.has(tabId)).map(([origin]) => origin)
+      forget(tabId)
+      const orphaned = new Set(had.filter((origin) => (tabs.get(origin)?.size ?? 0) === 0))
+      if (orphaned.size === 0) return
+      for (const id of [...queue.map((q) => q.id), ...(showing ? [showing.id] : [])]) {
+        const pending = state.approvals.get(id)
+        if (pending && orphaned.has(pending.origin)) state.approvals.reject(id, PAGE_GONE)
+      }
     },
     async onWipe(reason) {
+      wipes++
       state.approvals.rejectAll(wipeError(reason))
+      queue.length = 0
       const origins = await grantedOrigins(core.deps.local).catch(() => [])
       for (const origin of origins) send(tabs.get(origin) ?? [], 'accountsChanged', [])
     },

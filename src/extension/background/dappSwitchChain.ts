@@ -3,7 +3,7 @@
  * A switch rejects everything else pending (DEVELOPERS.md "Wallet invariants"), is persisted,
  * and every known tab gets `chainChanged`.
  */
-import { ALREADY_PENDING, USER_REJECTED } from './approvals'
+import { ALREADY_PENDING, SUPERSEDED } from './approvals'
 import { chainLabel, dappChain, saveSelectedChain } from './dappChains'
 import type { DappContext, DappOutcome } from './methods'
 
@@ -22,7 +22,7 @@ export async function switchChain([{ chainId }]: readonly [{ chainId: string }],
     to: target,
   })
   if (!outcome.approved) return { error: outcome.error }
-  ctx.state.approvals.rejectAll(USER_REJECTED)
+  ctx.state.approvals.rejectAll(SUPERSEDED)
   ctx.state.chain.chainId = target.chainId
   await saveSelectedChain(ctx.core.deps.local, target.chainId)
   ctx.dapp.emitAll('chainChanged', target.chainId)

@@ -20,6 +20,8 @@ export type Background = {
   onAlarm: (alarm: { name: string }) => Promise<void>
   /** `browser.windows.onRemoved`: a closed approval window rejects its request. */
   onWindowRemoved: (windowId: number) => void
+  /** `browser.tabs.onRemoved`: requests of an origin left without tabs are rejected. */
+  onTabRemoved: (tabId: number) => void
   core: ReturnType<typeof createCore>
 }
 
@@ -39,6 +41,7 @@ export function createBackground(env: BackgroundEnv, deps: CoreDeps, platform: D
     onMessage: (message, sender, sendResponse) => respondWith(routeMessage(message, sender, ctx), sendResponse),
     onAlarm: (alarm) => core.onAlarm(alarm.name),
     onWindowRemoved: (windowId) => dapp.windowClosed(windowId),
+    onTabRemoved: (tabId) => dapp.tabClosed(tabId),
     core,
   }
 }

@@ -109,20 +109,24 @@ describe('dApp methods through the router', () => {
     const otherPending = t.rpc('eth_requestAccounts', undefined, OTHER)
     const wOther = await t.windowOpened(2)
     expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } })
+    // one window at a time: the signing request waits in the queue until wOther is answered
     const signing = t.rpc('personal_sign', [helloSigil, ACCOUNT.address])
-    const wSign = await t.windowOpened(3)
+    await new Promise((r) => setTimeout(r, 50))
+    expect(t.windows).toHaveLength(2)
     expect(await t.popup('approvalResolve', { id: crypto.randomUUID(), approved: true })).toMatchObject({
       ok: false,
       error: { code: 'INVALID_ARGUMENT' },
     })
     expect(await t.popup('approvalResolve', { approved: true })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
-    expect(await t.popup('approvalResolve', { id: wSign.approvalId })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     expect(await t.popup('approvalResolve', { id: wOther.approvalId, approved: false })).toEqual({ ok: true, result: { settled: true } })
     expect(await otherPending).toEqual({ error: { code: 4001, message: 'User rejected the request' } })
     expect(await t.popup('approvalResolve', { id: wOther.approvalId, approved: true })).toMatchObject({
       ok: false,
       error: { code: 'INVALID_ARGUMENT' },
     })
+    const wSign = await t.windowOpened(3)
+    expect(t.closed).toContain(wOther.windowId)
+    expect(await t.popup('approvalResolve', { id: wSign.approvalId })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     // the signing request is untouched by all of the above
     expect(await t.popup('approvalGet', { id: wSign.approvalId })).toMatchObject({ ok: true, result: { method: 'personal_sign' } })
     expect(await t.popup('approvalResolve', { id: wSign.approvalId, approved: true })).toEqual({ ok: true, result: { settled: true } })
@@ -259,7 +263,7 @@ describe('dApp methods through the router', () => {
     await t.connected()
     const a = t.rpc('personal_sign', [helloSigil, ACCOUNT.address])
     const b = t.rpc('eth_requestAccounts', undefined, OTHER)
-    await t.windowOpened(3)
+    await t.windowOpened(2) // b waits in the queue
     await t.bg.core.wipe('logout')
     expect(await a).toEqual({ error: { code: 4001, message: 'User rejected the request' } })
     expect(await b).toEqual({ error: { code: 4001, message: 'User rejected the request' } })
@@ -273,10 +277,11 @@ describe('dApp methods through the router', () => {
       error: { code: 4902, message: 'Unrecognized chain ID' },
     })
     expect(await t.rpc('wallet_switchEthereumChain', [{ chainId: '0x1' }])).toEqual({ result: null })
-    const otherSign = t.rpc('eth_requestAccounts', undefined, OTHER)
-    await t.windowOpened(2)
     const sw = t.rpc('wallet_switchEthereumChain', [{ chainId: '0x2105' }])
-    const w = await t.windowOpened(3)
+    const w = await t.windowOpened(2)
+    const otherSign = t.rpc('eth_requestAccounts', undefined, OTHER) // queued behind the switch
+    await vi.waitFor(async () => expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } }))
+    expect(t.windows).toHaveLength(2)
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
     expect(await sw).toEqual({ result: null })
     expect(await otherSign).toMatchObject({ error: { code: 4001 } })
