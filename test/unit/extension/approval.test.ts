@@ -280,7 +280,9 @@ describe('dApp methods through the router', () => {
     const sw = t.rpc('wallet_switchEthereumChain', [{ chainId: '0x2105' }])
     const w = await t.windowOpened(2)
     const otherSign = t.rpc('eth_requestAccounts', undefined, OTHER) // queued behind the switch
-    await vi.waitFor(async () => expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } }))
+    await vi.waitFor(async () => expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } }), {
+      timeout: 5000,
+    })
     expect(t.windows).toHaveLength(2)
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
     expect(await sw).toEqual({ result: null })
