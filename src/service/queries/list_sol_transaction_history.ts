@@ -1,10 +1,6 @@
 import type { z } from 'zod'
-import { fieldError } from '../../api/errors.js'
 import type { listSolTransactionHistory } from '../../api/operations/list_sol_transaction_history.js'
-import { requireAccount } from '../activities/shared/walletLookup.js'
-import { requireNetwork } from '../chains/assets.js'
-import { inclusionOf, pageInfoOf, solHistoryItem } from '../sends/history.js'
-import { listSendHistory } from '../store/sends.js'
+import { transactionHistory } from './shared/transactionHistory.js'
 import type { QueryHandler } from './types.js'
 
 type Request = z.output<typeof listSolTransactionHistory.request>
@@ -21,21 +17,4 @@ type Request = z.output<typeof listSolTransactionHistory.request>
  * @throws NOT_FOUND when address names no wallet account of the organization
  * @throws FAILED_PRECONDITION when a listed send lacks its block time or fee and the network's node is not reachable or does not answer in time
  */
-export const handler: QueryHandler<Request> = async ({ sql, rt, organizationId }, req) => {
-  const network = requireNetwork(rt.config.networks, req.caip2, 'caip2')
-  if (network.family !== 'solana') throw fieldError('INVALID_ARGUMENT', 'caip2', `${network.caip2} is not a Solana network`)
-  const account = await requireAccount(sql, organizationId, req.address, 'address')
-  if (account.address_format !== 'ADDRESS_FORMAT_SOLANA')
-    throw fieldError('INVALID_ARGUMENT', 'address', `a ${account.address_format} account has no history on ${network.caip2}`)
-  const page = await listSendHistory(sql, {
-    organizationId,
-    caip2: network.caip2,
-    address: account.address,
-    family: 'solana',
-    page: req.paginationOptions,
-  })
-  const transactions = await Promise.all(
-    page.rows.map(async (row) => solHistoryItem(network, row, account.address, await inclusionOf(network, row))),
-  )
-  return { transactions, pageInfo: pageInfoOf(page) }
-}
+export const handler: QueryHandler<Request> = (ctx, req) => transactionHistory(ctx, req, 'solana')

@@ -1,0 +1,45 @@
+import type { z } from 'zod'
+import { fieldError } from '../../../api/errors.js'
+import type { PaginationOptions } from '../../../api/common.js'
+import { requireAccount } from '../../activities/shared/walletLookup.js'
+import { requireNetwork } from '../../chains/assets.js'
+import { ethHistoryItem, inclusionOf, pageInfoOf, solHistoryItem } from '../../sends/history.js'
+import { listSendHistory } from '../../store/sends.js'
+import type { QueryContext } from '../types.js'
+
+const FAMILY = {
+  evm: { format: 'ADDRESS_FORMAT_ETHEREUM', noun: 'an EVM network', item: ethHistoryItem },
+  solana: { format: 'ADDRESS_FORMAT_SOLANA', noun: 'a Solana network', item: solHistoryItem },
+} as const
+
+/**
+ * The history both list_eth_transaction_history and list_sol_transaction_history answer: the sends of
+ * the organization on `caip2` that `address` (one of its accounts of the family's format) sent or is a
+ * party of, newest first, paged by `store/page.ts` with sendTransactionStatusIds as cursors.
+ */
+export async function transactionHistory<F extends keyof typeof FAMILY>(
+  { sql, rt, organizationId }: QueryContext,
+  req: { caip2: string; address: string; paginationOptions?: z.output<typeof PaginationOptions> | undefined },
+  family: F,
+) {
+  const f = FAMILY[family]
+  const network = requireNetwork(rt.config.networks, req.caip2, 'caip2')
+  if (network.family !== family) throw fieldError('INVALID_ARGUMENT', 'caip2', `${network.caip2} is not ${f.noun}`)
+  const account = await requireAccount(sql, organizationId, req.address, 'address')
+  if (account.address_format !== f.format) {
+    throw fieldError('INVALID_ARGUMENT', 'address', `a ${account.address_format} account has no history on ${network.caip2}`)
+  }
+  const page = await listSendHistory(sql, {
+    organizationId,
+    caip2: network.caip2,
+    address: account.address,
+    family,
+    page: req.paginationOptions,
+  })
+  const transactions = await Promise.all(
+    page.rows.map(
+      async (row) => f.item(network, row, account.address, await inclusionOf(network, row)) as ReturnType<(typeof FAMILY)[F]['item']>,
+    ),
+  )
+  return { transactions, pageInfo: pageInfoOf(page) }
+}
