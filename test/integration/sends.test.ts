@@ -26,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEV_SOLANA_CAIP2, resolveNetworks } from '../../src/chains/networks.js'
 import { DEV_FUNDER, DEV_MNEMONIC, startEvmNode } from '../../src/devchain/evm.js'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index.js'
+import { sendFromDevFunder } from './helpers/devchain.js'
 import { freePort } from './helpers/process.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
@@ -103,18 +104,7 @@ function revertingContract(revertData: string): string {
 }
 
 async function deploy(initCode: string): Promise<string> {
-  const res = await fetch(chains.evm.url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'eth_sendTransaction',
-      params: [{ from: DEV_FUNDER, data: initCode, gas: '0x100000' }],
-    }),
-  })
-  const hash = ((await res.json()) as { result: Hex }).result
-  const receipt = await evm().waitForTransactionReceipt({ hash })
+  const receipt = await sendFromDevFunder(chains.evm.url, { data: initCode, gas: '0x100000' })
   return receipt.contractAddress as string
 }
 
@@ -262,18 +252,7 @@ describe('eth_send_transaction', () => {
     })
     await new Promise<void>((ok) => proxy.listen(offlinePort, '127.0.0.1', () => ok()))
     try {
-      const nodeClient = createPublicClient({ transport: http(node.url) })
-      const fund = await fetch(node.url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'eth_sendTransaction',
-          params: [{ from: DEV_FUNDER, to: eth, value: `0x${parseEther('1').toString(16)}` }],
-        }),
-      })
-      await nodeClient.waitForTransactionReceipt({ hash: ((await fund.json()) as { result: Hex }).result })
+      await sendFromDevFunder(node.url, { to: eth, value: `0x${parseEther('1').toString(16)}` })
       down = true
       const r = await ethSend({ caip2: 'eip155:31338', calls: [{ to: '0x4444444444444444444444444444444444444444', value: '5' }] })
       expect(r.status).toBe(200)
@@ -283,7 +262,9 @@ describe('eth_send_transaction', () => {
       down = false
       const status = await settle(id, 30_000)
       expect(status.txStatus).toBe('INCLUDED')
-      expect(await nodeClient.getBalance({ address: '0x4444444444444444444444444444444444444444' })).toBe(5n)
+      expect(
+        await createPublicClient({ transport: http(node.url) }).getBalance({ address: '0x4444444444444444444444444444444444444444' }),
+      ).toBe(5n)
     } finally {
       proxy.closeAllConnections()
       await new Promise((ok) => proxy.close(ok))

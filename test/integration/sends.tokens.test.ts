@@ -33,6 +33,7 @@ import { DEV_FUNDER } from '../../src/devchain/evm.js'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
 import { freePort } from './helpers/process.js'
+import { sendFromDevFunder } from './helpers/devchain.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
 const artifact = JSON.parse(readFileSync(new URL('../fixtures/contracts/ERC20PresetFixedSupply.json', import.meta.url), 'utf8')) as {
@@ -67,7 +68,7 @@ const evm = () => createPublicClient({ transport: http(chains.evm.url) })
 const tokenBalance = (owner: string) =>
   evm().readContract({ address: token, abi: ERC20_ABI, functionName: 'balanceOf', args: [owner as Hex] })
 
-async function rpc(method: string, params: unknown[]): Promise<any> {
+async function _rpc(method: string, params: unknown[]): Promise<any> {
   const res = await fetch(chains.evm.url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -78,8 +79,7 @@ async function rpc(method: string, params: unknown[]): Promise<any> {
 
 /** Sends from an unlocked anvil account and waits for the receipt. */
 async function devSend(tx: Record<string, unknown>) {
-  const hash = (await rpc('eth_sendTransaction', [{ from: DEV_FUNDER, gas: '0x300000', ...tx }])) as Hex
-  return evm().waitForTransactionReceipt({ hash })
+  return sendFromDevFunder(chains.evm.url, { gas: '0x300000', ...tx })
 }
 
 /** Polls get_send_transaction_status (official client) until a terminal state. */

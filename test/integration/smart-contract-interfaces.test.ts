@@ -12,9 +12,10 @@ import { type Abi, createPublicClient, encodeFunctionData, getAddress, type Hex,
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_SMART_CONTRACT_INTERFACES } from '../../src/api/limits.js'
 import { resolveNetworks } from '../../src/chains/networks.js'
-import { DEV_FUNDER, type RunningEvmNode, startEvmNode } from '../../src/devchain/evm.js'
+import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
 import { freePort } from './helpers/process.js'
+import { sendFromDevFunder } from './helpers/devchain.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
 const DENIER = JSON.parse(readFileSync(new URL('../fixtures/contracts/Denier.json', import.meta.url), 'utf8')) as {
@@ -390,18 +391,7 @@ describe('custom revert decoding on the dev EVM chain', () => {
 
   /** Deploys Denier from its committed creation bytecode; answers its address (lower case, as the node gives it). */
   async function deployDenier(): Promise<string> {
-    const res = await fetch(node.url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'eth_sendTransaction',
-        params: [{ from: DEV_FUNDER, data: DENIER.bytecode, gas: '0x100000' }],
-      }),
-    })
-    const hash = ((await res.json()) as { result: Hex }).result
-    const receipt = await evm().waitForTransactionReceipt({ hash })
+    const receipt = await sendFromDevFunder(node.url, { data: DENIER.bytecode, gas: '0x100000' })
     expect(receipt.status).toBe('success')
     return (receipt.contractAddress as string).toLowerCase()
   }
