@@ -133,6 +133,14 @@ export function createTargetBundle(opts: {
   return JSON.stringify({ enclaveQuorumPublic: signed.enclaveQuorumPublic, dataSignature: signed.dataSignature, data: signed.data })
 }
 
+/** Verify a target bundle's signature by `signerPublicKeyHex` and return the key it announces. */
+export function verifyTargetBundle(opts: { targetBundle: string; signerPublicKeyHex: string }): { ok: true; targetPublic: string } | Fail {
+  const opened = openSigned(opts.targetBundle, opts.signerPublicKeyHex)
+  if (!opened.ok) return opened
+  const target = opened.data.targetPublic
+  return typeof target === 'string' && tryHexToBytes(target) ? { ok: true, targetPublic: target } : fail('BUNDLE_MALFORMED')
+}
+
 /**
  * Verify a target bundle, then HPKE-encrypt `plaintext` to its `targetPublic` and return the
  * `formatHpkeBuf` envelope `{"encappedPublic":<65 B hex>,"ciphertext":<hex>}` (B2).

@@ -116,23 +116,31 @@ export async function createP256WebCryptoKeyPair(extractable = false): Promise<{
   return { keyPair, ...(await exportPublicKeyHexes(keyPair.publicKey)) }
 }
 
+/** PKCS#8 PrivateKeyInfo of a P-256 key up to its 32-byte scalar (RFC 5208, RFC 5915 ECPrivateKey v1). */
+const PKCS8_P256_HEAD = hexToBytes('308187020100301306072a8648ce3d020106082a8648ce3d030107046d306b0201010420')
+/** …then the ECPrivateKey's `[1] publicKey` BIT STRING header before the 65-byte point. */
+const PKCS8_P256_PUB = hexToBytes('a144034200')
+
 /**
  * Import a raw 32-byte P-256 scalar (e.g. a decrypted credential bundle, B2) as a
- * non-extractable ECDSA signing key; the caller should then drop (zero) the raw bytes.
+ * non-extractable ECDSA signing key; the caller should then drop (zero) the raw bytes. The
+ * scalar goes to WebCrypto as PKCS#8 bytes (zeroed here), never as a JWK string that could
+ * not be wiped.
  */
 export async function importP256PrivateKeyForSigning(
   raw: Uint8Array,
   extractable = false,
 ): Promise<{ privateKey: CryptoKey; publicKeyHex: string }> {
   const uncompressed = p256PublicKeyFromPrivate(raw, false)
-  const jwk: JsonWebKey = {
-    kty: 'EC',
-    crv: 'P-256',
-    x: base64UrlEncode(uncompressed.subarray(1, 33)),
-    y: base64UrlEncode(uncompressed.subarray(33, 65)),
-    d: base64UrlEncode(raw),
-    ext: extractable,
+  const der = new Uint8Array(PKCS8_P256_HEAD.length + 32 + PKCS8_P256_PUB.length + 65)
+  der.set(PKCS8_P256_HEAD, 0)
+  der.set(raw, PKCS8_P256_HEAD.length)
+  der.set(PKCS8_P256_PUB, PKCS8_P256_HEAD.length + 32)
+  der.set(uncompressed, PKCS8_P256_HEAD.length + 32 + PKCS8_P256_PUB.length)
+  try {
+    const privateKey = await subtle().importKey('pkcs8', der, { name: 'ECDSA', namedCurve: 'P-256' }, extractable, ['sign'])
+    return { privateKey, publicKeyHex: bytesToHex(p256.Point.fromBytes(uncompressed).toBytes(true)) }
+  } finally {
+    der.fill(0)
   }
-  const privateKey = await subtle().importKey('jwk', jwk, { name: 'ECDSA', namedCurve: 'P-256' }, extractable, ['sign'])
-  return { privateKey, publicKeyHex: bytesToHex(p256.Point.fromBytes(uncompressed).toBytes(true)) }
 }

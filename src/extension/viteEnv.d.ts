@@ -3,3 +3,11 @@
 interface ImportMetaEnv {
   readonly MODE: string
 }
+
+// Distribution options (issue 22), read by src/extension/background/buildConfig.ts.
+interface ImportMetaEnv {
+  readonly WXT_SIGIL_SERVICE_URL?: string
+  readonly WXT_SIGIL_RELAY_URL?: string
+  readonly WXT_SIGIL_SERVICE_KEY?: string
+  readonly WXT_SIGIL_LOCK_SETTINGS?: string
+}

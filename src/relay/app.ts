@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { ApiKeysParam, AuthenticatorsParam, ClientSignature, OauthProvidersParam } from '../api/common.js'
 import { OtpType } from '../api/enums.js'
+import { RELAY_IDENTITY_PATH } from '../api/serviceIdentity.js'
 import { SigilError } from '../api/errors.js'
 import { WalletParams } from '../api/operations/create_sub_organization.js'
 import { parseOrThrow } from '../api/validation.js'
@@ -271,6 +272,8 @@ export function createRelayApp(o: RelayOptions): Hono {
     otpAlphanumeric: true,
     otpLength: '9',
   }))
+  // Which service this relay works for (issue 22): its upstream's signed identity, verbatim.
+  route(RELAY_IDENTITY_PATH, z.object({}).loose(), async (u) => u.identity())
   route('/v1/wallet_kit_client_params', z.object({}).loose(), async () => ({}))
 
   route('/v1/otp_auth', OtpAuth, async (u, b) => {

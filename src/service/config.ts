@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { OnRampProvider } from '../api/enumLists.js'
 import { EXTENSION_ORIGIN } from '../api/identity.js'
 import { type Network, resolveNetworks } from '../chains/networks.js'
+import { DEV_SERVICE_IDENTITY_PRIVATE_KEY } from '../devchain/devIdentity.js'
 
 /**
  * The service's configuration, resolved once from the environment (wire-formats A6)
@@ -33,6 +34,16 @@ const Env = z.object({
   SIGIL_SMTP_URL: z.string().optional(),
   SIGIL_SMS_WEBHOOK_URL: z.string().url().optional(),
   SIGIL_PUBLIC_URL: z.string().url().optional(),
+  /**
+   * The identity key (issue 22): 64 hex characters, or `dev` for the published development key
+   * that development builds of the extension pin. Unset: the key made on first start.
+   */
+  SIGIL_IDENTITY_KEY: z
+    .string()
+    .regex(/^(dev|[0-9a-fA-F]{64})$/, 'SIGIL_IDENTITY_KEY must be 64 hex characters (32 bytes) or "dev"')
+    .optional(),
+  /** More origins the service answers at, for its signed identity (comma separated). */
+  SIGIL_SERVICE_ORIGINS: z.string().default(''),
   /** On-ramp provider base URLs (issue 6); unset: Sigil's own sandbox provider page. */
   SIGIL_ONRAMP_ALPHA_URL: z.string().url().optional(),
   SIGIL_ONRAMP_ALPHA_SANDBOX_URL: z.string().url().optional(),
@@ -71,6 +82,10 @@ export type ServiceConfig = {
   smsWebhookUrl: string | undefined
   /** Base URL people reach the service at (links in emails, sandbox on-ramp pages). */
   publicUrl: string | undefined
+  /** Identity key override (hex private key); undefined: the stored `verifier` key. */
+  identityKeyHex: string | undefined
+  /** Extra origins named in the signed identity, beside the listening address and publicUrl. */
+  serviceOrigins: string[]
   /** On-ramp provider base URLs by provider and mode (issue 6); undefined → the built-in sandbox page. */
   onRampUrls: OnRampProviderUrls
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -95,6 +110,12 @@ const list = (s: string) =>
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean)
+
+function identityKey(value: string | undefined, production: boolean): string | undefined {
+  if (value !== 'dev') return value?.toLowerCase()
+  if (production) throw new Error('invalid configuration: SIGIL_IDENTITY_KEY: the development key is refused in production')
+  return DEV_SERVICE_IDENTITY_PRIVATE_KEY
+}
 
 /** Resolves and validates the configuration; throws a message naming the bad variable. */
 export function resolveConfig(
@@ -128,6 +149,8 @@ export function resolveConfig(
     smtpUrl: e.SIGIL_SMTP_URL,
     smsWebhookUrl: e.SIGIL_SMS_WEBHOOK_URL,
     publicUrl: e.SIGIL_PUBLIC_URL,
+    identityKeyHex: identityKey(e.SIGIL_IDENTITY_KEY, production),
+    serviceOrigins: list(e.SIGIL_SERVICE_ORIGINS),
     onRampUrls: {
       FIAT_ON_RAMP_PROVIDER_ALPHA: { live: e.SIGIL_ONRAMP_ALPHA_URL, sandbox: e.SIGIL_ONRAMP_ALPHA_SANDBOX_URL },
       FIAT_ON_RAMP_PROVIDER_BETA: { live: e.SIGIL_ONRAMP_BETA_URL, sandbox: e.SIGIL_ONRAMP_BETA_SANDBOX_URL },

@@ -1,5 +1,5 @@
 import { p256 } from '@noble/curves/nist.js'
-import { bytesToHex } from '../crypto/encoding.js'
+import { bytesToHex, hexToBytes } from '../crypto/encoding.js'
 import type { Database } from './store/sql.js'
 import type { SecretBox } from './store/secrets.js'
 import { getServiceKey, insertServiceKeyIfAbsent } from './store/serviceKeys.js'
@@ -19,7 +19,11 @@ export type ServiceKeyName = (typeof SERVICE_KEY_NAMES)[number]
 export type ServiceKey = { privateKey: Uint8Array; publicKey: Uint8Array; publicKeyHex: string }
 export type ServiceKeys = Record<ServiceKeyName, ServiceKey>
 
-export async function loadServiceKeys(db: Database, box: SecretBox): Promise<ServiceKeys> {
+/**
+ * Load (making them on first start) every service key; `identityKeyHex` replaces the stored
+ * `verifier` key, the identity key clients pin (issue 22), so a deployment can pin a known key.
+ */
+export async function loadServiceKeys(db: Database, box: SecretBox, identityKeyHex?: string): Promise<ServiceKeys> {
   const out = {} as ServiceKeys
   for (const name of SERVICE_KEY_NAMES) {
     const fresh = p256.utils.randomSecretKey()
@@ -44,6 +48,11 @@ export async function loadServiceKeys(db: Database, box: SecretBox): Promise<Ser
     }
     const publicKey = p256.getPublicKey(privateKey, false)
     out[name] = { privateKey, publicKey, publicKeyHex: bytesToHex(publicKey) }
+  }
+  if (identityKeyHex !== undefined) {
+    const privateKey = hexToBytes(identityKeyHex, 'SIGIL_IDENTITY_KEY')
+    const publicKey = p256.getPublicKey(privateKey, false)
+    out.verifier = { privateKey, publicKey, publicKeyHex: bytesToHex(publicKey) }
   }
   return out
 }

@@ -56,7 +56,7 @@ export async function startService(
       }
     }
     const secrets = createSecretBox(loadMasterKey(config.masterKeyHex, config.dataDir))
-    const keys = await loadServiceKeys(db, secrets)
+    const keys = await loadServiceKeys(db, secrets, config.identityKeyHex)
     const now = options.now ?? Date.now
     const admin = await bootstrap(db, config.dataDir, now())
     const rt: Runtime = {

@@ -11,7 +11,7 @@ import { createClient, type SigilClient } from '../../api/client'
 import type { Stamper } from '../../api/stamper'
 import { createWebCryptoStamper } from '../../crypto/stamp'
 import { ExtensionError, isSessionKeyRejected } from './failures'
-import { isKeyPair, KEY_SLOTS, keepKey, type KeyStore } from './keyStore'
+import { isKeyPair, KEY_SLOTS, keepKey, type KeySlot, type KeyStore } from './keyStore'
 import { clearAllPending } from './pending'
 import { createRelayClient, type RelayClient } from './relay'
 import {
@@ -32,9 +32,13 @@ import {
   type EndReason,
   type SessionRecord,
 } from './sessionRecord'
-import { loadSettings, saveSettings, type Settings, type SettingsSchema } from './settings'
+import { verifyService, type VerifiedService } from './serviceTrust'
+import { loadSettings, savePreferences, type PreferencesSchema, type Settings } from './settings'
 import type { StorageAreaLike } from './storageArea'
 import type { z } from 'zod'
+
+/** How long a successful check of the service's identity is reused. */
+export const SERVICE_CHECK_TTL_MS = 5 * 60_000
 
 /** Alarm names. */
 export const AUTO_LOCK_ALARM = 'sigil-autolock'
@@ -71,9 +75,14 @@ export type Core = {
   deps: CoreDeps
   now(): number
   settings(): Promise<Settings>
-  saveSettings(input: z.input<typeof SettingsSchema>): Promise<Settings>
+  savePreferences(input: z.input<typeof PreferencesSchema>): Promise<Settings>
+  /** The configured service and relay, checked against the pinned identity (cached a few minutes). */
+  service(): Promise<VerifiedService>
+  /** Forget the cached check (after the connection changed). */
+  forgetService(): void
+  /** A client of the verified relay. */
   relay(): Promise<RelayClient>
-  /** A typed API client for the configured service, stamped by `stamper`. */
+  /** A typed API client for the verified service, stamped by `stamper`. */
   api(stamper: Stamper): Promise<SigilClient>
   /** The live session or null (expired/idle sessions are wiped on the way). */
   current(): Promise<ActiveSession | null>
@@ -81,7 +90,11 @@ export type Core = {
   requireSession(): Promise<ActiveSession>
   /** Run `fn` with the session's client; a refused session key ends the session. */
   withSession<T>(fn: (client: SigilClient, session: ActiveSession) => Promise<T>): Promise<T>
-  startSession(data: NewSession, signingKey: CryptoKey): Promise<SessionRecord>
+  /**
+   * Start a session with `signingKey` (extractable, sealed here and dropped), or with the key
+   * already sealed in `{ sealedSlot }` (moved, never unwrapped).
+   */
+  startSession(data: NewSession, signingKey: CryptoKey | { sealedSlot: KeySlot }): Promise<SessionRecord>
   wipe(reason: EndReason): Promise<void>
   onAlarm(name: string): Promise<void>
   /** Worker start: re-hydrate (deleting a key slot without a live session), retry a pending revocation. */
@@ -125,7 +138,7 @@ export function createCore(deps: CoreDeps): Core {
     return activate(record, key)
   }
 
-  async function wipe(reason: EndReason): Promise<void> {
+  async function wipe(reason: EndReason, keep?: KeySlot): Promise<void> {
     // Lock, logout and auto-lock revoke the key; an expired (or refused) key needs no revoking.
     const ending = reason === 'expired' ? null : active === undefined ? await loaded() : active
     active = null
@@ -134,7 +147,7 @@ export function createCore(deps: CoreDeps): Core {
       await deps.local.set({ [REVOKE_KEY]: pendingFor(ending.record) })
     }
     await Promise.allSettled([
-      ...KEY_SLOTS.filter((slot) => slot !== 'revoking').map((slot) => deps.keyStore.delete(slot)),
+      ...KEY_SLOTS.filter((slot) => slot !== 'revoking' && slot !== keep).map((slot) => deps.keyStore.delete(slot)),
       deps.session.remove(SESSION_KEY),
       clearAllPending(deps.session),
       deps.session.remove('sigil.lastOnRamp'),
@@ -221,8 +234,24 @@ export function createCore(deps: CoreDeps): Core {
     return s
   }
 
+  let verified: { key: string; at: number; value: Promise<VerifiedService> } | undefined
+  async function service(): Promise<VerifiedService> {
+    const s = await settings()
+    const key = `${s.apiBaseUrl}\n${s.relayUrl}\n${s.identityKey}`
+    const t = now()
+    if (!verified || verified.key !== key || t - verified.at > SERVICE_CHECK_TTL_MS) {
+      const value = verifyService({ apiBaseUrl: s.apiBaseUrl, relayUrl: s.relayUrl, pinnedKey: s.identityKey }, deps.fetch)
+      verified = { key, at: t, value }
+      // A failed check is not cached: the next call tries again.
+      value.catch(() => {
+        if (verified?.value === value) verified = undefined
+      })
+    }
+    return verified.value
+  }
+
   async function api(stamper: Stamper): Promise<SigilClient> {
-    const { apiBaseUrl } = await settings()
+    const { apiBaseUrl } = await service()
     return createClient({ baseUrl: apiBaseUrl, stamper, ...fetchOpt })
   }
 
@@ -230,9 +259,13 @@ export function createCore(deps: CoreDeps): Core {
     deps,
     now,
     settings,
-    saveSettings: (input) => saveSettings(deps.local, input),
+    savePreferences: (input) => savePreferences(deps.local, input),
+    service,
+    forgetService() {
+      verified = undefined
+    },
     async relay() {
-      const { relayUrl } = await settings()
+      const { relayUrl } = await service()
       return createRelayClient({ baseUrl: relayUrl, ...fetchOpt })
     },
     api,
@@ -254,11 +287,21 @@ export function createCore(deps: CoreDeps): Core {
       }
     },
     async startSession(data, signingKey) {
-      if ((await loaded()) !== null) await wipe('logout')
+      const sealedSlot = 'sealedSlot' in signingKey ? signingKey.sealedSlot : undefined
+      if ((await loaded()) !== null) await wipe('logout', sealedSlot)
       const t = now()
       const record: SessionRecord = { v: 1, ...data, createdAt: t, lastActiveAt: t }
       // Sealed at rest; only the store's non-extractable copy is kept in memory.
-      const key = await keepKey(deps.keyStore, 'session', signingKey)
+      let key: CryptoKey
+      if (sealedSlot) {
+        await deps.keyStore.move(sealedSlot, 'session')
+        const moved = await deps.keyStore.get('session')
+        if (moved === undefined || isKeyPair(moved))
+          throw new ExtensionError('NO_PENDING_LOGIN', 'The login key is gone. Please try again.')
+        key = moved
+      } else {
+        key = await keepKey(deps.keyStore, 'session', signingKey as CryptoKey)
+      }
       await writeSessionRecord(deps.session, record)
       await deps.session.remove(LAST_END_KEY)
       const { autoLockMinutes } = await settings()
@@ -267,7 +310,7 @@ export function createCore(deps: CoreDeps): Core {
       active = activate(record, key)
       return record
     },
-    wipe,
+    wipe: (reason) => wipe(reason),
     async startup() {
       await loaded()
       await revoke()

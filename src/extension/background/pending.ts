@@ -16,16 +16,22 @@ const SCHEMAS = {
     otpId: z.string(),
     otpType: OtpType,
     contact: z.string(),
+    /** The service's OTP encryption target bundle, signature checked against the pinned key. */
+    targetBundle: z.string(),
     createdAt: z.number(),
   }),
-  passkeyLogin: z.object({ body: z.string(), url: z.string(), createdAt: z.number() }),
+  passkeyLogin: z.object({ body: z.string(), url: z.string(), publicKeyHex: z.string(), createdAt: z.number() }),
+  /** A service the user is about to connect to (serviceConnect.ts): shown, not yet confirmed. */
+  connect: z.object({ apiBaseUrl: z.string(), relayUrl: z.string(), identityKey: z.string(), createdAt: z.number() }),
   recovery: z.object({ email: z.string(), organizationId: z.string(), userId: z.string(), createdAt: z.number() }),
   /** Passkey sign-up's email step: the code request, then the verification token for `email`. */
   passkeySignup: z.object({
     email: z.string(),
     userName: z.string().optional(),
     otpId: z.string(),
+    targetBundle: z.string(),
     verificationToken: z.string().optional(),
+    tokenId: z.string().optional(),
     createdAt: z.number(),
   }),
 }

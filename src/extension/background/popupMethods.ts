@@ -8,6 +8,8 @@ import { Attestation } from '../../api/common'
 import { AddressFormat } from '../../api/enums'
 import { listActivities, vote } from './activities'
 import { ApprovalGetParams, ApprovalResolveParams, getApproval, resolveApproval } from './approvalPage'
+import { serviceFingerprint } from '../../crypto/serviceIdentity'
+import { BUILD_CONFIG } from './buildConfig'
 import { popupMethod } from './methods'
 import { onRampStatus, readLastOnRamp, startOnRamp } from './onRamp'
 import { startOtp, verifyOtp } from './otp'
@@ -16,7 +18,8 @@ import { readPending } from './pending'
 import { finishRecovery, startRecovery } from './recovery'
 import { signupEmailView, startSignupEmail, verifySignupEmail } from './signupEmail'
 import type { SessionRecord } from './sessionRecord'
-import { SettingsSchema } from './settings'
+import { confirmService, probeService } from './serviceConnect'
+import { PreferencesSchema, ServiceUrl } from './settings'
 import { addAccount, listAccounts } from './wallet'
 
 const noParams = z.undefined()
@@ -77,6 +80,7 @@ export const POPUP_METHODS = {
         extensionId,
         session: s ? sessionView(s.record) : null,
         settings: await core.settings(),
+        service: { fingerprint: serviceFingerprint((await core.settings()).identityKey), locked: BUILD_CONFIG.lockSettings },
         pendingOtp: otp ? { otpType: otp.otpType, contact: otp.contact } : null,
         pendingRecovery: recovery ? { email: recovery.email } : null,
         pendingPasskeySignup: signup ? signupEmailView(signup) : null,
@@ -85,9 +89,17 @@ export const POPUP_METHODS = {
       }
     },
   }),
-  saveSettings: popupMethod({
-    params: SettingsSchema,
-    handler: (p, { core }) => core.saveSettings(p),
+  savePreferences: popupMethod({
+    params: PreferencesSchema,
+    handler: (p, { core }) => core.savePreferences(p),
+  }),
+  serviceProbe: popupMethod({
+    params: z.object({ apiBaseUrl: ServiceUrl, relayUrl: ServiceUrl }),
+    handler: (p, { core }) => probeService(core, p),
+  }),
+  serviceConnect: popupMethod({
+    params: z.object({ fingerprint: z.string().regex(/^[0-9A-F]{4}( [0-9A-F]{4}){7}$/, 'must be the fingerprint shown') }),
+    handler: (p, { core }) => confirmService(core, p),
   }),
   otpStart: popupMethod({
     params: otpStart,

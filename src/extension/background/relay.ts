@@ -11,14 +11,9 @@ import type { OtpType } from '../../api/enumLists'
 /** OTP channel. */
 export type { OtpType }
 
-const OtpInitResult = z.object({ otpId: z.string().min(1) })
+const OtpInitV2Result = z.object({ otpId: z.string().min(1).max(256), otpEncryptionTargetBundle: z.string().min(1).max(8192) })
 const OtpVerifyResult = z.object({ verificationToken: z.string().min(1).max(8192) })
-const OtpAuthResult = z.object({
-  organizationId: z.string().min(1),
-  userId: z.string().min(1),
-  apiKeyId: z.string().optional(),
-  credentialBundle: z.string().min(1),
-})
+const SessionResult = z.object({ session: z.string().min(1).max(8192) })
 const SignupResult = z.object({ organizationId: z.string().min(1), userId: z.string().min(1) }).loose()
 const AccountResult = z.object({ organizationId: z.string().optional() })
 const RecoveryInitResult = z.object({ organizationId: z.string().min(1), userId: z.string().min(1) }).loose()
@@ -42,10 +37,17 @@ export type SignupBody = {
 
 /** The relay endpoints the extension uses. */
 export type RelayClient = {
-  otpInit(body: { otpType: OtpType; contact: string }): Promise<z.output<typeof OtpInitResult>>
-  otpAuth(body: { otpId: string; otpCode: string; targetPublicKey: string }): Promise<z.output<typeof OtpAuthResult>>
-  /** `publicKey` (compressed P-256 hex) binds the verification token to that key. */
-  otpVerify(body: { otpId: string; otpCode: string; publicKey?: string }): Promise<z.output<typeof OtpVerifyResult>>
+  /** Sends a code; the target bundle is the service's signed OTP encryption key. */
+  otpInitV2(body: { otpType: OtpType; contact: string }): Promise<z.output<typeof OtpInitV2Result>>
+  /** The code, HPKE-encrypted to the target bundle with the public key it binds the token to. */
+  otpVerifyV2(body: { otpId: string; encryptedOtpBundle: string }): Promise<z.output<typeof OtpVerifyResult>>
+  /** A session JWT for `publicKey`; `clientSignature` by the token's key signs the login message. */
+  otpLogin(body: {
+    verificationToken: string
+    publicKey: string
+    clientSignature: ClientSignature
+    organizationId: string
+  }): Promise<z.output<typeof SessionResult>>
   signup(body: SignupBody): Promise<z.output<typeof SignupResult>>
   account(body: {
     filterType: 'EMAIL' | 'PHONE_NUMBER'
@@ -93,10 +95,10 @@ export function createRelayClient(opts: { baseUrl: string; fetch?: typeof global
   }
 
   return {
-    otpInit: (body) => post('/v1/otp_init', body, OtpInitResult),
-    otpAuth: (body) => post('/v1/otp_auth', body, OtpAuthResult),
-    otpVerify: (body) => post('/v1/otp_verify', body, OtpVerifyResult),
-    signup: (body) => post('/v1/signup', body, SignupResult),
+    otpInitV2: (body) => post('/v1/otp_init_v2', body, OtpInitV2Result),
+    otpVerifyV2: (body) => post('/v1/otp_verify_v2', body, OtpVerifyResult),
+    otpLogin: (body) => post('/v1/otp_login_v2', body, SessionResult),
+    signup: (body) => post('/v1/signup_v2', body, SignupResult),
     account: (body) => post('/v1/account', body, AccountResult),
     recoveryInit: (body) => post('/v1/recovery_init', body, RecoveryInitResult),
     walletKitConfig: () => post('/v1/wallet_kit_config', {}, WalletKitConfig),

@@ -1,14 +1,15 @@
 /**
- * Passkey sign-up's email step (wire-formats B6 auth proxy, B3 verification token): relay
- * `/v1/otp_init` sends a code; `/v1/otp_verify` with the public key of a fresh temporary key
- * K1 (non-extractable, kept in IndexedDB as `signup-temp`) returns a verification token bound
- * to K1. `/v1/account` with that token says whether the email already has an account; if not,
- * the token waits in `storage.session` for {@link passkeySignup} (passkey.ts).
+ * Passkey sign-up's email step (wire-formats B6 auth proxy, B3 verification token): the code
+ * is asked for and proven as in an OTP login (otpVerification.ts: encrypted to the service's
+ * signed target bundle, the token verified against the pinned key), binding the token to a
+ * fresh temporary key K1 (kept sealed as `signup-temp`). `/v1/account` with that token says
+ * whether the email already has an account; if not, the token waits in `storage.session`
+ * for {@link passkeySignup} (passkey.ts).
  */
-import { decodeJwtPayload } from '../../crypto/jwt'
 import { createP256WebCryptoKeyPair } from '../../crypto/stamp'
 import type { Core } from './core'
 import { ExtensionError } from './failures'
+import { requestOtp, verifyOtpCode } from './otpVerification'
 import { clearPending, readPending, writePending, type Pending } from './pending'
 
 /** What the popup sees of a pending passkey sign-up. */
@@ -29,9 +30,15 @@ export async function startSignupEmail(core: Core, p: { email: string; userName?
   const email = normaliseEmail(p.email)
   await clearPending(core.deps.session, 'passkeySignup')
   await core.deps.keyStore.delete('signup-temp')
-  const { otpId } = await (await core.relay()).otpInit({ otpType: 'OTP_TYPE_EMAIL', contact: email })
+  const { otpId, targetBundle } = await requestOtp(core, { otpType: 'OTP_TYPE_EMAIL', contact: email })
   const userName = p.userName?.trim()
-  await writePending(core.deps.session, 'passkeySignup', { email, otpId, createdAt: core.now(), ...(userName ? { userName } : {}) })
+  await writePending(core.deps.session, 'passkeySignup', {
+    email,
+    otpId,
+    targetBundle,
+    createdAt: core.now(),
+    ...(userName ? { userName } : {}),
+  })
   return { email, verified: false }
 }
 
@@ -45,19 +52,21 @@ export async function verifySignupEmail(core: Core, p: { code: string }): Promis
   if (!pending) throw new ExtensionError('NO_PENDING_LOGIN', 'The code request has expired. Please ask for a new code.')
   if (pending.verificationToken !== undefined) return { ...signupEmailView(pending), accountExists: false }
   const temp = await createP256WebCryptoKeyPair(true)
+  const { verificationToken, tokenId } = await verifyOtpCode(core, {
+    otpId: pending.otpId,
+    targetBundle: pending.targetBundle,
+    otpType: 'OTP_TYPE_EMAIL',
+    contact: pending.email,
+    code: p.code,
+    publicKeyHex: temp.publicKeyHex,
+  })
   const relay = await core.relay()
-  const { verificationToken } = await relay.otpVerify({ otpId: pending.otpId, otpCode: p.code, publicKey: temp.publicKeyHex })
-  const claims = decodeJwtPayload(verificationToken)
-  const boundKey = claims?.public_key
-  if (claims?.contact !== pending.email || (boundKey !== undefined && String(boundKey).toLowerCase() !== temp.publicKeyHex)) {
-    throw new ExtensionError('REQUEST_FAILED', 'The service confirmed a different email address or key. Please start again.')
-  }
   const { organizationId } = await relay.account({ filterType: 'EMAIL', filterValue: pending.email, verificationToken })
   if (organizationId) {
     await clearPending(core.deps.session, 'passkeySignup')
     return { email: pending.email, verified: true, accountExists: true }
   }
   await core.deps.keyStore.put('signup-temp', temp.keyPair)
-  await writePending(core.deps.session, 'passkeySignup', { ...pending, verificationToken })
+  await writePending(core.deps.session, 'passkeySignup', { ...pending, verificationToken, tokenId })
   return { email: pending.email, verified: true, accountExists: false }
 }

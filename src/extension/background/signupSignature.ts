@@ -1,13 +1,14 @@
 /**
- * The sign-up client signature (wire-formats B3 `clientSignature`): the temporary key K1 the
- * verification token is bound to signs `{signupV2:{…}, tokenId, type:"USAGE_TYPE_SIGNUP"}`
- * (raw r||s, ECDSA P-256 over SHA-256), so the token is useless without K1.
+ * Client signatures (wire-formats B3 `clientSignature`): the key a verification token is
+ * bound to signs a usage message naming the token's id — the sign-up
+ * `{signupV2:{…}, tokenId, type:"USAGE_TYPE_SIGNUP"}` or the login
+ * `{login:{publicKey}, tokenId, type:"USAGE_TYPE_LOGIN"}` — raw r||s, ECDSA P-256 over
+ * SHA-256, so the token is useless without that key.
  */
 import { p256 } from '@noble/curves/nist.js'
 import type { ApiKeyParams, AuthenticatorParams, ClientSignature } from '../../api/common'
 import { bytesToHex, utf8Encode } from '../../crypto/encoding'
-import { CLIENT_SIGNATURE_SCHEME, decodeJwtPayload } from '../../crypto/jwt'
-import { ExtensionError } from './failures'
+import { CLIENT_SIGNATURE_SCHEME } from '../../crypto/jwt'
 
 /** Compressed SEC1 hex of a WebCrypto P-256 public key (public keys are always exportable). */
 export async function compressedPublicKeyHex(publicKey: CryptoKey): Promise<string> {
@@ -15,23 +16,24 @@ export async function compressedPublicKeyHex(publicKey: CryptoKey): Promise<stri
   return bytesToHex(p256.Point.fromBytes(raw).toBytes(true))
 }
 
-/**
- * The client signature for a sign-up with `token`, or `undefined` when the token is not bound
- * to a key (a relay without `publicKey` support). Throws when it is bound to another key.
- */
-export async function signupClientSignature(
-  key: { privateKey: CryptoKey; publicKeyHex: string },
-  token: string,
-  signupV2: { apiKeys: ApiKeyParams[]; authenticators: AuthenticatorParams[]; email: string },
-): Promise<ClientSignature | undefined> {
-  const claims = decodeJwtPayload(token)
-  if (!claims || claims.public_key === undefined) return undefined
-  if (typeof claims.id !== 'string' || String(claims.public_key).toLowerCase() !== key.publicKeyHex.toLowerCase()) {
-    throw new ExtensionError('REQUEST_FAILED', 'The email verification belongs to another key. Please verify the email again.')
-  }
-  const message = JSON.stringify({ signupV2, tokenId: claims.id, type: 'USAGE_TYPE_SIGNUP' })
+/** Sign `message` with `key` as a client signature. */
+export async function signClientMessage(key: { privateKey: CryptoKey; publicKeyHex: string }, message: string): Promise<ClientSignature> {
   const signature = new Uint8Array(
     await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.privateKey, utf8Encode(message) as Uint8Array<ArrayBuffer>),
   )
   return { publicKey: key.publicKeyHex, scheme: CLIENT_SIGNATURE_SCHEME, message, signature: bytesToHex(signature) }
+}
+
+/** The sign-up client signature for the (verified) token `tokenId`. */
+export function signupClientSignature(
+  key: { privateKey: CryptoKey; publicKeyHex: string },
+  tokenId: string,
+  signupV2: { apiKeys: ApiKeyParams[]; authenticators: AuthenticatorParams[]; email?: string; phoneNumber?: string },
+): Promise<ClientSignature> {
+  return signClientMessage(key, JSON.stringify({ signupV2, tokenId, type: 'USAGE_TYPE_SIGNUP' }))
+}
+
+/** The login client signature for `publicKeyHex` and the (verified) token `tokenId`. */
+export function loginClientSignature(key: { privateKey: CryptoKey; publicKeyHex: string }, tokenId: string): Promise<ClientSignature> {
+  return signClientMessage(key, JSON.stringify({ login: { publicKey: key.publicKeyHex }, tokenId, type: 'USAGE_TYPE_LOGIN' }))
 }

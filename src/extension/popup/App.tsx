@@ -108,6 +108,7 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
           <SettingsScreen
             client={client}
             settings={status.settings}
+            service={status.service}
             extensionId={status.extensionId}
             loggedIn={false}
             onSaved={load}
@@ -144,6 +145,7 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
           <SettingsScreen
             client={client}
             settings={status.settings}
+            service={status.service}
             extensionId={status.extensionId}
             loggedIn
             onSaved={load}

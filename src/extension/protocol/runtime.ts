@@ -26,6 +26,8 @@ export const POPUP_ERROR_CODES = [
   'NETWORK',
   'REQUEST_FAILED',
   'BUNDLE_INVALID',
+  'SERVICE_UNVERIFIED',
+  'SETTINGS_LOCKED',
 ] as const
 
 /** One of {@link POPUP_ERROR_CODES}. */
@@ -43,6 +45,8 @@ export const POPUP_ERROR_MESSAGES: Record<PopupErrorCode, string> = {
   NETWORK: 'Could not reach the service. Check the URLs in Settings.',
   REQUEST_FAILED: 'The service refused the request.',
   BUNDLE_INVALID: 'The credential could not be decrypted.',
+  SERVICE_UNVERIFIED: 'The service could not prove it is the one this wallet is connected to.',
+  SETTINGS_LOCKED: 'This build of the wallet has fixed service settings.',
 }
 
 /** Background → popup: result union of a {@link PopupMessage}. */

@@ -5,6 +5,8 @@ import type { Runtime } from '../runtime.js'
 import { SigilError } from '../../api/errors.js'
 import { readBody, limitBody } from './body.js'
 import { cors, sameOriginOnly } from './cors.js'
+import { identityDocument } from './identity.js'
+import { SERVICE_IDENTITY_PATH } from '../../api/serviceIdentity.js'
 import { handleQuery, handleSubmit } from './dispatch.js'
 import type { Dispatcher } from './dispatch.js'
 import { asSigilError, errorResponse } from './errors.js'
@@ -49,6 +51,7 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
   })
   app.use('/public/*', interfaceCors)
   app.use('/healthz', interfaceCors)
+  app.use(SERVICE_IDENTITY_PATH, interfaceCors)
   app.use('/dev/*', sameOriginOnly())
 
   app.get('/healthz', (c) =>
@@ -64,6 +67,9 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
       appProofPublicKey: rt.keys.appProof.publicKeyHex,
     }),
   )
+
+  const identity = identityDocument(rt)
+  app.get(SERVICE_IDENTITY_PATH, (c) => c.json(identity()))
 
   app.post('/public/v1/submit/:operation', limitBody, async (c) => {
     const raw = await readBody(c)

@@ -38,15 +38,25 @@ export async function callBackground(page: Page, method: string, params?: unknow
   )
 }
 
-/** Point the extension at `serviceUrl` (relay at `/auth`) through the logged-out settings screen. */
-export async function configureService(page: Page, serviceUrl: string, opts: { screenshot?: string } = {}): Promise<void> {
+/**
+ * Connect the extension to `serviceUrl` (relay at `/auth`) through the logged-out settings
+ * screen: check it, see its fingerprint, trust it. Returns the fingerprint shown.
+ */
+export async function configureService(
+  page: Page,
+  serviceUrl: string,
+  opts: { screenshot?: string; relayUrl?: string } = {},
+): Promise<string> {
   await page.getByRole('button', { name: 'Settings' }).click()
   await page.getByLabel('Service URL').fill(serviceUrl)
-  await page.getByLabel('Relay URL').fill(`${serviceUrl}/auth`)
-  await page.getByRole('button', { name: 'Save settings' }).click()
-  await page.getByText('Saved.').waitFor()
+  await page.getByLabel('Relay URL').fill(opts.relayUrl ?? `${serviceUrl}/auth`)
+  await page.getByRole('button', { name: 'Check service' }).click()
+  const fingerprint = (await page.locator('#candidate-fingerprint').textContent({ timeout: 15_000 })) ?? ''
   if (opts.screenshot) await shot(page, opts.screenshot)
+  await page.getByRole('button', { name: 'Trust and connect' }).click()
+  await page.getByText('Connected.').waitFor()
   await page.getByRole('button', { name: 'Back to login' }).click()
+  return fingerprint
 }
 
 type DevMessage = { channel: string; to: string; subject: string; text: string; createdAt: string }

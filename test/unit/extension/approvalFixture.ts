@@ -13,7 +13,8 @@ import { signEthereumTransaction } from '@/src/chains/sign/ethereumTransaction'
 import { hexToBytes } from '@/src/crypto/encoding'
 import { createP256WebCryptoKeyPair } from '@/src/crypto/stamp'
 import type { ProviderEventMessage } from '@/src/extension/protocol/runtime'
-import { fakeDeps } from './fakeDeps'
+import { DEFAULT_SETTINGS, SETTINGS_KEY, SETTINGS_VERSION } from '@/src/extension/background/settings'
+import { fakeDeps, fakeIdentity } from './fakeDeps'
 
 export const EXT_ID = 'enibeleniamgnfhbmpkkldfacbjikdfa'
 export const BASE = `chrome-extension://${EXT_ID}/`
@@ -65,9 +66,11 @@ function activity(type: string, result: Record<string, Record<string, unknown>>)
 type Call = { path: string; body: any }
 
 /** The fake key service (`fetch`): list_wallet_accounts, sign_raw_payload, sign_transaction. */
-function fakeService(calls: Call[]): typeof fetch {
+function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>): typeof fetch {
   const pk = hexToBytes(PRIVATE_KEY)
   return (async (input: string | URL | Request, init?: RequestInit) => {
+    const known = identity.answer(String(input))
+    if (known) return known
     const path = new URL(String(input)).pathname
     const body = JSON.parse(String(init?.body ?? '{}'))
     calls.push({ path, body })
@@ -103,7 +106,9 @@ function fakeService(calls: Call[]): typeof fetch {
 export function setup() {
   const f = fakeDeps()
   const calls: Call[] = []
-  f.deps.fetch = fakeService(calls)
+  const identity = fakeIdentity(DEFAULT_SETTINGS.apiBaseUrl)
+  f.deps.fetch = fakeService(calls, identity)
+  f.deps.local.data.set(SETTINGS_KEY, { v: SETTINGS_VERSION, settings: { ...DEFAULT_SETTINGS, identityKey: identity.publicKeyHex } })
   const windows: Array<{ windowId: number; approvalId: string }> = []
   const closed: number[] = []
   const events: Array<{ tabId: number; message: ProviderEventMessage; documentId?: string }> = []

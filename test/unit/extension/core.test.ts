@@ -3,7 +3,7 @@ import { AUTO_LOCK_ALARM, createCore, EXPIRY_ALARM, type NewSession } from '@/sr
 import { writePending } from '@/src/extension/background/pending'
 import { REVOKE_ALARM, REVOKE_KEY } from '@/src/extension/background/revocation'
 import { SESSION_KEY } from '@/src/extension/background/sessionRecord'
-import { saveSettings } from '@/src/extension/background/settings'
+import { savePreferences } from '@/src/extension/background/settings'
 import { createP256WebCryptoKeyPair } from '@/src/crypto/stamp'
 import { verifyApiKeyStamp } from '@/src/crypto/verifyStamp'
 import { fakeDeps } from './fakeDeps'
@@ -59,13 +59,19 @@ describe('session core', () => {
 
   it('auto-locks after the configured idle minutes (alarm), wiping keys, session and pending steps', async () => {
     const f = fakeDeps()
-    await saveSettings(f.deps.local, { apiBaseUrl: 'http://127.0.0.1:9', relayUrl: 'http://127.0.0.1:9/auth', autoLockMinutes: 2 })
+    await savePreferences(f.deps.local, { autoLockMinutes: 2 })
     const core = createCore(f.deps)
     const wiped = vi.fn()
     core.onWipe(wiped)
     const s = await newSession()
     await core.startSession(s.data(f.deps.now()), s.key)
-    await writePending(f.deps.session, 'otp', { otpId: 'o', otpType: 'OTP_TYPE_EMAIL', contact: 'a@b.c', createdAt: f.deps.now() })
+    await writePending(f.deps.session, 'otp', {
+      otpId: 'o',
+      otpType: 'OTP_TYPE_EMAIL',
+      contact: 'a@b.c',
+      targetBundle: '{}',
+      createdAt: f.deps.now(),
+    })
     f.advance(60_000)
     await core.requireSession() // activity resets the idle timer
     expect(f.alarms.get(AUTO_LOCK_ALARM)).toBe(f.deps.now() + 120_000)

@@ -3,6 +3,11 @@ import { vi } from 'vitest'
 import type { CoreDeps } from '@/src/extension/background/core'
 import { createMemoryKeyStore } from '@/src/extension/background/keyStore'
 import type { StorageAreaLike } from '@/src/extension/background/storageArea'
+import { saveConnection, savePreferences } from '@/src/extension/background/settings'
+import { RELAY_IDENTITY_PATH, SERVICE_IDENTITY_PATH } from '@/src/api/serviceIdentity'
+import { signServiceIdentity } from '@/src/crypto/serviceIdentity'
+import { generateP256KeyPair, p256PublicKeyFromPrivate } from '@/src/crypto/p256'
+import { bytesToHex } from '@/src/crypto/encoding'
 
 /** A Map-backed storage area. */
 export function memoryArea(): StorageAreaLike & { data: Map<string, unknown> } {
@@ -47,5 +52,40 @@ export function fakeDeps() {
     advance: (ms: number) => {
       t += ms
     },
+  }
+}
+
+/** Pin the service at `url` (relay at `/auth`) as the connect step would, reading its published identity key. */
+export async function pinService(area: StorageAreaLike, url: string, autoLockMinutes?: number): Promise<void> {
+  const res = await fetch(`${url}${SERVICE_IDENTITY_PATH}`)
+  const { publicKey } = (await res.json()) as { publicKey: string }
+  await saveConnection(area, { apiBaseUrl: url, relayUrl: `${url}/auth`, identityKey: publicKey })
+  if (autoLockMinutes !== undefined) await savePreferences(area, { autoLockMinutes })
+}
+
+/**
+ * A fake service identity for fetch stubs: `identityDocs(url)` answers the service's
+ * `/.well-known/sigil-service` and the relay's `/v1/service_identity`, signed by `key`.
+ */
+export function fakeIdentity(url: string, key = generateP256KeyPair()) {
+  const pub = bytesToHex(p256PublicKeyFromPrivate(key.privateKey, false))
+  const doc = signServiceIdentity(
+    {
+      v: 1,
+      kind: 'sigil-service-identity',
+      origins: [new URL(url).origin],
+      keys: { identity: pub, signer: pub, notarizer: pub },
+      issuedAt: 1,
+    },
+    key.privateKey,
+  )
+  return {
+    key,
+    publicKeyHex: pub,
+    /** The identity response for `url`, or undefined when `url` is not an identity endpoint. */
+    answer(u: string): Response | undefined {
+      return u.endsWith(SERVICE_IDENTITY_PATH) || u.endsWith(RELAY_IDENTITY_PATH) ? Response.json(doc) : undefined
+    },
+    pin: (area: StorageAreaLike) => saveConnection(area, { apiBaseUrl: url, relayUrl: `${url}/auth`, identityKey: pub }),
   }
 }

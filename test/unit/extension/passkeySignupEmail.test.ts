@@ -13,10 +13,11 @@ import { startSignupEmail, verifySignupEmail } from '@/src/extension/background/
 import { createBackgroundState } from '@/src/extension/background/state'
 import { EXTENSION_ORIGIN } from '@/src/api/identity'
 import { verifyClientSignature, decodeJwtPayload, signVerificationToken } from '@/src/crypto/jwt'
-import { generateP256KeyPair } from '@/src/crypto/p256'
+import { generateP256KeyPair, p256PublicKeyFromPrivate } from '@/src/crypto/p256'
+import { createTargetBundle, decryptEnvelope } from '@/src/crypto/signedBundle'
 import { createSoftAuthenticator, randomChallenge, type SoftAuthenticator } from '../../helpers/softAuthenticator'
 import { startTestService, type TestService } from '../../integration/helpers/service'
-import { fakeDeps } from './fakeDeps'
+import { fakeDeps, fakeIdentity, pinService } from './fakeDeps'
 
 const EXT_ID = 'enibeleniamgnfhbmpkkldfacbjikdfa'
 const popup = { id: EXT_ID, url: `chrome-extension://${EXT_ID}/popup.html` }
@@ -44,7 +45,12 @@ describe('passkey sign-up refusals (no network)', () => {
   it('refuses passkeySignup after a code was sent but before it was verified', async () => {
     const f = fakeDeps()
     const core = createCore(f.deps)
-    await writePending(f.deps.session, 'passkeySignup', { email: 'a@example.test', otpId: 'otp-1', createdAt: core.now() })
+    await writePending(f.deps.session, 'passkeySignup', {
+      email: 'a@example.test',
+      otpId: 'otp-1',
+      targetBundle: '{}',
+      createdAt: core.now(),
+    })
     await expect(passkeySignup(core, registration(soft))).rejects.toMatchObject({ code: 'NO_PENDING_LOGIN' })
     expect(f.deps.fetch).not.toHaveBeenCalled()
   })
@@ -55,6 +61,7 @@ describe('passkey sign-up refusals (no network)', () => {
     await writePending(f.deps.session, 'passkeySignup', {
       email: 'a@example.test',
       otpId: 'o',
+      targetBundle: '{}',
       verificationToken: 'x.y.z',
       createdAt: core.now(),
     })
@@ -81,6 +88,7 @@ describe('passkey sign-up refusals (no network)', () => {
     await writePending(f.deps.session, 'passkeySignup', {
       email: 'a@example.test',
       otpId: 'o',
+      targetBundle: '{}',
       verificationToken: token,
       createdAt: f.deps.now(),
     })
@@ -90,35 +98,77 @@ describe('passkey sign-up refusals (no network)', () => {
     expect(f.deps.fetch).not.toHaveBeenCalled()
   })
 
-  it('refuses a verification token the relay issued for another email (nothing stored)', async () => {
-    const f = fakeDeps()
-    const signer = generateP256KeyPair()
+  /** A relay stub: identity, a signed target bundle, then a token for `contact` signed by `tokenSigner`. */
+  function relayStub(f: ReturnType<typeof fakeDeps>, opts: { contact: string; tokenSigner?: Uint8Array; bundleSigner?: Uint8Array }) {
+    const id = fakeIdentity('http://127.0.0.1:8787')
+    const otpTarget = generateP256KeyPair()
     vi.mocked(f.deps.fetch).mockImplementation((async (url: string, init?: RequestInit) => {
-      const body = JSON.parse(String(init?.body ?? '{}')) as { publicKey?: string }
-      if (url.endsWith('/v1/otp_init')) return Response.json({ otpId: 'otp-1' })
-      if (url.endsWith('/v1/otp_verify')) {
+      const known = id.answer(url)
+      if (known) return known
+      if (url.endsWith('/v1/otp_init_v2')) {
+        const otpEncryptionTargetBundle = createTargetBundle({
+          targetPublicKey: p256PublicKeyFromPrivate(otpTarget.privateKey, false),
+          signerPrivateKey: opts.bundleSigner ?? id.key.privateKey,
+        })
+        return Response.json({ otpId: 'otp-1', otpEncryptionTargetBundle })
+      }
+      if (url.endsWith('/v1/otp_verify_v2')) {
+        const body = JSON.parse(String(init?.body)) as { encryptedOtpBundle: string }
+        const opened = await decryptEnvelope({ envelope: body.encryptedOtpBundle, privateKey: otpTarget.privateKey })
+        if (!opened.ok) return Response.json({ code: 3, message: 'bad bundle', details: [] }, { status: 400 })
+        const inner = JSON.parse(new TextDecoder().decode(opened.plaintext)) as { otp_code: string; public_key: string }
         const verificationToken = signVerificationToken({
           claims: {
             exp: String(Date.now() + 60_000),
             id: 'tok-1',
             organization_id: 'parent',
             verification_type: 'OTP_TYPE_EMAIL',
-            contact: 'mallory@example.test',
-            ...(body.publicKey ? { public_key: body.publicKey } : {}),
+            contact: opts.contact,
+            public_key: inner.public_key,
           },
-          signerPrivateKey: signer.privateKey,
+          signerPrivateKey: opts.tokenSigner ?? id.key.privateKey,
         })
         return Response.json({ verificationToken })
       }
       return Response.json({ code: 5, message: 'unexpected', details: [] }, { status: 404 })
     }) as never)
+    return id
+  }
+  const paths = (f: ReturnType<typeof fakeDeps>) =>
+    vi
+      .mocked(f.deps.fetch)
+      .mock.calls.map((c) => String(c[0]).replace(/^.*\/auth/, ''))
+      .filter((p) => !p.includes('identity') && !p.includes('sigil-service'))
+
+  it('refuses a verification token the relay issued for another email (nothing stored)', async () => {
+    const f = fakeDeps()
+    relayStub(f, { contact: 'mallory@example.test' }).pin(f.deps.local)
     const core = createCore(f.deps)
     expect(await startSignupEmail(core, { email: ' Alice@Example.test ' })).toEqual({ email: 'alice@example.test', verified: false })
-    await expect(verifySignupEmail(core, { code: 'ABCDEF123' })).rejects.toMatchObject({ code: 'REQUEST_FAILED' })
+    await expect(verifySignupEmail(core, { code: 'ABCDEF123' })).rejects.toMatchObject({ code: 'SERVICE_UNVERIFIED' })
     const pending = await readPending(f.deps.session, 'passkeySignup', core.now())
     expect(pending?.verificationToken).toBeUndefined()
     expect(await f.deps.keyStore.get('signup-temp')).toBeUndefined()
-    expect(vi.mocked(f.deps.fetch).mock.calls.map((c) => String(c[0]).replace(/^.*\/auth/, ''))).toEqual(['/v1/otp_init', '/v1/otp_verify'])
+    expect(paths(f)).toEqual(['/v1/otp_init_v2', '/v1/otp_verify_v2'])
+  })
+
+  it('refuses a verification token not signed by the pinned key', async () => {
+    const f = fakeDeps()
+    await relayStub(f, { contact: 'alice@example.test', tokenSigner: generateP256KeyPair().privateKey }).pin(f.deps.local)
+    const core = createCore(f.deps)
+    await startSignupEmail(core, { email: 'alice@example.test' })
+    await expect(verifySignupEmail(core, { code: 'ABCDEF123' })).rejects.toMatchObject({ code: 'SERVICE_UNVERIFIED' })
+    expect((await readPending(f.deps.session, 'passkeySignup', core.now()))?.verificationToken).toBeUndefined()
+    expect(paths(f)).toEqual(['/v1/otp_init_v2', '/v1/otp_verify_v2'])
+  })
+
+  it('refuses a target bundle not signed by the pinned key: the code is never sent', async () => {
+    const f = fakeDeps()
+    await relayStub(f, { contact: 'alice@example.test', bundleSigner: generateP256KeyPair().privateKey }).pin(f.deps.local)
+    const core = createCore(f.deps)
+    await expect(startSignupEmail(core, { email: 'alice@example.test' })).rejects.toMatchObject({ code: 'SERVICE_UNVERIFIED' })
+    expect(await readPending(f.deps.session, 'passkeySignup', core.now())).toBeUndefined()
+    expect(paths(f)).toEqual(['/v1/otp_init_v2'])
   })
 })
 
@@ -142,7 +192,7 @@ describe('passkey sign-up with a verified email (real service and relay)', () =>
     }) as never)
     f.deps.now = () => Date.now()
     const core = createCore(f.deps)
-    await core.saveSettings({ apiBaseUrl: svc.url, relayUrl: `${svc.url}/auth`, autoLockMinutes: 15 })
+    await pinService(f.deps.local, svc.url)
     return { f, core, calls }
   }
 
@@ -162,22 +212,27 @@ describe('passkey sign-up with a verified email (real service and relay)', () =>
     const { f, core, calls } = await browser()
     const email = `pk-${Date.now()}@example.test`
     await startSignupEmail(core, { email, userName: 'Pat' })
-    const verified = await verifySignupEmail(core, { code: await codeFor(email) })
+    const code = await codeFor(email)
+    const verified = await verifySignupEmail(core, { code })
     expect(verified).toEqual({ email, verified: true, accountExists: false })
     const temp = await f.deps.keyStore.get('signup-temp')
     expect(isKeyPair(temp)).toBe(true)
-    const verifyCall = calls.find((c) => c.path === '/auth/v1/otp_verify')
-    expect(verifyCall?.body.publicKey).toMatch(/^0[23][0-9a-f]{64}$/)
+    // The code crossed the relay only encrypted to the service's signed target key.
+    const verifyCall = calls.find((c) => c.path === '/auth/v1/otp_verify_v2')
+    expect(Object.keys(verifyCall?.body ?? {}).sort()).toEqual(['encryptedOtpBundle', 'otpId'])
+    expect(JSON.stringify(calls)).not.toContain(code)
     const pending = await readPending(f.deps.session, 'passkeySignup', core.now())
-    expect(decodeJwtPayload(pending!.verificationToken!)).toMatchObject({ contact: email, public_key: verifyCall?.body.publicKey })
+    const tempKey = String(decodeJwtPayload(pending!.verificationToken!)?.public_key)
+    expect(tempKey).toMatch(/^0[23][0-9a-f]{64}$/)
+    expect(decodeJwtPayload(pending!.verificationToken!)).toMatchObject({ contact: email })
 
     const soft = createSoftAuthenticator({ rpId: EXTENSION_ORIGIN, origin: EXTENSION_ORIGIN })
     const record = await passkeySignup(core, registration(soft))
     expect(record).toMatchObject({ method: 'passkey', username: 'Pat' })
-    const signup = calls.find((c) => c.path === '/auth/v1/signup')!.body
+    const signup = calls.find((c) => c.path === '/auth/v1/signup_v2')!.body
     expect(signup).toMatchObject({ userEmail: email, verificationToken: pending!.verificationToken, userName: 'Pat' })
-    expect(signup.apiKeys).toEqual([expect.objectContaining({ publicKey: verifyCall?.body.publicKey, expirationSeconds: '60' })])
-    expect(signup.clientSignature.publicKey).toBe(verifyCall?.body.publicKey)
+    expect(signup.apiKeys).toEqual([expect.objectContaining({ publicKey: tempKey, expirationSeconds: '60' })])
+    expect(signup.clientSignature.publicKey).toBe(tempKey)
     expect(verifyClientSignature(signup.clientSignature)).toBe(true)
     expect(JSON.parse(signup.clientSignature.message)).toMatchObject({
       type: 'USAGE_TYPE_SIGNUP',
@@ -210,7 +265,7 @@ describe('passkey sign-up with a verified email (real service and relay)', () =>
       status: 401,
       message: expect.stringMatching(/another contact/),
     })
-    expect(calls.at(-1)?.path).toBe('/auth/v1/signup')
+    expect(calls.at(-1)?.path).toBe('/auth/v1/signup_v2')
     const { json } = await svc.post('/public/v1/query/list_suborgs', {
       organizationId: svc.admin.organizationId,
       filterType: 'EMAIL',

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { DEV_SERVICE_IDENTITY_KEY } from '@/src/api/serviceIdentity'
+import { serviceFingerprint } from '@/src/crypto/serviceIdentity'
+import { describe, expect, it, vi } from 'vitest'
 import { routeDappRpc, routeMessage, routePopup, type RouterContext, type Sender } from '@/src/extension/background/router'
 import { createBackgroundState } from '@/src/extension/background/state'
 import { createCore } from '@/src/extension/background/core'
@@ -163,9 +165,16 @@ describe('popup table: sessions and validation', () => {
     expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_SMS', contact: '12345' }), popup, c)).toEqual(invalid)
     expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_FAX', contact: 'a@b.co' }), popup, c)).toEqual(invalid)
     expect(await routePopup(call('otpVerify', { code: '12 34' }), popup, c)).toEqual(invalid)
+    expect(await routePopup(call('serviceProbe', { apiBaseUrl: 'javascript:alert(1)', relayUrl: 'http://x' }), popup, c)).toEqual(invalid)
+    // plain http: only on loopback
     expect(
-      await routePopup(call('saveSettings', { apiBaseUrl: 'javascript:alert(1)', relayUrl: 'http://x', autoLockMinutes: 5 }), popup, c),
+      await routePopup(call('serviceProbe', { apiBaseUrl: 'http://kms.example', relayUrl: 'http://127.0.0.1/auth' }), popup, c),
     ).toEqual(invalid)
+    expect(await routePopup(call('serviceConnect', { fingerprint: 'not one' }), popup, c)).toEqual(invalid)
+    expect(await routePopup(call('savePreferences', { autoLockMinutes: 0 }), popup, c)).toEqual(invalid)
+    // the URLs are not preferences: an attempt to slip them in changes nothing
+    await routePopup(call('savePreferences', { autoLockMinutes: 5, apiBaseUrl: 'https://evil.example' }), popup, c)
+    expect(await routePopup(call('getStatus'), popup, c)).toMatchObject({ result: { settings: { apiBaseUrl: 'http://127.0.0.1:8787' } } })
     expect(await routePopup(call('addAccount', { walletId: 'w', addressFormat: 'ADDRESS_FORMAT_NOPE' }), popup, c)).toEqual(invalid)
     expect(
       await routePopup(
@@ -186,19 +195,22 @@ describe('popup table: sessions and validation', () => {
     })
     const reply = await routePopup(call('otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'a@b.co' }), popup, c)
     expect(reply).toMatchObject({ ok: false, error: { code: 'NETWORK' } })
-    expect(f.deps.fetch).toHaveBeenCalledWith('http://127.0.0.1:8787/auth/v1/otp_init', expect.objectContaining({ method: 'POST' }))
+    // The first thing sent anywhere is the check of the pinned service's identity.
+    expect(vi.mocked(f.deps.fetch).mock.calls[0]?.[0]).toBe('http://127.0.0.1:8787/.well-known/sigil-service')
   })
 
-  it('saves settings and getStatus reports them', async () => {
+  it('saves preferences and getStatus reports them with the pinned fingerprint', async () => {
     const c = ctx()
-    const next = { apiBaseUrl: 'https://kms.example/', relayUrl: 'https://kms.example/auth', autoLockMinutes: 5 }
-    expect(await routePopup(call('saveSettings', next), popup, c)).toEqual({
+    expect(await routePopup(call('savePreferences', { autoLockMinutes: 5 }), popup, c)).toMatchObject({
       ok: true,
-      result: { ...next, apiBaseUrl: 'https://kms.example' },
+      result: { apiBaseUrl: 'http://127.0.0.1:8787', autoLockMinutes: 5 },
     })
     expect(await routePopup(call('getStatus'), popup, c)).toMatchObject({
       ok: true,
-      result: { settings: { apiBaseUrl: 'https://kms.example', autoLockMinutes: 5 } },
+      result: {
+        settings: { apiBaseUrl: 'http://127.0.0.1:8787', autoLockMinutes: 5, identityKey: DEV_SERVICE_IDENTITY_KEY },
+        service: { fingerprint: serviceFingerprint(DEV_SERVICE_IDENTITY_KEY), locked: false },
+      },
     })
   })
 })

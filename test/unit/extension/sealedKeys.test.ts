@@ -8,7 +8,8 @@ import type { KeySlot } from '@/src/extension/background/keyStore'
 import { REVOKE_ALARM, REVOKE_KEY } from '@/src/extension/background/revocation'
 import { type BlobStore, createSealedKeyStore, WRAP_KEY } from '@/src/extension/background/sealedKeyStore'
 import { SESSION_KEY } from '@/src/extension/background/sessionRecord'
-import { saveSettings } from '@/src/extension/background/settings'
+import { saveConnection } from '@/src/extension/background/settings'
+import { DEV_SERVICE_IDENTITY_KEY } from '@/src/api/serviceIdentity'
 import { createHpkeRecipientKeyPair } from '@/src/crypto/hpke'
 import { createP256WebCryptoKeyPair } from '@/src/crypto/stamp'
 import { verifyApiKeyStamp } from '@/src/crypto/verifyStamp'
@@ -129,7 +130,7 @@ describe('sealed key store', () => {
   })
 })
 
-const API = 'http://service.test'
+const API = 'https://service.test'
 
 /** Core deps over a sealed store; `fetch` answers delete_api_keys like the service (or fails when `offline`). */
 function sealedDeps(opts: { blobs?: ReturnType<typeof memoryBlobs>; session?: ReturnType<typeof memoryArea>; offline?: boolean } = {}) {
@@ -149,7 +150,7 @@ function sealedDeps(opts: { blobs?: ReturnType<typeof memoryBlobs>; session?: Re
 }
 
 async function startSealedSession(deps: CoreDeps, now: number) {
-  await saveSettings(deps.local, { apiBaseUrl: API, relayUrl: `${API}/auth`, autoLockMinutes: 15 })
+  await saveConnection(deps.local, { apiBaseUrl: API, relayUrl: `${API}/auth`, identityKey: DEV_SERVICE_IDENTITY_KEY })
   const { keyPair, publicKeyHex } = await createP256WebCryptoKeyPair(true)
   const data: NewSession = {
     organizationId: 'org-1',

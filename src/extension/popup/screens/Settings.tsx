@@ -1,16 +1,22 @@
-/** Settings: service and relay URLs, auto-lock minutes; lock and log out when signed in. */
+/**
+ * Settings: the auto-lock time; the service the wallet is connected to, with the fingerprint
+ * of its pinned identity key, and the "connect to a service" step (check, compare the
+ * fingerprint, confirm); lock and log out when signed in.
+ */
 import { useState } from 'preact/hooks'
 import type { PopupApi } from '../../background/popupMethods'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
 
-type Settings = PopupApi['getStatus']['result']['settings']
+type Status = PopupApi['getStatus']['result']
+type Candidate = PopupApi['serviceProbe']['result']
 
 /** Props of {@link SettingsScreen}. */
 export type SettingsProps = {
   client: PopupClient
-  settings: Settings
+  settings: Status['settings']
+  service: Status['service']
   extensionId: string
   loggedIn: boolean
   onSaved(): void
@@ -18,9 +24,7 @@ export type SettingsProps = {
 }
 
 /** The settings screen. */
-export function SettingsScreen({ client, settings, extensionId, loggedIn, onSaved, onEnded }: SettingsProps) {
-  const [apiBaseUrl, setApi] = useState(settings.apiBaseUrl)
-  const [relayUrl, setRelay] = useState(settings.relayUrl)
+export function SettingsScreen({ client, settings, service, extensionId, loggedIn, onSaved, onEnded }: SettingsProps) {
   const [minutes, setMinutes] = useState(String(settings.autoLockMinutes))
   const [saved, setSaved] = useState(false)
   const save = useAction()
@@ -33,8 +37,7 @@ export function SettingsScreen({ client, settings, extensionId, loggedIn, onSave
           e.preventDefault()
           setSaved(false)
           void save.run(
-            () =>
-              client.call('saveSettings', { apiBaseUrl: apiBaseUrl.trim(), relayUrl: relayUrl.trim(), autoLockMinutes: Number(minutes) }),
+            () => client.call('savePreferences', { autoLockMinutes: Number(minutes) }),
             () => {
               setSaved(true)
               onSaved()
@@ -42,12 +45,6 @@ export function SettingsScreen({ client, settings, extensionId, loggedIn, onSave
           )
         }}
       >
-        <Field label="Service URL">
-          <input name="apiBaseUrl" type="url" value={apiBaseUrl} onInput={(e) => setApi(e.currentTarget.value)} required />
-        </Field>
-        <Field label="Relay URL">
-          <input name="relayUrl" type="url" value={relayUrl} onInput={(e) => setRelay(e.currentTarget.value)} required />
-        </Field>
         <Field label="Lock after (minutes without use)">
           <input
             name="autoLockMinutes"
@@ -76,12 +73,103 @@ export function SettingsScreen({ client, settings, extensionId, loggedIn, onSave
           </button>
         </div>
       )}
+      <ServiceSection client={client} settings={settings} service={service} onConnected={onSaved} />
       <dl class="facts">
         <dt>Extension id</dt>
         <dd>
           <code id="extension-id">{extensionId}</code>
         </dd>
       </dl>
+    </section>
+  )
+}
+
+function ServiceSection(props: { client: PopupClient; settings: Status['settings']; service: Status['service']; onConnected(): void }) {
+  const { client, settings, service } = props
+  const [apiBaseUrl, setApi] = useState(settings.apiBaseUrl)
+  const [relayUrl, setRelay] = useState(settings.relayUrl)
+  const [candidate, setCandidate] = useState<Candidate | null>(null)
+  const [connected, setConnected] = useState(false)
+  const probe = useAction()
+  const connect = useAction()
+  return (
+    <section aria-labelledby="service-heading">
+      <h3 id="service-heading">Service</h3>
+      <dl class="facts">
+        <dt>Service</dt>
+        <dd>
+          <code id="service-url">{settings.apiBaseUrl}</code>
+        </dd>
+        <dt>Relay</dt>
+        <dd>
+          <code id="relay-url">{settings.relayUrl}</code>
+        </dd>
+        <dt>Pinned key fingerprint</dt>
+        <dd>
+          <code id="service-fingerprint">{service.fingerprint}</code>
+        </dd>
+      </dl>
+      {connected && <p class="ok">Connected.</p>}
+      {service.locked ? (
+        <p class="hint">This build of the wallet is tied to its service.</p>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault()
+            setCandidate(null)
+            setConnected(false)
+            void probe.run(() => client.call('serviceProbe', { apiBaseUrl: apiBaseUrl.trim(), relayUrl: relayUrl.trim() }), setCandidate)
+          }}
+        >
+          <Field label="Service URL">
+            <input name="apiBaseUrl" type="url" value={apiBaseUrl} onInput={(e) => setApi(e.currentTarget.value)} required />
+          </Field>
+          <Field label="Relay URL">
+            <input name="relayUrl" type="url" value={relayUrl} onInput={(e) => setRelay(e.currentTarget.value)} required />
+          </Field>
+          <button type="submit" disabled={probe.busy || connect.busy}>
+            Check service
+          </button>
+          <Busy busy={probe.busy} label="Checking the service…" />
+          <ErrorLine error={probe.error} />
+        </form>
+      )}
+      {candidate && !service.locked && (
+        <div class="confirm" role="group" aria-labelledby="candidate-heading">
+          <h4 id="candidate-heading">Connect to this service?</h4>
+          <dl class="facts">
+            <dt>Fingerprint</dt>
+            <dd>
+              <code id="candidate-fingerprint">{candidate.fingerprint}</code>
+            </dd>
+          </dl>
+          <p class={candidate.samePinnedKey ? 'hint' : 'warning'}>
+            {candidate.samePinnedKey
+              ? 'Same service key as now.'
+              : 'This is a different service than the one you use now. Compare the fingerprint with the one its operator publishes.'}
+          </p>
+          <p class="hint">Connecting ends your session and disconnects every site.</p>
+          <button
+            type="button"
+            class="primary"
+            disabled={connect.busy}
+            onClick={() =>
+              void connect.run(
+                () => client.call('serviceConnect', { fingerprint: candidate.fingerprint }),
+                () => {
+                  setCandidate(null)
+                  setConnected(true)
+                  props.onConnected()
+                },
+              )
+            }
+          >
+            Trust and connect
+          </button>
+          <Busy busy={connect.busy} label="Connecting…" />
+          <ErrorLine error={connect.error} />
+        </div>
+      )}
     </section>
   )
 }

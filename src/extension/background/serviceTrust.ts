@@ -1,0 +1,81 @@
+/**
+ * Checking that the configured service and relay are the service the wallet pinned (issue 22
+ * "Service identity, pinned"). The service's signed identity (src/api/serviceIdentity.ts)
+ * must be signed by the pinned key and name the service URL's origin; the relay must
+ * republish the same identity. The hosted service has no document: its keys are built in
+ * and it is reached over HTTPS only. Nothing is sent to a service or relay before this passes.
+ */
+import { SigilError } from '../../api/errors'
+import { HOSTED_SERVICE, RELAY_IDENTITY_PATH, SERVICE_IDENTITY_PATH, type ServiceKeys } from '../../api/serviceIdentity'
+import { type IdentityFailure, originOf, sameServiceKeys, serviceFingerprint, verifyServiceIdentity } from '../../crypto/serviceIdentity'
+import { ExtensionError } from './failures'
+
+/** A service whose identity was checked, with the keys its signatures are checked against. */
+export type VerifiedService = { apiBaseUrl: string; relayUrl: string; keys: ServiceKeys; fingerprint: string; origins: string[] }
+
+type Fetch = typeof globalThis.fetch
+
+async function getJson(doFetch: Fetch, url: string, init: RequestInit): Promise<unknown> {
+  let res: Response
+  try {
+    res = await doFetch(url, { ...init, redirect: 'error', credentials: 'omit', cache: 'no-store' })
+  } catch (cause) {
+    throw new SigilError('NETWORK', `${url}: request failed`, { cause })
+  }
+  if (!res.ok) return undefined
+  try {
+    return await res.json()
+  } catch {
+    return undefined
+  }
+}
+
+const WHY: Record<IdentityFailure, string> = {
+  IDENTITY_MALFORMED: 'publishes no valid service identity',
+  IDENTITY_SIGNATURE_INVALID: 'publishes an identity with a bad signature',
+  IDENTITY_KEY_MISMATCH: 'is signed by a different key than the one this wallet pinned',
+  IDENTITY_ORIGIN_MISMATCH: 'belongs to a service at another address (it may be a proxy in the middle)',
+}
+
+function refuse(what: string, url: string, reason: IdentityFailure): ExtensionError {
+  return new ExtensionError('SERVICE_UNVERIFIED', `The ${what} at ${url} ${WHY[reason]}. Nothing was sent to it.`)
+}
+
+const isHosted = (apiBaseUrl: string) => originOf(apiBaseUrl) === HOSTED_SERVICE.origin
+
+/**
+ * Check the service and relay URLs. With `pinnedKey` the identity must be signed by it (every
+ * use); without (the connect step, before the user confirmed the fingerprint) any valid
+ * identity for the URL is returned for the user to judge.
+ */
+export async function verifyService(
+  opts: { apiBaseUrl: string; relayUrl: string; pinnedKey?: string | undefined },
+  doFetch: Fetch = (i, init) => globalThis.fetch(i, init),
+): Promise<VerifiedService> {
+  let keys: ServiceKeys
+  let origins: string[]
+  if (isHosted(opts.apiBaseUrl)) {
+    if (opts.pinnedKey !== undefined && opts.pinnedKey !== HOSTED_SERVICE.keys.identity) {
+      throw refuse('service', opts.apiBaseUrl, 'IDENTITY_KEY_MISMATCH')
+    }
+    keys = HOSTED_SERVICE.keys
+    origins = [HOSTED_SERVICE.origin]
+  } else {
+    const doc = await getJson(doFetch, opts.apiBaseUrl + SERVICE_IDENTITY_PATH, { method: 'GET' })
+    const v = verifyServiceIdentity(doc, { url: opts.apiBaseUrl, pinnedKey: opts.pinnedKey })
+    if (!v.ok) throw refuse('service', opts.apiBaseUrl, v.reason)
+    keys = v.statement.keys
+    origins = v.statement.origins
+  }
+  if (!(isHosted(opts.apiBaseUrl) && originOf(opts.relayUrl) === HOSTED_SERVICE.relayOrigin)) {
+    const doc = await getJson(doFetch, opts.relayUrl + RELAY_IDENTITY_PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    })
+    const v = verifyServiceIdentity(doc, { url: opts.relayUrl, pinnedKey: keys.identity, checkOrigin: false })
+    if (!v.ok) throw refuse('relay', opts.relayUrl, v.reason)
+    if (!sameServiceKeys(v.statement.keys, keys)) throw refuse('relay', opts.relayUrl, 'IDENTITY_KEY_MISMATCH')
+  }
+  return { apiBaseUrl: opts.apiBaseUrl, relayUrl: opts.relayUrl, keys, fingerprint: serviceFingerprint(keys.identity), origins }
+}
