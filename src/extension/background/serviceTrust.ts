@@ -38,7 +38,7 @@ const WHY: Record<IdentityFailure, string> = {
 }
 
 function refuse(what: string, url: string, reason: IdentityFailure): ExtensionError {
-  return new ExtensionError('SERVICE_UNVERIFIED', `The ${what} at ${url} ${WHY[reason]}. Nothing was sent to it.`)
+  return new ExtensionError('SERVICE_UNVERIFIED', `The ${what} at ${url} ${WHY[reason]}. Nothing but this check was sent to it.`)
 }
 
 const isHosted = (apiBaseUrl: string) => originOf(apiBaseUrl) === HOSTED_SERVICE.origin
