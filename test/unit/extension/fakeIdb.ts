@@ -1,8 +1,9 @@
 /**
  * A small in-memory IndexedDB: the part idbStorageArea.ts and idbKeyStore.ts use (open with an
  * upgrade, one object store, get/put/delete/clear in transactions that commit all or nothing).
- * `fake-indexeddb` is not a dependency. Events are asynchronous like the real API: requests fire
- * in order in later microtasks, a transaction completes in a later task once no request is left.
+ * `fake-indexeddb` is not a dependency. Events are asynchronous like the real API: transactions
+ * run one at a time in creation order, requests fire in order in later microtasks, and a
+ * transaction completes in a later task once no request is left.
  */
 
 type Handler = ((ev?: unknown) => void) | null
@@ -18,28 +19,25 @@ class FakeRequest<T = unknown> {
 type DbData = { version: number; stores: Map<string, Map<string, unknown>> }
 
 class FakeStore {
-  constructor(
-    private readonly tx: FakeTransaction,
-    private readonly data: Map<string, unknown>,
-  ) {}
+  constructor(private readonly tx: FakeTransaction) {}
   get(key: string) {
-    return this.tx.request(() => (this.data.has(key) ? structuredClone(this.data.get(key)) : undefined))
+    return this.tx.request(() => (this.tx.staged.has(key) ? structuredClone(this.tx.staged.get(key)) : undefined))
   }
   put(value: unknown, key: string) {
     this.tx.assertWritable()
     const copy = structuredClone(value) // throws DataCloneError synchronously, like the real put
     return this.tx.request(() => {
-      this.data.set(key, copy)
+      this.tx.staged.set(key, copy)
       return key
     }, true)
   }
   delete(key: string) {
     this.tx.assertWritable()
-    return this.tx.request(() => void this.data.delete(key), true)
+    return this.tx.request(() => void this.tx.staged.delete(key), true)
   }
   clear() {
     this.tx.assertWritable()
-    return this.tx.request(() => void this.data.clear(), true)
+    return this.tx.request(() => void this.tx.staged.clear(), true)
   }
 }
 
@@ -50,17 +48,27 @@ class FakeTransaction {
   error: Error | null = null
   private pending = 0
   private finished = false
-  private readonly staged: Map<string, unknown>
+  /** The store as this transaction sees it (copied when it starts, committed when it completes). */
+  staged = new Map<string, unknown>()
+  private readonly started: Promise<void>
+  private release!: () => void
   constructor(
     private readonly factory: FakeIdbFactory,
     private readonly target: Map<string, unknown>,
     private readonly mode: IDBTransactionMode,
   ) {
-    this.staged = new Map(target)
-    this.scheduleFinish()
+    // Transactions run one after another, in creation order (the real API orders overlapping ones).
+    const previous = factory.lastTransaction
+    factory.lastTransaction = new Promise<void>((resolve) => {
+      this.release = resolve
+    })
+    this.started = previous.then(() => {
+      this.staged = new Map(target)
+      this.scheduleFinish()
+    })
   }
   objectStore(_name: string) {
-    return new FakeStore(this, this.staged)
+    return new FakeStore(this)
   }
   assertWritable() {
     if (this.mode === 'readonly') throw new DOMException('read-only transaction', 'ReadOnlyError')
@@ -70,7 +78,7 @@ class FakeTransaction {
     if (this.finished) throw new DOMException('transaction finished', 'TransactionInactiveError')
     const req = new FakeRequest()
     this.pending++
-    queueMicrotask(() => {
+    void this.started.then(() => {
       this.pending--
       if (this.finished) return
       const failure = write ? this.factory.failWrites : undefined
@@ -92,6 +100,7 @@ class FakeTransaction {
     if (this.finished) throw new DOMException('transaction finished', 'InvalidStateError')
     this.finished = true
     this.error ??= new DOMException('aborted', 'AbortError')
+    this.release()
     this.onabort?.()
   }
   private scheduleFinish() {
@@ -102,6 +111,7 @@ class FakeTransaction {
         this.target.clear()
         for (const [k, v] of this.staged) this.target.set(k, v)
       }
+      this.release()
       this.oncomplete?.()
     }, 0)
   }
@@ -138,6 +148,8 @@ export class FakeIdbFactory {
   failOpen: Error | undefined
   failWrites: Error | undefined
   opens = 0
+  /** Settles when the newest transaction has finished. */
+  lastTransaction: Promise<void> = Promise.resolve()
   readonly connections: FakeDatabase[] = []
   /** Close every open connection as the browser does; `event` also fires `close` (abnormal closure). */
   closeAll(event: boolean) {
