@@ -2,20 +2,22 @@ import { createBackground } from '../src/extension/background'
 import { installBenchHooks } from '../src/extension/background/benchHooks'
 import { createIdbBlobStore } from '../src/extension/background/idbKeyStore'
 import { createSealedKeyStore } from '../src/extension/background/sealedKeyStore'
-import { restrictStorageToTrustedContexts } from '../src/extension/background/storageAccess'
+import { createIdbStorageArea } from '../src/extension/background/idbStorageArea'
+import { setUpStorage } from '../src/extension/background/storageAccess'
+import { deferredArea } from '../src/extension/background/storageArea'
 
 export default defineBackground(() => {
   // Content scripts must not read or write settings, grants, the chain or the sealed key store's
-  // wrapping key in storage.session (issue 22). Chrome; on Firefox only storage.session is covered
-  // (see storageAccess.ts).
-  void restrictStorageToTrustedContexts({ local: browser.storage.local, session: browser.storage.session }).then((r) => {
-    for (const [area, outcome] of Object.entries(r)) if (outcome.startsWith('failed')) console.warn(`storage.${area}: ${outcome}`)
-  })
+  // wrapping key in storage.session (issue 22). Where storage.local cannot be restricted (Firefox),
+  // the persistent state lives in the extension's IndexedDB instead (storageAccess.ts).
+  const local = deferredArea(
+    setUpStorage({ local: browser.storage.local, session: browser.storage.session, openIdb: () => createIdbStorageArea() }),
+  )
   const background = createBackground(
     { extensionId: browser.runtime.id, extensionBaseUrl: browser.runtime.getURL('/') },
     {
       keyStore: createSealedKeyStore(createIdbBlobStore(), browser.storage.session),
-      local: browser.storage.local,
+      local,
       session: browser.storage.session,
       alarms: browser.alarms,
       openTab: async (url) => {

@@ -8,11 +8,21 @@
  * limits an area to extension pages and the service worker. The level is not persisted, so the
  * background sets it on every start (top level of the worker, before any listener runs).
  *
- * Firefox: `setAccessLevel` exists for `storage.session` only; `storage.local` stays readable by
- * content scripts. Closing that there would mean keeping settings and grants in the extension's
- * own IndexedDB (origin `moz-extension://…`, unreachable from content scripts) instead of
- * `storage.local`; not done yet (see the issue-22 report).
+ * Firefox: `setAccessLevel` exists for `storage.session` only; `storage.local` stays readable and
+ * writable by content scripts. So wherever `storage.local` could not be restricted, the
+ * background keeps its persistent state ({@link PERSISTENT_KEYS}) in the extension's own
+ * IndexedDB instead (idbStorageArea.ts; origin `moz-extension://…`, which content scripts, running
+ * in the page's origin, cannot open): {@link choosePersistentArea}. The first such start moves
+ * what an older version left in `storage.local` there, once; a marker in IndexedDB records that,
+ * so a value a content script plants in `storage.local` later is never imported. Once there, the
+ * state stays in IndexedDB even if a later browser can restrict `storage.local` (no data loss when
+ * Firefox gains `setAccessLevel` for it).
  */
+import { CHAIN_KEY } from './dappChains'
+import { PERMISSIONS_KEY } from './permissions'
+import { REVOKE_KEY } from './revocation'
+import { SETTINGS_KEY } from './settings'
+import type { StorageAreaLike } from './storageArea'
 
 /** The optional `setAccessLevel` of a storage area (missing on older browsers and Firefox's local). */
 export type AccessLevelArea = {
@@ -38,4 +48,107 @@ export async function restrictStorageToTrustedContexts(areas: Record<string, Acc
     }
   }
   return result
+}
+
+/** The `storage.local` keys the background owns: settings, site grants, dApp chain, pending revocation. */
+export const PERSISTENT_KEYS: readonly string[] = [SETTINGS_KEY, PERMISSIONS_KEY, CHAIN_KEY, REVOKE_KEY]
+
+/** IndexedDB key of the one-time migration marker (present: IndexedDB holds the persistent state). */
+export const MIGRATION_KEY = 'sigil.storageBackend'
+
+const MigrationMarker = (at: number) => ({ v: 1, backend: 'indexeddb', at })
+
+/** Where the persistent state lives, and why (for the log; never values). */
+export type PersistentAreaChoice = {
+  area: StorageAreaLike
+  backend: 'storage.local' | 'indexeddb'
+  /** Why this backend, for the log. */
+  reason: string
+  /** Keys moved from `storage.local` into IndexedDB by this start (names only). */
+  migrated: string[]
+}
+
+/** What {@link choosePersistentArea} needs: the browser's `storage.local`, how restricting it went, an IndexedDB area. */
+export type PersistentAreaOptions = {
+  local: StorageAreaLike
+  /** The `local` outcome of {@link restrictStorageToTrustedContexts} (undefined when not tried). */
+  localAccess: AccessLevelResult[string] | undefined
+  /** Create the IndexedDB area (may throw where IndexedDB is missing). */
+  openIdb: () => StorageAreaLike
+  now?: () => number
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err))
+
+/**
+ * Pick the area for the background's persistent state; never throws.
+ *
+ * - IndexedDB already holds it (marker present): IndexedDB; leftovers in `storage.local` are removed.
+ * - `storage.local` restricted to trusted contexts: `storage.local`.
+ * - Otherwise: IndexedDB, after copying {@link PERSISTENT_KEYS} from `storage.local` in one
+ *   transaction with the marker, then removing them from `storage.local`.
+ * - IndexedDB unusable: `storage.local` (the state must stay usable; the reason says it is unprotected).
+ */
+export async function choosePersistentArea(opts: PersistentAreaOptions): Promise<PersistentAreaChoice> {
+  const { local } = opts
+  const restricted = opts.localAccess === 'restricted'
+  const onLocal = (reason: string): PersistentAreaChoice => ({ area: local, backend: 'storage.local', reason, migrated: [] })
+  let idb: StorageAreaLike
+  let marked: boolean
+  try {
+    idb = opts.openIdb()
+    marked = (await idb.get(MIGRATION_KEY))[MIGRATION_KEY] !== undefined
+  } catch (err) {
+    return onLocal(
+      restricted ? 'restricted to trusted contexts' : `NOT restricted (${opts.localAccess}) and IndexedDB unavailable (${errorText(err)})`,
+    )
+  }
+  const dropLeftovers = () => Promise.allSettled(PERSISTENT_KEYS.map((k) => local.remove(k)))
+  if (marked) {
+    await dropLeftovers()
+    return { area: idb, backend: 'indexeddb', reason: 'moved there by an earlier start', migrated: [] }
+  }
+  if (restricted) return onLocal('restricted to trusted contexts')
+  try {
+    const items: Record<string, unknown> = {}
+    for (const key of PERSISTENT_KEYS) {
+      const value = (await local.get(key))[key]
+      if (value !== undefined) items[key] = value
+    }
+    await idb.set({ ...items, [MIGRATION_KEY]: MigrationMarker((opts.now ?? Date.now)()) })
+    await dropLeftovers()
+    return { area: idb, backend: 'indexeddb', reason: `storage.local not restricted (${opts.localAccess})`, migrated: Object.keys(items) }
+  } catch (err) {
+    return onLocal(`NOT restricted (${opts.localAccess}) and moving to IndexedDB failed (${errorText(err)})`)
+  }
+}
+
+/** One log line for a choice: the backend, why, and how many keys were moved (never values). */
+export function describePersistentArea(choice: PersistentAreaChoice): string {
+  const moved =
+    choice.migrated.length > 0 ? `; moved ${choice.migrated.length} key(s) from storage.local: ${choice.migrated.join(', ')}` : ''
+  return `storage: settings, grants and chain in ${choice.backend} (${choice.reason})${moved}`
+}
+
+/** The console methods {@link setUpStorage} logs with. */
+export type StorageLog = Pick<Console, 'info' | 'warn'>
+
+/**
+ * Background start: restrict `local` and `session` to trusted contexts, then choose the persistent
+ * area ({@link choosePersistentArea}) and log the outcome (never values). Never rejects.
+ */
+export async function setUpStorage(opts: {
+  local: StorageAreaLike & AccessLevelArea
+  session: AccessLevelArea | undefined
+  openIdb: () => StorageAreaLike
+  log?: StorageLog
+}): Promise<StorageAreaLike> {
+  const log = opts.log ?? console
+  const access = await restrictStorageToTrustedContexts({ local: opts.local, session: opts.session })
+  for (const [area, outcome] of Object.entries(access)) if (outcome.startsWith('failed')) log.warn(`storage.${area}: ${outcome}`)
+  const choice = await choosePersistentArea({ local: opts.local, localAccess: access.local, openIdb: opts.openIdb })
+  const unprotected = choice.backend === 'storage.local' && access.local !== 'restricted'
+  if (unprotected) log.warn(describePersistentArea(choice))
+  else log.info(describePersistentArea(choice))
+  return choice.area
 }

@@ -8,6 +8,7 @@ import { createBackground } from '@/src/extension/background'
 import type { NewSession } from '@/src/extension/background/core'
 import type { DappPlatform } from '@/src/extension/background/dappServices'
 import type { Sender } from '@/src/extension/background/router'
+import type { StorageAreaLike } from '@/src/extension/background/storageArea'
 import { signRawPayload } from '@/src/chains/sign/raw'
 import { signEthereumTransaction } from '@/src/chains/sign/ethereumTransaction'
 import { hexToBytes } from '@/src/crypto/encoding'
@@ -102,8 +103,11 @@ function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>): 
   }) as typeof fetch
 }
 
-/** A wired background with a fake platform; `login()` starts a session for org-1. */
-export function setup() {
+/**
+ * A wired background with a fake platform; `login()` starts a session for org-1. `local` replaces
+ * the Map-backed `storage.local` (`f.deps.local` is then unused).
+ */
+export function setup(opts: { local?: StorageAreaLike } = {}) {
   const f = fakeDeps()
   const calls: Call[] = []
   const identity = fakeIdentity(DEFAULT_SETTINGS.apiBaseUrl)
@@ -123,7 +127,11 @@ export function setup() {
     sendToTab: async (tabId, message, documentId) =>
       void events.push({ tabId, message, ...(documentId === undefined ? {} : { documentId }) }),
   }
-  const bg = createBackground({ extensionId: EXT_ID, extensionBaseUrl: BASE }, f.deps, platform)
+  const bg = createBackground(
+    { extensionId: EXT_ID, extensionBaseUrl: BASE },
+    opts.local ? { ...f.deps, local: opts.local } : f.deps,
+    platform,
+  )
   let nextId = 1
   const rpc = (method: string, params?: unknown, sender: Sender = PAGE, extra: Record<string, unknown> = {}) =>
     bg.onMessage({ kind: 'dapp-rpc', id: nextId++, method, ...(params === undefined ? {} : { params }), ...extra }, sender) as Promise<any>
