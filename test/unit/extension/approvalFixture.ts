@@ -103,6 +103,9 @@ function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>): 
   }) as typeof fetch
 }
 
+/** The identity the fake service publishes (pinned in the fixture's settings). */
+export const FIXTURE_IDENTITY = fakeIdentity(DEFAULT_SETTINGS.apiBaseUrl)
+
 /**
  * A wired background with a fake platform; `login()` starts a session for org-1. `local` replaces
  * the Map-backed `storage.local` (`f.deps.local` is then unused).
@@ -110,7 +113,7 @@ function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>): 
 export function setup(opts: { local?: StorageAreaLike } = {}) {
   const f = fakeDeps()
   const calls: Call[] = []
-  const identity = fakeIdentity(DEFAULT_SETTINGS.apiBaseUrl)
+  const identity = FIXTURE_IDENTITY
   f.deps.fetch = fakeService(calls, identity)
   f.deps.local.data.set(SETTINGS_KEY, { v: SETTINGS_VERSION, settings: { ...DEFAULT_SETTINGS, identityKey: identity.publicKeyHex } })
   const windows: Array<{ windowId: number; approvalId: string }> = []

@@ -3,7 +3,7 @@ import { CHAIN_KEY, saveSelectedChain } from '@/src/extension/background/dappCha
 import { createIdbStorageArea } from '@/src/extension/background/idbStorageArea'
 import { PERMISSIONS_KEY } from '@/src/extension/background/permissions'
 import { REVOKE_KEY } from '@/src/extension/background/revocation'
-import { SETTINGS_KEY, saveSettings } from '@/src/extension/background/settings'
+import { DEFAULT_SETTINGS, SETTINGS_KEY, saveConnection, savePreferences } from '@/src/extension/background/settings'
 import {
   choosePersistentArea,
   MIGRATION_KEY,
@@ -12,7 +12,7 @@ import {
   setUpStorage,
 } from '@/src/extension/background/storageAccess'
 import { deferredArea } from '@/src/extension/background/storageArea'
-import { ORIGIN, setup } from './approvalFixture'
+import { FIXTURE_IDENTITY, ORIGIN, setup } from './approvalFixture'
 import { memoryArea } from './fakeDeps'
 import { FakeIdbFactory } from './fakeIdb'
 
@@ -27,12 +27,18 @@ describe('restrictStorageToTrustedContexts', () => {
   })
 })
 
-const SETTINGS = { apiBaseUrl: 'https://svc.example', relayUrl: 'https://relay.example/auth', autoLockMinutes: 7 }
+const SETTINGS = {
+  apiBaseUrl: DEFAULT_SETTINGS.apiBaseUrl,
+  relayUrl: DEFAULT_SETTINGS.relayUrl,
+  identityKey: FIXTURE_IDENTITY.publicKeyHex,
+  autoLockMinutes: 7,
+}
 
 /** A storage.local an older version wrote to: settings, a grant, the chain, plus a key that is not ours. */
 async function olderLocal() {
   const local = memoryArea()
-  await saveSettings(local, SETTINGS)
+  await saveConnection(local, SETTINGS)
+  await savePreferences(local, SETTINGS)
   await saveSelectedChain(local, '0x2105')
   await local.set({ [PERMISSIONS_KEY]: { v: 1, origins: {} }, 'other.key': 1 })
   return local
@@ -78,7 +84,7 @@ describe('choosePersistentArea', () => {
     const openIdb = () => createIdbStorageArea(idb.asFactory())
     await choosePersistentArea({ local, localAccess: 'unsupported', openIdb }) // fresh install: only the marker
     expect([...idbItems(idb).keys()]).toEqual([MIGRATION_KEY])
-    await saveSettings(local, { ...SETTINGS, apiBaseUrl: 'https://evil.example' })
+    await saveConnection(local, { ...SETTINGS, apiBaseUrl: 'https://evil.example' })
     await local.set({ [PERMISSIONS_KEY]: { v: 1, origins: { 'https://evil.example': {} } } })
     // Even once a browser can restrict storage.local, the state stays where it is.
     for (const localAccess of ['unsupported', 'restricted'] as const) {
@@ -195,7 +201,7 @@ describe('the background over the IndexedDB area', () => {
     expect(Object.keys(stored.origins)).toEqual([ORIGIN])
     expect([...browserLocal.data.keys()]).toEqual(['other.key'])
     // Settings saved from the popup go to IndexedDB as well.
-    const saved = await t.popup('saveSettings', { ...SETTINGS, autoLockMinutes: 9 })
+    const saved = await t.popup('savePreferences', { autoLockMinutes: 9 })
     expect(saved).toMatchObject({ ok: true, result: { autoLockMinutes: 9 } })
     expect(idbItems(idb).get(SETTINGS_KEY)).toMatchObject({ settings: { autoLockMinutes: 9 } })
     expect(browserLocal.data.has(SETTINGS_KEY)).toBe(false)
