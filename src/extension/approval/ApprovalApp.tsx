@@ -3,7 +3,7 @@
  * in its URL and answers exactly that id. Keyboard: Escape rejects; Enter acts only on the
  * focused button (nothing is focused by default, so a stray Enter approves nothing). Approve
  * is armed after a short delay so a click meant for another window cannot land on it. Typed data
- * shows every field (scrollable, never truncated) and Approve stays disabled until the end of
+ * shows every field (the page scrolls, nothing is truncated) and Approve stays disabled until the end of
  * the fields has been scrolled into view (issue 22 item 5).
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
@@ -46,8 +46,8 @@ function Warnings({ warnings }: { warnings: string[] }) {
 }
 
 /**
- * Calls `onSeen` once the element after the last field has been in view (its scroll box and
- * the window). Without IntersectionObserver it never fires: Approve stays disabled.
+ * Calls `onSeen` once the element after the last field has been in the window's view (the page
+ * scrolls; the fields are above Approve). Without IntersectionObserver it never fires: Approve stays disabled.
  */
 function EndOfFields({ onSeen }: { onSeen: () => void }) {
   const ref = useRef<HTMLDivElement>(null)
@@ -124,7 +124,7 @@ function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => vo
             </section>
           )}
           <h3>All fields ({view.domain.length + view.message.length})</h3>
-          <div class="all-fields" data-testid="approval-fields" tabIndex={0}>
+          <div class="all-fields" data-testid="approval-fields">
             <h4>Domain</h4>
             <Rows rows={view.domain} label="Domain" />
             <h4>Message</h4>
