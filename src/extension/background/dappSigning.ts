@@ -10,7 +10,7 @@ import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
 import type { ApprovalView } from './approvalView'
 import { messageView } from './approvalView'
 import { decodeCalldata } from './calldata'
-import { checkTypedData, typedInteger } from './typedData'
+import { checkTypedData, type TypedDataInput, typedInteger } from './typedData'
 import { describeTypedData } from './typedDataSummary'
 import { chainLabel } from './dappChains'
 import { ALREADY_PENDING } from './approvals'
@@ -129,7 +129,8 @@ export async function signTypedDataV4(
   }
   const parsed = TypedData.safeParse(raw)
   if (!parsed.success) return invalid('Invalid params for eth_signTypedData_v4: expected { types, primaryType, domain, message }')
-  const typed = parsed.data
+  // The shape is confirmed; check and show the dApp's own object (what is signed), not zod's copy of it.
+  const typed = raw as TypedDataInput
   // Every field against its declared type, before any window opens (issue 22 item 5).
   const checked = checkTypedData(typed)
   if (!checked.ok) return invalid(`Invalid params for eth_signTypedData_v4: ${checked.reason}`)

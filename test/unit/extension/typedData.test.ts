@@ -1,3 +1,6 @@
+import { signTyped } from 'micro-eth-signer'
+import { recoverTypedDataAddress } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { checkTypedData, MAX_TYPED_ROWS, type TypedDataInput } from '@/src/extension/background/typedData'
 import { MAIL_TYPED_DATA, seaportOrder } from '../../helpers/typedData'
@@ -89,6 +92,16 @@ describe('typed data: every field checked against types', () => {
         ['inners', '[] (empty)'],
       ],
     })
+  })
+
+  it('what it accepts is what the signer hashes: micro-eth-signer signs it, viem recovers the same data', async () => {
+    const typed = allTypes({ inners: [{ a: 2, b: 'y' }] })
+    expect(checkTypedData(typed)).toMatchObject({ ok: true })
+    const key = `0x${'42'.repeat(32)}` as const
+    const signature = signTyped(typed as Parameters<typeof signTyped>[0], Uint8Array.from(Buffer.from(key.slice(2), 'hex')), false)
+    const m = typed.message
+    const asViem = { ...typed, message: { ...m, i8: -128n, u256: 255n, list: [1n, 2n] } } as any
+    expect(await recoverTypedDataAddress({ ...asViem, signature: signature as `0x${string}` })).toBe(privateKeyToAccount(key).address)
   })
 
   it.each<[string, Record<string, unknown>, string]>([
