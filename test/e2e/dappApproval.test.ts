@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { recoverMessageAddress, recoverTypedDataAddress, stringToHex } from 'viem'
+import { getAddress, recoverMessageAddress, recoverTypedDataAddress, stringToHex } from 'viem'
 import { startTestService, type TestService } from '../integration/helpers/service'
-import { MAIL_TYPED_DATA } from '../helpers/typedData'
+import { MAIL_TYPED_DATA, seaportOrder } from '../helpers/typedData'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
 import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
@@ -115,6 +115,76 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
     const signature = (result as { ok: `0x${string}` }).ok
     expect(signature).toMatch(/^0x[0-9a-f]{130}$/)
     expect(await recoverTypedDataAddress({ ...(typedData as any), signature })).toBe(address)
+  })
+
+  /** Whether the element is (at least partly) inside the window's view. */
+  const inView = (locator: ReturnType<Page['locator']>) =>
+    locator.evaluate((el) => {
+      const r = el.getBoundingClientRect()
+      return r.bottom > 0 && r.top < window.innerHeight
+    })
+
+  it('a Seaport order with 13 offer items: Approve stays disabled until the last field is scrolled into view; the recipient is shown', async () => {
+    const recipient = getAddress(`0x${'bd'.repeat(20)}`)
+    const order = seaportOrder(address, recipient, 13)
+    const opened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('/approval.html?id='), timeout: 15_000 })
+    const outcome = request('eth_signTypedData_v4', [address, JSON.stringify(order)])
+    const approval = await opened
+    await approval.locator('[data-testid="approval-origin"]').waitFor({ timeout: 15_000 })
+    const approve = approval.getByRole('button', { name: 'Approve' })
+    const rows = approval.locator('[aria-label="Message fields"] .field-row')
+    expect(await rows.count()).toBe(2 + 13 * 5 + 6 + 7) // every row, none cut at 64
+    const recipientRow = rows.filter({ has: approval.locator('dt', { hasText: /^consideration\[0\]\.recipient$/ }) })
+    expect(await approval.locator('[data-testid="approval-warnings"]').textContent()).toContain(`Consideration #1 goes to ${recipient}`)
+    await approval.waitForTimeout(1_000) // well past the arm delay
+    expect(await inView(rows.last())).toBe(false)
+    expect(await inView(recipientRow)).toBe(false)
+    expect(await approve.isDisabled()).toBe(true)
+    await shot(approval, 'approval-seaport-top')
+    // scroll down to the recipient: Approve is still disabled, the last field is not shown yet
+    await recipientRow.scrollIntoViewIfNeeded()
+    expect(await inView(recipientRow)).toBe(true)
+    await approval.waitForTimeout(300)
+    if (!(await inView(rows.last()))) expect(await approve.isDisabled()).toBe(true)
+    // scroll on to the end with the mouse wheel, as the user would
+    await approval.locator('[data-testid="approval-fields"]').hover()
+    for (let i = 0; i < 40 && !(await inView(rows.last())); i++) await approval.mouse.wheel(0, 300)
+    expect(await inView(rows.last())).toBe(true)
+    expect(await recipientRow.locator('dd').textContent()).toBe(recipient)
+    expect(await recipientRow.isVisible()).toBe(true)
+    await expect.poll(() => approve.isEnabled()).toBe(true)
+    await shot(approval, 'approval-seaport-end')
+    await approve.click()
+    const signature = ((await outcome) as { ok: `0x${string}` }).ok
+    expect(await recoverTypedDataAddress({ ...(order as any), signature })).toBe(address)
+  })
+
+  it('typed data that violates its own types is refused with -32602 naming the field, without opening a window', async () => {
+    const windows: string[] = []
+    const onPage = (p: Page) => windows.push(p.url())
+    ext.context.on('page', onPage)
+    const order = seaportOrder(address, address, 13)
+    const extraKey = { ...order, message: { ...order.message, recipient: address } }
+    const outOfRange = { ...order, message: { ...order.message, orderType: 300 } }
+    const badToken = {
+      ...order,
+      message: { ...order.message, offer: order.message.offer.map((o, i) => (i === 3 ? { ...o, token: '0x1234' } : o)) },
+    }
+    expect(await request('eth_signTypedData_v4', [address, JSON.stringify(extraKey)])).toEqual({
+      code: -32602,
+      message: 'Invalid params for eth_signTypedData_v4: message: unexpected field "recipient" (not in OrderComponents)',
+    })
+    expect(await request('eth_signTypedData_v4', [address, JSON.stringify(outOfRange)])).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('message.orderType: out of range for uint8'),
+    })
+    expect(await request('eth_signTypedData_v4', [address, badToken])).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('message.offer[3].token'),
+    })
+    await dapp.waitForTimeout(500)
+    ext.context.off('page', onPage)
+    expect(windows.filter((u) => u.includes('/approval.html'))).toEqual([])
   })
 
   it('Reject → 4001', async () => {

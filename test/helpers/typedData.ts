@@ -25,3 +25,80 @@ export const MAIL_TYPED_DATA = {
     contents: 'Hello, Bob!',
   },
 } as const
+
+/**
+ * A Seaport-like `OrderComponents` order (issue 22 item 5): `offerCount` offer items (what the
+ * signer gives) before one consideration item paid to `recipient`, so that the recipient comes
+ * after more than 64 rows. The message keys are in reverse order to the `types` on purpose.
+ */
+export function seaportOrder(offerer: string, recipient: string, offerCount = 13) {
+  const offer = Array.from({ length: offerCount }, (_, i) => ({
+    endAmount: '1',
+    startAmount: '1',
+    identifierOrCriteria: String(1000 + i),
+    token: '0x1111111111111111111111111111111111111111',
+    itemType: 2,
+  }))
+  return {
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
+      ],
+      OrderComponents: [
+        { name: 'offerer', type: 'address' },
+        { name: 'zone', type: 'address' },
+        { name: 'offer', type: 'OfferItem[]' },
+        { name: 'consideration', type: 'ConsiderationItem[]' },
+        { name: 'orderType', type: 'uint8' },
+        { name: 'startTime', type: 'uint256' },
+        { name: 'endTime', type: 'uint256' },
+        { name: 'zoneHash', type: 'bytes32' },
+        { name: 'salt', type: 'uint256' },
+        { name: 'conduitKey', type: 'bytes32' },
+        { name: 'counter', type: 'uint256' },
+      ],
+      OfferItem: [
+        { name: 'itemType', type: 'uint8' },
+        { name: 'token', type: 'address' },
+        { name: 'identifierOrCriteria', type: 'uint256' },
+        { name: 'startAmount', type: 'uint256' },
+        { name: 'endAmount', type: 'uint256' },
+      ],
+      ConsiderationItem: [
+        { name: 'itemType', type: 'uint8' },
+        { name: 'token', type: 'address' },
+        { name: 'identifierOrCriteria', type: 'uint256' },
+        { name: 'startAmount', type: 'uint256' },
+        { name: 'endAmount', type: 'uint256' },
+        { name: 'recipient', type: 'address' },
+      ],
+    },
+    primaryType: 'OrderComponents',
+    domain: { name: 'Seaport', version: '1.6', chainId: 1, verifyingContract: '0x0000000000000068F116a894984e2DB1123eB395' },
+    message: {
+      counter: '0',
+      conduitKey: `0x${'00'.repeat(32)}`,
+      salt: '12345',
+      zoneHash: `0x${'00'.repeat(32)}`,
+      endTime: '1893456000',
+      startTime: '1700000000',
+      orderType: 0,
+      consideration: [
+        {
+          recipient,
+          endAmount: '1',
+          startAmount: '1',
+          identifierOrCriteria: '0',
+          token: '0x0000000000000000000000000000000000000000',
+          itemType: 0,
+        },
+      ],
+      offer,
+      zone: '0x0000000000000000000000000000000000000000',
+      offerer,
+    },
+  }
+}

@@ -2,11 +2,13 @@
  * The approval window (DEVELOPERS.md "Wallet invariants"): loads ONE pending request by the id
  * in its URL and answers exactly that id. Keyboard: Escape rejects; Enter acts only on the
  * focused button (nothing is focused by default, so a stray Enter approves nothing). Approve
- * is armed after a short delay so a click meant for another window cannot land on it.
+ * is armed after a short delay so a click meant for another window cannot land on it. Typed data
+ * shows every field (the page scrolls, nothing is truncated) and Approve stays disabled until the end of
+ * the fields has been scrolled into view (issue 22 item 5).
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import type { ApprovalDetails } from '../background/approvalPage'
-import type { ApprovalView } from '../background/approvalView'
+import type { ApprovalView, FieldRow } from '../background/approvalView'
 import type { PopupClient } from '../popup/client'
 import { failureText } from '../popup/messages'
 import { formatEth, isInsecureOrigin, titleOf } from './format'
@@ -19,7 +21,7 @@ type State = { s: 'loading' } | { s: 'ready'; details: ApprovalDetails } | { s: 
 /** Props: the background client, the id from the URL, and how to close the window. */
 export type ApprovalAppProps = { client: PopupClient; id: string | null; closeWindow: () => void }
 
-function Rows({ rows, label }: { rows: Array<[string, string]>; label: string }) {
+function Rows({ rows, label }: { rows: FieldRow[]; label: string }) {
   return (
     <dl class="fields" aria-label={label}>
       {rows.map(([k, v], i) => (
@@ -30,6 +32,38 @@ function Rows({ rows, label }: { rows: Array<[string, string]>; label: string })
       ))}
     </dl>
   )
+}
+
+function Warnings({ warnings }: { warnings: string[] }) {
+  if (warnings.length === 0) return null
+  return (
+    <ul class="warnings" data-testid="approval-warnings" aria-label="Warnings">
+      {warnings.map((w, i) => (
+        <li key={`${i}-${w}`}>{w}</li>
+      ))}
+    </ul>
+  )
+}
+
+/**
+ * Calls `onSeen` once the element after the last field has been in the window's view (the page
+ * scrolls; the fields are above Approve). Without IntersectionObserver it never fires: Approve stays disabled.
+ */
+function EndOfFields({ onSeen }: { onSeen: () => void }) {
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const el = ref.current
+    if (!el || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        observer.disconnect()
+        onSeen()
+      }
+    })
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [onSeen])
+  return <div ref={ref} class="end-of-fields" data-testid="approval-end" aria-hidden="true" />
 }
 
 function Account({ address }: { address: string }) {
@@ -44,7 +78,7 @@ function Account({ address }: { address: string }) {
   )
 }
 
-function ViewBody({ view }: { view: ApprovalView }) {
+function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => void }) {
   switch (view.kind) {
     case 'connect':
       return (
@@ -82,16 +116,36 @@ function ViewBody({ view }: { view: ApprovalView }) {
           <h2>
             Type: <code data-testid="approval-primary-type">{view.primaryType}</code>
           </h2>
-          <h3>Domain</h3>
-          <Rows rows={view.domain} label="Domain" />
-          <h3>Message</h3>
-          <Rows rows={view.message} label="Message fields" />
+          <Warnings warnings={view.warnings} />
+          {view.summary && (
+            <section class="summary" data-testid="approval-summary" aria-label="Summary">
+              <h3>{view.summary.title}</h3>
+              <Rows rows={view.summary.rows} label="Summary" />
+            </section>
+          )}
+          <h3>All fields ({view.domain.length + view.message.length})</h3>
+          <div class="all-fields" data-testid="approval-fields">
+            <h4>Domain</h4>
+            <Rows rows={view.domain} label="Domain" />
+            <h4>Message</h4>
+            <Rows rows={view.message} label="Message fields" />
+            <EndOfFields onSeen={onEndSeen} />
+          </div>
         </>
       )
     case 'transaction':
       return (
         <>
           <Account address={view.address} />
+          {view.call && (
+            <section class="summary" data-testid="approval-call" aria-label="Decoded call">
+              <h3>
+                Call: <code>{view.call.method}</code>
+              </h3>
+              <Warnings warnings={view.call.warnings} />
+              <Rows rows={view.call.rows} label="Decoded call" />
+            </section>
+          )}
           <Rows
             label="Transaction"
             rows={[
@@ -125,6 +179,8 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
   const [state, setState] = useState<State>({ s: 'loading' })
   const [armed, setArmed] = useState(false)
   const [busy, setBusy] = useState(false)
+  const [endSeen, setEndSeen] = useState(false)
+  const onEndSeen = useCallback(() => setEndSeen(true), [])
   const heading = useRef<HTMLHeadingElement>(null)
 
   useEffect(() => {
@@ -188,6 +244,7 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
     )
   else {
     const { details } = state
+    const mustScroll = details.view.kind === 'typedData' && !endSeen
     body = (
       <>
         <h1 ref={heading} tabIndex={-1} class="approval-title">
@@ -209,15 +266,20 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
             {details.method}
           </code>
         </section>
-        <ViewBody view={details.view} />
+        <ViewBody view={details.view} onEndSeen={onEndSeen} />
         <div class="actions">
           <button type="button" class="danger" disabled={busy} onClick={() => void answer(false)}>
             Reject
           </button>
-          <button type="button" class="primary" disabled={!armed || busy} onClick={() => void answer(true)}>
+          <button type="button" class="primary" disabled={!armed || busy || mustScroll} onClick={() => void answer(true)}>
             Approve
           </button>
         </div>
+        {mustScroll && (
+          <p class="hint" data-testid="approval-scroll-hint">
+            Scroll to the end of all fields: Approve is enabled once every field has been shown.
+          </p>
+        )}
         <p class="hint">Escape rejects. Closing this window rejects.</p>
       </>
     )

@@ -3,6 +3,11 @@
  * the background (the page renders text only, never HTML from a dApp).
  */
 import { bytesToHex } from '../../crypto/encoding'
+import type { DecodedCall } from './calldata'
+import type { TypedDataSummary } from './typedDataSummary'
+
+/** One `[label or path, text]` row of the window. */
+export type FieldRow = [label: string, text: string]
 
 /** A chain as shown to the user. */
 export type ChainLabel = { chainId: `0x${string}`; name: string }
@@ -15,8 +20,13 @@ export type ApprovalView =
       kind: 'typedData'
       address: string
       primaryType: string
-      domain: Array<[string, string]>
-      message: Array<[string, string]>
+      /** Warnings shown first (domain without chainId / verifyingContract, unlimited approvals, foreign recipients). */
+      warnings: string[]
+      /** A readable summary for permits, Permit2 and Seaport orders; null otherwise. */
+      summary: TypedDataSummary | null
+      /** Every domain and message row, in `types` order, never truncated (typedData.ts). */
+      domain: FieldRow[]
+      message: FieldRow[]
     }
   | {
       kind: 'transaction'
@@ -24,6 +34,8 @@ export type ApprovalView =
       to: string | null
       valueWei: string
       data: string
+      /** The decoded token call (approve, transfer, transferFrom, setApprovalForAll), or null. */
+      call: DecodedCall | null
       chain: ChainLabel
       nonce: string
       gas: string
@@ -32,7 +44,6 @@ export type ApprovalView =
   | { kind: 'switchChain'; from: ChainLabel; to: ChainLabel }
 
 const MAX_TEXT = 4000
-const MAX_FIELDS = 64
 
 /** Text when `bytes` is valid UTF-8 without control characters (tabs and newlines allowed); else null. */
 export function printableUtf8(bytes: Uint8Array): string | null {
@@ -61,23 +72,4 @@ export function messageView(address: string, bytes: Uint8Array): ApprovalView {
 
 function clip(s: string): string {
   return s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}… (${s.length - MAX_TEXT} more characters)` : s
-}
-
-/** Flatten a JSON value into `[path, text]` rows (bounded, for display only). */
-export function flattenFields(value: unknown, prefix = '', out: Array<[string, string]> = []): Array<[string, string]> {
-  if (out.length >= MAX_FIELDS) return out
-  if (value !== null && typeof value === 'object') {
-    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)
-    if (entries.length === 0) out.push([prefix || '(root)', Array.isArray(value) ? '[]' : '{}'])
-    for (const [k, v] of entries) {
-      if (out.length >= MAX_FIELDS) {
-        if (out[out.length - 1]?.[0] !== '…') out.push(['…', 'more fields not shown'])
-        break
-      }
-      flattenFields(v, prefix ? `${prefix}.${k}` : k, out)
-    }
-    return out
-  }
-  out.push([prefix || '(root)', clip(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)))])
-  return out
 }

@@ -8,7 +8,10 @@ import { z } from 'zod'
 import { bytesToHex, hexToBytes, utf8Encode } from '../../crypto/encoding'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
 import type { ApprovalView } from './approvalView'
-import { flattenFields, messageView } from './approvalView'
+import { messageView } from './approvalView'
+import { decodeCalldata } from './calldata'
+import { checkTypedData, type TypedDataInput, typedInteger } from './typedData'
+import { describeTypedData } from './typedDataSummary'
 import { chainLabel } from './dappChains'
 import { ALREADY_PENDING } from './approvals'
 import { accountsFor, failureOutcome, NOT_LOGGED_IN } from './dappAccounts'
@@ -125,21 +128,16 @@ export async function signTypedDataV4(
     }
   }
   const parsed = TypedData.safeParse(raw)
-  if (!parsed.success || !Object.hasOwn(parsed.data.types, parsed.data.primaryType)) {
-    return invalid('Invalid params for eth_signTypedData_v4: expected { types, primaryType, domain, message }')
+  if (!parsed.success) return invalid('Invalid params for eth_signTypedData_v4: expected { types, primaryType, domain, message }')
+  // The shape is confirmed; check and show the dApp's own object (what is signed), not zod's copy of it.
+  const typed = raw as TypedDataInput
+  // Every field against its declared type, before any window opens (issue 22 item 5).
+  const checked = checkTypedData(typed)
+  if (!checked.ok) return invalid(`Invalid params for eth_signTypedData_v4: ${checked.reason}`)
+  if (Object.hasOwn(typed.domain, 'chainId') && typedInteger(typed.domain['chainId']) !== BigInt(ctx.state.chain.chainId)) {
+    return invalid('Invalid params for eth_signTypedData_v4: domain chainId is not the selected chain')
   }
-  const typed = parsed.data
-  const domainChain = typed.domain['chainId']
-  if (domainChain !== undefined) {
-    let id: bigint | undefined
-    try {
-      id = typeof domainChain === 'number' || typeof domainChain === 'string' ? BigInt(domainChain) : undefined
-    } catch {
-      id = undefined
-    }
-    if (id !== BigInt(ctx.state.chain.chainId))
-      return invalid('Invalid params for eth_signTypedData_v4: domain chainId is not the selected chain')
-  }
+  const { summary, warnings } = describeTypedData(typed, signer.address, ctx.state.chain.chainId)
   const payload = JSON.stringify(raw)
   return approveThenSign(
     ctx,
@@ -149,8 +147,10 @@ export async function signTypedDataV4(
       kind: 'typedData',
       address: signer.address,
       primaryType: typed.primaryType,
-      domain: flattenFields(typed.domain),
-      message: flattenFields(typed.message),
+      warnings,
+      summary,
+      domain: checked.domain,
+      message: checked.message,
     },
     (client, organizationId, signWith) =>
       rawSign(client, { organizationId, signWith, payload, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
@@ -173,6 +173,7 @@ export async function signTransaction([tx]: readonly [TransactionRequest], ctx: 
       to: built.to,
       valueWei: built.valueWei.toString(10),
       data: built.data,
+      call: decodeCalldata(built.data),
       chain: chainLabel(ctx.state.chain),
       nonce: built.nonce.toString(10),
       gas: built.gas.toString(10),

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { recoverMessageAddress, recoverTransactionAddress, recoverTypedDataAddress, type TransactionSerialized } from 'viem'
 import { createApprovalRegistry, USER_REJECTED } from '@/src/extension/background/approvals'
 import { PERMISSIONS_KEY } from '@/src/extension/background/permissions'
+import { seaportOrder } from '../../helpers/typedData'
 import { ACCOUNT, OTHER, ORIGIN, PAGE, setup } from './approvalFixture'
 
 const view = { kind: 'switchChain', from: { chainId: '0x1', name: 'Ethereum' }, to: { chainId: '0x2105', name: 'Base' } } as const
@@ -217,6 +218,55 @@ describe('dApp methods through the router', () => {
     expect(await recoverTransactionAddress({ serializedTransaction: signed })).toBe(ACCOUNT.address)
     expect(await t.rpc('eth_signTransaction', [{ ...tx, nonce: undefined }])).toMatchObject({ error: { code: -32602 } })
     expect(await t.rpc('eth_sendTransaction', [tx])).toMatchObject({ error: { code: 4200 } })
+  })
+
+  it('eth_signTypedData_v4 is checked against its types before any window: -32602 naming the field', async () => {
+    const t = setup()
+    await t.connected()
+    const attacker = `0x${'bd'.repeat(20)}`
+    const order = seaportOrder(ACCOUNT.address, attacker, 13)
+    const bad: Array<[unknown, string]> = [
+      [{ ...order, message: { ...order.message, recipient: attacker } }, 'message: unexpected field "recipient"'],
+      [{ ...order, message: { ...order.message, orderType: 256 } }, 'message.orderType: out of range for uint8'],
+      [
+        { ...order, message: { ...order.message, offer: order.message.offer.map((o, i) => (i === 3 ? { ...o, token: '0x12' } : o)) } },
+        'message.offer[3].token',
+      ],
+      [{ ...order, primaryType: 'Order' }, 'primaryType'],
+      [{ ...order, domain: { ...order.domain, verifyingContract: 'seaport' } }, 'domain.verifyingContract'],
+    ]
+    for (const [typed, path] of bad) {
+      const reply = await t.rpc('eth_signTypedData_v4', [ACCOUNT.address, JSON.stringify(typed)])
+      expect(reply).toMatchObject({ error: { code: -32602 } })
+      expect(reply.error.message).toContain(path)
+    }
+    expect(t.windows).toHaveLength(1) // the connect window only
+    // the valid order opens a window with every row in types order, a summary and the foreign-recipient warning
+    const pending = t.rpc('eth_signTypedData_v4', [ACCOUNT.address, order])
+    const w = await t.windowOpened(2)
+    const view = (await t.popup('approvalGet', { id: w.approvalId })).result.view
+    expect(view.message).toHaveLength(2 + 13 * 5 + 6 + 7)
+    expect(view.message[0]).toEqual(['offerer', ACCOUNT.address])
+    expect(view.message).toContainEqual(['consideration[0].recipient', expect.stringMatching(/^0x[bB][dD]/)])
+    expect(view.summary.rows.filter(([k]: [string]) => k.startsWith('You give'))).toHaveLength(13)
+    expect(view.warnings).toEqual([expect.stringContaining('Consideration #1 goes to')])
+    await t.popup('approvalResolve', { id: w.approvalId, approved: true })
+    expect(await recoverTypedDataAddress({ ...(order as any), signature: (await pending).result })).toBe(ACCOUNT.address)
+  })
+
+  it('eth_signTransaction shows approve(max) decoded as unlimited, next to the raw data', async () => {
+    const t = setup()
+    await t.connected()
+    const data = `0x095ea7b3${'00'.repeat(12)}${'55'.repeat(20)}${'ff'.repeat(32)}`
+    const tx = { from: ACCOUNT.address, to: `0x${'66'.repeat(20)}`, data, nonce: '0x0', gas: '0x15f90', gasPrice: '0x1' }
+    const pending = t.rpc('eth_signTransaction', [tx])
+    const w = await t.windowOpened(2)
+    const view = (await t.popup('approvalGet', { id: w.approvalId })).result.view
+    expect(view).toMatchObject({ kind: 'transaction', data, call: { method: 'approve(address,uint256)' } })
+    expect(view.call.rows).toContainEqual(['Amount', `unlimited (${(1n << 256n) - 1n})`])
+    expect(view.call.warnings).toEqual([expect.stringContaining('Unlimited approval')])
+    await t.popup('approvalResolve', { id: w.approvalId, approved: false })
+    expect(await pending).toMatchObject({ error: { code: 4001 } })
   })
 
   it('a closed approval window rejects with 4001 and nothing is signed', async () => {

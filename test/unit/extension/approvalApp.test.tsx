@@ -1,0 +1,125 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { ApprovalApp } from '@/src/extension/approval/ApprovalApp'
+import type { ApprovalView } from '@/src/extension/background/approvalView'
+import type { PopupClient } from '@/src/extension/popup/client'
+
+const ID = '11111111-2222-4333-8444-555555555555'
+
+/** A controllable IntersectionObserver: `showAll()` reports every observed element as in view. */
+class FakeObserver {
+  static live: FakeObserver[] = []
+  readonly targets: Element[] = []
+  constructor(readonly callback: IntersectionObserverCallback) {
+    FakeObserver.live.push(this)
+  }
+  observe(el: Element) {
+    this.targets.push(el)
+  }
+  disconnect() {
+    FakeObserver.live = FakeObserver.live.filter((o) => o !== this)
+  }
+  static showAll() {
+    for (const o of [...FakeObserver.live]) {
+      o.callback(
+        o.targets.map((target) => ({ target, isIntersecting: true }) as unknown as IntersectionObserverEntry),
+        o as unknown as IntersectionObserver,
+      )
+    }
+  }
+}
+
+function client(view: ApprovalView): PopupClient & { calls: Array<[string, unknown]> } {
+  const calls: Array<[string, unknown]> = []
+  return {
+    calls,
+    call: (async (method: string, params?: unknown) => {
+      calls.push([method, params])
+      if (method === 'approvalGet')
+        return { ok: true, result: { id: ID, origin: 'https://dapp.example', method: 'eth_signTypedData_v4', view, expiresAt: 0 } }
+      return { ok: true, result: { settled: true } }
+    }) as PopupClient['call'],
+  }
+}
+
+const rows = Array.from({ length: 80 }, (_, i): [string, string] => [`offer[${i}].token`, `0x${String(i).padStart(40, '0')}`])
+const typedView: ApprovalView = {
+  kind: 'typedData',
+  address: '0x4242424242424242424242424242424242424242',
+  primaryType: 'OrderComponents',
+  warnings: ['Consideration #1 goes to 0xbdbd, not to your account.'],
+  summary: { title: 'Marketplace order (Seaport)', rows: [['You give #1', 'ERC-721 0x11, id 1, amount 1']] },
+  domain: [['name', 'Seaport']],
+  message: [...rows, ['consideration[0].recipient', '0xBdBd000000000000000000000000000000000000']],
+}
+
+beforeEach(() => {
+  FakeObserver.live = []
+  vi.stubGlobal('IntersectionObserver', FakeObserver)
+})
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
+
+describe('approval window: typed data', () => {
+  it('renders every row, the summary and the warnings; Approve stays disabled until the end of the fields is in view', async () => {
+    const c = client(typedView)
+    render(<ApprovalApp client={c} id={ID} closeWindow={() => {}} />)
+    await screen.findByText('consideration[0].recipient')
+    expect(screen.getByText('0xBdBd000000000000000000000000000000000000')).toBeTruthy()
+    expect(document.querySelectorAll('[aria-label="Message fields"] .field-row')).toHaveLength(81)
+    expect(screen.getByTestId('approval-warnings').textContent).toContain('not to your account')
+    expect(screen.getByTestId('approval-summary').textContent).toContain('You give #1')
+    const approve = screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement
+    // armed after the delay, but still disabled: the end of the fields has not been seen
+    await new Promise((r) => setTimeout(r, 500))
+    expect(approve.disabled).toBe(true)
+    expect(screen.getByTestId('approval-scroll-hint')).toBeTruthy()
+    fireEvent.click(approve)
+    expect(c.calls.some(([m]) => m === 'approvalResolve')).toBe(false)
+    // the observed element is the one after the last row
+    expect(FakeObserver.live[0]?.targets[0]?.previousElementSibling?.textContent).toContain('consideration[0].recipient')
+    FakeObserver.showAll()
+    await waitFor(() => expect(approve.disabled).toBe(false))
+    expect(screen.queryByTestId('approval-scroll-hint')).toBeNull()
+    fireEvent.click(approve)
+    await waitFor(() => expect(c.calls).toContainEqual(['approvalResolve', { id: ID, approved: true }]))
+  })
+
+  it('without IntersectionObserver Approve never enables (fail closed)', async () => {
+    vi.stubGlobal('IntersectionObserver', undefined)
+    render(<ApprovalApp client={client(typedView)} id={ID} closeWindow={() => {}} />)
+    await screen.findByText('consideration[0].recipient')
+    await new Promise((r) => setTimeout(r, 500))
+    expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it('a decoded transaction call is shown with its warnings and the raw data', async () => {
+    const data = `0x095ea7b3${'00'.repeat(64)}`
+    const view: ApprovalView = {
+      kind: 'transaction',
+      address: '0x4242424242424242424242424242424242424242',
+      to: '0x6666666666666666666666666666666666666666',
+      valueWei: '0',
+      data,
+      call: {
+        method: 'approve(address,uint256)',
+        rows: [['Amount', 'unlimited (1)']],
+        warnings: ['Unlimited approval: 0x55 can spend all of this token.'],
+      },
+      chain: { chainId: '0x1', name: 'Ethereum' },
+      nonce: '0',
+      gas: '21000',
+      fee: '1 wei/gas',
+    }
+    render(<ApprovalApp client={client(view)} id={ID} closeWindow={() => {}} />)
+    const call = await screen.findByTestId('approval-call')
+    expect(call.textContent).toContain('approve(address,uint256)')
+    expect(call.textContent).toContain('unlimited (1)')
+    expect(screen.getByTestId('approval-warnings').textContent).toContain('Unlimited approval')
+    expect(screen.getByText(data)).toBeTruthy()
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(false))
+  })
+})
