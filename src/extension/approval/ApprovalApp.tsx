@@ -11,7 +11,7 @@ import type { ApprovalDetails } from '../background/approvalPage'
 import type { ApprovalView, FieldRow } from '../background/approvalView'
 import type { PopupClient } from '../popup/client'
 import { failureText } from '../popup/messages'
-import { formatEth, isInsecureOrigin, titleOf } from './format'
+import { formatEth, originParts, isInsecureOrigin, titleOf } from './format'
 
 /** Delay before Approve accepts clicks. */
 export const ARM_DELAY_MS = 400
@@ -252,7 +252,7 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
         </h1>
         <section class="origin" aria-label="Requesting site">
           <span class="label">Requested by</span>
-          <strong data-testid="approval-origin">{details.origin}</strong>
+          <OriginLine origin={details.origin} />
           {isInsecureOrigin(details.origin) && (
             <span
               class="badge insecure"
@@ -293,5 +293,20 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
       </header>
       <main class="app-main">{body}</main>
     </div>
+  )
+}
+
+/** The requesting origin in full, its registrable domain emphasised (the part that names the site). */
+function OriginLine({ origin }: { origin: string }) {
+  const p = originParts(origin)
+  return (
+    <strong data-testid="approval-origin" title={origin}>
+      <span class="origin-muted">{p.scheme}</span>
+      <span class="origin-muted">{p.subdomain}</span>
+      <span class="origin-domain" data-testid="approval-domain">
+        {p.registrable}
+      </span>
+      <span class="origin-muted">{p.port}</span>
+    </strong>
   )
 }

@@ -1,4 +1,5 @@
 /** Display helpers for the approval page (text only). */
+import { parse as parseDomain } from 'tldts'
 
 /** Wei (decimal string) → ETH with up to 18 decimals, trailing zeros trimmed. */
 export function formatEth(wei: string): string {
@@ -34,4 +35,30 @@ export function titleOf(method: string): string {
  */
 export function isInsecureOrigin(origin: string): boolean {
   return origin.toLowerCase().startsWith('http:')
+}
+
+/** An origin split for display: the registrable domain is what identifies the site. */
+export type OriginParts = { scheme: string; subdomain: string; registrable: string; port: string }
+
+/**
+ * Split `origin` so the registrable domain (public-suffix list, `tldts`) can be emphasised
+ * (issue 22): `https://login.example.co.uk.evil.io:8443` → sub `login.example.co.uk.`,
+ * registrable `evil.io`. IP addresses and single-label hosts are their own registrable part.
+ */
+export function originParts(origin: string): OriginParts {
+  let url: URL
+  try {
+    url = new URL(origin)
+  } catch {
+    return { scheme: '', subdomain: '', registrable: origin, port: '' }
+  }
+  const host = url.hostname
+  const domain = parseDomain(host, { allowPrivateDomains: true }).domain
+  const registrable = domain && host.endsWith(domain) ? domain : host
+  return {
+    scheme: `${url.protocol}//`,
+    subdomain: host.slice(0, host.length - registrable.length),
+    registrable,
+    port: url.port ? `:${url.port}` : '',
+  }
 }

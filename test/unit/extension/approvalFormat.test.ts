@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isInsecureOrigin } from '@/src/extension/approval/format'
+import { isInsecureOrigin, originParts } from '@/src/extension/approval/format'
 
 describe('approval origin display', () => {
   it('flags http: origins only', () => {
@@ -7,5 +7,20 @@ describe('approval origin display', () => {
     expect(isInsecureOrigin('HTTP://a.example')).toBe(true)
     expect(isInsecureOrigin('https://a.example')).toBe(false)
     expect(isInsecureOrigin('https://http.example')).toBe(false)
+  })
+})
+
+describe('originParts (registrable domain emphasised)', () => {
+  it('splits a long look-alike host at its registrable domain, keeping the full text', () => {
+    const o = 'https://login.example.co.uk.secure-verify.evil.io:8443'
+    const p = originParts(o)
+    expect(p).toEqual({ scheme: 'https://', subdomain: 'login.example.co.uk.secure-verify.', registrable: 'evil.io', port: ':8443' })
+    expect(p.scheme + p.subdomain + p.registrable + p.port).toBe(o)
+  })
+  it('knows multi-label public suffixes, private suffixes, IPs and localhost', () => {
+    expect(originParts('https://app.uniswap.co.uk').registrable).toBe('uniswap.co.uk')
+    expect(originParts('https://alice.github.io').registrable).toBe('alice.github.io')
+    expect(originParts('http://127.0.0.1:5173')).toMatchObject({ subdomain: '', registrable: '127.0.0.1', port: ':5173' })
+    expect(originParts('http://localhost:3000')).toMatchObject({ subdomain: '', registrable: 'localhost' })
   })
 })
