@@ -36,6 +36,32 @@ export const ServiceKeys = z.object({
 })
 export type ServiceKeys = z.infer<typeof ServiceKeys>
 
+/** A network the service works with (src/chains/networks.ts), as wallets see it. */
+export const NetworkInfo = z.object({
+  /** CAIP-2 id: `eip155:<chainId>` or `solana:<genesis hash prefix>`. */
+  caip2: z.string().max(128),
+  family: z.enum(['evm', 'solana']),
+  name: z.string().max(128),
+  /** JSON-RPC endpoint for read-only calls (published: configure public endpoints). */
+  rpcUrl: z.string().max(2048),
+  nativeSymbol: z.string().max(16),
+  nativeDecimals: z.number().int().min(0).max(36),
+  /** A development chain: the dev faucet may fund addresses on it. */
+  dev: z.boolean(),
+  tokens: z
+    .array(
+      z.object({
+        address: z.string().max(64),
+        symbol: z.string().max(32),
+        decimals: z.number().int().min(0).max(36),
+        name: z.string().max(128),
+        stable: z.boolean(),
+      }),
+    )
+    .max(256),
+})
+export type NetworkInfo = z.infer<typeof NetworkInfo>
+
 /** The signed statement (inside {@link ServiceIdentityDocument}.statement, as JSON text). */
 export const ServiceIdentityStatement = z.object({
   v: z.literal(1),
@@ -43,6 +69,8 @@ export const ServiceIdentityStatement = z.object({
   /** Origins (`scheme://host[:port]`) the service answers at; the client's URL must be one of them. */
   origins: z.array(z.string().max(2048)).min(1).max(32),
   keys: ServiceKeys,
+  /** The networks the service signs and sends on (signed, so no one on the way can add an RPC). */
+  networks: z.array(NetworkInfo).max(64).default([]),
   /** Milliseconds since the epoch. */
   issuedAt: z.number().int().nonnegative(),
 })

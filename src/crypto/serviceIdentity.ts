@@ -5,6 +5,7 @@
  * is about to use: the document must be signed by exactly that key and list that URL's origin.
  */
 import { sha256 } from '@noble/hashes/sha2.js'
+import type { z } from 'zod'
 import {
   ServiceIdentityDocument,
   ServiceIdentityStatement,
@@ -14,6 +15,8 @@ import {
 import { signP256Der, verifyP256Der } from './ecdsa.js'
 import { bytesToHex, hexToBytes, tryHexToBytes, utf8Encode } from './encoding.js'
 import { p256PublicKeyFromPrivate } from './p256.js'
+
+type StatementInput = z.input<typeof ServiceIdentityStatement>
 
 /** Why a document was refused. */
 export type IdentityFailure = 'IDENTITY_MALFORMED' | 'IDENTITY_SIGNATURE_INVALID' | 'IDENTITY_KEY_MISMATCH' | 'IDENTITY_ORIGIN_MISMATCH'
@@ -29,7 +32,7 @@ export function originOf(url: string): string | null {
 }
 
 /** Sign a statement with the identity key (the service side). */
-export function signServiceIdentity(statement: Statement, identityPrivateKey: Uint8Array): ServiceIdentityDocument {
+export function signServiceIdentity(statement: StatementInput, identityPrivateKey: Uint8Array): ServiceIdentityDocument {
   const text = JSON.stringify(statement)
   return {
     statement: text,

@@ -1,3 +1,4 @@
+import { EXTENSION_ORIGIN } from '../../src/api/identity'
 /**
  * Adversarial checks of the service and the relay (wire-formats A2–A4): organization
  * isolation, credential resolution, recovery keys, replays across organizations, input
@@ -577,5 +578,23 @@ describe('development routes (issue 22 item 7)', () => {
       headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' },
     })
     expect([ok.status, ok.headers.get('access-control-allow-origin')]).toEqual([204, 'http://localhost:5173'])
+  })
+
+  it('the dev faucet also answers the wallet extension (its dev-build button), and still no web page', async () => {
+    const body = JSON.stringify({ caip2: 'eip155:31337', address: `0x${'11'.repeat(20)}`, amount: '0.1' })
+    const headers = (origin: string) => ({ Origin: origin, 'Content-Type': 'application/json' })
+    const pre = await fetch(`${svc.url}/dev/faucet`, {
+      method: 'OPTIONS',
+      headers: { Origin: EXTENSION_ORIGIN, 'Access-Control-Request-Method': 'POST' },
+    })
+    expect([pre.status, pre.headers.get('access-control-allow-origin')]).toEqual([204, EXTENSION_ORIGIN])
+    const ext = await fetch(`${svc.url}/dev/faucet`, { method: 'POST', headers: headers(EXTENSION_ORIGIN), body })
+    expect(ext.status).not.toBe(403)
+    for (const origin of ['http://localhost:5173', 'chrome-extension://abcdefghijklmnopabcdefghijklmnop']) {
+      const r = await fetch(`${svc.url}/dev/faucet`, { method: 'POST', headers: headers(origin), body })
+      expect(r.status, origin).toBe(403)
+    }
+    // The extension still cannot read the mailbox.
+    expect((await fetch(`${svc.url}/dev/messages`, { headers: { Origin: EXTENSION_ORIGIN } })).status).toBe(403)
   })
 })

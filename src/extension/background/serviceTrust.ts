@@ -6,12 +6,20 @@
  * and it is reached over HTTPS only. Nothing is sent to a service or relay before this passes.
  */
 import { SigilError } from '../../api/errors'
-import { HOSTED_SERVICE, RELAY_IDENTITY_PATH, SERVICE_IDENTITY_PATH, type ServiceKeys } from '../../api/serviceIdentity'
+import { HOSTED_SERVICE, type NetworkInfo, RELAY_IDENTITY_PATH, SERVICE_IDENTITY_PATH, type ServiceKeys } from '../../api/serviceIdentity'
 import { type IdentityFailure, originOf, sameServiceKeys, serviceFingerprint, verifyServiceIdentity } from '../../crypto/serviceIdentity'
 import { ExtensionError } from './failures'
 
 /** A service whose identity was checked, with the keys its signatures are checked against. */
-export type VerifiedService = { apiBaseUrl: string; relayUrl: string; keys: ServiceKeys; fingerprint: string; origins: string[] }
+export type VerifiedService = {
+  apiBaseUrl: string
+  relayUrl: string
+  keys: ServiceKeys
+  fingerprint: string
+  origins: string[]
+  /** The networks the service publishes in its signed identity (none for the hosted service). */
+  networks: NetworkInfo[]
+}
 
 type Fetch = typeof globalThis.fetch
 
@@ -54,6 +62,7 @@ export async function verifyService(
 ): Promise<VerifiedService> {
   let keys: ServiceKeys
   let origins: string[]
+  let networks: NetworkInfo[] = []
   if (isHosted(opts.apiBaseUrl)) {
     if (opts.pinnedKey !== undefined && opts.pinnedKey !== HOSTED_SERVICE.keys.identity) {
       throw refuse('service', opts.apiBaseUrl, 'IDENTITY_KEY_MISMATCH')
@@ -66,6 +75,7 @@ export async function verifyService(
     if (!v.ok) throw refuse('service', opts.apiBaseUrl, v.reason)
     keys = v.statement.keys
     origins = v.statement.origins
+    networks = v.statement.networks
   }
   if (!(isHosted(opts.apiBaseUrl) && originOf(opts.relayUrl) === HOSTED_SERVICE.relayOrigin)) {
     const doc = await getJson(doFetch, opts.relayUrl + RELAY_IDENTITY_PATH, {
@@ -77,5 +87,5 @@ export async function verifyService(
     if (!v.ok) throw refuse('relay', opts.relayUrl, v.reason)
     if (!sameServiceKeys(v.statement.keys, keys)) throw refuse('relay', opts.relayUrl, 'IDENTITY_KEY_MISMATCH')
   }
-  return { apiBaseUrl: opts.apiBaseUrl, relayUrl: opts.relayUrl, keys, fingerprint: serviceFingerprint(keys.identity), origins }
+  return { apiBaseUrl: opts.apiBaseUrl, relayUrl: opts.relayUrl, keys, fingerprint: serviceFingerprint(keys.identity), origins, networks }
 }

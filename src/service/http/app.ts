@@ -52,7 +52,15 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
   app.use('/public/*', interfaceCors)
   app.use('/healthz', interfaceCors)
   app.use(SERVICE_IDENTITY_PATH, interfaceCors)
-  app.use('/dev/*', sameOriginOnly())
+  // The wallet extension may call the dev faucet (its "Fund from faucet" button in dev builds);
+  // no web page may, and nothing else under /dev/ answers another origin (OTP codes stay unreadable).
+  const extensionFaucet = (origin: string, path: string) =>
+    path === '/dev/faucet' && /^(chrome|moz)-extension:\/\//.test(origin) && originAllowed(origin, rt.config.allowedOrigins)
+  app.use(
+    '/dev/faucet',
+    cors({ allowed: (origin) => extensionFaucet(origin, '/dev/faucet'), methods: 'POST, OPTIONS', expose: 'X-Request-Id' }),
+  )
+  app.use('/dev/*', sameOriginOnly({ alsoAllow: extensionFaucet }))
 
   app.get('/healthz', (c) =>
     c.json({
