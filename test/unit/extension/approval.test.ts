@@ -319,7 +319,9 @@ describe('dApp methods through the router', () => {
     expect(await b).toEqual({ error: { code: 4001, message: 'User rejected the request' } })
   })
 
-  it('permissions: get, revoke; chain switch to allow-listed chains only, with approval, rejecting other pending', async () => {
+  it('permissions: get, revoke; chain switch to allow-listed chains only, with approval, rejecting other pending', {
+    timeout: 40_000,
+  }, async () => {
     const t = setup()
     await t.connected()
     expect((await t.rpc('wallet_getPermissions')).result).toMatchObject([{ parentCapability: 'eth_accounts', invoker: ORIGIN }])
@@ -331,7 +333,7 @@ describe('dApp methods through the router', () => {
     const w = await t.windowOpened(2)
     const otherSign = t.rpc('eth_requestAccounts', undefined, OTHER) // queued behind the switch
     await vi.waitFor(async () => expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } }), {
-      timeout: 5000,
+      timeout: 15_000, // each round trip takes ~1 s on a loaded 2-core machine
     })
     expect(t.windows).toHaveLength(2)
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
