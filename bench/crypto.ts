@@ -7,6 +7,9 @@ import { bytesToHex, utf8Encode } from '../src/crypto/encoding.js'
 import { generateP256KeyPair } from '../src/crypto/p256.js'
 import { createApiKeyStamper, createP256WebCryptoKeyPair, createWebCryptoStamper } from '../src/crypto/stamp.js'
 import { verifyApiKeyStamp } from '../src/crypto/verifyStamp.js'
+import { signVerificationToken, verifyVerificationToken } from '../src/crypto/jwt.js'
+import { signServiceIdentity, verifyServiceIdentity } from '../src/crypto/serviceIdentity.js'
+import { createTargetBundle, encryptToTargetBundle } from '../src/crypto/signedBundle.js'
 import { type BenchResult, formatTable, measure } from './timing.js'
 
 const BODY = JSON.stringify({
@@ -56,6 +59,56 @@ export async function benchCrypto(opts: { minMs?: number } = {}): Promise<BenchR
       async () => {
         const r = await decryptCredentialBundle({ bundle, privateKey: target.privateKey })
         if (!r.ok) throw new Error('decrypt failed')
+      },
+      { minMs },
+    ),
+  )
+  // Issue 22: what the extension checks on every login against the pinned service.
+  const identityKey = generateP256KeyPair()
+  const identityHex = bytesToHex(identityKey.publicKeyUncompressed)
+  const doc = signServiceIdentity(
+    {
+      v: 1,
+      kind: 'sigil-service-identity',
+      origins: ['http://127.0.0.1:8787'],
+      keys: { identity: identityHex, signer: identityHex, notarizer: identityHex },
+      issuedAt: 1,
+    },
+    identityKey.privateKey,
+  )
+  results.push(
+    await measure(
+      'service identity verify',
+      () => {
+        if (!verifyServiceIdentity(doc, { url: 'http://127.0.0.1:8787', pinnedKey: identityHex }).ok) throw new Error('identity')
+      },
+      { minMs },
+    ),
+  )
+  const targetBundle = createTargetBundle({ targetPublicKey: target.publicKeyUncompressed, signerPrivateKey: identityKey.privateKey })
+  results.push(
+    await measure(
+      'OTP code → signed target bundle (verify + HPKE)',
+      async () => {
+        const r = await encryptToTargetBundle({
+          targetBundle,
+          plaintext: utf8Encode('{"otp_code":"ABC123"}'),
+          signerPublicKeyHex: identityHex,
+        })
+        if (!r.ok) throw new Error('target bundle')
+      },
+      { minMs },
+    ),
+  )
+  const token = signVerificationToken({
+    claims: { exp: String(Date.now() + 3_600_000), id: 't', organization_id: 'o', verification_type: 'OTP_TYPE_EMAIL', contact: 'a@b.c' },
+    signerPrivateKey: identityKey.privateKey,
+  })
+  results.push(
+    await measure(
+      'verification token verify',
+      () => {
+        if (!verifyVerificationToken(token, identityHex).ok) throw new Error('token')
       },
       { minMs },
     ),
