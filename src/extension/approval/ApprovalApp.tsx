@@ -12,6 +12,7 @@ import type { ApprovalView, FieldRow } from '../background/approvalView'
 import type { PopupClient } from '../popup/client'
 import { failureText } from '../popup/messages'
 import { formatEth, originParts, isInsecureOrigin, titleOf } from './format'
+import { SolanaViewBody } from './SolanaViews'
 
 /** Delay before Approve accepts clicks. */
 export const ARM_DELAY_MS = 400
@@ -161,6 +162,9 @@ function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => vo
           <p class="hint">The signed transaction goes back to the site; Sigil does not broadcast it.</p>
         </>
       )
+    case 'solanaConnect':
+    case 'solanaTransaction':
+      return <SolanaViewBody view={view} />
     case 'switchChain':
       return (
         <Rows

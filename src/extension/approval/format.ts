@@ -24,6 +24,14 @@ export function titleOf(method: string): string {
       return 'Sign this transaction?'
     case 'wallet_switchEthereumChain':
       return 'Switch network?'
+    case 'standard:connect':
+      return 'Connect to this site (Solana)?'
+    case 'solana:signMessage':
+      return 'Sign this message?'
+    case 'solana:signTransaction':
+      return 'Sign this Solana transaction?'
+    case 'solana:signAndSendTransaction':
+      return 'Sign and send this Solana transaction?'
     default:
       return 'Approve this request?'
   }

@@ -4,6 +4,7 @@
  */
 import { bytesToHex } from '../../crypto/encoding'
 import type { DecodedCall } from './calldata'
+import type { SolanaTransactionView } from './solanaTransaction'
 import type { TypedDataSummary } from './typedDataSummary'
 
 /** One `[label or path, text]` row of the window. */
@@ -42,6 +43,8 @@ export type ApprovalView =
       fee: string
     }
   | { kind: 'switchChain'; from: ChainLabel; to: ChainLabel }
+  | { kind: 'solanaConnect'; address: string; networks: string[] }
+  | SolanaTransactionView
 
 const MAX_TEXT = 4000
 

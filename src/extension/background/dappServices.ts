@@ -22,6 +22,7 @@ import type { ApprovalView } from './approvalView'
 import type { Core } from './core'
 import { loadSelectedChain } from './dappChains'
 import { grantedOrigins } from './permissions'
+import { solanaGrantedOrigins } from './solanaPermissions'
 import type { EndReason } from './sessionRecord'
 import type { BackgroundState } from './state'
 
@@ -206,6 +207,8 @@ export function createDappServices(
       queue.length = 0
       const origins = await grantedOrigins(core.deps.local).catch(() => [])
       for (const origin of origins) send(tabs.get(origin) ?? [], 'accountsChanged', [])
+      for (const origin of await solanaGrantedOrigins(core.deps.local).catch(() => []))
+        send(tabs.get(origin) ?? [], 'solanaAccountsChanged', [])
     },
   }
 }

@@ -16,6 +16,7 @@ import { createDappServices, WINDOWLESS_PLATFORM, type DappServices } from './da
 import { toPopupFailure } from './failures'
 import type { DappMethod, PopupMethod } from './methods'
 import { POPUP_METHODS } from './popupMethods'
+import { SOLANA_METHODS } from './solanaMethods'
 import type { BackgroundState } from './state'
 
 /** The `runtime.MessageSender` fields the router reads. */
@@ -77,7 +78,7 @@ export async function routeDappRpc(message: unknown, sender: Sender, ctx: Router
   const env = dappEnvelope.safeParse(message)
   if (!env.success) return { error: rpcError(RPC_ERROR.INVALID_REQUEST, 'Invalid request') }
   const { method, params } = env.data
-  const row: DappMethod<z.ZodType> | undefined = lookup(DAPP_METHODS, method)
+  const row: DappMethod<z.ZodType> | undefined = lookup(DAPP_METHODS, method) ?? lookup(SOLANA_METHODS, method)
   if (!row) return { error: rpcError(RPC_ERROR.UNSUPPORTED_METHOD, `Unsupported method: ${method}`) }
   const parsed = row.params.safeParse(params)
   if (!parsed.success) return { error: rpcError(RPC_ERROR.INVALID_PARAMS, `Invalid params for ${method}`) }

@@ -29,8 +29,8 @@ export type PageResponse =
   | { target: typeof INPAGE_TARGET; id: number; result: unknown }
   | { target: typeof INPAGE_TARGET; id: number; error: RpcErrorObject }
 
-/** EIP-1193 events the provider emits. */
-export const PROVIDER_EVENTS = ['accountsChanged', 'chainChanged', 'connect', 'disconnect'] as const
+/** EIP-1193 events the provider emits, and the Wallet Standard wallet's account changes. */
+export const PROVIDER_EVENTS = ['accountsChanged', 'chainChanged', 'connect', 'disconnect', 'solanaAccountsChanged'] as const
 /** One of {@link PROVIDER_EVENTS}. */
 export type ProviderEventName = (typeof PROVIDER_EVENTS)[number]
 

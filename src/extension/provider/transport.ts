@@ -11,6 +11,7 @@ export type Settle = (outcome: { result: unknown } | { error: RpcErrorObject }) 
 /** What the provider needs from the relay. */
 export type Transport = {
   send(method: string, params: RpcParams | undefined, settle: Settle): void
+  /** Add a listener for pushed events (the EIP-1193 provider and the Wallet Standard wallet share one transport). */
   onEvent(handler: (event: ProviderEventName, data: unknown) => void): void
 }
 
@@ -23,14 +24,14 @@ export type TransportWindow = Pick<Window, 'postMessage' | 'addEventListener'> &
 export function createWindowTransport(win: TransportWindow): Transport {
   const pending = new Map<number, Settle>()
   let nextId = 1
-  let eventHandler: ((event: ProviderEventName, data: unknown) => void) | undefined
+  const eventHandlers: Array<(event: ProviderEventName, data: unknown) => void> = []
 
   win.addEventListener('message', (event: MessageEvent) => {
     if (event.source !== win) return
     const msg = parseInpageMessage(event.data)
     if (!msg) return
     if ('event' in msg) {
-      eventHandler?.(msg.event, msg.data)
+      for (const handler of eventHandlers) handler(msg.event, msg.data)
       return
     }
     const settle = pending.get(msg.id)
@@ -48,7 +49,7 @@ export function createWindowTransport(win: TransportWindow): Transport {
       win.postMessage(msg, win.location.origin)
     },
     onEvent(handler) {
-      eventHandler = handler
+      eventHandlers.push(handler)
     },
   }
 }

@@ -30,7 +30,7 @@ export const ACCOUNT = privateKeyToAccount(PRIVATE_KEY)
 
 const ts = { seconds: '1700000000', nanos: '0' }
 
-function account(id: string, address: string, addressFormat: string) {
+export function account(id: string, address: string, addressFormat: string) {
   return {
     walletAccountId: id,
     organizationId: 'org-1',
@@ -45,7 +45,8 @@ function account(id: string, address: string, addressFormat: string) {
   }
 }
 
-function activity(type: string, result: Record<string, Record<string, unknown>>) {
+/** A completed activity response of `type` with `result`. */
+export function activity(type: string, result: Record<string, Record<string, unknown>>) {
   return {
     activity: {
       id: 'act-1',
@@ -66,8 +67,11 @@ function activity(type: string, result: Record<string, Record<string, unknown>>)
 
 type Call = { path: string; body: any }
 
+/** Extra routes of the fake service, tried first: the JSON answer, or undefined to fall through. */
+export type FakeRoutes = (path: string, body: any) => unknown | undefined
+
 /** The fake key service (`fetch`): list_wallet_accounts, sign_raw_payload, sign_transaction. */
-function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>): typeof fetch {
+function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>, routes?: FakeRoutes): typeof fetch {
   const pk = hexToBytes(PRIVATE_KEY)
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const known = identity.answer(String(input))
@@ -75,8 +79,10 @@ function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>): 
     const path = new URL(String(input)).pathname
     const body = JSON.parse(String(init?.body ?? '{}'))
     calls.push({ path, body })
-    let json: unknown
-    if (path === '/public/v1/query/list_wallet_accounts') {
+    let json: unknown = routes?.(path, body)
+    if (json !== undefined) {
+      // answered by the test's own routes
+    } else if (path === '/public/v1/query/list_wallet_accounts') {
       json = {
         accounts: [
           account('a0', 'So11111111111111111111111111111111111111112', 'ADDRESS_FORMAT_SOLANA'),
@@ -110,11 +116,11 @@ export const FIXTURE_IDENTITY = fakeIdentity(DEFAULT_SETTINGS.apiBaseUrl)
  * A wired background with a fake platform; `login()` starts a session for org-1. `local` replaces
  * the Map-backed `storage.local` (`f.deps.local` is then unused).
  */
-export function setup(opts: { local?: StorageAreaLike } = {}) {
+export function setup(opts: { local?: StorageAreaLike; identity?: ReturnType<typeof fakeIdentity>; routes?: FakeRoutes } = {}) {
   const f = fakeDeps()
   const calls: Call[] = []
-  const identity = FIXTURE_IDENTITY
-  f.deps.fetch = fakeService(calls, identity)
+  const identity = opts.identity ?? FIXTURE_IDENTITY
+  f.deps.fetch = fakeService(calls, identity, opts.routes)
   f.deps.local.data.set(SETTINGS_KEY, { v: SETTINGS_VERSION, settings: { ...DEFAULT_SETTINGS, identityKey: identity.publicKeyHex } })
   const windows: Array<{ windowId: number; approvalId: string }> = []
   const closed: number[] = []

@@ -4,7 +4,7 @@ import type { CoreDeps } from '@/src/extension/background/core'
 import { createMemoryKeyStore } from '@/src/extension/background/keyStore'
 import type { StorageAreaLike } from '@/src/extension/background/storageArea'
 import { saveConnection, savePreferences } from '@/src/extension/background/settings'
-import { RELAY_IDENTITY_PATH, SERVICE_IDENTITY_PATH } from '@/src/api/serviceIdentity'
+import { type NetworkInfo, RELAY_IDENTITY_PATH, SERVICE_IDENTITY_PATH } from '@/src/api/serviceIdentity'
 import { signServiceIdentity } from '@/src/crypto/serviceIdentity'
 import { generateP256KeyPair, p256PublicKeyFromPrivate } from '@/src/crypto/p256'
 import { bytesToHex } from '@/src/crypto/encoding'
@@ -67,7 +67,7 @@ export async function pinService(area: StorageAreaLike, url: string, autoLockMin
  * A fake service identity for fetch stubs: `identityDocs(url)` answers the service's
  * `/.well-known/sigil-service` and the relay's `/v1/service_identity`, signed by `key`.
  */
-export function fakeIdentity(url: string, key = generateP256KeyPair()) {
+export function fakeIdentity(url: string, key = generateP256KeyPair(), networks: NetworkInfo[] = []) {
   const pub = bytesToHex(p256PublicKeyFromPrivate(key.privateKey, false))
   const doc = signServiceIdentity(
     {
@@ -76,6 +76,7 @@ export function fakeIdentity(url: string, key = generateP256KeyPair()) {
       origins: [new URL(url).origin],
       keys: { identity: pub, signer: pub, notarizer: pub },
       issuedAt: 1,
+      ...(networks.length > 0 ? { networks } : {}),
     },
     key.privateKey,
   )

@@ -91,8 +91,8 @@ describe('provider.request through relay and router', () => {
     const { detail, w } = setup()
     await Promise.all([1, 2, 3].map(() => detail.provider.request({ method: 'net_version' })))
     const ids = w.posted
-      .map((p) => p.message as { target: string; id: number })
-      .filter((m) => m.target === 'sigil-content')
+      .map((p) => p.message as { target: string; id: number; method: string })
+      .filter((m) => m.target === 'sigil-content' && m.method === 'net_version')
       .map((m) => m.id)
     expect(new Set(ids).size).toBe(3)
   })
@@ -102,12 +102,13 @@ describe('provider.request through relay and router', () => {
     const { provider } = installProvider(w)
     let settled = false
     void provider.request({ method: 'eth_chainId' }).finally(() => (settled = true))
-    w.deliver({ target: 'sigil-inpage', id: 1, result: '0x5' }, {})
-    w.deliver({ target: 'sigil-inpage', id: 1, result: '0x5', error: { code: 1, message: 'x' } }, w)
-    w.deliver({ target: 'sigil-inpage', id: 1, error: { code: 'x' } }, w)
+    // id 1 is the Solana wallet's sol_state, sent at install
+    w.deliver({ target: 'sigil-inpage', id: 2, result: '0x5' }, {})
+    w.deliver({ target: 'sigil-inpage', id: 2, result: '0x5', error: { code: 1, message: 'x' } }, w)
+    w.deliver({ target: 'sigil-inpage', id: 2, error: { code: 'x' } }, w)
     await flush()
     expect(settled).toBe(false)
-    w.deliver({ target: 'sigil-inpage', id: 1, result: '0xa' }, w)
+    w.deliver({ target: 'sigil-inpage', id: 2, result: '0xa' }, w)
     await flush()
     expect(settled).toBe(true)
   })

@@ -1,0 +1,46 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/preact'
+import { afterEach, describe, expect, it } from 'vitest'
+import { SolanaViewBody } from '@/src/extension/approval/SolanaViews'
+import type { SolanaTransactionView } from '@/src/extension/background/solanaTransaction'
+
+const ME = 'JDuHr2NBczizh6ahXL1HxNMBAKoad1uxWUERoYrjJjck'
+const TO = '6GqaqX4MSo6w3DQzWE9TDwbckaQuSHjtyLguq8P19tYN'
+
+afterEach(cleanup)
+
+describe('Solana approval bodies', () => {
+  it('a transfer shows each instruction row, the fee payer, network, warnings and whether Sigil sends it', () => {
+    const view: SolanaTransactionView = {
+      kind: 'solanaTransaction',
+      address: ME,
+      network: 'Solana Dev (solana:localnet)',
+      feePayer: ME,
+      version: '0',
+      instructions: [
+        {
+          title: 'System Program: transfer SOL',
+          rows: [
+            ['From', ME],
+            ['To', TO],
+            ['Amount', '0.5 SOL (500000000 lamports)'],
+          ],
+        },
+      ],
+      warnings: ['Other accounts must sign this transaction too: X'],
+      send: true,
+    }
+    render(<SolanaViewBody view={view} />)
+    const ix = screen.getByTestId('approval-instruction')
+    expect(ix.textContent).toBe(`1. System Program: transfer SOLFrom${ME}To${TO}Amount0.5 SOL (500000000 lamports)`)
+    expect(screen.getByTestId('approval-solana-transaction').textContent).toBe(`Fee payer${ME}NetworkSolana Dev (solana:localnet)Version0`)
+    expect(screen.getByTestId('approval-warnings').textContent).toContain('Other accounts must sign')
+    expect(screen.getByText('Sigil signs this transaction and sends it to the network.')).toBeTruthy()
+  })
+
+  it('connect shows the account and the networks', () => {
+    render(<SolanaViewBody view={{ kind: 'solanaConnect', address: ME, networks: ['Solana Dev (solana:localnet)'] }} />)
+    expect(screen.getByTestId('approval-account').textContent).toBe(ME)
+    expect(screen.getByText(/networks: Solana Dev \(solana:localnet\)/)).toBeTruthy()
+  })
+})
