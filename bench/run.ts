@@ -43,6 +43,21 @@ if (want('send')) {
   const { benchServiceSend, formatServiceSend } = await import('./service-send.js')
   console.log(formatServiceSend(await benchServiceSend()))
 }
+if (want('sizes')) {
+  console.log('\n## Extension bundle sizes (issue 12: inpage script ≤ 15 kB raw)\n')
+  const { readFileSync, readdirSync } = await import('node:fs')
+  const { gzipSync } = await import('node:zlib')
+  const dir = new URL('../.output/chrome-mv3/', import.meta.url)
+  if (!existsSync(dir)) console.log('(no build: run `npx wxt build` first)')
+  else {
+    const files = ['content-scripts/inpage.js', 'content-scripts/content.js', 'background.js']
+    for (const f of readdirSync(new URL('chunks/', dir))) if (f.endsWith('.js')) files.push(`chunks/${f}`)
+    for (const f of files) {
+      const bytes = readFileSync(new URL(f, dir))
+      console.log(`${f.padEnd(48)} ${String(bytes.length).padStart(8)} B raw ${String(gzipSync(bytes).length).padStart(8)} B gzip`)
+    }
+  }
+}
 if (want('extension') && existsSync(new URL('./extension.ts', import.meta.url))) {
   console.log('\n## Extension (issue 7)\n')
   const path = './extension.js'
