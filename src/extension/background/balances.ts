@@ -31,10 +31,19 @@ export function nodeFailure(err: unknown, network: Pick<NetworkInfo, 'name'>): u
 }
 
 /** The native asset and tokens of one address on `network`, read through the service. */
-export async function balancesOf(client: SigilClient, session: ActiveSession, network: NetworkInfo, address: string): Promise<BalanceView[]> {
+export async function balancesOf(
+  client: SigilClient,
+  session: ActiveSession,
+  network: NetworkInfo,
+  address: string,
+): Promise<BalanceView[]> {
   let balances: Awaited<ReturnType<SigilClient['getWalletAddressBalances']>>['balances']
   try {
-    ;({ balances } = await client.getWalletAddressBalances({ organizationId: session.record.organizationId, address, caip2: network.caip2 }))
+    ;({ balances } = await client.getWalletAddressBalances({
+      organizationId: session.record.organizationId,
+      address,
+      caip2: network.caip2,
+    }))
   } catch (err) {
     throw nodeFailure(err, network)
   }
@@ -60,7 +69,9 @@ export async function getBalances(
   const network = await requirePopupNetwork(core, p.caip2)
   const { wallets } = await listAccounts(client, session)
   const format = FORMAT_OF_FAMILY[network.family]
-  const mine = wallets.flatMap((w) => w.accounts.filter((a) => a.addressFormat === format).map((a) => ({ address: a.address, walletName: w.walletName })))
+  const mine = wallets.flatMap((w) =>
+    w.accounts.filter((a) => a.addressFormat === format).map((a) => ({ address: a.address, walletName: w.walletName })),
+  )
   const accounts = await Promise.all(mine.map(async (a) => ({ ...a, balances: await balancesOf(client, session, network, a.address) })))
   return { caip2: network.caip2, accounts }
 }

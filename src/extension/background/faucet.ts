@@ -47,7 +47,10 @@ export async function fundFromFaucet(
   if (!res.ok) {
     const why = typeof body?.message === 'string' ? body.message : `HTTP ${res.status}`
     if (res.status === 404) throw new ExtensionError('REQUEST_FAILED', 'This service has no dev faucet.')
-    throw new ExtensionError(res.status === 400 && /does not answer|refused/.test(why) ? 'NODE_UNAVAILABLE' : 'REQUEST_FAILED', `Faucet: ${why}`)
+    throw new ExtensionError(
+      res.status === 400 && /does not answer|refused/.test(why) ? 'NODE_UNAVAILABLE' : 'REQUEST_FAILED',
+      `Faucet: ${why}`,
+    )
   }
   const baseUnits = typeof body?.baseUnits === 'string' && /^\d{1,78}$/.test(body.baseUnits) ? body.baseUnits : '0'
   return { caip2: network.caip2, address: p.address, amount, baseUnits }

@@ -28,7 +28,12 @@ type Item = {
   block: { timestamp: string }
   status: string
   fee: { amount: string }
-  transfers: Array<{ direction: 'IN' | 'OUT'; amount: string; counterparty: string; asset?: { symbol: string; decimals: number } | undefined }>
+  transfers: Array<{
+    direction: 'IN' | 'OUT'
+    amount: string
+    counterparty: string
+    asset?: { symbol: string; decimals: number } | undefined
+  }>
   executionFailed?: boolean | undefined
 }
 
@@ -40,7 +45,9 @@ function row(id: string, item: Item): HistoryRow {
     timestamp: item.block.timestamp,
     fee: /^\d+$/.test(item.fee.amount) ? item.fee.amount : '',
     transfers: item.transfers.flatMap((t) =>
-      t.asset ? [{ direction: t.direction, amount: t.amount, symbol: t.asset.symbol, decimals: t.asset.decimals, counterparty: t.counterparty }] : [],
+      t.asset
+        ? [{ direction: t.direction, amount: t.amount, symbol: t.asset.symbol, decimals: t.asset.decimals, counterparty: t.counterparty }]
+        : [],
     ),
   }
 }
@@ -53,7 +60,12 @@ export async function listHistory(
   p: { caip2: string; address: string },
 ): Promise<{ caip2: string; address: string; native: { symbol: string; decimals: number }; rows: HistoryRow[] }> {
   const network = await requirePopupNetwork(core, p.caip2)
-  const req = { organizationId: session.record.organizationId, address: p.address, caip2: network.caip2, paginationOptions: { limit: String(HISTORY_PAGE) } }
+  const req = {
+    organizationId: session.record.organizationId,
+    address: p.address,
+    caip2: network.caip2,
+    paginationOptions: { limit: String(HISTORY_PAGE) },
+  }
   let rows: HistoryRow[]
   try {
     rows =

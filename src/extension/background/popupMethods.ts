@@ -181,7 +181,14 @@ export const POPUP_METHODS = {
     handler: (p, { core }) => core.withSession((client, s) => getBalances(core, client, s, p)),
   }),
   faucet: popupMethod({
-    params: z.object({ caip2, address, amount: z.string().regex(/^\d{1,4}(\.\d{1,18})?$/).optional() }),
+    params: z.object({
+      caip2,
+      address,
+      amount: z
+        .string()
+        .regex(/^\d{1,4}(\.\d{1,18})?$/)
+        .optional(),
+    }),
     handler: (p, { core }) => core.withSession((client, s) => fundFromFaucet(core, client, s, p)),
   }),
   sendEstimate: popupMethod({

@@ -57,8 +57,10 @@ async function prepare(core: Core, client: SigilClient, session: ActiveSession, 
   if (!to.ok) throw new ExtensionError('INVALID_ARGUMENT', `to: ${to.reason}`)
   const from = checkRecipient(network.family, p.from)
   if (!from.ok) throw new ExtensionError('INVALID_ARGUMENT', `from: ${from.reason}`)
-  if (to.address.toLowerCase() === from.address.toLowerCase()) throw new ExtensionError('INVALID_ARGUMENT', 'to: send to another address than the sender')
-  if (p.token !== undefined && network.family !== 'evm') throw new ExtensionError('INVALID_ARGUMENT', 'token: tokens are sent on EVM networks only')
+  if (to.address.toLowerCase() === from.address.toLowerCase())
+    throw new ExtensionError('INVALID_ARGUMENT', 'to: send to another address than the sender')
+  if (p.token !== undefined && network.family !== 'evm')
+    throw new ExtensionError('INVALID_ARGUMENT', 'token: tokens are sent on EVM networks only')
   const balances = await balancesOf(client, session, network, p.from)
   const native = balances.find((b) => b.token === undefined)
   if (!native) throw new ExtensionError('REQUEST_FAILED', 'The service gave no native balance.')
@@ -71,7 +73,10 @@ async function evmFees(core: Core, network: NetworkInfo, call: { from: string; t
   const hex = (n: bigint) => `0x${n.toString(16)}`
   let gas: bigint
   try {
-    gas = quantity(await nodeRpc(core, network, 'eth_estimateGas', [{ from: call.from, to: call.to, value: hex(call.value), data: call.data }]), 'eth_estimateGas')
+    gas = quantity(
+      await nodeRpc(core, network, 'eth_estimateGas', [{ from: call.from, to: call.to, value: hex(call.value), data: call.data }]),
+      'eth_estimateGas',
+    )
   } catch (err) {
     if (err instanceof RpcRefused) return { failure: `The node expects this transaction to fail: ${err.rpcMessage}` }
     throw err
@@ -84,7 +89,10 @@ async function evmFees(core: Core, network: NetworkInfo, call: { from: string; t
     if (!(err instanceof RpcRefused)) throw err
     priority = GWEI
   }
-  const baseFee = block?.baseFeePerGas === undefined ? quantity(await nodeRpc(core, network, 'eth_gasPrice', []), 'eth_gasPrice') : quantity(block.baseFeePerGas, 'baseFeePerGas')
+  const baseFee =
+    block?.baseFeePerGas === undefined
+      ? quantity(await nodeRpc(core, network, 'eth_gasPrice', []), 'eth_gasPrice')
+      : quantity(block.baseFeePerGas, 'baseFeePerGas')
   const maxFeePerGas = 2n * baseFee + priority
   const gasLimit = (gas * 12n) / 10n
   return { gas, gasLimit, maxFeePerGas, priority, fee: gas * (baseFee + priority), maxFee: gasLimit * maxFeePerGas }
@@ -107,18 +115,26 @@ export async function estimateSend(core: Core, client: SigilClient, session: Act
     nativeBalance: native.balance,
   }
   if (network.family === 'solana') {
-    const { value: blockhash } = await nodeRpc<{ value: { blockhash: string } }>(core, network, 'getLatestBlockhash', [{ commitment: 'confirmed' }])
+    const { value: blockhash } = await nodeRpc<{ value: { blockhash: string } }>(core, network, 'getLatestBlockhash', [
+      { commitment: 'confirmed' },
+    ])
     const message = solTransferMessage(p.from, to, amount ?? 0n, blockhash.blockhash)
-    const answer = await nodeRpc<{ value: number | null }>(core, network, 'getFeeForMessage', [base64.encode(message), { commitment: 'confirmed' }])
+    const answer = await nodeRpc<{ value: number | null }>(core, network, 'getFeeForMessage', [
+      base64.encode(message),
+      { commitment: 'confirmed' },
+    ])
     const fee = BigInt(answer.value ?? 5000)
     const max = nativeBalance > fee ? nativeBalance - fee : 0n
-    const problem = amount !== undefined && amount > max ? `Not enough ${native.symbol}: the amount plus the fee is more than the balance.` : undefined
+    const problem =
+      amount !== undefined && amount > max ? `Not enough ${native.symbol}: the amount plus the fee is more than the balance.` : undefined
     return { ...base, fee: fee.toString(), maxFee: fee.toString(), max: max.toString(), ...(problem ? { problem } : {}) }
   }
   const token = asset.token
   let call: { from: string; to: string; value: bigint; data: string }
   if (token !== undefined) {
-    call = { from: p.from, to: token, value: 0n, data: transferCalldata(to, amount ?? balance) }
+    // More than the balance would only make the estimate revert: estimate the whole balance instead.
+    const moved = amount !== undefined && amount <= balance ? amount : balance
+    call = { from: p.from, to: token, value: 0n, data: transferCalldata(to, moved) }
   } else {
     // A plain account's gas does not depend on the value; estimate without it so Max can be estimated.
     const code = await nodeRpc<string>(core, network, 'eth_getCode', [to, 'latest'])
@@ -131,7 +147,10 @@ export async function estimateSend(core: Core, client: SigilClient, session: Act
   const max = token !== undefined ? balance : nativeBalance > fees.maxFee ? nativeBalance - fees.maxFee : 0n
   let problem: string | undefined
   if (amount !== undefined && amount > max) {
-    problem = token !== undefined ? `Not enough ${asset.symbol}.` : `Not enough ${native.symbol}: the amount plus the most the fee can cost is more than the balance.`
+    problem =
+      token !== undefined
+        ? `Not enough ${asset.symbol}.`
+        : `Not enough ${native.symbol}: the amount plus the most the fee can cost is more than the balance.`
   } else if (token !== undefined && fees.maxFee > nativeBalance) {
     problem = `Not enough ${native.symbol} to pay the fee.`
   }
@@ -169,7 +188,8 @@ export async function submitSend(
       if (p.token !== undefined && !network.tokens.some((t) => t.address.toLowerCase() === p.token?.toLowerCase()))
         throw new ExtensionError('INVALID_ARGUMENT', `token: not one of ${network.name}’s tokens`)
       if (!p.evm) throw new ExtensionError('INVALID_ARGUMENT', 'evm: the reviewed gas and fees are required')
-      const call = p.token === undefined ? { to: to.address, value: amount.toString() } : { to: p.token, data: transferCalldata(to.address, amount) }
+      const call =
+        p.token === undefined ? { to: to.address, value: amount.toString() } : { to: p.token, data: transferCalldata(to.address, amount) }
       res = await client.ethSendTransaction({ organizationId, from: p.from, caip2: network.caip2, calls: [call], ...p.evm })
     }
   } catch (err) {
@@ -196,8 +216,15 @@ export function failureMessage(r: StatusResponse): string {
 }
 
 /** The status of a send started by {@link submitSend}. */
-export async function sendStatus(client: SigilClient, session: ActiveSession, p: { sendTransactionStatusId: string }): Promise<SendStatusView> {
-  const r = await client.getSendTransactionStatus({ organizationId: session.record.organizationId, sendTransactionStatusId: p.sendTransactionStatusId })
+export async function sendStatus(
+  client: SigilClient,
+  session: ActiveSession,
+  p: { sendTransactionStatusId: string },
+): Promise<SendStatusView> {
+  const r = await client.getSendTransactionStatus({
+    organizationId: session.record.organizationId,
+    sendTransactionStatusId: p.sendTransactionStatusId,
+  })
   const txHash = r.eth?.txHash ?? r.solana?.signature
   const state = r.txStatus === 'INCLUDED' ? 'confirmed' : r.txStatus === 'FAILED' ? 'failed' : 'pending'
   return { state, txStatus: r.txStatus, ...(txHash ? { txHash } : {}), ...(state === 'failed' ? { message: failureMessage(r) } : {}) }

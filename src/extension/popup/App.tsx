@@ -153,9 +153,18 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
         </nav>
         {inView === 'accounts' && <Accounts client={client} network={network} onSend={onSend} onSessionLost={load} />}
         {inView === 'send' && network && (
-          <Send key={network.caip2} client={client} network={network} from={sendFrom} onSessionLost={load} onHistory={() => setInView('history')} />
+          <Send
+            key={network.caip2}
+            client={client}
+            network={network}
+            from={sendFrom}
+            onSessionLost={load}
+            onHistory={() => setInView('history')}
+          />
         )}
-        {inView === 'history' && network && <HistoryScreen key={network.caip2} client={client} network={network} address={sendFrom} onSessionLost={load} />}
+        {inView === 'history' && network && (
+          <HistoryScreen key={network.caip2} client={client} network={network} address={sendFrom} onSessionLost={load} />
+        )}
         {inView === 'buy' && <Buy client={client} lastTransactionId={status.lastOnRamp?.transactionId ?? null} onSessionLost={load} />}
         {inView === 'activity' && <Activity client={client} onSessionLost={load} />}
         {inView === 'settings' && (

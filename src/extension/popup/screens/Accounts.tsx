@@ -32,7 +32,19 @@ function BalanceList({ balances }: { balances: Balances }) {
   )
 }
 
-function Faucet({ client, network, address, onFunded, onSessionLost }: { client: PopupClient; network: Network; address: string; onFunded(): void; onSessionLost(): void }) {
+function Faucet({
+  client,
+  network,
+  address,
+  onFunded,
+  onSessionLost,
+}: {
+  client: PopupClient
+  network: Network
+  address: string
+  onFunded(): void
+  onSessionLost(): void
+}) {
   const action = useAction(onSessionLost)
   const [done, setDone] = useState<string | null>(null)
   return (

@@ -81,8 +81,8 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
                   {r.transfers.length === 0 && 'Contract call'}
                   {r.transfers.map((t, i) => (
                     <span key={i} class="transfer" data-direction={t.direction}>
-                      {t.direction === 'OUT' ? 'Sent' : 'Received'} {formatUnits(t.amount, t.decimals)} {t.symbol} {t.direction === 'OUT' ? 'to' : 'from'}{' '}
-                      <code title={t.counterparty}>{short(t.counterparty)}</code>
+                      {t.direction === 'OUT' ? 'Sent' : 'Received'} {formatUnits(t.amount, t.decimals)} {t.symbol}{' '}
+                      {t.direction === 'OUT' ? 'to' : 'from'} <code title={t.counterparty}>{short(t.counterparty)}</code>
                     </span>
                   ))}
                 </span>
@@ -90,7 +90,8 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
               </div>
               <span class="hint">
                 {r.timestamp ? new Date(r.timestamp).toLocaleString() : 'time unknown'}
-                {r.fee && ` · fee ${formatUnits(r.fee, shown.native.decimals)} ${shown.native.symbol}`} · <code title={r.id}>{short(r.id)}</code>
+                {r.fee && ` · fee ${formatUnits(r.fee, shown.native.decimals)} ${shown.native.symbol}`} ·{' '}
+                <code title={r.id}>{short(r.id)}</code>
               </span>
             </li>
           )

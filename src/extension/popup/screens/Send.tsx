@@ -28,9 +28,13 @@ function Facts({ e, amount }: { e: Estimate; amount: bigint }) {
       <dt>Network</dt>
       <dd data-field="network">{e.networkName}</dd>
       <dt>From</dt>
-      <dd data-field="from" class="address">{e.from}</dd>
+      <dd data-field="from" class="address">
+        {e.from}
+      </dd>
       <dt>To</dt>
-      <dd data-field="to" class="address">{e.to}</dd>
+      <dd data-field="to" class="address">
+        {e.to}
+      </dd>
       <dt>Amount</dt>
       <dd data-field="amount">
         {formatUnits(amount, e.asset.decimals)} {e.asset.symbol}
@@ -146,14 +150,23 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
       <section aria-labelledby="send-heading">
         <h2 id="send-heading">Send status</h2>
         <Facts e={review.estimate} amount={review.amount} />
-        <p id="send-status" role="status" aria-live="polite" data-state={state} class={state === 'failed' ? 'error' : state === 'confirmed' ? 'ok' : ''}>
+        <p
+          id="send-status"
+          role="status"
+          aria-live="polite"
+          data-state={state}
+          class={state === 'failed' ? 'error' : state === 'confirmed' ? 'ok' : ''}
+        >
           {state === 'pending' && `Pending (${(s?.txStatus ?? 'submitted').toLowerCase()})…`}
           {state === 'confirmed' && 'Confirmed'}
           {state === 'failed' && `Failed: ${s?.message ?? 'the transaction failed'}`}
         </p>
         {s?.txHash && (
           <p class="hint">
-            Transaction <code class="address" data-field="tx-hash">{s.txHash}</code>
+            Transaction{' '}
+            <code class="address" data-field="tx-hash">
+              {s.txHash}
+            </code>
           </p>
         )}
         <ErrorLine error={poll.error} />
@@ -235,7 +248,13 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
             </select>
           </Field>
           <Field label="Recipient" hint={network.family === 'evm' ? '0x… address' : 'base58 address'}>
-            <input value={to} onInput={(e) => setTo(e.currentTarget.value)} onBlur={() => to && setTouched(true)} spellcheck={false} autoComplete="off" />
+            <input
+              value={to}
+              onInput={(e) => setTo(e.currentTarget.value)}
+              onBlur={() => to && setTouched(true)}
+              spellcheck={false}
+              autoComplete="off"
+            />
           </Field>
           {(touched || to.length >= 32) && !recipient.ok && (
             <p class="error" id="recipient-error">
