@@ -11,16 +11,16 @@ import type { NetworkInfo } from './networks'
 /** How long a node may take to answer. */
 export const NODE_TIMEOUT_MS = 10_000
 
-/** The node answered the call with a JSON-RPC error. */
-export class RpcRefused extends Error {
+/** The node answered the call with a JSON-RPC error (shown to the popup as REQUEST_FAILED with the node's message). */
+export class RpcRefused extends ExtensionError {
   override name = 'RpcRefused'
   constructor(
     readonly method: string,
     readonly rpcCode: number,
     readonly rpcMessage: string,
-    readonly rpcData?: unknown,
+    networkName: string,
   ) {
-    super(`${method}: ${rpcMessage}`)
+    super('REQUEST_FAILED', `The ${networkName} node refused ${method}: ${rpcMessage}`)
   }
 }
 
@@ -42,7 +42,7 @@ export async function nodeRpc<T>(core: Core, network: Pick<NetworkInfo, 'rpcUrl'
     throw new ExtensionError('NODE_UNAVAILABLE', `The ${network.name} node is not answering.`)
   }
   if (body === null || typeof body !== 'object') throw new ExtensionError('NODE_UNAVAILABLE', `The ${network.name} node sent no answer.`)
-  if (body.error) throw new RpcRefused(method, body.error.code ?? 0, String(body.error.message ?? 'refused'), body.error.data)
+  if (body.error) throw new RpcRefused(method, body.error.code ?? 0, String(body.error.message ?? 'refused'), network.name)
   if (!('result' in body)) throw new ExtensionError('NODE_UNAVAILABLE', `The ${network.name} node sent no result for ${method}.`)
   return body.result as T
 }
