@@ -20,6 +20,8 @@ import { type LaunchedExtension, launchExtension } from './helpers/browser'
 import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
 
 const EVM = 'eip155:31337'
+/** A network whose node is down (nothing listens on its port). */
+const OFFLINE = 'eip155:31338'
 const BOB = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
 const SOL_BOB = 'GvZEwtCHZ7YtCkQCaLRVEXsyVvDTq8pVmKVYPpcmBS5Y'
 const artifact = JSON.parse(readFileSync(new URL('../fixtures/contracts/ERC20PresetFixedSupply.json', import.meta.url), 'utf8')) as {
@@ -106,7 +108,7 @@ beforeAll(async () => {
   token = deployed.contractAddress as Hex
   svc = await startTestService({
     networks: resolveNetworks(
-      `${EVM}=${chains.evm.url},${DEV_SOLANA_CAIP2}=${chains.solana.url}`,
+      `${EVM}=${chains.evm.url},${DEV_SOLANA_CAIP2}=${chains.solana.url},${OFFLINE}=http://127.0.0.1:${await freePort()}`,
       `${EVM}=${token}:TST:18:Sigil Test Token`,
     ),
   })
@@ -214,5 +216,16 @@ describe('send from the popup on the dev chains', () => {
       expect.stringMatching(/^Sent 0\.25 ETH to 0x/),
     ])
     await shot(page, 'popup-history')
+  })
+
+  it('shows a clear error, and no balances, on a network whose node is down', async () => {
+    await page.getByLabel('Network').selectOption(OFFLINE)
+    await page.getByRole('button', { name: 'Accounts' }).click()
+    const error = page.locator('#balances-error')
+    await error.waitFor({ timeout: 30_000 })
+    expect(await error.textContent()).toMatch(/^Balances unavailable: .*(node|reach|answer)/i)
+    expect(await page.locator('ul.balances').count()).toBe(0)
+    expect(await page.getByRole('button', { name: /from faucet/ }).count()).toBe(0)
+    await shot(page, 'popup-accounts-node-down')
   })
 })

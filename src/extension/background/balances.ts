@@ -25,7 +25,7 @@ export type AccountBalances = { address: string; walletName: string; balances: B
 /** Map a service refusal caused by the node to NODE_UNAVAILABLE; anything else passes. */
 export function nodeFailure(err: unknown, network: Pick<NetworkInfo, 'name'>): unknown {
   if (err instanceof SigilRequestError && err.code === 'FAILED_PRECONDITION') {
-    return new ExtensionError('NODE_UNAVAILABLE', `${network.name}: ${err.message}`)
+    return new ExtensionError('NODE_UNAVAILABLE', err.message.includes(network.name) ? err.message : `${network.name}: ${err.message}`)
   }
   return err
 }
