@@ -223,6 +223,31 @@ describe('send', () => {
   })
 })
 
+describe('send status polling', () => {
+  it('stops asking for the status once the screen is gone', async () => {
+    let polls = 0
+    const client = fakeClient({
+      balances: () => ({ ok: true, result: balances('1500000000000000000') }),
+      sendEstimate: () => ({ ok: true, result: estimate }),
+      sendSubmit: () => ({ ok: true, result: { sendTransactionStatusId: 'send-2', activityStatus: 'ACTIVITY_STATUS_COMPLETED' } }),
+      sendStatus: () => {
+        polls++
+        return { ok: true, result: { state: 'pending', txStatus: 'BROADCASTING' } }
+      },
+    })
+    const view = render(<Send client={client} network={evm} onSessionLost={noop} />)
+    fireEvent.input(await screen.findByLabelText(/^Recipient/), { target: { value: BOB } })
+    fireEvent.input(screen.getByLabelText('Amount'), { target: { value: '0.1' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Review' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm and send' }))
+    await waitFor(() => expect(document.getElementById('send-status')?.textContent).toBe('Pending (broadcasting)…'))
+    view.unmount()
+    const seen = polls
+    await new Promise((r) => setTimeout(r, 2500))
+    expect(polls).toBe(seen)
+  })
+})
+
 describe('history', () => {
   it('lists transfers with amounts, statuses and failures', async () => {
     const client = fakeClient({

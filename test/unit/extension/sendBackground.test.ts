@@ -264,3 +264,15 @@ describe('history', () => {
     expect(s.rows[0].transfers[0]).toMatchObject({ direction: 'OUT', amount: '500000000', symbol: 'SOL', counterparty: SOL_BOB })
   })
 })
+
+describe('Max on Solana', () => {
+  it('sends the balance less the message fee, leaving the sender at zero', async () => {
+    const e = await ok('sendEstimate', { caip2: DEV_SOLANA_CAIP2, from: sol, to: SOL_BOB })
+    const balance = await solBalance(sol)
+    expect(BigInt(e.max)).toBe(balance - 5000n)
+    const { sendTransactionStatusId } = await ok('sendSubmit', { caip2: DEV_SOLANA_CAIP2, from: sol, to: SOL_BOB, amount: e.max })
+    expect((await settle(sendTransactionStatusId)).state).toBe('confirmed')
+    expect(await solBalance(sol)).toBe(0n)
+    expect(await solBalance(SOL_BOB)).toBe(500_000_000n + BigInt(e.max))
+  })
+})

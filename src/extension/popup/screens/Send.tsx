@@ -105,23 +105,31 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
   }
 
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  /** The send being followed; cleared on unmount and on "New send", which stops the polling. */
+  const following = useRef<string | null>(null)
   const pollRun = poll.run
   const follow = useCallback(
     (id: string) => {
+      if (following.current !== id) return
       void pollRun(
         () => client.call('sendStatus', { sendTransactionStatusId: id }),
         (s) => {
+          if (following.current !== id) return
           setSent({ id, status: s })
           if (s.state === 'pending') timer.current = setTimeout(() => follow(id), STATUS_POLL_MS)
         },
       ).then((r) => {
         // A failed poll (service briefly away) tries again; the send itself goes on at the service.
-        if (r === undefined) timer.current = setTimeout(() => follow(id), STATUS_POLL_MS * 3)
+        if (r === undefined && following.current === id) timer.current = setTimeout(() => follow(id), STATUS_POLL_MS * 3)
       })
     },
     [client, pollRun],
   )
-  useEffect(() => () => clearTimeout(timer.current), [])
+  const stopFollowing = () => {
+    following.current = null
+    clearTimeout(timer.current)
+  }
+  useEffect(() => stopFollowing, [])
 
   const onConfirm = () => {
     if (!review) return
@@ -138,6 +146,7 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
         }),
       (r) => {
         setSent({ id: r.sendTransactionStatusId, status: null })
+        following.current = r.sendTransactionStatusId
         follow(r.sendTransactionStatusId)
       },
     )
@@ -174,7 +183,7 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
           <button
             type="button"
             onClick={() => {
-              clearTimeout(timer.current)
+              stopFollowing()
               setSent(null)
               setReview(null)
               setAmountText('')
