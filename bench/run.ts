@@ -64,3 +64,8 @@ if (want('extension') && existsSync(new URL('./extension.ts', import.meta.url)))
   const mod = await import(path)
   console.log(await mod.benchExtensionReport())
 }
+if (want('popup-balances')) {
+  console.log('\n## Popup accounts screen with balances (issue 12)\n')
+  const { benchPopupBalances, formatPopupBalances } = await import('./popupBalances.js')
+  console.log(formatPopupBalances(await benchPopupBalances()))
+}

@@ -21,6 +21,11 @@ import type { SessionRecord } from './sessionRecord'
 import { confirmService, probeService } from './serviceConnect'
 import { PreferencesSchema, ServiceUrl } from './settings'
 import { addAccount, listAccounts } from './wallet'
+import { getBalances } from './balances'
+import { fundFromFaucet } from './faucet'
+import { listHistory } from './history'
+import { popupNetworks, selectPopupNetwork } from './popupNetwork'
+import { estimateSend, sendStatus, submitSend } from './send'
 
 const noParams = z.undefined()
 const id = z.string().min(1).max(256)
@@ -38,6 +43,16 @@ const otpCode = z
   .string()
   .trim()
   .regex(/^[A-Za-z0-9]{4,12}$/, 'must be the code from the message')
+const caip2 = z.string().min(1).max(128)
+const address = z
+  .string()
+  .trim()
+  .min(1)
+  .max(128)
+  .regex(/^[0-9A-Za-z]+$/, 'must be an address')
+const atomic = z.string().regex(/^[0-9]{1,78}$/, 'must be a whole number of atomic units')
+const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
+const sendInput = { caip2, from: address, to: address, token: evmAddress.optional() }
 const phone = z
   .string()
   .trim()
@@ -152,6 +167,49 @@ export const POPUP_METHODS = {
   addAccount: popupMethod({
     params: z.object({ walletId: id, addressFormat: AddressFormat }),
     handler: (p, { core }) => core.withSession((client, s) => addAccount(client, s, p)),
+  }),
+  networks: popupMethod({
+    params: noParams,
+    handler: (_p, { core }) => popupNetworks(core),
+  }),
+  selectNetwork: popupMethod({
+    params: z.object({ caip2 }),
+    handler: (p, { core }) => selectPopupNetwork(core, p),
+  }),
+  balances: popupMethod({
+    params: z.object({ caip2 }),
+    handler: (p, { core }) => core.withSession((client, s) => getBalances(core, client, s, p)),
+  }),
+  faucet: popupMethod({
+    params: z.object({
+      caip2,
+      address,
+      amount: z
+        .string()
+        .regex(/^\d{1,4}(\.\d{1,18})?$/)
+        .optional(),
+    }),
+    handler: (p, { core }) => core.withSession((client, s) => fundFromFaucet(core, client, s, p)),
+  }),
+  sendEstimate: popupMethod({
+    params: z.object({ ...sendInput, amount: atomic.optional() }),
+    handler: (p, { core }) => core.withSession((client, s) => estimateSend(core, client, s, p)),
+  }),
+  sendSubmit: popupMethod({
+    params: z.object({
+      ...sendInput,
+      amount: atomic,
+      evm: z.object({ gasLimit: atomic, maxFeePerGas: atomic, maxPriorityFeePerGas: atomic }).optional(),
+    }),
+    handler: (p, { core }) => core.withSession((client, s) => submitSend(core, client, s, p)),
+  }),
+  sendStatus: popupMethod({
+    params: z.object({ sendTransactionStatusId: id }),
+    handler: (p, { core }) => core.withSession((client, s) => sendStatus(client, s, p)),
+  }),
+  history: popupMethod({
+    params: z.object({ caip2, address }),
+    handler: (p, { core }) => core.withSession((client, s) => listHistory(core, client, s, p)),
   }),
   onRampStart: popupMethod({
     params: z.record(z.string(), z.unknown()),

@@ -9,6 +9,10 @@ import type { PopupClient } from './client'
 import { Accounts } from './screens/Accounts'
 import { Activity } from './screens/Activity'
 import { Buy } from './screens/Buy'
+import { HistoryScreen } from './screens/History'
+import { Send } from './screens/Send'
+import { NetworkPicker } from './NetworkPicker'
+import type { Network } from './network'
 import { Login } from './screens/Login'
 import { Recovery } from './screens/Recovery'
 import { SettingsScreen } from './screens/Settings'
@@ -18,7 +22,7 @@ type StatusResult = PopupApi['getStatus']['result']
 type Status = { state: 'loading' } | ({ state: 'ready' } & StatusResult) | { state: 'failed'; code: string }
 
 type OutView = 'login' | 'recovery' | 'settings'
-type InView = 'accounts' | 'buy' | 'activity' | 'settings'
+type InView = 'accounts' | 'send' | 'history' | 'buy' | 'activity' | 'settings'
 
 /** Props: the background client and WebAuthn (injected so tests can fake them). */
 export type AppProps = { client: PopupClient; webauthn?: Webauthn }
@@ -43,6 +47,8 @@ export const INTERACTIVE_MARK = 'sigil-interactive'
 
 const TABS: Array<[InView, string]> = [
   ['accounts', 'Accounts'],
+  ['send', 'Send'],
+  ['history', 'History'],
   ['buy', 'Buy'],
   ['activity', 'Activity'],
   ['settings', 'Settings'],
@@ -53,6 +59,12 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
   const [status, setStatus] = useState<Status>({ state: 'loading' })
   const [outView, setOutView] = useState<OutView>('login')
   const [inView, setInView] = useState<InView>('accounts')
+  const [network, setNetwork] = useState<Network | null>(null)
+  const [sendFrom, setSendFrom] = useState<string | null>(null)
+  const onSend = useCallback((address: string) => {
+    setSendFrom(address)
+    setInView('send')
+  }, [])
 
   const load = useCallback(() => {
     void client.call('getStatus').then((reply) => {
@@ -131,6 +143,7 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
   } else if (status.state === 'ready') {
     body = (
       <>
+        <NetworkPicker client={client} onChange={setNetwork} onSessionLost={load} />
         <nav class="tabs" aria-label="Wallet">
           {TABS.map(([v, label]) => (
             <button key={v} type="button" aria-current={inView === v ? 'page' : undefined} onClick={() => setInView(v)}>
@@ -138,7 +151,20 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
             </button>
           ))}
         </nav>
-        {inView === 'accounts' && <Accounts client={client} onSessionLost={load} />}
+        {inView === 'accounts' && <Accounts client={client} network={network} onSend={onSend} onSessionLost={load} />}
+        {inView === 'send' && network && (
+          <Send
+            key={network.caip2}
+            client={client}
+            network={network}
+            from={sendFrom}
+            onSessionLost={load}
+            onHistory={() => setInView('history')}
+          />
+        )}
+        {inView === 'history' && network && (
+          <HistoryScreen key={network.caip2} client={client} network={network} address={sendFrom} onSessionLost={load} />
+        )}
         {inView === 'buy' && <Buy client={client} lastTransactionId={status.lastOnRamp?.transactionId ?? null} onSessionLost={load} />}
         {inView === 'activity' && <Activity client={client} onSessionLost={load} />}
         {inView === 'settings' && (

@@ -28,6 +28,7 @@ export const POPUP_ERROR_CODES = [
   'BUNDLE_INVALID',
   'SERVICE_UNVERIFIED',
   'SETTINGS_LOCKED',
+  'NODE_UNAVAILABLE',
 ] as const
 
 /** One of {@link POPUP_ERROR_CODES}. */
@@ -47,6 +48,7 @@ export const POPUP_ERROR_MESSAGES: Record<PopupErrorCode, string> = {
   BUNDLE_INVALID: 'The credential could not be decrypted.',
   SERVICE_UNVERIFIED: 'The service could not prove it is the one this wallet is connected to.',
   SETTINGS_LOCKED: 'This build of the wallet has fixed service settings.',
+  NODE_UNAVAILABLE: 'The network’s node is not answering. Try again in a moment.',
 }
 
 /** Background → popup: result union of a {@link PopupMessage}. */

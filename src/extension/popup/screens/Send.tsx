@@ -1,0 +1,296 @@
+/**
+ * Send (issue 12): from one of the accounts the selected network takes, the native asset or one
+ * of the network's tokens, to a recipient checked for the chain, an amount with Max; then a Review
+ * of from / to / amount / fee / network; then the send's status polled until confirmed or failed.
+ */
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
+import type { PopupApi } from '../../background/popupMethods'
+import { formatUnits, parseAmount } from '../../amounts'
+import { checkRecipient } from '../../recipients'
+import type { PopupClient } from '../client'
+import type { Network } from '../network'
+import { Busy, ErrorLine, Field } from '../ui'
+import { useAction } from '../useAction'
+
+type AccountBalances = PopupApi['balances']['result']['accounts']
+type Estimate = PopupApi['sendEstimate']['result']
+type Status = PopupApi['sendStatus']['result']
+
+/** How often the status is asked for while pending. */
+export const STATUS_POLL_MS = 1000
+
+/** Props of {@link Send}. */
+export type SendProps = { client: PopupClient; network: Network; from?: string | null; onSessionLost(): void; onHistory?: () => void }
+
+function Facts({ e, amount }: { e: Estimate; amount: bigint }) {
+  return (
+    <dl class="facts" aria-label="Review">
+      <dt>Network</dt>
+      <dd data-field="network">{e.networkName}</dd>
+      <dt>From</dt>
+      <dd data-field="from" class="address">
+        {e.from}
+      </dd>
+      <dt>To</dt>
+      <dd data-field="to" class="address">
+        {e.to}
+      </dd>
+      <dt>Amount</dt>
+      <dd data-field="amount">
+        {formatUnits(amount, e.asset.decimals)} {e.asset.symbol}
+      </dd>
+      <dt>Network fee</dt>
+      <dd data-field="fee">
+        {formatUnits(e.fee, e.native.decimals)} {e.native.symbol}
+        {e.maxFee !== e.fee && <span class="hint"> (at most {formatUnits(e.maxFee, e.native.decimals)})</span>}
+      </dd>
+    </dl>
+  )
+}
+
+/** The Send screen. */
+export function Send({ client, network, from: initialFrom = null, onSessionLost, onHistory }: SendProps) {
+  const [accounts, setAccounts] = useState<AccountBalances | null>(null)
+  const [from, setFrom] = useState<string>(initialFrom ?? '')
+  const [token, setToken] = useState<string>('')
+  const [to, setTo] = useState('')
+  const [amountText, setAmountText] = useState('')
+  const [touched, setTouched] = useState(false)
+  const [maxProblem, setMaxProblem] = useState<string | null>(null)
+  const [review, setReview] = useState<{ estimate: Estimate; amount: bigint } | null>(null)
+  const [sent, setSent] = useState<{ id: string; status: Status | null } | null>(null)
+  const load = useAction(onSessionLost)
+  const estimate = useAction(onSessionLost)
+  const submit = useAction(onSessionLost)
+  const poll = useAction(onSessionLost)
+  const { run } = load
+  const caip2 = network.caip2
+
+  useEffect(() => {
+    setReview(null)
+    setSent(null)
+    void run(
+      () => client.call('balances', { caip2 }),
+      (r) => {
+        setAccounts(r.accounts)
+        setFrom((f) => (r.accounts.some((a) => a.address === f) ? f : (r.accounts[0]?.address ?? '')))
+      },
+    )
+  }, [client, run, caip2])
+
+  const account = accounts?.find((a) => a.address === from)
+  const assets = account?.balances ?? []
+  const asset = assets.find((b) => (b.token ?? '') === token) ?? assets[0]
+  const recipient = checkRecipient(network.family, to)
+  const amount = asset ? parseAmount(amountText, asset.decimals) : ({ ok: false, reason: 'No balance read yet' } as const)
+  const request = { caip2, from, to: recipient.ok ? recipient.address : to.trim(), ...(asset?.token ? { token: asset.token } : {}) }
+
+  const onMax = () =>
+    void estimate.run(
+      () => client.call('sendEstimate', request),
+      (e) => {
+        setMaxProblem(e.problem ?? (e.max === '0' ? `Nothing to send once the fee is paid.` : null))
+        if (!e.problem) setAmountText(formatUnits(e.max, e.asset.decimals))
+      },
+    )
+
+  const onReview = (ev: Event) => {
+    ev.preventDefault()
+    setTouched(true)
+    if (!recipient.ok || !amount.ok) return
+    void estimate.run(
+      () => client.call('sendEstimate', { ...request, amount: amount.value.toString() }),
+      (e) => setReview({ estimate: e, amount: amount.value }),
+    )
+  }
+
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  /** The send being followed; cleared on unmount and on "New send", which stops the polling. */
+  const following = useRef<string | null>(null)
+  const pollRun = poll.run
+  const follow = useCallback(
+    (id: string) => {
+      if (following.current !== id) return
+      void pollRun(
+        () => client.call('sendStatus', { sendTransactionStatusId: id }),
+        (s) => {
+          if (following.current !== id) return
+          setSent({ id, status: s })
+          if (s.state === 'pending') timer.current = setTimeout(() => follow(id), STATUS_POLL_MS)
+        },
+      ).then((r) => {
+        // A failed poll (service briefly away) tries again; the send itself goes on at the service.
+        if (r === undefined && following.current === id) timer.current = setTimeout(() => follow(id), STATUS_POLL_MS * 3)
+      })
+    },
+    [client, pollRun],
+  )
+  const stopFollowing = () => {
+    following.current = null
+    clearTimeout(timer.current)
+  }
+  useEffect(() => stopFollowing, [])
+
+  const onConfirm = () => {
+    if (!review) return
+    const e = review.estimate
+    void submit.run(
+      () =>
+        client.call('sendSubmit', {
+          caip2: e.caip2,
+          from: e.from,
+          to: e.to,
+          ...(e.asset.token ? { token: e.asset.token } : {}),
+          amount: review.amount.toString(),
+          ...(e.evm ? { evm: e.evm } : {}),
+        }),
+      (r) => {
+        setSent({ id: r.sendTransactionStatusId, status: null })
+        following.current = r.sendTransactionStatusId
+        follow(r.sendTransactionStatusId)
+      },
+    )
+  }
+
+  if (sent && review) {
+    const s = sent.status
+    const state = s?.state ?? 'pending'
+    return (
+      <section aria-labelledby="send-heading">
+        <h2 id="send-heading">Send status</h2>
+        <Facts e={review.estimate} amount={review.amount} />
+        <p
+          id="send-status"
+          role="status"
+          aria-live="polite"
+          data-state={state}
+          class={state === 'failed' ? 'error' : state === 'confirmed' ? 'ok' : ''}
+        >
+          {state === 'pending' && `Pending (${(s?.txStatus ?? 'submitted').toLowerCase()})…`}
+          {state === 'confirmed' && 'Confirmed'}
+          {state === 'failed' && `Failed: ${s?.message ?? 'the transaction failed'}`}
+        </p>
+        {s?.txHash && (
+          <p class="hint">
+            Transaction{' '}
+            <code class="address" data-field="tx-hash">
+              {s.txHash}
+            </code>
+          </p>
+        )}
+        <ErrorLine error={poll.error} />
+        <div class="row">
+          <button
+            type="button"
+            onClick={() => {
+              stopFollowing()
+              setSent(null)
+              setReview(null)
+              setAmountText('')
+              void run(
+                () => client.call('balances', { caip2 }),
+                (r) => setAccounts(r.accounts),
+              )
+            }}
+          >
+            New send
+          </button>
+          {onHistory && (
+            <button type="button" onClick={onHistory}>
+              History
+            </button>
+          )}
+        </div>
+      </section>
+    )
+  }
+
+  if (review) {
+    const e = review.estimate
+    return (
+      <section aria-labelledby="send-heading">
+        <h2 id="send-heading">Review</h2>
+        <Facts e={e} amount={review.amount} />
+        {e.problem && (
+          <p class="error" role="alert">
+            {e.problem}
+          </p>
+        )}
+        <div class="row">
+          <button type="button" onClick={() => setReview(null)} disabled={submit.busy}>
+            Back
+          </button>
+          <button type="button" class="primary" onClick={onConfirm} disabled={submit.busy || e.problem !== undefined}>
+            Confirm and send
+          </button>
+        </div>
+        <Busy busy={submit.busy} label="Sending…" />
+        <ErrorLine error={submit.error} />
+      </section>
+    )
+  }
+
+  return (
+    <section aria-labelledby="send-heading">
+      <h2 id="send-heading">Send on {network.name}</h2>
+      <Busy busy={load.busy} label="Loading accounts and balances…" />
+      <ErrorLine error={load.error} />
+      {accounts?.length === 0 && <p>No {network.family === 'evm' ? 'Ethereum' : 'Solana'} account to send from.</p>}
+      {accounts && accounts.length > 0 && (
+        <form onSubmit={onReview} noValidate>
+          <Field label="From">
+            <select value={from} onChange={(e) => setFrom(e.currentTarget.value)}>
+              {accounts.map((a) => (
+                <option key={a.address} value={a.address}>
+                  {a.address}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Asset">
+            <select value={asset?.token ?? ''} onChange={(e) => setToken(e.currentTarget.value)}>
+              {assets.map((b) => (
+                <option key={b.caip19} value={b.token ?? ''}>
+                  {b.symbol} (balance {formatUnits(b.balance, b.decimals)})
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Recipient" hint={network.family === 'evm' ? '0x… address' : 'base58 address'}>
+            <input
+              value={to}
+              onInput={(e) => setTo(e.currentTarget.value)}
+              onBlur={() => to && setTouched(true)}
+              spellcheck={false}
+              autoComplete="off"
+            />
+          </Field>
+          {(touched || to.length >= 32) && !recipient.ok && (
+            <p class="error" id="recipient-error">
+              {recipient.reason}
+            </p>
+          )}
+          <div class="row">
+            <Field label="Amount">
+              <input value={amountText} inputMode="decimal" onInput={(e) => setAmountText(e.currentTarget.value)} autoComplete="off" />
+            </Field>
+            <button type="button" onClick={onMax} disabled={estimate.busy || !recipient.ok}>
+              Max
+            </button>
+          </div>
+          {maxProblem && <p class="error">{maxProblem}</p>}
+          {touched && !amount.ok && (
+            <p class="error" id="amount-error">
+              {amount.reason}
+            </p>
+          )}
+          <button type="submit" class="primary" disabled={estimate.busy}>
+            Review
+          </button>
+          <Busy busy={estimate.busy} label="Estimating the fee…" />
+          <ErrorLine error={estimate.error} />
+        </form>
+      )}
+    </section>
+  )
+}
