@@ -24,6 +24,12 @@ export function titleOf(method: string): string {
       return 'Sign this transaction?'
     case 'wallet_switchEthereumChain':
       return 'Switch network?'
+    case 'eth_sendTransaction':
+      return 'Send this transaction?'
+    case 'wallet_addEthereumChain':
+      return 'Add this network?'
+    case 'wallet_watchAsset':
+      return 'Add this token?'
     default:
       return 'Approve this request?'
   }

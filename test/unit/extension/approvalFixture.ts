@@ -28,7 +28,7 @@ const PRIVATE_KEY = `0x${'42'.repeat(32)}` as const
 /** The fake wallet's Ethereum account. */
 export const ACCOUNT = privateKeyToAccount(PRIVATE_KEY)
 
-const ts = { seconds: '1700000000', nanos: '0' }
+export const ts = { seconds: '1700000000', nanos: '0' }
 
 function account(id: string, address: string, addressFormat: string) {
   return {
@@ -45,7 +45,7 @@ function account(id: string, address: string, addressFormat: string) {
   }
 }
 
-function activity(type: string, result: Record<string, Record<string, unknown>>) {
+export function activity(type: string, result: Record<string, Record<string, unknown>>) {
   return {
     activity: {
       id: 'act-1',
@@ -66,17 +66,23 @@ function activity(type: string, result: Record<string, Record<string, unknown>>)
 
 type Call = { path: string; body: any }
 
-/** The fake key service (`fetch`): list_wallet_accounts, sign_raw_payload, sign_transaction. */
-function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>): typeof fetch {
+/** Extra answers for a test: `undefined` falls through to the fake service (404 for unknown paths). */
+export type ExtraFetch = (url: URL, body: any) => unknown | Promise<unknown>
+
+/** The fake key service (`fetch`): list_wallet_accounts, sign_raw_payload, sign_transaction, plus `extra`. */
+function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>, extra?: ExtraFetch): typeof fetch {
   const pk = hexToBytes(PRIVATE_KEY)
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const known = identity.answer(String(input))
     if (known) return known
-    const path = new URL(String(input)).pathname
+    const url = new URL(String(input))
+    const path = url.pathname
     const body = JSON.parse(String(init?.body ?? '{}'))
     calls.push({ path, body })
-    let json: unknown
-    if (path === '/public/v1/query/list_wallet_accounts') {
+    let json: unknown = extra ? await extra(url, body) : undefined
+    if (json !== undefined) {
+      // answered by the test
+    } else if (path === '/public/v1/query/list_wallet_accounts') {
       json = {
         accounts: [
           account('a0', 'So11111111111111111111111111111111111111112', 'ADDRESS_FORMAT_SOLANA'),
@@ -110,11 +116,11 @@ export const FIXTURE_IDENTITY = fakeIdentity(DEFAULT_SETTINGS.apiBaseUrl)
  * A wired background with a fake platform; `login()` starts a session for org-1. `local` replaces
  * the Map-backed `storage.local` (`f.deps.local` is then unused).
  */
-export function setup(opts: { local?: StorageAreaLike } = {}) {
+export function setup(opts: { local?: StorageAreaLike; extra?: ExtraFetch } = {}) {
   const f = fakeDeps()
   const calls: Call[] = []
   const identity = FIXTURE_IDENTITY
-  f.deps.fetch = fakeService(calls, identity)
+  f.deps.fetch = fakeService(calls, identity, opts.extra)
   f.deps.local.data.set(SETTINGS_KEY, { v: SETTINGS_VERSION, settings: { ...DEFAULT_SETTINGS, identityKey: identity.publicKeyHex } })
   const windows: Array<{ windowId: number; approvalId: string }> = []
   const closed: number[] = []
