@@ -13,9 +13,9 @@ import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
 import { ALREADY_PENDING } from './approvals'
 import type { ApprovalView } from './approvalView'
 import { decodeCalldata } from './calldata'
-import { failureOutcome, NOT_LOGGED_IN } from './dappAccounts'
+import { accountsFor, failureOutcome, NOT_LOGGED_IN } from './dappAccounts'
 import { siteChain } from './dappChains'
-import { signerFor } from './dappSigning'
+import { NOT_CONNECTED, signerFor } from './dappSigning'
 import { type Simulation, simulateTransaction } from './dappSimulate'
 import type { TransactionRequest } from './ethTransaction'
 import type { DappContext, DappOutcome } from './methods'
@@ -137,8 +137,10 @@ export async function sendTransaction([tx]: readonly [TransactionRequest], ctx: 
   const outcome = await ctx.dapp.ask(ctx.origin, 'eth_sendTransaction', view)
   if (!outcome.approved) return { error: outcome.error }
 
-  // Bound to what was shown: the same chain for the site, the same session's organization.
+  // Bound to what was shown: the same chain for the site, the same connected account, the same session's organization.
   if ((await siteChain(ctx)).label.chainId !== label.chainId) return { error: rpcError(RPC_ERROR.USER_REJECTED, 'The network changed') }
+  const [still] = await accountsFor(ctx)
+  if (still?.toLowerCase() !== signer.address.toLowerCase()) return { error: NOT_CONNECTED }
   try {
     return await ctx.core.withSession(async (client, s) => {
       if (s.record.organizationId !== signer.organizationId) return { error: NOT_LOGGED_IN }

@@ -205,6 +205,19 @@ describe('eth_sendTransaction', () => {
     await pending
   })
 
+  it("a value above the balance shows the node's reason; a site disconnected while the window is open gets 4100, nothing sent", async () => {
+    const t = world({ eth_call: () => ({ error: { code: -32003, message: 'insufficient funds for gas * price + value' } }) })
+    await t.connected()
+    const pending = t.rpc('eth_sendTransaction', [{ ...tx, value: '0xffffffffffffffffffff' }])
+    const w = await t.windowOpened(2)
+    const { view } = (await t.popup('approvalGet', { id: w.approvalId })).result
+    expect(view.warnings).toEqual(['This transaction will fail: insufficient funds for gas * price + value'])
+    await t.rpc('wallet_revokePermissions', [{ eth_accounts: {} }])
+    await t.popup('approvalResolve', { id: w.approvalId, approved: true })
+    expect(await pending).toMatchObject({ error: { code: 4100 } })
+    expect(t.sends).toEqual([])
+  })
+
   it("decodes a custom error with the organization's smart-contract interface", async () => {
     const data = encodeErrorResult({ abi: DENIER_ABI, errorName: 'Denied', args: [ACCOUNT.address, 42n] })
     const iface = {
