@@ -97,7 +97,7 @@ function mapNodeError(e: EvmRpcError): RpcErrorObject {
 export async function readThrough(method: keyof typeof READ_METHODS, params: unknown, ctx: DappContext): Promise<DappOutcome> {
   if (!ctx.state.readLimiter.take(ctx.origin, ctx.core.now())) return { error: RATE_LIMITED }
   const { network, label } = await siteChain(ctx)
-  if (!network) return { error: { code: 4901, message: `Sigil has no RPC node for chain ${label.chainId}` } }
+  if (!network) return { error: rpcError(RPC_ERROR.CHAIN_DISCONNECTED, `Sigil has no RPC node for chain ${label.chainId}`) }
   try {
     return { result: await evmRpc(ctx.core.deps.fetch, network.rpcUrl, method, (params as unknown[] | undefined) ?? []) }
   } catch (e) {
