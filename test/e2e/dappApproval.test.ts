@@ -47,7 +47,21 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
   }
 
   beforeAll(async () => {
-    svc = await startTestService()
+    // Ethereum is the service's only EVM network: the site's chain is 0x1, as the typed data's domains say
+    svc = await startTestService({
+      networks: [
+        {
+          caip2: 'eip155:1',
+          family: 'evm',
+          name: 'Ethereum',
+          rpcUrl: 'http://127.0.0.1:9',
+          nativeSymbol: 'ETH',
+          nativeDecimals: 18,
+          dev: false,
+          tokens: [],
+        },
+      ],
+    })
     ext = await launchExtension()
     pages = await startPageServer({ '/': '<!doctype html><html><head><title>dApp</title></head><body><h1>Test dApp</h1></body></html>' })
     popup = await openPopup(ext)

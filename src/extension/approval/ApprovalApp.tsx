@@ -165,6 +165,76 @@ function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => vo
     case 'solanaConnect':
     case 'solanaTransaction':
       return <SolanaViewBody view={view} />
+    case 'sendTransaction':
+      return (
+        <>
+          <Account address={view.address} />
+          <Warnings warnings={view.warnings} />
+          {view.call && (
+            <section class="summary" data-testid="approval-call" aria-label="Decoded call">
+              <h3>
+                Call: <code>{view.call.method}</code>
+              </h3>
+              <Warnings warnings={view.call.warnings} />
+              <Rows rows={view.call.rows} label="Decoded call" />
+            </section>
+          )}
+          <Rows
+            label="Transaction"
+            rows={[
+              ['From', view.address],
+              ['To', view.to],
+              ['Value', `${view.value} (${view.valueWei} wei)`],
+              ['Network', `${view.chain.name} (chain ${BigInt(view.chain.chainId).toString(10)})`],
+              ...(view.selector !== null ? [['Function selector', view.selector] as FieldRow] : []),
+              ['Data', view.data === '0x' ? '(none)' : view.data],
+              ['Gas limit', view.gasLimit],
+              ['Estimated fee', view.fee],
+            ]}
+          />
+          {view.warnings.length === 0 && (
+            <p class="hint ok" data-testid="approval-simulation">
+              Simulated on {view.chain.name}: the transaction succeeds.
+            </p>
+          )}
+          <p class="hint">Sigil signs and broadcasts this transaction when you approve.</p>
+        </>
+      )
+    case 'addChain':
+      return (
+        <>
+          <Rows
+            label="Network"
+            rows={[
+              ['Network name', view.chain.name],
+              ['Chain id', `${BigInt(view.chain.chainId).toString(10)} (${view.chain.chainId})`],
+              ['RPC URL', view.rpcUrl],
+              ['Currency', `${view.nativeSymbol} (${view.nativeDecimals} decimals)`],
+              ['Block explorer', view.explorerUrl ?? '(none)'],
+            ]}
+          />
+          <p class="hint">
+            The RPC answered this chain id. It will see the addresses and transactions you look up on this network: add only a provider you
+            trust.
+          </p>
+        </>
+      )
+    case 'watchAsset':
+      return (
+        <>
+          <Account address={view.address} />
+          <Rows
+            label="Token"
+            rows={[
+              ['Token contract', view.token],
+              ['Symbol', view.symbol],
+              ['Decimals', String(view.decimals)],
+              ['Network', `${view.chain.name} (chain ${BigInt(view.chain.chainId).toString(10)})`],
+            ]}
+          />
+          <p class="hint">Anyone can create a token with any symbol: add only tokens you know.</p>
+        </>
+      )
     case 'switchChain':
       return (
         <Rows

@@ -32,6 +32,12 @@ export function titleOf(method: string): string {
       return 'Sign this Solana transaction?'
     case 'solana:signAndSendTransaction':
       return 'Sign and send this Solana transaction?'
+    case 'eth_sendTransaction':
+      return 'Send this transaction?'
+    case 'wallet_addEthereumChain':
+      return 'Add this network?'
+    case 'wallet_watchAsset':
+      return 'Add this token?'
     default:
       return 'Approve this request?'
   }

@@ -45,6 +45,44 @@ export type ApprovalView =
   | { kind: 'switchChain'; from: ChainLabel; to: ChainLabel }
   | { kind: 'solanaConnect'; address: string; networks: string[] }
   | SolanaTransactionView
+  | {
+      /** eth_sendTransaction: simulated before the window opened; Sigil's service signs and broadcasts. */
+      kind: 'sendTransaction'
+      address: string
+      to: string
+      valueWei: string
+      /** The value in the network's native unit, e.g. "1.5 ETH". */
+      value: string
+      data: string
+      /** The decoded token call, or null. */
+      call: DecodedCall | null
+      /** The 4-byte selector when the call is not decoded (null for a plain transfer). */
+      selector: string | null
+      chain: ChainLabel
+      gasLimit: string
+      /** Estimated and maximum fee, in the native unit. */
+      fee: string
+      /** The simulation's verdict: "This transaction will fail: <reason>", shown as a warning. */
+      warnings: string[]
+    }
+  | {
+      /** wallet_addEthereumChain (EIP-3085): the chain id was checked against the RPC before the window opened. */
+      kind: 'addChain'
+      chain: ChainLabel
+      rpcUrl: string
+      nativeSymbol: string
+      nativeDecimals: number
+      explorerUrl: string | null
+    }
+  | {
+      /** wallet_watchAsset (EIP-747), ERC-20. */
+      kind: 'watchAsset'
+      address: string
+      token: string
+      symbol: string
+      decimals: number
+      chain: ChainLabel
+    }
 
 const MAX_TEXT = 4000
 

@@ -51,6 +51,8 @@ export type ApprovalRegistry = {
   windowClosed(windowId: number): void
   /** Reject every pending request with `error`; returns how many were rejected. */
   rejectAll(error: RpcErrorObject): number
+  /** Reject every pending request of `origin` with `error` (its chain changed); returns how many. */
+  rejectFor(origin: string, error: RpcErrorObject): number
   /** True when `origin` already has a request waiting. */
   hasPendingFor(origin: string): boolean
   /** Number of pending requests. */
@@ -114,6 +116,11 @@ export function createApprovalRegistry(opts: ApprovalRegistryOptions = {}): Appr
     },
     rejectAll(error) {
       const ids = [...entries.keys()]
+      for (const id of ids) settle(id, { approved: false, error })
+      return ids.length
+    },
+    rejectFor(origin, error) {
+      const ids = [...entries].filter(([, e]) => e.pending.origin === origin).map(([id]) => id)
       for (const id of ids) settle(id, { approved: false, error })
       return ids.length
     },

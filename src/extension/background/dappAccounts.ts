@@ -7,7 +7,7 @@
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
 import { ALREADY_PENDING } from './approvals'
 import { ExtensionError } from './failures'
-import { chainLabel } from './dappChains'
+import { siteChain } from './dappChains'
 import type { DappContext } from './methods'
 import { readGrant, removeGrant, writeGrant } from './permissions'
 
@@ -61,7 +61,11 @@ export async function connect(ctx: DappContext): Promise<{ accounts: string[] } 
     return failureOutcome(err)
   }
   if (address === undefined) return { error: rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this wallet has no Ethereum account') }
-  const outcome = await ctx.dapp.ask(ctx.origin, 'eth_requestAccounts', { kind: 'connect', address, chain: chainLabel(ctx.state.chain) })
+  const outcome = await ctx.dapp.ask(ctx.origin, 'eth_requestAccounts', {
+    kind: 'connect',
+    address,
+    chain: (await siteChain(ctx)).label,
+  })
   if (!outcome.approved) return { error: outcome.error }
   // The approval must land in the same session it was asked in.
   const now = await ctx.core.current()

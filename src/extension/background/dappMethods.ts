@@ -1,35 +1,29 @@
 /**
  * The dApp RPC allow-list (EIP-1193 / EIP-1474 methods). Anything not listed is refused
- * with 4200 by the router. Connecting and signing need the user's approval in our window
- * (dappAccounts.ts, dappSigning.ts); eth_sign and eth_sendTransaction are not supported
- * (no raw-hash signing, no RPC node) and answer 4100 until connected, then 4200.
+ * with 4200 by the router. Connecting, signing, sending, adding a chain and watching a token
+ * need the user's approval in our window (dappAccounts.ts, dappSigning.ts, dappSend.ts,
+ * dappAddChain.ts, dappWatchAsset.ts); read-only node methods go to the site's network through
+ * a closed list (dappRead.ts). eth_sign is not supported (no raw-hash signing): 4100 until
+ * connected, then 4200.
  */
 import { z } from 'zod'
 import { RPC_ERROR, rpcError } from '../protocol/rpcErrors'
+import { AddEthereumChainParams, addEthereumChain } from './dappAddChain'
 import { accountsFor, connect, NOT_LOGGED_IN, permissionsOf, revoke } from './dappAccounts'
+import { siteChain } from './dappChains'
+import { READ_ROWS } from './dappRead'
+import { sendTransaction } from './dappSend'
 import { personalSign, signTransaction, signTypedDataV4 } from './dappSigning'
 import { switchChain } from './dappSwitchChain'
+import { WatchAssetParams, watchAsset } from './dappWatchAsset'
 import { TransactionRequest } from './ethTransaction'
 import { dappMethod, type DappContext, type DappOutcome } from './methods'
-import { netVersion } from './state'
 
 const noParams = z.union([z.undefined(), z.tuple([])])
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/)
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
 const quantity = z.string().regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/)
 const ethAccountsPermission = z.tuple([z.object({ eth_accounts: z.object({}).loose() }).strict()])
-
-const transaction = z
-  .object({
-    from: address,
-    to: address.optional(),
-    value: quantity.optional(),
-    data: hex.optional(),
-    gas: quantity.optional(),
-    nonce: quantity.optional(),
-    chainId: quantity.optional(),
-  })
-  .loose()
 
 /** 4100 when not connected, 4200 otherwise: methods the wallet refuses to perform. */
 async function unsupported(method: string, ctx: DappContext): Promise<DappOutcome> {
@@ -40,8 +34,12 @@ async function unsupported(method: string, ctx: DappContext): Promise<DappOutcom
 
 /** The dApp method table: `{ method: { params, handler } }`. */
 export const DAPP_METHODS = {
-  eth_chainId: dappMethod({ params: noParams, handler: (_p, { state }) => ({ result: state.chain.chainId }) }),
-  net_version: dappMethod({ params: noParams, handler: (_p, { state }) => ({ result: netVersion(state.chain) }) }),
+  ...READ_ROWS,
+  eth_chainId: dappMethod({ params: noParams, handler: async (_p, ctx) => ({ result: (await siteChain(ctx)).label.chainId }) }),
+  net_version: dappMethod({
+    params: noParams,
+    handler: async (_p, ctx) => ({ result: BigInt((await siteChain(ctx)).label.chainId).toString(10) }),
+  }),
   eth_accounts: dappMethod({ params: noParams, handler: async (_p, ctx) => ({ result: await accountsFor(ctx) }) }),
   eth_requestAccounts: dappMethod({
     params: noParams,
@@ -73,5 +71,7 @@ export const DAPP_METHODS = {
   }),
   eth_signTransaction: dappMethod({ params: z.tuple([TransactionRequest]), handler: signTransaction }),
   eth_sign: dappMethod({ params: z.tuple([address, hex]), handler: (_p, ctx) => unsupported('eth_sign', ctx) }),
-  eth_sendTransaction: dappMethod({ params: z.tuple([transaction]), handler: (_p, ctx) => unsupported('eth_sendTransaction', ctx) }),
+  eth_sendTransaction: dappMethod({ params: z.tuple([TransactionRequest]), handler: sendTransaction }),
+  wallet_addEthereumChain: dappMethod({ params: AddEthereumChainParams, handler: addEthereumChain }),
+  wallet_watchAsset: dappMethod({ params: WatchAssetParams, handler: watchAsset }),
 }

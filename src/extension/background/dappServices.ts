@@ -20,7 +20,6 @@ import { backedOffError, createApprovalBackoff } from './approvalBackoff'
 import { ALREADY_PENDING, USER_REJECTED, type ApprovalOutcome } from './approvals'
 import type { ApprovalView } from './approvalView'
 import type { Core } from './core'
-import { loadSelectedChain } from './dappChains'
 import { grantedOrigins } from './permissions'
 import { solanaGrantedOrigins } from './solanaPermissions'
 import type { EndReason } from './sessionRecord'
@@ -47,7 +46,7 @@ export const WINDOWLESS_PLATFORM: DappPlatform = {
 
 /** The dApp services. */
 export type DappServices = {
-  /** Settles when the persisted chain selection has been loaded into `state.chain`. */
+  /** Settles when the services are ready (each site's chain is read from the persistent area when needed). */
   ready: Promise<void>
   /** Remember that `origin` talks from `tabId` (and document, when the browser says) for pushed events. */
   seen(origin: string, tabId: number, documentId?: string): void
@@ -75,23 +74,11 @@ export function wipeError(reason: EndReason) {
 /** The 4001 of a request whose page is gone (not counted as a user rejection for the back-off). */
 export const PAGE_GONE = rpcError(RPC_ERROR.USER_REJECTED, 'User rejected the request (the page was closed)')
 
-/** Create the services; `loadChain` false skips reading the persisted chain (router fallback). */
-export function createDappServices(
-  state: BackgroundState,
-  core: Core,
-  platform: DappPlatform,
-  opts: { loadChain?: boolean } = {},
-): DappServices {
+/** Create the services. */
+export function createDappServices(state: BackgroundState, core: Core, platform: DappPlatform): DappServices {
   /** origin → tabId → documentId ('' when unknown). A tab belongs to the last origin heard from it. */
   const tabs = new Map<string, Map<number, string>>()
-  const ready =
-    opts.loadChain === false
-      ? Promise.resolve()
-      : loadSelectedChain(core.deps.local)
-          .then((chainId) => {
-            if (chainId !== undefined) state.chain.chainId = chainId
-          })
-          .catch(() => {})
+  const ready = Promise.resolve()
 
   function forget(tabId: number): void {
     for (const docs of tabs.values()) docs.delete(tabId)

@@ -12,23 +12,25 @@ import { messageView } from './approvalView'
 import { decodeCalldata } from './calldata'
 import { checkTypedData, type TypedDataInput, typedInteger } from './typedData'
 import { describeTypedData } from './typedDataSummary'
-import { chainLabel } from './dappChains'
+import { siteChain } from './dappChains'
 import { ALREADY_PENDING } from './approvals'
 import { accountsFor, failureOutcome, NOT_LOGGED_IN } from './dappAccounts'
 import { buildUnsignedTransaction, type TransactionRequest } from './ethTransaction'
 import type { DappContext, DappOutcome } from './methods'
 import type { SigilClient } from '../../api/client'
 
-const NOT_CONNECTED = rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this site is not connected to that account')
+/** 4100: the site is not connected to the account it names. */
+export const NOT_CONNECTED = rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this site is not connected to that account')
 
 function invalid(message: string): DappOutcome {
   return { error: rpcError(RPC_ERROR.INVALID_PARAMS, message) }
 }
 
-type Signer = { address: string; organizationId: string }
+/** The connected account a request acts for, and its organization. */
+export type Signer = { address: string; organizationId: string }
 
 /** The connected signer for `address`, or the 4100 to answer with (checked before params details). */
-async function signerFor(ctx: DappContext, address: string): Promise<Signer | { error: RpcErrorObject }> {
+export async function signerFor(ctx: DappContext, address: string): Promise<Signer | { error: RpcErrorObject }> {
   const session = await ctx.core.current()
   if (!session) return { error: NOT_LOGGED_IN }
   const [connected] = await accountsFor(ctx)
@@ -134,10 +136,11 @@ export async function signTypedDataV4(
   // Every field against its declared type, before any window opens (issue 22 item 5).
   const checked = checkTypedData(typed)
   if (!checked.ok) return invalid(`Invalid params for eth_signTypedData_v4: ${checked.reason}`)
-  if (Object.hasOwn(typed.domain, 'chainId') && typedInteger(typed.domain['chainId']) !== BigInt(ctx.state.chain.chainId)) {
+  const chain = (await siteChain(ctx)).label
+  if (Object.hasOwn(typed.domain, 'chainId') && typedInteger(typed.domain['chainId']) !== BigInt(chain.chainId)) {
     return invalid('Invalid params for eth_signTypedData_v4: domain chainId is not the selected chain')
   }
-  const { summary, warnings } = describeTypedData(typed, signer.address, ctx.state.chain.chainId)
+  const { summary, warnings } = describeTypedData(typed, signer.address, chain.chainId)
   const payload = JSON.stringify(raw)
   return approveThenSign(
     ctx,
@@ -161,7 +164,8 @@ export async function signTypedDataV4(
 export async function signTransaction([tx]: readonly [TransactionRequest], ctx: DappContext): Promise<DappOutcome> {
   const signer = await signerFor(ctx, tx.from)
   if ('error' in signer) return signer
-  const built = buildUnsignedTransaction(tx, ctx.state.chain.chainId)
+  const chain = (await siteChain(ctx)).label
+  const built = buildUnsignedTransaction(tx, chain.chainId)
   if (!built.ok) return invalid(`Invalid params for eth_signTransaction: ${built.reason}`)
   return approveThenSign(
     ctx,
@@ -174,7 +178,7 @@ export async function signTransaction([tx]: readonly [TransactionRequest], ctx: 
       valueWei: built.valueWei.toString(10),
       data: built.data,
       call: decodeCalldata(built.data),
-      chain: chainLabel(ctx.state.chain),
+      chain,
       nonce: built.nonce.toString(10),
       gas: built.gas.toString(10),
       fee: built.fee,

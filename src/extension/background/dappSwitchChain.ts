@@ -1,30 +1,41 @@
 /**
- * `wallet_switchEthereumChain` (EIP-3326) to an allow-listed chain, approved by the user.
- * A switch rejects everything else pending (DEVELOPERS.md "Wallet invariants"), is persisted,
- * and every known tab gets `chainChanged`.
+ * `wallet_switchEthereumChain` (EIP-3326) to a known network, approved by the user. The active
+ * chain is per site: a switch rejects that site's pending requests (DEVELOPERS.md "Wallet
+ * invariants"), is persisted, and that site's tabs get `chainChanged` (EIP-1193).
  */
 import { ALREADY_PENDING, SUPERSEDED } from './approvals'
-import { chainLabel, dappChain, saveSelectedChain } from './dappChains'
+import { failureOutcome } from './dappAccounts'
+import { type DappNetwork, findDappNetwork, saveSiteChain, siteChain } from './dappChains'
 import type { DappContext, DappOutcome } from './methods'
 
 /** EIP-3326 / MetaMask: the chain is not known to the wallet. */
 export const UNRECOGNIZED_CHAIN = { code: 4902, message: 'Unrecognized chain ID' } as const
 
+/** Make `target` the active chain of `ctx.origin`: pending requests of the site rejected, its tabs told. */
+export async function applySiteChain(ctx: DappContext, target: DappNetwork): Promise<void> {
+  ctx.state.approvals.rejectFor(ctx.origin, SUPERSEDED)
+  await saveSiteChain(ctx.core.deps.local, ctx.origin, target.chainId)
+  ctx.dapp.emit(ctx.origin, 'chainChanged', target.chainId)
+}
+
 /** Switch to `chainId` after approval; null on success. */
 export async function switchChain([{ chainId }]: readonly [{ chainId: string }], ctx: DappContext): Promise<DappOutcome> {
-  const target = dappChain(chainId)
+  let target: DappNetwork | undefined
+  try {
+    target = await findDappNetwork(ctx.core, chainId)
+  } catch (err) {
+    return failureOutcome(err)
+  }
   if (!target) return { error: { ...UNRECOGNIZED_CHAIN } }
-  if (target.chainId === ctx.state.chain.chainId) return { result: null }
+  const current = await siteChain(ctx)
+  if (target.chainId === current.label.chainId) return { result: null }
   if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
   const outcome = await ctx.dapp.ask(ctx.origin, 'wallet_switchEthereumChain', {
     kind: 'switchChain',
-    from: chainLabel(ctx.state.chain),
-    to: target,
+    from: current.label,
+    to: { chainId: target.chainId, name: target.name },
   })
   if (!outcome.approved) return { error: outcome.error }
-  ctx.state.approvals.rejectAll(SUPERSEDED)
-  ctx.state.chain.chainId = target.chainId
-  await saveSelectedChain(ctx.core.deps.local, target.chainId)
-  ctx.dapp.emitAll('chainChanged', target.chainId)
+  await applySiteChain(ctx, target)
   return { result: null }
 }

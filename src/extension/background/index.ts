@@ -3,10 +3,10 @@
  * entrypoints/background.ts (style.md habit 1: the entrypoint only passes browser APIs in).
  */
 import { createCore, type CoreDeps } from './core'
-import { createDappServices, WINDOWLESS_PLATFORM, type DappPlatform } from './dappServices'
+import { createDappServices, WINDOWLESS_PLATFORM, type DappPlatform, type DappServices } from './dappServices'
 import { respondWith, type SendResponse } from './messaging'
 import { routeMessage, type Sender } from './router'
-import { createBackgroundState } from './state'
+import { type BackgroundState, createBackgroundState } from './state'
 
 /** The extension identity the background needs from `browser.runtime`. */
 export type BackgroundEnv = { extensionId: string; extensionBaseUrl: string }
@@ -23,6 +23,9 @@ export type Background = {
   /** `browser.tabs.onRemoved`: requests of an origin left without tabs are rejected. */
   onTabRemoved: (tabId: number) => void
   core: ReturnType<typeof createCore>
+  /** In-memory state and the dApp services (for a site's chain switch from elsewhere, and tests). */
+  state: BackgroundState
+  dapp: DappServices
 }
 
 /**
@@ -43,5 +46,7 @@ export function createBackground(env: BackgroundEnv, deps: CoreDeps, platform: D
     onWindowRemoved: (windowId) => dapp.windowClosed(windowId),
     onTabRemoved: (tabId) => dapp.tabClosed(tabId),
     core,
+    state,
+    dapp,
   }
 }

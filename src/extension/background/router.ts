@@ -82,7 +82,7 @@ export async function routeDappRpc(message: unknown, sender: Sender, ctx: Router
   if (!row) return { error: rpcError(RPC_ERROR.UNSUPPORTED_METHOD, `Unsupported method: ${method}`) }
   const parsed = row.params.safeParse(params)
   if (!parsed.success) return { error: rpcError(RPC_ERROR.INVALID_PARAMS, `Invalid params for ${method}`) }
-  const dapp = ctx.dapp ?? createDappServices(ctx.state, ctx.core, WINDOWLESS_PLATFORM, { loadChain: false })
+  const dapp = ctx.dapp ?? createDappServices(ctx.state, ctx.core, WINDOWLESS_PLATFORM)
   const tabId = (sender.tab as { id?: unknown } | null)?.id
   if (typeof tabId === 'number') dapp.seen(origin, tabId, typeof sender.documentId === 'string' ? sender.documentId : undefined)
   try {

@@ -9,6 +9,7 @@ import { serviceFingerprint } from '../../crypto/serviceIdentity'
 import { BUILD_CONFIG } from './buildConfig'
 import type { Core } from './core'
 import { CHAIN_KEY } from './dappChains'
+import { WATCHED_ASSETS_KEY } from './dappWatchAsset'
 import { ExtensionError } from './failures'
 import { clearPending, readPending, writePending } from './pending'
 import { PERMISSIONS_KEY } from './permissions'
@@ -73,6 +74,7 @@ export async function confirmService(core: Core, p: { fingerprint: string }): Pr
   if ((await core.current()) !== null) await core.wipe('logout')
   await core.deps.local.remove(PERMISSIONS_KEY)
   await core.deps.local.remove(CHAIN_KEY)
+  await core.deps.local.remove(WATCHED_ASSETS_KEY)
   const settings = await saveConnection(core.deps.local, {
     apiBaseUrl: pending.apiBaseUrl,
     relayUrl: pending.relayUrl,

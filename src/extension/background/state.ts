@@ -1,15 +1,22 @@
 /** In-memory background state (lost when the MV3 worker stops; nothing here must survive). */
 import { createApprovalRegistry, type ApprovalRegistry } from './approvals'
+import { createRateLimiter, type RateLimiter } from './rateLimit'
 
-/** The chain the provider reports (EIP-695 `eth_chainId`). Hex quantity. */
+/** The chain a site is on before the network list is known (each site then has its own, dappChains.ts). Hex quantity. */
 export type ChainState = { chainId: `0x${string}` }
 
 /** All in-memory background state. */
-export type BackgroundState = { chain: ChainState; pongCount: number; approvals: ApprovalRegistry }
+export type BackgroundState = {
+  chain: ChainState
+  pongCount: number
+  approvals: ApprovalRegistry
+  /** Per-origin limit of the dApp's read-only RPC passthrough. */
+  readLimiter: RateLimiter
+}
 
 /** Fresh state: Ethereum mainnet, no pings yet. */
 export function createBackgroundState(): BackgroundState {
-  return { chain: { chainId: '0x1' }, pongCount: 0, approvals: createApprovalRegistry() }
+  return { chain: { chainId: '0x1' }, pongCount: 0, approvals: createApprovalRegistry(), readLimiter: createRateLimiter() }
 }
 
 /** `net_version` for a chain: the decimal chain id. */

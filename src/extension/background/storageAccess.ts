@@ -18,7 +18,8 @@
  * state stays in IndexedDB even if a later browser can restrict `storage.local` (no data loss when
  * Firefox gains `setAccessLevel` for it).
  */
-import { CHAIN_KEY } from './dappChains'
+import { ADDED_CHAINS_KEY, CHAIN_KEY } from './dappChains'
+import { WATCHED_ASSETS_KEY } from './dappWatchAsset'
 import { PERMISSIONS_KEY } from './permissions'
 import { REVOKE_KEY } from './revocation'
 import { SETTINGS_KEY } from './settings'
@@ -50,8 +51,15 @@ export async function restrictStorageToTrustedContexts(areas: Record<string, Acc
   return result
 }
 
-/** The `storage.local` keys the background owns: settings, site grants, dApp chain, pending revocation. */
-export const PERSISTENT_KEYS: readonly string[] = [SETTINGS_KEY, PERMISSIONS_KEY, CHAIN_KEY, REVOKE_KEY]
+/** The `storage.local` keys the background owns: settings, site grants, sites' chains, added networks, watched tokens, pending revocation. */
+export const PERSISTENT_KEYS: readonly string[] = [
+  SETTINGS_KEY,
+  PERMISSIONS_KEY,
+  CHAIN_KEY,
+  ADDED_CHAINS_KEY,
+  WATCHED_ASSETS_KEY,
+  REVOKE_KEY,
+]
 
 /** IndexedDB key of the one-time migration marker (present: IndexedDB holds the persistent state). */
 export const MIGRATION_KEY = 'sigil.storageBackend'

@@ -62,7 +62,7 @@ describe('dApp methods through the router', () => {
   it('still refuses unknown methods with 4200, including the approval page methods', async () => {
     const t = setup()
     await t.login()
-    for (const m of ['eth_sendRawTransaction', 'approvalResolve', 'approvalGet', 'wallet_addEthereumChain', 'constructor']) {
+    for (const m of ['eth_sendRawTransaction', 'approvalResolve', 'approvalGet', 'eth_newFilter', 'constructor']) {
       expect(await t.rpc(m)).toEqual({ error: { code: 4200, message: `Unsupported method: ${m}` } })
     }
     expect(t.windows).toHaveLength(0)
@@ -217,7 +217,11 @@ describe('dApp methods through the router', () => {
     expect(signed).toMatch(/^0x02/)
     expect(await recoverTransactionAddress({ serializedTransaction: signed })).toBe(ACCOUNT.address)
     expect(await t.rpc('eth_signTransaction', [{ ...tx, nonce: undefined }])).toMatchObject({ error: { code: -32602 } })
-    expect(await t.rpc('eth_sendTransaction', [tx])).toMatchObject({ error: { code: 4200 } })
+    // eth_sendTransaction simulates first: no node answering means no window
+    expect(await t.rpc('eth_sendTransaction', [tx])).toEqual({
+      error: { code: -32603, message: 'The RPC node of Ethereum did not answer; nothing was sent' },
+    })
+    expect(t.windows).toHaveLength(3)
   })
 
   it('eth_signTypedData_v4 is checked against its types before any window: -32602 naming the field', async () => {
@@ -302,7 +306,7 @@ describe('dApp methods through the router', () => {
     expect(await b).toEqual({ error: { code: 4100, message: 'Unauthorized: the wallet was locked' } })
     await vi.waitFor(
       () => expect(t.events.at(-1)).toEqual({ tabId: 7, message: { kind: 'provider-event', event: 'accountsChanged', data: [] } }),
-      { timeout: 5000 },
+      { timeout: 10_000 },
     )
     expect(await t.rpc('eth_accounts')).toEqual({ result: [] })
     expect(t.calls.filter((x) => x.path.includes('/submit/'))).toHaveLength(0)
@@ -319,7 +323,7 @@ describe('dApp methods through the router', () => {
     expect(await b).toEqual({ error: { code: 4001, message: 'User rejected the request' } })
   })
 
-  it('permissions: get, revoke; chain switch to allow-listed chains only, with approval, rejecting other pending', {
+  it("permissions: get, revoke; chain switch to known chains only, with approval, per site (another site's request stays)", {
     timeout: 40_000,
   }, async () => {
     const t = setup()
@@ -338,10 +342,15 @@ describe('dApp methods through the router', () => {
     expect(t.windows).toHaveLength(2)
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
     expect(await sw).toEqual({ result: null })
+    // the other site's request is not this site's: it gets its own window
+    const w3 = await t.windowOpened(3)
+    await t.popup('approvalResolve', { id: w3.approvalId, approved: false })
     expect(await otherSign).toMatchObject({ error: { code: 4001 } })
     expect(await t.rpc('eth_chainId')).toEqual({ result: '0x2105' })
     expect(await t.rpc('net_version')).toEqual({ result: '8453' })
+    expect(await t.rpc('eth_chainId', undefined, OTHER)).toEqual({ result: '0x1' })
     expect(t.events).toContainEqual({ tabId: 7, message: { kind: 'provider-event', event: 'chainChanged', data: '0x2105' } })
+    expect(t.events.filter((e) => e.tabId === 8 && e.message.event === 'chainChanged')).toEqual([])
     expect(await t.rpc('wallet_revokePermissions', [{ eth_accounts: {} }])).toEqual({ result: null })
     expect(await t.rpc('eth_accounts')).toEqual({ result: [] })
     expect(await t.rpc('wallet_getPermissions')).toEqual({ result: [] })

@@ -123,3 +123,63 @@ describe('approval window: typed data', () => {
     await waitFor(() => expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(false))
   })
 })
+
+describe('approval window: dApp sends, networks and tokens', () => {
+  const send: ApprovalView = {
+    kind: 'sendTransaction',
+    address: '0x4242424242424242424242424242424242424242',
+    to: '0x6666666666666666666666666666666666666666',
+    valueWei: '500000000000000000',
+    value: '0.5 ETH',
+    data: '0xb3de648b000000000000000000000000000000000000000000000000000000000000002a',
+    call: null,
+    selector: '0xb3de648b',
+    chain: { chainId: '0x7a69', name: 'Sigil dev EVM' },
+    gasLimit: 'unknown',
+    fee: 'unknown (the gas could not be estimated)',
+    warnings: ['This transaction will fail: execution reverted: nope'],
+  }
+
+  it('a send shows from, to, value, network, selector, fee and the simulation warning', async () => {
+    render(<ApprovalApp client={client(send)} id={ID} closeWindow={() => {}} />)
+    const table = await screen.findByLabelText('Transaction')
+    for (const text of [
+      '0x4242424242424242424242424242424242424242',
+      '0x6666',
+      '0.5 ETH (500000000000000000 wei)',
+      'Sigil dev EVM (chain 31337)',
+      '0xb3de648b',
+    ]) {
+      expect(table.textContent).toContain(text)
+    }
+    expect(screen.getByTestId('approval-warnings').textContent).toBe('This transaction will fail: execution reverted: nope')
+    expect(screen.queryByTestId('approval-simulation')).toBeNull()
+  })
+
+  it('a send that simulates cleanly says so; adding a network shows its RPC URL; a token its contract', async () => {
+    render(<ApprovalApp client={client({ ...send, warnings: [], selector: null, data: '0x' })} id={ID} closeWindow={() => {}} />)
+    expect((await screen.findByTestId('approval-simulation')).textContent).toContain('the transaction succeeds')
+    cleanup()
+    const add: ApprovalView = {
+      kind: 'addChain',
+      chain: { chainId: '0x7a69', name: 'Local' },
+      rpcUrl: 'http://127.0.0.1:8545',
+      nativeSymbol: 'ETH',
+      nativeDecimals: 18,
+      explorerUrl: null,
+    }
+    render(<ApprovalApp client={client(add)} id={ID} closeWindow={() => {}} />)
+    expect((await screen.findByLabelText('Network')).textContent).toContain('http://127.0.0.1:8545')
+    cleanup()
+    const token: ApprovalView = {
+      kind: 'watchAsset',
+      address: '0x4242424242424242424242424242424242424242',
+      token: '0x4444444444444444444444444444444444444444',
+      symbol: 'TKN',
+      decimals: 6,
+      chain: { chainId: '0x1', name: 'Ethereum' },
+    }
+    render(<ApprovalApp client={client(token)} id={ID} closeWindow={() => {}} />)
+    expect((await screen.findByLabelText('Token')).textContent).toContain('0x4444444444444444444444444444444444444444')
+  })
+})

@@ -28,7 +28,7 @@ const PRIVATE_KEY = `0x${'42'.repeat(32)}` as const
 /** The fake wallet's Ethereum account. */
 export const ACCOUNT = privateKeyToAccount(PRIVATE_KEY)
 
-const ts = { seconds: '1700000000', nanos: '0' }
+export const ts = { seconds: '1700000000', nanos: '0' }
 
 export function account(id: string, address: string, addressFormat: string) {
   return {
@@ -70,16 +70,21 @@ type Call = { path: string; body: any }
 /** Extra routes of the fake service, tried first: the JSON answer, or undefined to fall through. */
 export type FakeRoutes = (path: string, body: any) => unknown | undefined
 
-/** The fake key service (`fetch`): list_wallet_accounts, sign_raw_payload, sign_transaction. */
-function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>, routes?: FakeRoutes): typeof fetch {
+/** Extra answers for a test: `undefined` falls through to the fake service (404 for unknown paths). */
+export type ExtraFetch = (url: URL, body: any) => unknown | Promise<unknown>
+
+/** The fake key service (`fetch`): list_wallet_accounts, sign_raw_payload, sign_transaction, plus `routes` / `extra`. */
+function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>, routes?: FakeRoutes, extra?: ExtraFetch): typeof fetch {
   const pk = hexToBytes(PRIVATE_KEY)
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const known = identity.answer(String(input))
     if (known) return known
-    const path = new URL(String(input)).pathname
+    const url = new URL(String(input))
+    const path = url.pathname
     const body = JSON.parse(String(init?.body ?? '{}'))
     calls.push({ path, body })
     let json: unknown = routes?.(path, body)
+    if (json === undefined && extra) json = await extra(url, body)
     if (json !== undefined) {
       // answered by the test's own routes
     } else if (path === '/public/v1/query/list_wallet_accounts') {
@@ -116,11 +121,13 @@ export const FIXTURE_IDENTITY = fakeIdentity(DEFAULT_SETTINGS.apiBaseUrl)
  * A wired background with a fake platform; `login()` starts a session for org-1. `local` replaces
  * the Map-backed `storage.local` (`f.deps.local` is then unused).
  */
-export function setup(opts: { local?: StorageAreaLike; identity?: ReturnType<typeof fakeIdentity>; routes?: FakeRoutes } = {}) {
+export function setup(
+  opts: { local?: StorageAreaLike; identity?: ReturnType<typeof fakeIdentity>; routes?: FakeRoutes; extra?: ExtraFetch } = {},
+) {
   const f = fakeDeps()
   const calls: Call[] = []
   const identity = opts.identity ?? FIXTURE_IDENTITY
-  f.deps.fetch = fakeService(calls, identity, opts.routes)
+  f.deps.fetch = fakeService(calls, identity, opts.routes, opts.extra)
   f.deps.local.data.set(SETTINGS_KEY, { v: SETTINGS_VERSION, settings: { ...DEFAULT_SETTINGS, identityKey: identity.publicKeyHex } })
   const windows: Array<{ windowId: number; approvalId: string }> = []
   const closed: number[] = []
@@ -152,7 +159,7 @@ export function setup(opts: { local?: StorageAreaLike; identity?: ReturnType<typ
       () => {
         if (windows.length < n) throw new Error(`waiting for window ${n}`)
       },
-      { timeout: 5000 },
+      { timeout: 10_000 },
     )
     return windows[n - 1]!
   }

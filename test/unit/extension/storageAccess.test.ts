@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { CHAIN_KEY, saveSelectedChain } from '@/src/extension/background/dappChains'
+import { ADDED_CHAINS_KEY, CHAIN_KEY, saveSiteChain } from '@/src/extension/background/dappChains'
+import { WATCHED_ASSETS_KEY } from '@/src/extension/background/dappWatchAsset'
 import { createIdbStorageArea } from '@/src/extension/background/idbStorageArea'
 import { PERMISSIONS_KEY } from '@/src/extension/background/permissions'
 import { REVOKE_KEY } from '@/src/extension/background/revocation'
@@ -39,7 +40,7 @@ async function olderLocal() {
   const local = memoryArea()
   await saveConnection(local, SETTINGS)
   await savePreferences(local, SETTINGS)
-  await saveSelectedChain(local, '0x2105')
+  await saveSiteChain(local, 'https://dapp.example', '0x2105')
   await local.set({ [PERMISSIONS_KEY]: { v: 1, origins: {} }, 'other.key': 1 })
   return local
 }
@@ -123,7 +124,9 @@ describe('choosePersistentArea', () => {
   })
 
   it('names every storage.local key the background writes', () => {
-    expect([...PERSISTENT_KEYS].sort()).toEqual([CHAIN_KEY, PERMISSIONS_KEY, REVOKE_KEY, SETTINGS_KEY].sort())
+    expect([...PERSISTENT_KEYS].sort()).toEqual(
+      [ADDED_CHAINS_KEY, CHAIN_KEY, PERMISSIONS_KEY, REVOKE_KEY, SETTINGS_KEY, WATCHED_ASSETS_KEY].sort(),
+    )
   })
 })
 

@@ -1,0 +1,180 @@
+/**
+ * A viem dApp page (EIP-6963 discovery) against the built extension, the real service and a
+ * real dev EVM node (issue 12 item 4): eth_requestAccounts, eth_getBalance and the receipt go
+ * through the wallet's read-only passthrough; eth_sendTransaction is simulated, approved in our
+ * window and sent by the service; a rejected send is 4001; a reverting call shows the
+ * simulation's warning before anything is signed.
+ */
+import { readFileSync } from 'node:fs'
+import { build } from 'esbuild'
+import type { Page } from 'playwright-core'
+import { createPublicClient, encodeFunctionData, getAddress, type Hex, http, parseEther } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resolveNetworks } from '../../src/chains/networks'
+import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm'
+import { sendFromDevFunder } from '../integration/helpers/devchain'
+import { freePort } from '../integration/helpers/process'
+import { startTestService, type TestService } from '../integration/helpers/service'
+import { launchExtension, type LaunchedExtension } from './helpers/browser'
+import { startPageServer, type PageServer } from './helpers/pageServer'
+import { configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+
+const DENIER = JSON.parse(readFileSync(new URL('../fixtures/contracts/Denier.json', import.meta.url), 'utf8')) as {
+  abi: readonly unknown[]
+  bytecode: Hex
+}
+
+/** The dApp: EIP-6963 discovery of Sigil, then viem's wallet and public clients over its provider. */
+const DAPP_SOURCE = `
+import { createPublicClient, createWalletClient, custom } from 'viem'
+const found = []
+window.addEventListener('eip6963:announceProvider', (e) => found.push(e.detail))
+window.dispatchEvent(new Event('eip6963:requestProvider'))
+const outcome = (p) => p.then((ok) => ({ ok }), (e) => {
+  const coded = typeof e?.walk === 'function' ? e.walk((x) => typeof x?.code === 'number') : e
+  return { code: coded?.code ?? e?.code, message: coded?.message ?? String(e) }
+})
+window.dapp = {
+  ready() {
+    const sigil = found.find((d) => d.info.name === 'Sigil')
+    if (!sigil) return false
+    window.wallet = createWalletClient({ transport: custom(sigil.provider) })
+    window.reader = createPublicClient({ transport: custom(sigil.provider), pollingInterval: 200 })
+    return sigil.info.rdns
+  },
+  requestAccounts: () => outcome(window.wallet.requestAddresses()),
+  chainId: () => outcome(window.reader.getChainId()),
+  balance: (address) => outcome(window.reader.getBalance({ address }).then(String)),
+  send: (account, to, value, data) =>
+    outcome(window.wallet.sendTransaction({ account, to, value: BigInt(value), data, chain: null })),
+  receipt: (hash) =>
+    outcome(window.reader.waitForTransactionReceipt({ hash, timeout: 30000 }).then((r) => ({ status: r.status, blockNumber: String(r.blockNumber) }))),
+}
+`
+
+type Outcome<T = unknown> = { ok: T } | { code: number; message: string }
+
+describe('a viem dApp sends a transaction through Sigil (Chromium, real service, dev EVM node)', () => {
+  let node: RunningEvmNode
+  let svc: TestService
+  let ext: LaunchedExtension
+  let pages: PageServer
+  let dapp: Page
+  let address: `0x${string}`
+  const chain = () => createPublicClient({ transport: http(node.url) })
+
+  /** Run `fn` in the page and wait for an approval window to open and become interactive. */
+  async function withApproval<T>(fn: () => Promise<T>) {
+    const opened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('/approval.html?id='), timeout: 20_000 })
+    const t0 = Date.now()
+    const outcome = fn()
+    const approval = await opened
+    await approval.locator('[data-testid="approval-origin"]').waitFor({ timeout: 20_000 })
+    const shownMs = Date.now() - t0
+    await approval.waitForFunction(() => {
+      const b = [...document.querySelectorAll('button')].find((x) => x.textContent === 'Approve')
+      return b !== undefined && !b.disabled
+    })
+    return { outcome, approval, shownMs, interactiveMs: Date.now() - t0 }
+  }
+
+  beforeAll(async () => {
+    node = await startEvmNode({ port: await freePort() })
+    svc = await startTestService({ networks: resolveNetworks(`eip155:31337=${node.url}`) })
+    const bundle = await build({
+      stdin: { contents: DAPP_SOURCE, resolveDir: process.cwd(), loader: 'js' },
+      bundle: true,
+      format: 'iife',
+      write: false,
+      minify: true,
+      logLevel: 'silent',
+    })
+    const script = bundle.outputFiles[0]?.text ?? ''
+    pages = await startPageServer({
+      '/': `<!doctype html><html><head><title>viem dApp</title></head><body><h1>viem dApp</h1><script>${script}</script></body></html>`,
+    })
+    ext = await launchExtension()
+    const popup = await openPopup(ext)
+    await configureService(popup, svc.url)
+    await loginByEmailOtp(popup, svc.url, `dapp-send-${Date.now()}@example.test`)
+    dapp = await ext.context.newPage()
+    await dapp.goto(pages.url('/'))
+    await dapp.waitForFunction(() => typeof (window as any).dapp?.ready() === 'string')
+  }, 120_000)
+
+  afterAll(async () => {
+    await ext?.close()
+    await pages?.close()
+    await svc?.stop()
+    await node?.close()
+  })
+
+  const page = <T>(fn: (...a: any[]) => Promise<T>, ...args: unknown[]) => dapp.evaluate(fn as any, args) as Promise<T>
+
+  it('eth_requestAccounts (approved), then eth_chainId and eth_getBalance through the passthrough', async () => {
+    const { outcome, approval } = await withApproval(() => page(() => (window as any).dapp.requestAccounts()))
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const accounts = (await outcome) as Outcome<string[]>
+    expect(accounts).toMatchObject({ ok: [expect.stringMatching(/^0x[0-9a-fA-F]{40}$/)] })
+    address = getAddress((accounts as { ok: string[] }).ok[0] as string)
+    expect(await page(() => (window as any).dapp.chainId())).toEqual({ ok: 31337 })
+    expect(await page(([a]) => (window as any).dapp.balance(a), address)).toEqual({ ok: '0' })
+    expect((await svc.post('/dev/faucet', { caip2: 'eip155:31337', address, amount: '10' }, null)).status).toBe(200)
+    expect(await page(([a]) => (window as any).dapp.balance(a), address)).toEqual({ ok: parseEther('10').toString() })
+  })
+
+  it('eth_sendTransaction: the window shows the simulated send; approved, the hash comes back and the receipt is on chain', async () => {
+    const to = getAddress(`0x${'5e'.repeat(20)}`)
+    const value = parseEther('0.5')
+    const { outcome, approval, shownMs, interactiveMs } = await withApproval(() =>
+      page(([a, t, v]) => (window as any).dapp.send(a, t, v, undefined), address, to, value.toString()),
+    )
+    console.log(`eth_sendTransaction request → approval window shown ${shownMs} ms, interactive (Approve enabled) ${interactiveMs} ms`)
+    expect(await approval.getByRole('heading', { level: 1 }).textContent()).toBe('Send this transaction?')
+    const text = (await approval.locator('[aria-label="Transaction"]').textContent()) ?? ''
+    expect(text).toContain(to)
+    expect(text).toContain('0.5 ETH')
+    expect(text).toContain('Sigil dev EVM (chain 31337)')
+    expect(text).toMatch(/Estimated fee≈ [0-9.]+ ETH \(at most [0-9.]+ ETH\)/)
+    expect(await approval.locator('[data-testid="approval-simulation"]').textContent()).toContain('the transaction succeeds')
+    await shot(approval, 'approval-send-transaction')
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const sent = (await outcome) as Outcome<Hex>
+    expect(sent).toMatchObject({ ok: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+    const hash = (sent as { ok: Hex }).ok
+    expect(await page(([h]) => (window as any).dapp.receipt(h), hash)).toMatchObject({ ok: { status: 'success' } })
+    const onChain = await chain().getTransaction({ hash })
+    expect({ from: getAddress(onChain.from), to: onChain.to && getAddress(onChain.to), value: onChain.value }).toEqual({
+      from: address,
+      to,
+      value,
+    })
+    expect(await chain().getBalance({ address: to })).toBe(value)
+  })
+
+  it('a rejected send answers 4001 and nothing reaches the chain', async () => {
+    const nonce = await chain().getTransactionCount({ address })
+    const { outcome, approval } = await withApproval(() =>
+      page(([a]) => (window as any).dapp.send(a, `0x${'6e'.repeat(20)}`, '1', undefined), address),
+    )
+    await approval.getByRole('button', { name: 'Reject' }).click()
+    expect(await outcome).toMatchObject({ code: 4001 })
+    expect(await chain().getTransactionCount({ address })).toBe(nonce)
+  })
+
+  it('a call that reverts (Denier) shows "This transaction will fail" before anything is signed', async () => {
+    const deployed = await sendFromDevFunder(node.url, { data: DENIER.bytecode, gas: '0x100000' })
+    const denier = getAddress(deployed.contractAddress as string)
+    const data = encodeFunctionData({ abi: DENIER.abi as any, functionName: 'f', args: [42n] })
+    await new Promise((r) => setTimeout(r, 1_200)) // the 1 s approval back-off after the rejection above
+    const { outcome, approval } = await withApproval(() =>
+      page(([a, t, d]) => (window as any).dapp.send(a, t, '0', d), address, denier, data),
+    )
+    const warning = (await approval.locator('[data-testid="approval-warnings"]').first().textContent()) ?? ''
+    expect(warning).toMatch(/^This transaction will fail: execution reverted with unknown error 0x[0-9a-f]{8}$/)
+    expect(await approval.locator('[aria-label="Transaction"]').textContent()).toContain('Function selector0x')
+    await shot(approval, 'approval-send-transaction-reverts')
+    await approval.getByRole('button', { name: 'Reject' }).click()
+    expect(await outcome).toMatchObject({ code: 4001 })
+  })
+})
