@@ -43,6 +43,11 @@ if (want('send')) {
   const { benchServiceSend, formatServiceSend } = await import('./service-send.js')
   console.log(formatServiceSend(await benchServiceSend()))
 }
+if (want('dapp-send')) {
+  console.log('\n## dApp eth_sendTransaction → approval window (issue 12)\n')
+  const { benchDappSend, formatDappSend } = await import('./dappSend.js')
+  console.log(formatDappSend(await benchDappSend()))
+}
 if (want('sizes')) {
   console.log('\n## Extension bundle sizes (issue 12: inpage script ≤ 15 kB raw)\n')
   const { readFileSync, readdirSync } = await import('node:fs')

@@ -6,7 +6,6 @@
  * simulation's warning before anything is signed.
  */
 import { readFileSync } from 'node:fs'
-import { build } from 'esbuild'
 import type { Page } from 'playwright-core'
 import { createPublicClient, encodeFunctionData, getAddress, type Hex, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -18,39 +17,12 @@ import { startTestService, type TestService } from '../integration/helpers/servi
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
 import { configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+import { awaitApproval, viemDappScript } from './helpers/viemDapp'
 
 const DENIER = JSON.parse(readFileSync(new URL('../fixtures/contracts/Denier.json', import.meta.url), 'utf8')) as {
   abi: readonly unknown[]
   bytecode: Hex
 }
-
-/** The dApp: EIP-6963 discovery of Sigil, then viem's wallet and public clients over its provider. */
-const DAPP_SOURCE = `
-import { createPublicClient, createWalletClient, custom } from 'viem'
-const found = []
-window.addEventListener('eip6963:announceProvider', (e) => found.push(e.detail))
-window.dispatchEvent(new Event('eip6963:requestProvider'))
-const outcome = (p) => p.then((ok) => ({ ok }), (e) => {
-  const coded = typeof e?.walk === 'function' ? e.walk((x) => typeof x?.code === 'number') : e
-  return { code: coded?.code ?? e?.code, message: coded?.message ?? String(e) }
-})
-window.dapp = {
-  ready() {
-    const sigil = found.find((d) => d.info.name === 'Sigil')
-    if (!sigil) return false
-    window.wallet = createWalletClient({ transport: custom(sigil.provider) })
-    window.reader = createPublicClient({ transport: custom(sigil.provider), pollingInterval: 200 })
-    return sigil.info.rdns
-  },
-  requestAccounts: () => outcome(window.wallet.requestAddresses()),
-  chainId: () => outcome(window.reader.getChainId()),
-  balance: (address) => outcome(window.reader.getBalance({ address }).then(String)),
-  send: (account, to, value, data) =>
-    outcome(window.wallet.sendTransaction({ account, to, value: BigInt(value), data, chain: null })),
-  receipt: (hash) =>
-    outcome(window.reader.waitForTransactionReceipt({ hash, timeout: 30000 }).then((r) => ({ status: r.status, blockNumber: String(r.blockNumber) }))),
-}
-`
 
 type Outcome<T = unknown> = { ok: T } | { code: number; message: string }
 
@@ -63,33 +35,12 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
   let address: `0x${string}`
   const chain = () => createPublicClient({ transport: http(node.url) })
 
-  /** Run `fn` in the page and wait for an approval window to open and become interactive. */
-  async function withApproval<T>(fn: () => Promise<T>) {
-    const opened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('/approval.html?id='), timeout: 20_000 })
-    const t0 = Date.now()
-    const outcome = fn()
-    const approval = await opened
-    await approval.locator('[data-testid="approval-origin"]').waitFor({ timeout: 20_000 })
-    const shownMs = Date.now() - t0
-    await approval.waitForFunction(() => {
-      const b = [...document.querySelectorAll('button')].find((x) => x.textContent === 'Approve')
-      return b !== undefined && !b.disabled
-    })
-    return { outcome, approval, shownMs, interactiveMs: Date.now() - t0 }
-  }
+  const withApproval = <T>(fn: () => Promise<T>) => awaitApproval(ext, fn)
 
   beforeAll(async () => {
     node = await startEvmNode({ port: await freePort() })
     svc = await startTestService({ networks: resolveNetworks(`eip155:31337=${node.url}`) })
-    const bundle = await build({
-      stdin: { contents: DAPP_SOURCE, resolveDir: process.cwd(), loader: 'js' },
-      bundle: true,
-      format: 'iife',
-      write: false,
-      minify: true,
-      logLevel: 'silent',
-    })
-    const script = bundle.outputFiles[0]?.text ?? ''
+    const script = await viemDappScript()
     pages = await startPageServer({
       '/': `<!doctype html><html><head><title>viem dApp</title></head><body><h1>viem dApp</h1><script>${script}</script></body></html>`,
     })

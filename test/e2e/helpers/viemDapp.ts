@@ -1,0 +1,64 @@
+/**
+ * A viem dApp page for e2e tests and benches (issue 12): EIP-6963 discovery of Sigil, then
+ * viem's wallet and public clients over its provider, exposed as `window.dapp`; and a helper
+ * that waits for our approval window to be shown and interactive.
+ */
+import { build } from 'esbuild'
+import type { Page } from 'playwright-core'
+import type { LaunchedExtension } from './browser'
+
+/** The dApp: EIP-6963 discovery of Sigil, then viem's wallet and public clients over its provider. */
+export const DAPP_SOURCE = `
+import { createPublicClient, createWalletClient, custom } from 'viem'
+const found = []
+window.addEventListener('eip6963:announceProvider', (e) => found.push(e.detail))
+window.dispatchEvent(new Event('eip6963:requestProvider'))
+const outcome = (p) => p.then((ok) => ({ ok }), (e) => {
+  const coded = typeof e?.walk === 'function' ? e.walk((x) => typeof x?.code === 'number') : e
+  return { code: coded?.code ?? e?.code, message: coded?.message ?? String(e) }
+})
+window.dapp = {
+  ready() {
+    const sigil = found.find((d) => d.info.name === 'Sigil')
+    if (!sigil) return false
+    window.wallet = createWalletClient({ transport: custom(sigil.provider) })
+    window.reader = createPublicClient({ transport: custom(sigil.provider), pollingInterval: 200 })
+    return sigil.info.rdns
+  },
+  requestAccounts: () => outcome(window.wallet.requestAddresses()),
+  chainId: () => outcome(window.reader.getChainId()),
+  balance: (address) => outcome(window.reader.getBalance({ address }).then(String)),
+  send: (account, to, value, data) =>
+    outcome(window.wallet.sendTransaction({ account, to, value: BigInt(value), data, chain: null })),
+  receipt: (hash) =>
+    outcome(window.reader.waitForTransactionReceipt({ hash, timeout: 30000 }).then((r) => ({ status: r.status, blockNumber: String(r.blockNumber) }))),
+}
+`
+
+/** The dApp bundled into one inline script. */
+export async function viemDappScript(): Promise<string> {
+  const bundle = await build({
+    stdin: { contents: DAPP_SOURCE, resolveDir: process.cwd(), loader: 'js' },
+    bundle: true,
+    format: 'iife',
+    write: false,
+    minify: true,
+    logLevel: 'silent',
+  })
+  return bundle.outputFiles[0]?.text ?? ''
+}
+
+/** Run `fn` (a dApp request) and wait for our approval window to be shown, then interactive (Approve enabled). */
+export async function awaitApproval<T>(ext: LaunchedExtension, fn: () => Promise<T>) {
+  const opened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('/approval.html?id='), timeout: 20_000 })
+  const t0 = performance.now()
+  const outcome = fn()
+  const approval: Page = await opened
+  await approval.locator('[data-testid="approval-origin"]').waitFor({ timeout: 20_000 })
+  const shownMs = Math.round(performance.now() - t0)
+  await approval.waitForFunction(() => {
+    const b = [...document.querySelectorAll('button')].find((x) => x.textContent === 'Approve')
+    return b !== undefined && !b.disabled
+  })
+  return { outcome, approval, shownMs, interactiveMs: Math.round(performance.now() - t0) }
+}
