@@ -37,9 +37,11 @@ export type ParseError = {
   /** 1-based line and column of `offset`. */
   readonly line: number
   readonly column: number
-  /** Human-readable description, without the field name (it is in `field`); safe to return to the caller. */
+  /** What is wrong, without field or position. */
+  readonly reason: string
+  /** `<reason> (line L, column C)`: the description for `fieldError(code, field, description)`. */
   readonly description: string
-  /** `<field>: <description> (line L, column C)`: the message for the wire error. */
+  /** `<field>: <description>`: the same message `fieldError` builds. */
   readonly message: string
 }
 
@@ -86,9 +88,10 @@ export function lineColumn(source: string, offset: number): { line: number; colu
 }
 
 /** Build a `ParseError` with its position and wire message. */
-export function parseError(code: ParseErrorCode, field: PolicyField, source: string, offset: number, description: string): ParseError {
+export function parseError(code: ParseErrorCode, field: PolicyField, source: string, offset: number, reason: string): ParseError {
   const { line, column } = lineColumn(source, offset)
-  return { code, field, offset, line, column, description, message: `${field}: ${description} (line ${line}, column ${column})` }
+  const description = `${reason} (line ${line}, column ${column})`
+  return { code, field, offset, line, column, reason, description, message: `${field}: ${description}` }
 }
 
 /** Internal: thrown inside the parser and caught at its entry point (never escapes the module). */

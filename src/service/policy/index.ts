@@ -4,7 +4,7 @@
  *
  * @example
  * const p = parsePolicy({ condition: "eth.tx.to == '0xabc…'", consensus: "approvers.any(u, u.id == 'bob')" })
- * if (!p.ok) throw fieldError('INVALID_ARGUMENT', p.error.field, p.error.description)
+ * if (!p.ok) throw fieldError('INVALID_ARGUMENT', p.error.field, p.error.description) // "parameters.condition: … (line 1, column 8)"
  * const d = decide([{ policyId, effect: 'EFFECT_ALLOW', parsed: p.policy }], context, { rootQuorum: false })
  */
 export { activityKind, activityResourceAction, ROOT_QUORUM_ACTIVITY_TYPES } from './activity.js'

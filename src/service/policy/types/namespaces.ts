@@ -327,6 +327,9 @@ export type PolicyContext = {
   wallets?: readonly PolicyWallet[]
   private_key?: PolicyPrivateKey
   wallet_account?: PolicyWalletAccount
-  /** `time.now`: the trusted server time of the request (one value per request). */
-  now?: Date
+  /**
+   * `time.now`: the trusted server time of the request (one value per request). Required so that a
+   * time-gated DENY is never skipped for want of a clock.
+   */
+  now: Date
 }

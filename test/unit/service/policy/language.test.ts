@@ -13,7 +13,7 @@ import {
 } from '../../../../src/service/policy/index.js'
 import type { PolicyContext } from '../../../../src/service/policy/types/namespaces.js'
 
-const EMPTY: PolicyContext = { approvers: [], credentials: [] }
+const EMPTY: PolicyContext = { approvers: [], credentials: [], now: new Date('2026-03-10T15:00:00Z') }
 
 function run(condition: string, context: PolicyContext = EMPTY, stepBudget?: number): EvalResult {
   const expr = parseExpression(condition, 'condition')
@@ -150,7 +150,8 @@ describe('evaluation semantics', () => {
     // Before the US switch to daylight time (EST, UTC-5): 09:00 local is 14:00 UTC.
     expect(evaluate(t, { ...EMPTY, now: new Date('2026-03-03T13:30:00Z') })).toMatchObject({ ok: true, value: false })
     expect(evaluate(t, { ...EMPTY, now: new Date('2026-03-03T14:00:00Z') })).toMatchObject({ ok: true, value: true })
-    expect(evaluate(t, EMPTY)).toMatchObject({ ok: false, error: { code: 'MISSING_FIELD' } })
+    const noClock = { approvers: [], credentials: [] } as unknown as PolicyContext
+    expect(evaluate(t, noClock)).toMatchObject({ ok: false, error: { code: 'MISSING_FIELD' } })
   })
 
   it('CronSpan: a window crossing midnight, day-of-month OR day-of-week, windows up to 7 days', () => {
@@ -294,10 +295,10 @@ describe('bounds', () => {
     const approvers = Array.from({ length: 5_000 }, (_, i) => ({ id: `u${i}`, tags: ['t'] }))
     const e = parseExpression("approvers.filter(u, u.tags.contains('t')).count() >= 2", 'consensus')
     if (e === undefined) throw new Error('blank')
-    expect(evaluate(e, { approvers, credentials: [] }, { stepBudget: 1_000 })).toMatchObject({
+    expect(evaluate(e, { ...EMPTY, approvers }, { stepBudget: 1_000 })).toMatchObject({
       ok: false,
       error: { code: 'EVALUATION_BUDGET_EXCEEDED' },
     })
-    expect(evaluate(e, { approvers, credentials: [] })).toMatchObject({ ok: true, value: true })
+    expect(evaluate(e, { ...EMPTY, approvers })).toMatchObject({ ok: true, value: true })
   })
 })
