@@ -52,10 +52,12 @@ export function parseTimestampLiteral(s: string): bigint | string {
     return `Timestamp('${s.length > 40 ? `${s.slice(0, 40)}…` : s}') must have a zero UTC offset (Z, +00:00 or -00:00)`
   }
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return bad
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second)
-  const check = new Date(ms)
+  // Date.UTC maps years 0-99 to 1900-1999: set the full year explicitly.
+  const check = new Date(0)
+  check.setUTCFullYear(year, month - 1, day)
+  check.setUTCHours(hour, minute, second, 0)
   if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return bad
-  return BigInt(ms) * NS_PER_MS + fracNs
+  return BigInt(check.getTime()) * NS_PER_MS + fracNs
 }
 
 type CronResult =

@@ -62,6 +62,8 @@ describe('grammar (features/policies/language, "Grammar")', () => {
     ["'it\\'s' == 'it\\'s'", true],
     ["Timestamp('2025-01-01T00:00:00Z') < Timestamp('2025-01-01T00:00:00.5Z')", true],
     ["Timestamp('2025-01-01T00:00:00Z') == Timestamp('2025-01-01T00:00:00+00:00')", true],
+    ["Timestamp('0050-01-01T00:00:00Z') < Timestamp('1950-01-01T00:00:00z')", true],
+    ["Timestamp('2024-02-29T23:59:59.999999999-00:00') < Timestamp('2024-03-01T00:00:00Z')", true],
   ])('%s → %s', (expr, expected) => {
     expect(value(expr)).toBe(expected)
   })
