@@ -1,0 +1,127 @@
+/**
+ * What the `activity` namespace says about an activity type (features/policies/language, "Activity
+ * breakdown"): its version-agnostic `kind`, its `resource` and `action`, and the activities governed
+ * by the root quorum only ("Root quorum activities"). The engine uses these to build the context.
+ */
+
+/** Activities that policies never govern: only the root quorum may run them. */
+export const ROOT_QUORUM_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
+  'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM',
+  'ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE',
+  'ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE',
+  'ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME',
+])
+
+/** `activity.kind`: the type without its `ACTIVITY_TYPE_` prefix and `_V<n>` version suffix. */
+export function activityKind(type: string): string {
+  let k = type.startsWith('ACTIVITY_TYPE_') ? type.slice('ACTIVITY_TYPE_'.length) : type
+  const v = k.lastIndexOf('_V')
+  if (v > 0 && v + 2 < k.length) {
+    let digits = true
+    for (let i = v + 2; i < k.length; i++) {
+      const c = k.charCodeAt(i)
+      if (c < 48 || c > 57) digits = false
+    }
+    if (digits) k = k.slice(0, v)
+  }
+  return k
+}
+
+/** `[activity.resource, activity.action]` by kind, from the docs' table (every version of a kind shares them). */
+const RESOURCE_ACTION_BY_KIND: Readonly<Record<string, readonly [resource: string, action: string]>> = {
+  CREATE_SUB_ORGANIZATION: ['ORGANIZATION', 'CREATE'],
+  DELETE_ORGANIZATION: ['ORGANIZATION', 'DELETE'],
+  DELETE_SUB_ORGANIZATION: ['ORGANIZATION', 'DELETE'],
+  CREATE_INVITATIONS: ['INVITATION', 'CREATE'],
+  DELETE_INVITATION: ['INVITATION', 'DELETE'],
+  CREATE_POLICY: ['POLICY', 'CREATE'],
+  CREATE_POLICIES: ['POLICY', 'CREATE'],
+  UPDATE_POLICY: ['POLICY', 'UPDATE'],
+  DELETE_POLICY: ['POLICY', 'DELETE'],
+  DELETE_POLICIES: ['POLICY', 'DELETE'],
+  CREATE_SMART_CONTRACT_INTERFACE: ['SMART_CONTRACT_INTERFACE', 'CREATE'],
+  DELETE_SMART_CONTRACT_INTERFACE: ['SMART_CONTRACT_INTERFACE', 'DELETE'],
+  CREATE_WALLET: ['WALLET', 'CREATE'],
+  CREATE_WALLET_ACCOUNTS: ['WALLET', 'CREATE'],
+  EXPORT_WALLET: ['WALLET', 'EXPORT'],
+  EXPORT_WALLET_ACCOUNT: ['WALLET', 'EXPORT'],
+  INIT_IMPORT_WALLET: ['WALLET', 'IMPORT'],
+  IMPORT_WALLET: ['WALLET', 'IMPORT'],
+  DELETE_WALLETS: ['WALLET', 'DELETE'],
+  UPDATE_WALLET: ['WALLET', 'UPDATE'],
+  DELETE_WALLET_ACCOUNTS: ['WALLET', 'DELETE'],
+  CREATE_PRIVATE_KEYS: ['PRIVATE_KEY', 'CREATE'],
+  CREATE_PRIVATE_KEY_TAG: ['PRIVATE_KEY', 'CREATE'],
+  UPDATE_PRIVATE_KEY_TAG: ['PRIVATE_KEY', 'UPDATE'],
+  DISABLE_PRIVATE_KEY: ['PRIVATE_KEY', 'DELETE'],
+  DELETE_PRIVATE_KEY_TAGS: ['PRIVATE_KEY', 'DELETE'],
+  DELETE_PRIVATE_KEYS: ['PRIVATE_KEY', 'DELETE'],
+  EXPORT_PRIVATE_KEY: ['PRIVATE_KEY', 'EXPORT'],
+  INIT_IMPORT_PRIVATE_KEY: ['PRIVATE_KEY', 'IMPORT'],
+  IMPORT_PRIVATE_KEY: ['PRIVATE_KEY', 'IMPORT'],
+  SIGN_RAW_PAYLOAD: ['PRIVATE_KEY', 'SIGN'],
+  SIGN_RAW_PAYLOADS: ['PRIVATE_KEY', 'SIGN'],
+  SIGN_TRANSACTION: ['PRIVATE_KEY', 'SIGN'],
+  ETH_SEND_TRANSACTION: ['PRIVATE_KEY', 'SIGN'],
+  SOL_SEND_TRANSACTION: ['PRIVATE_KEY', 'SIGN'],
+  CREATE_USERS: ['USER', 'CREATE'],
+  CREATE_USER_TAG: ['USER', 'CREATE'],
+  CREATE_API_ONLY_USERS: ['USER', 'CREATE'],
+  UPDATE_USER: ['USER', 'UPDATE'],
+  UPDATE_USER_NAME: ['USER', 'UPDATE'],
+  UPDATE_USER_EMAIL: ['USER', 'UPDATE'],
+  UPDATE_USER_PHONE_NUMBER: ['USER', 'UPDATE'],
+  UPDATE_USER_TAG: ['USER', 'UPDATE'],
+  DELETE_USERS: ['USER', 'DELETE'],
+  DELETE_USER_TAGS: ['USER', 'DELETE'],
+  CREATE_API_KEYS: ['CREDENTIAL', 'CREATE'],
+  CREATE_AUTHENTICATORS: ['CREDENTIAL', 'CREATE'],
+  DELETE_API_KEYS: ['CREDENTIAL', 'DELETE'],
+  DELETE_AUTHENTICATORS: ['CREDENTIAL', 'DELETE'],
+  CREATE_OAUTH_PROVIDERS: ['CREDENTIAL', 'CREATE'],
+  DELETE_OAUTH_PROVIDERS: ['CREDENTIAL', 'DELETE'],
+  SET_PAYMENT_METHOD: ['PAYMENT_METHOD', 'UPDATE'],
+  DELETE_PAYMENT_METHOD: ['PAYMENT_METHOD', 'DELETE'],
+  ACTIVATE_BILLING_TIER: ['SUBSCRIPTION', 'CREATE'],
+  UPDATE_ALLOWED_ORIGINS: ['CONFIG', 'UPDATE'],
+  INIT_USER_EMAIL_RECOVERY: ['RECOVERY', 'CREATE'],
+  EMAIL_AUTH: ['AUTH', 'CREATE'],
+  INIT_OTP_AUTH: ['AUTH', 'CREATE'],
+  OTP_AUTH: ['AUTH', 'CREATE'],
+  OAUTH: ['AUTH', 'CREATE'],
+  OAUTH_LOGIN: ['AUTH', 'CREATE'],
+  OTP_LOGIN: ['AUTH', 'CREATE'],
+  STAMP_LOGIN: ['AUTH', 'CREATE'],
+  CREATE_READ_WRITE_SESSION: ['AUTH', 'CREATE'],
+  CREATE_OAUTH2_CREDENTIAL: ['AUTH', 'CREATE'],
+  DELETE_OAUTH2_CREDENTIAL: ['AUTH', 'DELETE'],
+  UPDATE_OAUTH2_CREDENTIAL: ['AUTH', 'UPDATE'],
+  OAUTH2_AUTHENTICATE: ['AUTH', 'CREATE'],
+  INIT_OTP: ['OTP', 'CREATE'],
+  VERIFY_OTP: ['OTP', 'VERIFY'],
+  ENABLE_AUTH_PROXY: ['AUTH_PROXY', 'CREATE'],
+  DISABLE_AUTH_PROXY: ['AUTH_PROXY', 'DELETE'],
+  UPDATE_AUTH_PROXY_CONFIG: ['AUTH_PROXY', 'UPDATE'],
+  CREATE_WEBHOOK_ENDPOINT: ['WEBHOOK_ENDPOINT', 'CREATE'],
+  UPDATE_WEBHOOK_ENDPOINT: ['WEBHOOK_ENDPOINT', 'UPDATE'],
+  DELETE_WEBHOOK_ENDPOINT: ['WEBHOOK_ENDPOINT', 'DELETE'],
+  CREATE_TVC_APP: ['TVC_APP', 'CREATE'],
+  UPDATE_TVC_APP_LIVE_DEPLOYMENT: ['TVC_APP', 'UPDATE'],
+  DELETE_TVC_APP_AND_DEPLOYMENTS: ['TVC_APP', 'DELETE'],
+  CREATE_TVC_DEPLOYMENT: ['TVC_DEPLOYMENT', 'CREATE'],
+  CREATE_TVC_MANIFEST_APPROVALS: ['TVC_DEPLOYMENT', 'UPDATE'],
+  RESTORE_TVC_DEPLOYMENT: ['TVC_DEPLOYMENT', 'UPDATE'],
+  POST_TVC_QUORUM_KEY_SHARE: ['TVC_DEPLOYMENT', 'UPDATE'],
+  DELETE_TVC_DEPLOYMENT: ['TVC_DEPLOYMENT', 'DELETE'],
+  CREATE_TVC_OPERATOR: ['TVC_OPERATOR', 'CREATE'],
+  CREATE_TVC_QUORUM_KEY: ['TVC_QUORUM_KEY', 'CREATE'],
+  RE_ENCRYPT_TVC_QUORUM_KEY_SHARE: ['TVC_QUORUM_KEY', 'ENCRYPT'],
+}
+
+/** `activity.resource` and `activity.action` of an activity type, when the docs list its kind. */
+export function activityResourceAction(type: string): { resource: string; action: string } | undefined {
+  const kind = activityKind(type)
+  if (!Object.hasOwn(RESOURCE_ACTION_BY_KIND, kind)) return undefined
+  const [resource, action] = RESOURCE_ACTION_BY_KIND[kind] as readonly [string, string]
+  return { resource, action }
+}
