@@ -43,6 +43,11 @@ if (want('send')) {
   const { benchServiceSend, formatServiceSend } = await import('./service-send.js')
   console.log(formatServiceSend(await benchServiceSend()))
 }
+if (want('policy')) {
+  console.log('\n## Policy evaluation (issue 14, in-process)\n')
+  const { benchPolicy } = await import('./policy.js')
+  console.log(formatTable(await benchPolicy()))
+}
 if (want('dapp-send')) {
   console.log('\n## dApp eth_sendTransaction → approval window (issue 12)\n')
   const { benchDappSend, formatDappSend } = await import('./dappSend.js')
