@@ -4,6 +4,7 @@
  * keyed by slot. Survives a service-worker restart. Never give it a CryptoKey: Chromium writes a
  * cloned key's material in clear to disk (issue 22); it holds only sealedKeyStore.ts blobs.
  */
+import { idbOpener, idbRequest } from './idb'
 import type { KeySlot } from './keyStore'
 import type { BlobStore } from './sealedKeyStore'
 
@@ -11,30 +12,9 @@ const DB_NAME = 'sigil-keys'
 const DB_VERSION = 1
 const STORE = 'keys'
 
-function promisify<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result)
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'))
-  })
-}
-
 /** Create a {@link BlobStore} over `indexedDB` (the service worker's global by default). */
 export function createIdbBlobStore(factory?: IDBFactory): BlobStore {
-  let dbPromise: Promise<IDBDatabase> | undefined
-  const open = (): Promise<IDBDatabase> => {
-    dbPromise ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const req = (factory ?? indexedDB).open(DB_NAME, DB_VERSION)
-      req.onupgradeneeded = () => {
-        if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE)
-      }
-      req.onsuccess = () => resolve(req.result)
-      req.onerror = () => {
-        dbPromise = undefined
-        reject(req.error ?? new Error('IndexedDB open failed'))
-      }
-    })
-    return dbPromise
-  }
+  const { open } = idbOpener({ name: DB_NAME, version: DB_VERSION, store: STORE, factory })
   const run = async <T>(mode: IDBTransactionMode, op: (s: IDBObjectStore) => IDBRequest<T>): Promise<T> => {
     const db = await open()
     const tx = db.transaction(STORE, mode)
@@ -43,7 +23,7 @@ export function createIdbBlobStore(factory?: IDBFactory): BlobStore {
       tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'))
       tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'))
     })
-    const result = await promisify(op(tx.objectStore(STORE)))
+    const result = await idbRequest(op(tx.objectStore(STORE)))
     await done
     return result
   }

@@ -14,54 +14,23 @@
  * One database `sigil-local`, one object store `items`, keyed by the storage key. The style
  * follows idbKeyStore.ts.
  */
+import { idbOpener, idbRequest } from './idb'
 import type { StorageAreaLike } from './storageArea'
 
 const DB_NAME = 'sigil-local'
 const DB_VERSION = 1
 const STORE = 'items'
 
-function promisify<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result)
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'))
-  })
-}
-
 /** Create a {@link StorageAreaLike} over `indexedDB` (the background's global by default). */
 export function createIdbStorageArea(factory?: IDBFactory): StorageAreaLike {
-  let dbPromise: Promise<IDBDatabase> | undefined
-  const open = (): Promise<IDBDatabase> => {
-    dbPromise ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const req = (factory ?? indexedDB).open(DB_NAME, DB_VERSION)
-      req.onupgradeneeded = () => {
-        if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE)
-      }
-      req.onsuccess = () => {
-        const db = req.result
-        // The browser may close the connection (site data cleared, another version opened): reopen next time.
-        db.onclose = () => {
-          dbPromise = undefined
-        }
-        db.onversionchange = () => {
-          db.close()
-          dbPromise = undefined
-        }
-        resolve(db)
-      }
-      req.onerror = () => {
-        dbPromise = undefined
-        reject(req.error ?? new Error('IndexedDB open failed'))
-      }
-    })
-    return dbPromise
-  }
+  const { open, reset } = idbOpener({ name: DB_NAME, version: DB_VERSION, store: STORE, factory })
   const run = async <T>(mode: IDBTransactionMode, op: (s: IDBObjectStore) => Promise<T>): Promise<T> => {
     const db = await open()
     let tx: IDBTransaction
     try {
       tx = db.transaction(STORE, mode)
     } catch (err) {
-      dbPromise = undefined // a closed connection throws InvalidStateError: reopen next time
+      reset() // a closed connection throws InvalidStateError: reopen next time
       throw err
     }
     const done = new Promise<void>((resolve, reject) => {
@@ -86,16 +55,16 @@ export function createIdbStorageArea(factory?: IDBFactory): StorageAreaLike {
   }
   return {
     async get(key) {
-      const value = await run('readonly', (s) => promisify(s.get(key)))
+      const value = await run('readonly', (s) => idbRequest(s.get(key)))
       return value === undefined ? {} : { [key]: value as unknown }
     },
     async set(items) {
       await run('readwrite', async (s) => {
-        await Promise.all(Object.entries(items).flatMap(([k, v]) => (v === undefined ? [] : [promisify(s.put(v, k))])))
+        await Promise.all(Object.entries(items).flatMap(([k, v]) => (v === undefined ? [] : [idbRequest(s.put(v, k))])))
       })
     },
     async remove(key) {
-      await run('readwrite', (s) => promisify(s.delete(key)))
+      await run('readwrite', (s) => idbRequest(s.delete(key)))
     },
   }
 }
