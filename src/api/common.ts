@@ -18,6 +18,8 @@ import {
   PathFormat,
   SignatureScheme,
   VoteSelection,
+  PolicyEffect,
+  PolicyOutcome,
 } from './enums.js'
 import { DigitString, ExpirationSeconds, PageLimit, StringArray, boundedArray } from './fields.js'
 import {
@@ -383,6 +385,36 @@ export const SmartContractInterface = z.object({
   updatedAt: Timestamp,
 })
 export type SmartContractInterface = z.infer<typeof SmartContractInterface>
+
+/**
+ * Policy record (hosted OpenAPI v1Policy): the expressions as they were written (`condition` and
+ * `consensus` empty when none was given, `time` absent then).
+ */
+export const Policy = z.object({
+  policyId: z.string(),
+  policyName: z.string(),
+  effect: PolicyEffect,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  notes: z.string(),
+  consensus: z.string(),
+  condition: z.string(),
+  time: z.string().optional(),
+})
+export type Policy = z.infer<typeof Policy>
+
+/**
+ * The recorded evaluation of one vote of an activity (hosted OpenAPI
+ * externalactivityv1PolicyEvaluation): each policy that was run and its outcome.
+ */
+export const PolicyEvaluationRecord = z.object({
+  id: z.string(),
+  activityId: z.string(),
+  organizationId: z.string(),
+  voteId: z.string(),
+  policyEvaluations: z.array(z.object({ policyId: z.string(), outcome: PolicyOutcome })),
+  createdAt: Timestamp,
+})
 
 /** Every query request carries the organization it reads. */
 export const OrganizationScoped = z.object({ organizationId: z.string().min(1, { error: 'required' }) })

@@ -461,3 +461,20 @@ export const MNEMONIC_LANGUAGES = [
   'MNEMONIC_LANGUAGE_SPANISH',
 ] as const
 export type MnemonicLanguage = (typeof MNEMONIC_LANGUAGES)[number]
+
+/** Policy effects (hosted OpenAPI `v1Effect`): what a policy does to the activities it applies to. */
+export const POLICY_EFFECTS = ['EFFECT_ALLOW', 'EFFECT_DENY'] as const
+export type PolicyEffect = (typeof POLICY_EFFECTS)[number]
+
+/** Policy evaluation outcomes (hosted OpenAPI `v1Outcome`), as get_policy_evaluations reports them. */
+export const POLICY_OUTCOMES = [
+  'OUTCOME_ALLOW',
+  'OUTCOME_DENY_EXPLICIT',
+  'OUTCOME_DENY_IMPLICIT',
+  'OUTCOME_REQUIRES_CONSENSUS',
+  'OUTCOME_REJECTED',
+  'OUTCOME_ERROR',
+  'OUTCOME_REQUIRES_AUTHENTICATORS',
+  'OUTCOME_TIME_INACTIVE',
+] as const
+export type PolicyOutcome = (typeof POLICY_OUTCOMES)[number]

@@ -8,6 +8,8 @@ import {
   ACTIVITY_STATUSES,
   ACTIVITY_TYPES,
   ADDRESS_FORMATS,
+  POLICY_EFFECTS,
+  POLICY_OUTCOMES,
   API_KEY_CURVES,
   AUTHENTICATOR_TRANSPORTS,
   CLIENT_SIGNATURE_SCHEMES,
@@ -101,3 +103,7 @@ export const MnemonicLanguage = z.enum(MNEMONIC_LANGUAGES)
 export type MnemonicLanguage = z.infer<typeof MnemonicLanguage>
 export const SmartContractInterfaceType = z.enum(SMART_CONTRACT_INTERFACE_TYPES)
 export type SmartContractInterfaceType = z.infer<typeof SmartContractInterfaceType>
+export const PolicyEffect = z.enum(POLICY_EFFECTS)
+export type PolicyEffect = z.infer<typeof PolicyEffect>
+export const PolicyOutcome = z.enum(POLICY_OUTCOMES)
+export type PolicyOutcome = z.infer<typeof PolicyOutcome>

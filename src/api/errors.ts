@@ -61,6 +61,8 @@ export const ERROR_TABLE = {
   // authorization
   PERMISSION_DENIED: { grpc: GRPC.PERMISSION_DENIED },
   ORIGIN_NOT_ALLOWED: { grpc: GRPC.PERMISSION_DENIED },
+  /** The organization's policies deny the activity (explicit deny, or a policy too costly to evaluate). */
+  POLICY_DENIED: { grpc: GRPC.PERMISSION_DENIED },
   // state
   NOT_FOUND: { grpc: GRPC.NOT_FOUND },
   ALREADY_EXISTS: { grpc: GRPC.ALREADY_EXISTS },

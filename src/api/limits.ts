@@ -102,3 +102,12 @@ export const MAX_SMART_CONTRACT_INTERFACE_NOTES = 4096
  * limit of the comparable resource, policies per organization.
  */
 export const MAX_SMART_CONTRACT_INTERFACES = 100
+
+/** Hosted resource limits: 100 policies per organization. create_policies `policies`, delete_policies `policyIds`. */
+export const MAX_POLICIES = 100
+
+/** Sigil: a policy's `policyName` (the hosted service states no bound). */
+export const MAX_POLICY_NAME = 256
+
+/** Sigil: a policy's `notes` (the hosted service states no bound). */
+export const MAX_POLICY_NOTES = 4096

@@ -7,6 +7,8 @@ import type { QueryDefinition, SubmitDefinition } from './operation.js'
 import { approveActivity } from './operations/approve_activity.js'
 import { createApiKeys } from './operations/create_api_keys.js'
 import { createAuthenticators } from './operations/create_authenticators.js'
+import { createPolicies } from './operations/create_policies.js'
+import { createPolicyV3 } from './operations/create_policy.js'
 import { createFiatOnRampCredential } from './operations/create_fiat_on_ramp_credential.js'
 import { createSmartContractInterface } from './operations/create_smart_contract_interface.js'
 import { createReadWriteSession } from './operations/create_read_write_session.js'
@@ -17,6 +19,8 @@ import { createWalletAccounts } from './operations/create_wallet_accounts.js'
 import { deleteApiKeys } from './operations/delete_api_keys.js'
 import { deleteAuthenticators } from './operations/delete_authenticators.js'
 import { deleteFiatOnRampCredential } from './operations/delete_fiat_on_ramp_credential.js'
+import { deletePolicies } from './operations/delete_policies.js'
+import { deletePolicy } from './operations/delete_policy.js'
 import { deleteSmartContractInterface } from './operations/delete_smart_contract_interface.js'
 import { deleteUsers } from './operations/delete_users.js'
 import { deleteWallets } from './operations/delete_wallets.js'
@@ -29,6 +33,8 @@ import { getOnRampTransactionStatus } from './operations/get_on_ramp_transaction
 import { getNonces } from './operations/get_nonces.js'
 import { getOrganizationConfigs } from './operations/get_organization_configs.js'
 import { getSendTransactionStatus } from './operations/get_send_transaction_status.js'
+import { getPolicy } from './operations/get_policy.js'
+import { getPolicyEvaluations } from './operations/get_policy_evaluations.js'
 import { getSmartContractInterface } from './operations/get_smart_contract_interface.js'
 import { getUser } from './operations/get_user.js'
 import { getWallet } from './operations/get_wallet.js'
@@ -44,6 +50,7 @@ import { listEthTransactionHistory } from './operations/list_eth_transaction_his
 import { listFiatOnRampCredentials } from './operations/list_fiat_on_ramp_credentials.js'
 import { listSolTransactionHistory } from './operations/list_sol_transaction_history.js'
 import { listUsers } from './operations/list_users.js'
+import { listPolicies } from './operations/list_policies.js'
 import { listSmartContractInterfaces } from './operations/list_smart_contract_interfaces.js'
 import { listSuborgs } from './operations/list_suborgs.js'
 import { listSupportedAssets } from './operations/list_supported_assets.js'
@@ -60,6 +67,7 @@ import { signRawPayloads } from './operations/sign_raw_payloads.js'
 import { signTransaction } from './operations/sign_transaction.js'
 import { solSendTransaction, solSendTransactionV1 } from './operations/sol_send_transaction.js'
 import { stampLogin } from './operations/stamp_login.js'
+import { updatePolicyV1, updatePolicyV2 } from './operations/update_policy.js'
 import { updateAllowedOrigins } from './operations/update_allowed_origins.js'
 import { updateFiatOnRampCredential } from './operations/update_fiat_on_ramp_credential.js'
 import { updateRootQuorum } from './operations/update_root_quorum.js'
@@ -117,6 +125,13 @@ export const SUBMIT_OPERATIONS = [
   // issue 11: smart-contract interfaces (hosted OpenAPI)
   createSmartContractInterface,
   deleteSmartContractInterface,
+  // issue 14: policies (hosted OpenAPI)
+  createPolicyV3,
+  createPolicies,
+  updatePolicyV1,
+  updatePolicyV2,
+  deletePolicy,
+  deletePolicies,
 ] as const
 
 /** Every query definition. */
@@ -143,6 +158,10 @@ export const QUERY_OPERATIONS = [
   // issue 11: smart-contract interfaces (hosted OpenAPI)
   getSmartContractInterface,
   listSmartContractInterfaces,
+  // issue 14: policies (hosted OpenAPI)
+  getPolicy,
+  listPolicies,
+  getPolicyEvaluations,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

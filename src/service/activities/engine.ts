@@ -20,6 +20,19 @@ import {
 import { rollbackToSavepoint, setSavepoint } from '../store/transactions.js'
 import type { UserWire } from '../store/users.js'
 import { getQuorum } from '../store/organizations.js'
+import { listPolicyEvaluations } from '../store/policies.js'
+import { getUser } from '../store/users.js'
+import type { Decision } from '../policy/index.js'
+import {
+  evaluateActivity,
+  type GatePolicy,
+  isAllowed,
+  isDenied,
+  loadPolicies,
+  policiesMayGovern,
+  policyDenied,
+  recordEvaluation,
+} from './shared/policyGate.js'
 import { submitByType } from '../../api/registry.js'
 import { toFieldViolations } from '../../api/validation.js'
 import {
@@ -103,8 +116,9 @@ export type EngineHandlers = ActivityHandlerTable<Exclude<SubmitType, VoteType>>
 
 /**
  * The activity engine (wire-formats A2): fingerprints and idempotent replays, root-quorum
- * consensus, execution of an activity with all its effects in one transaction, FAILED
- * records for execution errors.
+ * consensus, policy evaluation for users outside the root quorum (shared/policyGate.ts),
+ * execution of an activity with all its effects in one transaction, FAILED records for
+ * execution errors.
  */
 export function createEngine(rt: Runtime, handlers: EngineHandlers) {
   const table: ActivityHandlerTable = {
@@ -177,7 +191,23 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
     const quorum = input.principal.quorum ?? (await getQuorum(rt.db, quorumOrgId))
     const isMember = quorum.userIds.includes(input.principal.userId)
     const isVote = input.type === 'ACTIVITY_TYPE_APPROVE_ACTIVITY' || input.type === 'ACTIVITY_TYPE_REJECT_ACTIVITY'
-    const needsConsensus = !isVote && (isMember ? 1 : 0) < quorum.threshold
+    // A user outside the root quorum, in an organization with policies: the policies decide (issue 14).
+    // Without policies (or for root-only types) the activity waits for the root quorum, as before.
+    let gate: { policies: GatePolicy[]; decision: Decision } | undefined
+    if (!isMember && policiesMayGovern(input.type)) {
+      const policies = await loadPolicies(rt.db, quorumOrgId)
+      if (policies.length > 0) {
+        const decision = await evaluateActivity(rt.db, policies, {
+          orgId: quorumOrgId,
+          type: input.type,
+          intent: input.parameters,
+          approverIds: [input.principal.userId],
+          now,
+        })
+        gate = { policies, decision }
+      }
+    }
+    const needsConsensus = gate ? !isAllowed(gate.decision) && !isDenied(gate.decision) : !isVote && (isMember ? 1 : 0) < quorum.threshold
 
     const row: Omit<ActivityRow, 'seq'> = {
       id: crypto.randomUUID(),
@@ -200,32 +230,46 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       created_at: now,
       updated_at: now,
     }
-    const vote = isMember
-      ? {
-          id: crypto.randomUUID(),
-          activity_id: row.id,
-          user_id: input.principal.userId,
-          selection: 'VOTE_SELECTION_APPROVED' as const,
-          message: row.body,
-          public_key: input.principal.publicKey,
-          signature: input.principal.signature,
-          scheme: input.principal.scheme,
-          created_at: now,
-        }
-      : undefined
+    // The submitter's request is their vote; outside the root quorum it is recorded when policies decide.
+    const vote =
+      isMember || gate
+        ? {
+            id: crypto.randomUUID(),
+            activity_id: row.id,
+            user_id: input.principal.userId,
+            selection: 'VOTE_SELECTION_APPROVED' as const,
+            message: row.body,
+            public_key: input.principal.publicKey,
+            signature: input.principal.signature,
+            scheme: input.principal.scheme,
+            created_at: now,
+          }
+        : undefined
 
     const knownWith = (voter: UserWire | null | undefined): KnownFacts => ({
       votes: vote ? [vote] : [],
       quorum,
       ...(vote && voter !== undefined ? { voters: new Map([[vote.user_id, voter]]) } : {}),
     })
+    // What policies decided for the submitter's vote, recorded with the activity (get_policy_evaluations).
+    const evaluation = gate && vote ? { activityId: row.id, orgId: quorumOrgId, voteId: vote.id, decision: gate.decision, now } : undefined
     try {
+      if (gate && isDenied(gate.decision)) throw policyDenied(gate.decision, gate.policies)
       if (needsConsensus) {
-        // Nothing runs before the quorum approves: one statement records the activity and the vote.
+        // Nothing runs before the quorum (or the policies' consensus) approves.
+        if (evaluation) {
+          return await rt.db.transaction(async (tx) => {
+            const { voter } = await recordActivity(tx, row, vote)
+            await recordEvaluation(tx, evaluation)
+            return { activity: { ...row, seq: 0 }, known: knownWith(voter) }
+          })
+        }
+        // One statement records the activity and the vote.
         const { voter } = await recordActivity(rt.db, row, vote)
         return { activity: { ...row, seq: 0 }, known: knownWith(voter) }
       }
       return await rt.db.transaction(async (tx) => {
+        if (evaluation) await recordEvaluation(tx, evaluation)
         const result = await runHandler(tx, row, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)
         const activity = { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs }
@@ -251,7 +295,12 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       // Execution failed: nothing of it stays, but the attempt is recorded as FAILED (A2), in one statement.
       const failed = { ...row, status: STATUS.FAILED, failure: failureOf(e) }
       try {
-        await insertActivity(rt.db, failed, vote)
+        if (evaluation) {
+          await rt.db.transaction(async (tx) => {
+            await insertActivity(tx, failed, vote)
+            await recordEvaluation(tx, evaluation)
+          })
+        } else await insertActivity(rt.db, failed, vote)
       } catch (recordError) {
         if (!isUniqueViolation(recordError)) throw recordError
         // A resubmission whose run failed (e.g. on the effects of the first run): replay that one.
@@ -282,7 +331,10 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
     return a
   }
 
-  /** approve_activity / reject_activity handler: one vote from a quorum member (A2). */
+  /**
+   * approve_activity / reject_activity handler: one vote from a root quorum member (A2), or, on an
+   * activity the organization's policies decided (issue 14), from any user of the organization.
+   */
   function voteHandler(
     selection: 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED',
   ): ActivityHandler<ParametersOf<'ACTIVITY_TYPE_APPROVE_ACTIVITY'>> {
@@ -296,15 +348,20 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         throw new SigilError('VOTE_NOT_ALLOWED', `activity ${target.id} is ${target.status}, not waiting for votes`)
       }
       const quorum = await getQuorum(tx, target.quorum_org_id)
-      if (!quorum.userIds.includes(ctx.submitter.userId)) {
+      const isRoot = quorum.userIds.includes(ctx.submitter.userId)
+      // An activity the policies decided (it has evaluations) takes votes from any user of its
+      // organization: the policies' consensus names them. Any other takes root quorum votes only.
+      const governed = (await listPolicyEvaluations(tx, target.id)).length > 0
+      if (!isRoot && !(governed && (await getUser(tx, target.quorum_org_id, ctx.submitter.userId)))) {
         throw new SigilError('PERMISSION_DENIED', 'only members of the root quorum can vote on this activity')
       }
       const votes = await listVotes(tx, target.id)
       if (votes.some((v) => v.user_id === ctx.submitter.userId)) {
         throw new SigilError('VOTE_NOT_ALLOWED', 'this user has already voted on the activity')
       }
+      const voteId = crypto.randomUUID()
       await insertVote(tx, {
-        id: crypto.randomUUID(),
+        id: voteId,
         activity_id: target.id,
         user_id: ctx.submitter.userId,
         selection,
@@ -314,12 +371,9 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         scheme: ctx.principal?.scheme ?? '',
         created_at: now,
       })
-      const approvals =
-        votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED').length + (selection === 'VOTE_SELECTION_APPROVED' ? 1 : 0)
-      const rejections =
-        votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').length + (selection === 'VOTE_SELECTION_REJECTED' ? 1 : 0)
 
-      if (approvals >= quorum.threshold) {
+      /** Runs the approved activity; its failure undoes its effects, not the vote. */
+      const execute = async () => {
         await setSavepoint(tx, CONSENSUS_SAVEPOINT)
         try {
           const result = await runHandler(tx, target, target.intent, now, undefined)
@@ -330,9 +384,52 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           await rollbackToSavepoint(tx, CONSENSUS_SAVEPOINT)
           await finishActivity(tx, target.id, { status: STATUS.FAILED, result: null, failure: failureOf(e), appProofs: [], now })
         }
-      } else if (quorum.userIds.length - rejections < quorum.threshold) {
-        await finishActivity(tx, target.id, { status: STATUS.REJECTED, result: null, failure: null, appProofs: [], now })
       }
+      const reject = () => finishActivity(tx, target.id, { status: STATUS.REJECTED, result: null, failure: null, appProofs: [], now })
+
+      if (governed) {
+        // Rule 1: a root quorum approving allows; a rejection ends it; else the policies decide again
+        // over every approver so far, and the evaluation is recorded for this vote.
+        if (selection === 'VOTE_SELECTION_REJECTED') {
+          await reject()
+          return { activityId: target.id }
+        }
+        const all = [...votes.map((v) => ({ user_id: v.user_id, selection: v.selection })), { user_id: ctx.submitter.userId, selection }]
+        const approverIds = all.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED').map((v) => v.user_id)
+        const rootApprovals = approverIds.filter((id) => quorum.userIds.includes(id)).length
+        if (rootApprovals >= quorum.threshold) {
+          await execute()
+          return { activityId: target.id }
+        }
+        const policies = await loadPolicies(tx, target.quorum_org_id)
+        const decision = await evaluateActivity(tx, policies, {
+          orgId: target.quorum_org_id,
+          type: target.type,
+          intent: target.intent,
+          approverIds,
+          now,
+        })
+        await recordEvaluation(tx, { activityId: target.id, orgId: target.quorum_org_id, voteId, decision, now })
+        if (isAllowed(decision)) await execute()
+        else if (isDenied(decision)) {
+          await finishActivity(tx, target.id, {
+            status: STATUS.FAILED,
+            result: null,
+            failure: failureOf(policyDenied(decision, policies)),
+            appProofs: [],
+            now,
+          })
+        }
+        return { activityId: target.id }
+      }
+
+      const approvals =
+        votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED').length + (selection === 'VOTE_SELECTION_APPROVED' ? 1 : 0)
+      const rejections =
+        votes.filter((v) => v.selection === 'VOTE_SELECTION_REJECTED').length + (selection === 'VOTE_SELECTION_REJECTED' ? 1 : 0)
+
+      if (approvals >= quorum.threshold) await execute()
+      else if (quorum.userIds.length - rejections < quorum.threshold) await reject()
       return { activityId: target.id }
     }
   }

@@ -38,6 +38,11 @@ import { handler as ethSendRawTransaction } from './eth_send_raw_transaction.js'
 import { handler as solSendTransaction } from './sol_send_transaction.js'
 import { handler as createSmartContractInterface } from './create_smart_contract_interface.js'
 import { handler as deleteSmartContractInterface } from './delete_smart_contract_interface.js'
+import { handler as createPolicy } from './create_policy.js'
+import { handler as createPolicies } from './create_policies.js'
+import { handlerV1 as updatePolicyV1, handlerV2 as updatePolicyV2 } from './update_policy.js'
+import { handler as deletePolicy } from './delete_policy.js'
+import { handler as deletePolicies } from './delete_policies.js'
 
 /**
  * Activity type → handler: the closed table of what this service executes, one entry for every
@@ -87,4 +92,10 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2: solSendTransaction,
   ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE: createSmartContractInterface,
   ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE: deleteSmartContractInterface,
+  ACTIVITY_TYPE_CREATE_POLICY_V3: createPolicy,
+  ACTIVITY_TYPE_CREATE_POLICIES: createPolicies,
+  ACTIVITY_TYPE_UPDATE_POLICY: updatePolicyV1,
+  ACTIVITY_TYPE_UPDATE_POLICY_V2: updatePolicyV2,
+  ACTIVITY_TYPE_DELETE_POLICY: deletePolicy,
+  ACTIVITY_TYPE_DELETE_POLICIES: deletePolicies,
 } satisfies ActivityHandlerTable<Exclude<SubmitType, VoteType>>

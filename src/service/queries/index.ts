@@ -19,6 +19,9 @@ import { handler as listEthTransactionHistory } from './list_eth_transaction_his
 import { handler as listSolTransactionHistory } from './list_sol_transaction_history.js'
 import { handler as getSmartContractInterface } from './get_smart_contract_interface.js'
 import { handler as listSmartContractInterfaces } from './list_smart_contract_interfaces.js'
+import { handler as getPolicy } from './get_policy.js'
+import { handler as listPolicies } from './list_policies.js'
+import { handler as getPolicyEvaluations } from './get_policy_evaluations.js'
 
 /** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
 export const QUERY_HANDLERS = {
@@ -42,4 +45,7 @@ export const QUERY_HANDLERS = {
   list_sol_transaction_history: listSolTransactionHistory,
   get_smart_contract_interface: getSmartContractInterface,
   list_smart_contract_interfaces: listSmartContractInterfaces,
+  get_policy: getPolicy,
+  list_policies: listPolicies,
+  get_policy_evaluations: getPolicyEvaluations,
 } satisfies QueryHandlerTable

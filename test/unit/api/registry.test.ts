@@ -50,6 +50,12 @@ const SUBMIT_NAMES = [
   'sol_send_transaction_v1',
   'create_smart_contract_interface',
   'delete_smart_contract_interface',
+  'create_policy',
+  'create_policies',
+  'update_policy',
+  'update_policy',
+  'delete_policy',
+  'delete_policies',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',
@@ -72,6 +78,9 @@ const QUERY_NAMES = [
   'list_sol_transaction_history',
   'get_smart_contract_interface',
   'list_smart_contract_interfaces',
+  'get_policy',
+  'list_policies',
+  'get_policy_evaluations',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {
@@ -89,6 +98,7 @@ const EXPECTED_TYPES: Record<string, string> = {
   create_users: 'ACTIVITY_TYPE_CREATE_USERS_V3',
   create_authenticators: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
   init_user_email_recovery: 'ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2',
+  create_policy: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
 }
 
 describe('enums', () => {

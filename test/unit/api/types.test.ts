@@ -15,6 +15,8 @@ import type {
   TransactionHistoryStatus,
   TransferDirection,
   SmartContractInterfaceType,
+  PolicyEffect,
+  PolicyOutcome,
 } from '../../../src/api/enums.js'
 
 /** True when A and B are mutually assignable (exact equality of the two types). */
@@ -52,6 +54,12 @@ type HostedEthHistory = TurnkeyApiTypes['v1ListEthTransactionHistoryResponse']
 // @ts-expect-error: a history item without its block is not what the client expects
 type _HistoryDrift = Assert<Assignable<{ transactions: Array<{ transactionHash: string }> }, HostedEthHistory>>
 type _SmartContractInterfaceTypeHosted = Assert<Equals<SmartContractInterfaceType, TurnkeyApiTypes['v1SmartContractInterfaceType']>>
+type _PolicyEffectHosted = Assert<Equals<PolicyEffect, TurnkeyApiTypes['v1Effect']>>
+type _PolicyOutcomeHosted = Assert<Equals<PolicyOutcome, TurnkeyApiTypes['v1Outcome']>>
+type _PolicyHosted = Assert<Assignable<Defined<Awaited<ReturnType<SigilClient['getPolicy']>>>, TurnkeyApiTypes['v1GetPolicyResponse']>>
+type _PoliciesHosted = Assert<
+  Assignable<Defined<Awaited<ReturnType<SigilClient['listPolicies']>>>, TurnkeyApiTypes['v1GetPoliciesResponse']>
+>
 // @ts-expect-error: a union with an extra member is not equal
 type _Drift = Assert<Equals<Curve | 'CURVE_X', TurnkeyApiTypes['v1Curve']>>
 // @ts-expect-error: a union missing a member is not equal either
@@ -74,7 +82,11 @@ describe('compile-time sync', () => {
       _CredentialTypeHosted,
       _OnRampProviderHosted,
       _SmartContractInterfaceTypeHosted,
-    ] = [true, true, true, true, true, true]
+      _PolicyEffectHosted,
+      _PolicyOutcomeHosted,
+      _PolicyHosted,
+      _PoliciesHosted,
+    ] = [true, true, true, true, true, true, true, true, true, true]
     const client: [_WalletId, _OtpType, _Curve, _V1] = [true, true, true, true]
     const history: [_HistoryStatusHosted, _SolHistoryStatusHosted, _DirectionHosted, _EthHistoryHosted, _SolHistoryHosted] = [
       true,
