@@ -49,8 +49,14 @@ export function failureOutcome(err: unknown): { error: RpcErrorObject } {
 
 /** Ask the user to connect `origin`; the accounts on approval, else the rejection. */
 export async function connect(ctx: DappContext): Promise<{ accounts: string[] } | { error: RpcErrorObject }> {
-  const session = await ctx.core.current()
-  if (!session) return { error: NOT_LOGGED_IN }
+  let session = await ctx.core.current()
+  if (!session) {
+    // Logged out (issue 13): Sigil's window opens on the login screen; the request goes on after the login.
+    const login = await ctx.dapp.waitForLogin(ctx.origin)
+    if (!login.approved) return { error: login.error }
+    session = await ctx.core.current()
+    if (!session) return { error: NOT_LOGGED_IN }
+  }
   const existing = await accountsFor(ctx)
   if (existing.length > 0) return { accounts: existing }
   if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
