@@ -56,6 +56,16 @@ describe('connecting while logged out', () => {
     }
   })
 
+  it('a Solana connect waits for the login the same way; a silent one opens nothing', async () => {
+    const t = setup({ loginWindow: true })
+    expect(await t.rpc('sol_connect', [{ silent: true }])).toMatchObject({ result: { accounts: [] } })
+    expect(t.loginWindows).toHaveLength(0)
+    const pending = t.rpc('sol_connect', [])
+    await loginWindowOpened(t)
+    t.bg.onWindowRemoved(t.loginWindows[0]!)
+    expect(await pending).toMatchObject({ error: { code: 4001 } })
+  })
+
   it('a platform without a login window still answers 4100 at once', async () => {
     const t = setup()
     expect(await t.rpc('eth_requestAccounts')).toEqual({ error: { code: 4100, message: 'Unauthorized: not logged in' } })
