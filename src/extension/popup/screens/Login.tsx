@@ -64,6 +64,7 @@ function Unlock({
       </button>
       <Busy busy={unlock.busy} label="Waiting for your passkey…" />
       <ErrorLine error={unlock.error} />
+      <p class="hint">Or log in another way:</p>
     </div>
   )
 }
