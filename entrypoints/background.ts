@@ -31,6 +31,17 @@ export default defineBackground(() => {
         if (win?.id === undefined) throw new Error('approval window has no id')
         return win.id
       },
+      openLoginWindow: async () => {
+        const win = await browser.windows.create({
+          type: 'popup',
+          url: browser.runtime.getURL('/popup.html'),
+          width: 400,
+          height: 640,
+          focused: true,
+        })
+        if (win?.id === undefined) throw new Error('login window has no id')
+        return win.id
+      },
       closeWindow: async (windowId) => {
         await browser.windows.remove(windowId)
       },

@@ -103,6 +103,8 @@ export type Core = {
   retryRevocation(): Promise<RevokeOutcome | undefined>
   /** Called with the reason on every wipe; returns an unsubscribe function. */
   onWipe(listener: (reason: EndReason) => void): () => void
+  /** Called with the record each time a session starts (a dApp waiting for a login goes on); returns an unsubscribe function. */
+  onSession(listener: (record: SessionRecord) => void): () => void
   lastEnd(): ReturnType<typeof readLastEnd>
 }
 
@@ -110,6 +112,7 @@ export type Core = {
 export function createCore(deps: CoreDeps): Core {
   const now = deps.now ?? Date.now
   const listeners = new Set<(reason: EndReason) => void>()
+  const sessionListeners = new Set<(record: SessionRecord) => void>()
   /** `undefined` until re-hydrated from storage after a (re)start. */
   let active: ActiveSession | null | undefined
   let hydrating: Promise<ActiveSession | null> | undefined
@@ -308,6 +311,13 @@ export function createCore(deps: CoreDeps): Core {
       await deps.alarms.create(AUTO_LOCK_ALARM, { when: t + autoLockMinutes * 60_000 })
       await deps.alarms.create(EXPIRY_ALARM, { when: record.expiresAt })
       active = activate(record, key)
+      for (const l of sessionListeners) {
+        try {
+          l(record)
+        } catch {
+          // a listener's failure must not stop the login
+        }
+      }
       return record
     },
     wipe: (reason) => wipe(reason),
@@ -330,6 +340,10 @@ export function createCore(deps: CoreDeps): Core {
     onWipe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+    onSession(listener) {
+      sessionListeners.add(listener)
+      return () => sessionListeners.delete(listener)
     },
     lastEnd: () => readLastEnd(deps.session),
   }

@@ -6,6 +6,7 @@
  */
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
 import { ALREADY_PENDING } from './approvals'
+import type { ActiveSession } from './core'
 import { ExtensionError } from './failures'
 import { siteChain } from './dappChains'
 import type { DappContext } from './methods'
@@ -47,10 +48,22 @@ export function failureOutcome(err: unknown): { error: RpcErrorObject } {
   return { error: rpcError(RPC_ERROR.INTERNAL, 'The wallet could not complete the request') }
 }
 
+/**
+ * The live session; when logged out (issue 13), Sigil's window opens on the login screen and the
+ * connect request goes on after the login (closing the window: 4001; no window possible: 4100).
+ */
+export async function sessionOrLogin(ctx: DappContext): Promise<ActiveSession | { error: RpcErrorObject }> {
+  const session = await ctx.core.current()
+  if (session) return session
+  const login = await ctx.dapp.waitForLogin(ctx.origin)
+  if (!login.approved) return { error: login.error }
+  return (await ctx.core.current()) ?? { error: NOT_LOGGED_IN }
+}
+
 /** Ask the user to connect `origin`; the accounts on approval, else the rejection. */
 export async function connect(ctx: DappContext): Promise<{ accounts: string[] } | { error: RpcErrorObject }> {
-  const session = await ctx.core.current()
-  if (!session) return { error: NOT_LOGGED_IN }
+  const session = await sessionOrLogin(ctx)
+  if ('error' in session) return session
   const existing = await accountsFor(ctx)
   if (existing.length > 0) return { accounts: existing }
   if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }

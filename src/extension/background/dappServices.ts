@@ -12,12 +12,17 @@
  * focus repeatedly, and {@link createApprovalBackoff} refuses a rejecting origin's re-prompts.
  * One request per origin may wait (-32002 otherwise). Lock/logout reject queued requests too;
  * a closed tab rejects the queued or shown requests of an origin left without tabs.
+ *
+ * Connecting while logged out (issue 13): instead of 4100 at once, {@link DappServices.waitForLogin}
+ * opens Sigil's own window on the login screen (one window for every waiting site) and the
+ * request waits for a login; closing that window, the timeout or a wipe rejects it with 4001
+ * (4100 on lock). After the login the window is closed and the request goes on to its approval.
  */
 import { RPC_ERROR, rpcError } from '../protocol/rpcErrors'
 import type { ProviderEventName } from '../protocol/page'
 import type { ProviderEventMessage } from '../protocol/runtime'
 import { backedOffError, createApprovalBackoff } from './approvalBackoff'
-import { ALREADY_PENDING, USER_REJECTED, type ApprovalOutcome } from './approvals'
+import { ALREADY_PENDING, APPROVAL_TIMEOUT_MS, USER_REJECTED, type ApprovalOutcome } from './approvals'
 import type { ApprovalView } from './approvalView'
 import type { Core } from './core'
 import { grantedOrigins } from './permissions'
@@ -32,6 +37,8 @@ export const CLOSE_DELAY_MS = 1000
 export type DappPlatform = {
   /** Open `approval.html?id=<id>` in its own popup window; resolves to the window id. */
   openApprovalWindow(id: string): Promise<number>
+  /** Open Sigil's own page (the popup, on its login screen) in a window; resolves to the window id. Absent: no login window (4100). */
+  openLoginWindow?(): Promise<number>
   closeWindow(windowId: number): Promise<void>
   /** Send to the tab; with `documentId` only that document gets it (not a page the tab navigated to). */
   sendToTab(tabId: number, message: ProviderEventMessage, documentId?: string): Promise<void>
@@ -52,6 +59,13 @@ export type DappServices = {
   seen(origin: string, tabId: number, documentId?: string): void
   /** Ask the user in the approval window; a missing answer is a rejection (-32002 while `origin` has one pending). */
   ask(origin: string, method: string, view: ApprovalView): Promise<ApprovalOutcome>
+  /**
+   * Nobody is logged in: open Sigil's window on the login screen and wait for a login
+   * (approved), or its window closed, timeout or a wipe (rejected; -32002 while `origin` already waits).
+   */
+  waitForLogin(origin: string): Promise<ApprovalOutcome>
+  /** The origins waiting for a login, oldest first (named on the login screen). */
+  loginWanted(): string[]
   /** Push an event to every known tab of `origin`. */
   emit(origin: string, event: ProviderEventName, data: unknown): void
   /** Push an event to every known tab. */
@@ -70,6 +84,9 @@ export function wipeError(reason: EndReason) {
     ? rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: the wallet was locked')
     : USER_REJECTED
 }
+
+/** 4100 when no login window can open (the answer before issue 13, kept for window-less platforms). */
+export const LOGIN_UNAVAILABLE = rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: not logged in')
 
 /** The 4001 of a request whose page is gone (not counted as a user rejection for the back-off). */
 export const PAGE_GONE = rpcError(RPC_ERROR.USER_REJECTED, 'User rejected the request (the page was closed)')
@@ -91,6 +108,35 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
   let showing: { id: string; windowId?: number } | undefined
   /** Counts wipes, so a request rejected by lock/logout is not a user rejection. */
   let wipes = 0
+
+  /** Sites waiting for a login: origin → settle (each also has its own timeout). */
+  const loginWaiters = new Map<string, (outcome: ApprovalOutcome) => void>()
+  /** Sigil's login window while one is ours (windowId undefined while it opens). */
+  let loginWindow: { windowId?: number } | undefined
+
+  function settleLogins(outcome: ApprovalOutcome): void {
+    const waiting = [...loginWaiters.values()]
+    loginWaiters.clear()
+    for (const settle of waiting) settle(outcome)
+    const win = loginWindow
+    loginWindow = undefined
+    if (win?.windowId !== undefined && outcome.approved) void platform.closeWindow(win.windowId).catch(() => {})
+  }
+
+  core.onSession(() => settleLogins({ approved: true }))
+
+  async function openLoginWindow(open: () => Promise<number>): Promise<void> {
+    const current: { windowId?: number } = {}
+    loginWindow = current
+    try {
+      current.windowId = await open()
+    } catch {
+      if (loginWindow === current) settleLogins({ approved: false, error: USER_REJECTED })
+      return
+    }
+    // Logged in (or given up) while the window was opening: it is not needed any more.
+    if (loginWindow !== current) await platform.closeWindow(current.windowId).catch(() => {})
+  }
 
   function release(current: { id: string }): void {
     if (showing !== current) return
@@ -164,6 +210,26 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
       else if (result.error === USER_REJECTED && wipes === wipesBefore) backoff.rejected(origin)
       return result
     },
+    waitForLogin(origin) {
+      const open = platform.openLoginWindow
+      if (!open) return Promise.resolve({ approved: false, error: LOGIN_UNAVAILABLE })
+      if (loginWaiters.has(origin)) return Promise.resolve({ approved: false, error: ALREADY_PENDING })
+      const outcome = new Promise<ApprovalOutcome>((resolve) => {
+        const timer = setTimeout(() => {
+          if (loginWaiters.get(origin) !== settle) return
+          loginWaiters.delete(origin)
+          resolve({ approved: false, error: USER_REJECTED })
+        }, APPROVAL_TIMEOUT_MS)
+        const settle = (o: ApprovalOutcome) => {
+          clearTimeout(timer)
+          resolve(o)
+        }
+        loginWaiters.set(origin, settle)
+      })
+      if (!loginWindow) void openLoginWindow(() => open.call(platform))
+      return outcome
+    },
+    loginWanted: () => [...loginWaiters.keys()],
     emit(origin, event, data) {
       send(tabs.get(origin) ?? [], event, data)
     },
@@ -175,6 +241,10 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
       )
     },
     windowClosed(windowId) {
+      if (loginWindow?.windowId === windowId) {
+        loginWindow = undefined
+        settleLogins({ approved: false, error: USER_REJECTED })
+      }
       state.approvals.windowClosed(windowId)
       if (showing?.windowId === windowId) release(showing)
     },
@@ -191,6 +261,7 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
     async onWipe(reason) {
       wipes++
       state.approvals.rejectAll(wipeError(reason))
+      if (loginWaiters.size > 0) settleLogins({ approved: false, error: wipeError(reason) })
       queue.length = 0
       const origins = await grantedOrigins(core.deps.local).catch(() => [])
       for (const origin of origins) send(tabs.get(origin) ?? [], 'accountsChanged', [])

@@ -8,7 +8,9 @@
  * - Login: a `stamp_login` body naming the parent organization and the new session key's
  *   public key; the popup signs challenge = webauthnChallengeForBody(body) (B1.2); the stamp
  *   is sent as `X-Stamp-Webauthn` with the exact body built here (kept in storage.session),
- *   the key waiting sealed in the `login-target` slot.
+ *   the key waiting sealed in the `login-target` slot. When Sigil knows which passkey it
+ *   expects (the one recovery just registered, the last account's on unlock; issue 13), the
+ *   login asks for that credential only (`allowCredentials`) and refuses an assertion by another.
  * Both answer with a session JWT, checked against the pinned service (sessionLogin.ts).
  */
 import { buildSubmitBody, type SubmitInput } from '../../api/client'
@@ -92,8 +94,15 @@ async function forgetSignup(core: Core): Promise<void> {
   await core.deps.keyStore.delete('signup-temp')
 }
 
-/** Passkey login step 1: make the session key, build the stamp_login body and return the WebAuthn challenge over it. */
-export async function beginPasskeyLogin(core: Core): Promise<{ challenge: string }> {
+/**
+ * Passkey login step 1: make the session key, build the stamp_login body and return the WebAuthn
+ * challenge over it, with the credentials the assertion may use (`[credentialId]` when one is
+ * expected, else any).
+ */
+export async function beginPasskeyLogin(
+  core: Core,
+  p: { credentialId?: string | undefined } = {},
+): Promise<{ challenge: string; allowCredentials: string[] }> {
   const organizationId = await parentOrganizationId(core)
   const created = await createSessionKey()
   // Sealed while the user answers the passkey prompt; only its public key is in the body.
@@ -109,9 +118,10 @@ export async function beginPasskeyLogin(core: Core): Promise<{ challenge: string
     body,
     url: apiBaseUrl + stampLogin.path,
     publicKeyHex: created.publicKeyHex,
+    ...(p.credentialId ? { credentialId: p.credentialId } : {}),
     createdAt: core.now(),
   })
-  return { challenge: webauthnChallengeForBody(utf8Encode(body)) }
+  return { challenge: webauthnChallengeForBody(utf8Encode(body)), allowCredentials: p.credentialId ? [p.credentialId] : [] }
 }
 
 /** Passkey login step 2: send the body with the assertion as `X-Stamp-Webauthn`, check the session JWT. */
@@ -122,6 +132,12 @@ export async function finishPasskeyLogin(core: Core, assertion: WebauthnStamp): 
     throw new ExtensionError('NO_PENDING_LOGIN', 'The passkey request has expired. Please try again.')
   }
   try {
+    if (pending.credentialId !== undefined && assertion.credentialId !== pending.credentialId) {
+      throw new ExtensionError(
+        'INVALID_ARGUMENT',
+        'That passkey belongs to another account. Use the passkey of the account you are opening.',
+      )
+    }
     const client = await core.api({ stamp: () => Promise.reject(new Error('unused')) })
     const stampHeaderValue = JSON.stringify({
       authenticatorData: assertion.authenticatorData,
@@ -137,7 +153,13 @@ export async function finishPasskeyLogin(core: Core, assertion: WebauthnStamp): 
     if (!('session' in res)) throw new ExtensionError('REQUEST_FAILED', 'The service did not open a session.')
     // The key stays sealed: the session adopts the slot's blob (the store's copy signs meanwhile).
     const key = { privateKey: sealed, publicKeyHex: pending.publicKeyHex }
-    return await startJwtSession(core, { jwt: res.session, key, method: 'passkey', sealedSlot: 'login-target' })
+    return await startJwtSession(core, {
+      jwt: res.session,
+      key,
+      method: 'passkey',
+      sealedSlot: 'login-target',
+      credentialId: assertion.credentialId,
+    })
   } finally {
     await clearPending(core.deps.session, 'passkeyLogin')
     await core.deps.keyStore.delete('login-target')

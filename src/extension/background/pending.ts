@@ -20,7 +20,14 @@ const SCHEMAS = {
     targetBundle: z.string(),
     createdAt: z.number(),
   }),
-  passkeyLogin: z.object({ body: z.string(), url: z.string(), publicKeyHex: z.string(), createdAt: z.number() }),
+  passkeyLogin: z.object({
+    body: z.string(),
+    url: z.string(),
+    publicKeyHex: z.string(),
+    /** The one credential this login accepts, when Sigil knows which it expects. */
+    credentialId: z.string().optional(),
+    createdAt: z.number(),
+  }),
   /** A service the user is about to connect to (serviceConnect.ts): shown, not yet confirmed. */
   connect: z.object({ apiBaseUrl: z.string(), relayUrl: z.string(), identityKey: z.string(), createdAt: z.number() }),
   recovery: z.object({ email: z.string(), organizationId: z.string(), userId: z.string(), createdAt: z.number() }),

@@ -13,6 +13,7 @@ import { BUILD_CONFIG } from './buildConfig'
 import { popupMethod } from './methods'
 import { onRampStatus, readLastOnRamp, startOnRamp } from './onRamp'
 import { startOtp, verifyOtp } from './otp'
+import { CredentialId, readLastLogin } from './lastLogin'
 import { beginPasskeyLogin, finishPasskeyLogin, passkeySignup } from './passkey'
 import { readPending } from './pending'
 import { finishRecovery, startRecovery } from './recovery'
@@ -84,7 +85,7 @@ export const POPUP_METHODS = {
   }),
   getStatus: popupMethod({
     params: noParams,
-    handler: async (_p, { extensionId, core }) => {
+    handler: async (_p, { extensionId, core, dapp }) => {
       const s = await core.current()
       const otp = await readPending(core.deps.session, 'otp', core.now())
       const recovery = await readPending(core.deps.session, 'recovery', core.now())
@@ -101,6 +102,8 @@ export const POPUP_METHODS = {
         pendingPasskeySignup: signup ? signupEmailView(signup) : null,
         lastEnd: lastEnd ?? null,
         lastOnRamp: s ? await readLastOnRamp(core) : null,
+        lastLogin: s ? null : ((await readLastLogin(core.deps.local).catch(() => undefined)) ?? null),
+        loginWanted: s || !dapp ? [] : dapp.loginWanted(),
       }
     },
   }),
@@ -137,8 +140,8 @@ export const POPUP_METHODS = {
     handler: async (p, { core }) => sessionView(await passkeySignup(core, p)),
   }),
   passkeyLoginBegin: popupMethod({
-    params: noParams,
-    handler: (_p, { core }) => beginPasskeyLogin(core),
+    params: z.object({ credentialId: CredentialId.optional() }).strict(),
+    handler: (p, { core }) => beginPasskeyLogin(core, p),
   }),
   passkeyLoginFinish: popupMethod({
     params: z.object({ authenticatorData: b64url, clientDataJson: b64url, credentialId: b64url, signature: b64url }),

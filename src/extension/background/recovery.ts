@@ -3,7 +3,9 @@
  * a fresh HPKE target (kept in IndexedDB until used) and names the user's organization; the
  * pasted bundle is opened into a
  * short-lived recovery key which stamps `recover_user` to register a new passkey. The popup
- * then logs in with that passkey. The recovery key never outlives this call.
+ * then logs in with that passkey, and only it (passkey.ts `allowCredentials`; issue 13: another
+ * account's passkey on the same authenticator must not open instead). The recovery key never
+ * outlives this call.
  */
 import { createHpkeRecipientKeyPair } from '../../crypto/hpke'
 import { createWebCryptoStamper } from '../../crypto/stamp'
@@ -29,7 +31,10 @@ export async function startRecovery(core: Core, p: { email: string }): Promise<{
 }
 
 /** Step 2: open the pasted bundle and register the new passkey with recover_user. */
-export async function finishRecovery(core: Core, p: PasskeyRegistration & { bundle: string }): Promise<{ authenticatorIds: string[] }> {
+export async function finishRecovery(
+  core: Core,
+  p: PasskeyRegistration & { bundle: string },
+): Promise<{ authenticatorIds: string[]; email: string }> {
   const pending = await readPending(core.deps.session, 'recovery', core.now())
   const target = await core.deps.keyStore.get('recovery-target')
   if (!pending || !isKeyPair(target)) throw new ExtensionError('NO_PENDING_LOGIN', 'The recovery request has expired. Please start again.')
@@ -42,5 +47,5 @@ export async function finishRecovery(core: Core, p: PasskeyRegistration & { bund
   })
   await clearPending(core.deps.session, 'recovery')
   await core.deps.keyStore.delete('recovery-target')
-  return { authenticatorIds: 'authenticatorId' in res ? res.authenticatorId : [] }
+  return { authenticatorIds: 'authenticatorId' in res ? res.authenticatorId : [], email: pending.email }
 }

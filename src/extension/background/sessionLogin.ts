@@ -10,6 +10,7 @@ import { createP256WebCryptoKeyPair, createWebCryptoStamper } from '../../crypto
 import type { Core } from './core'
 import { ExtensionError } from './failures'
 import type { KeySlot } from './keyStore'
+import { writeLastLogin } from './lastLogin'
 import type { VerifiedService } from './serviceTrust'
 import type { LoginMethod, SessionRecord } from './sessionRecord'
 
@@ -48,14 +49,14 @@ export function checkSessionJwt(
  */
 export async function startJwtSession(
   core: Core,
-  opts: { jwt: string; key: NewSessionKey; method: LoginMethod; username?: string; sealedSlot?: KeySlot },
+  opts: { jwt: string; key: NewSessionKey; method: LoginMethod; username?: string; sealedSlot?: KeySlot; credentialId?: string },
 ): Promise<SessionRecord> {
   const service = await core.service()
   const claims = checkSessionJwt(opts.jwt, service, opts.key.publicKeyHex, core.now())
   const client = await core.api(createWebCryptoStamper(opts.key))
   const { user } = await client.getUser({ organizationId: claims.organizationId, userId: claims.userId })
   const apiKey = user.apiKeys.find((k) => k.credential.publicKey.toLowerCase() === opts.key.publicKeyHex)
-  return core.startSession(
+  const record = await core.startSession(
     {
       organizationId: claims.organizationId,
       userId: claims.userId,
@@ -67,4 +68,13 @@ export async function startJwtSession(
     },
     opts.sealedSlot ? { sealedSlot: opts.sealedSlot } : opts.key.privateKey,
   )
+  // The way back in after a lock (lastLogin.ts): non-secret, so a failure to store it is harmless.
+  const email = user.userEmail || (opts.method === 'email' ? opts.username : undefined)
+  await writeLastLogin(core.deps.local, {
+    method: opts.method,
+    ...(email ? { email } : {}),
+    hasPasskey: user.authenticators.length > 0 || opts.method === 'passkey',
+    ...(opts.credentialId ? { credentialId: opts.credentialId } : {}),
+  }).catch(() => undefined)
+  return record
 }

@@ -7,7 +7,7 @@
 import { base58, base64 } from '@scure/base'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
 import { ALREADY_PENDING } from './approvals'
-import { failureOutcome, NOT_LOGGED_IN } from './dappAccounts'
+import { failureOutcome, NOT_LOGGED_IN, sessionOrLogin } from './dappAccounts'
 import type { DappContext } from './methods'
 import { solanaChains } from './solanaChains'
 import { readSolanaGrant, removeSolanaGrant, writeSolanaGrant } from './solanaPermissions'
@@ -66,8 +66,9 @@ export async function connectSolana(
   ctx: DappContext,
   silent: boolean,
 ): Promise<{ accounts: SolanaAccountWire[] } | { error: RpcErrorObject }> {
-  const session = await ctx.core.current()
-  if (!session) return silent ? { accounts: [] } : { error: NOT_LOGGED_IN }
+  if (silent && !(await ctx.core.current())) return { accounts: [] }
+  const session = await sessionOrLogin(ctx)
+  if ('error' in session) return session
   const existing = await solanaAccountsFor(ctx)
   if (existing.length > 0 || silent) return { accounts: existing }
   if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }

@@ -14,7 +14,7 @@ import { Send } from './screens/Send'
 import { NetworkPicker } from './NetworkPicker'
 import type { Network } from './network'
 import { Login } from './screens/Login'
-import { Recovery } from './screens/Recovery'
+import { type RecoveredAccount, Recovery } from './screens/Recovery'
 import { SettingsScreen } from './screens/Settings'
 import { browserWebauthn, type Webauthn } from './webauthn'
 
@@ -61,6 +61,7 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
   const [inView, setInView] = useState<InView>('accounts')
   const [network, setNetwork] = useState<Network | null>(null)
   const [sendFrom, setSendFrom] = useState<string | null>(null)
+  const [recovered, setRecovered] = useState<RecoveredAccount | null>(null)
   const onSend = useCallback((address: string) => {
     setSendFrom(address)
     setInView('send')
@@ -75,7 +76,15 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
     setInView('accounts')
     load()
   }, [load])
+  const onRecovered = useCallback(
+    (account: RecoveredAccount) => {
+      setRecovered(account)
+      onLoggedIn()
+    },
+    [onLoggedIn],
+  )
   const onEnded = useCallback(() => {
+    setRecovered(null)
     setOutView('login')
     load()
   }, [load])
@@ -97,12 +106,18 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
     body = (
       <>
         {status.lastEnd && outView === 'login' && <p class="notice">{END_TEXT[status.lastEnd.reason]}</p>}
+        {status.loginWanted.length > 0 && outView === 'login' && (
+          <p class="notice" data-testid="login-wanted">
+            {status.loginWanted.join(', ')} wants to connect. Log in to continue.
+          </p>
+        )}
         {outView === 'login' && (
           <Login
             client={client}
             webauthn={webauthn}
             pendingOtp={status.pendingOtp}
             pendingPasskeySignup={status.pendingPasskeySignup}
+            lastLogin={status.lastLogin}
             onLoggedIn={onLoggedIn}
             onRecover={() => setOutView('recovery')}
           />
@@ -112,7 +127,7 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
             client={client}
             webauthn={webauthn}
             pendingEmail={status.pendingRecovery?.email ?? null}
-            onLoggedIn={onLoggedIn}
+            onLoggedIn={onRecovered}
             onBack={() => setOutView('login')}
           />
         )}
@@ -144,6 +159,12 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
     body = (
       <>
         <NetworkPicker client={client} onChange={setNetwork} onSessionLost={load} />
+        {recovered && (
+          <p class="notice" data-testid="recovered-account">
+            Recovered {recovered.email}
+            {recovered.address ? ` · ${recovered.address}` : ''}
+          </p>
+        )}
         <nav class="tabs" aria-label="Wallet">
           {TABS.map(([v, label]) => (
             <button key={v} type="button" aria-current={inView === v ? 'page' : undefined} onClick={() => setInView(v)}>

@@ -13,7 +13,8 @@ export type Registration = { challenge: string; attestation: Attestation }
 /** The ceremonies, injectable so component tests can fake them. */
 export type Webauthn = {
   register(user: { name: string; displayName: string }): Promise<Registration>
-  assert(challenge: string): Promise<WebauthnStamp>
+  /** Sign `challenge`; `allowCredentials` (base64url ids) limits the passkeys offered, empty means any. */
+  assert(challenge: string, allowCredentials?: readonly string[]): Promise<WebauthnStamp>
 }
 
 const b64 = (b: ArrayBuffer | Uint8Array) => base64urlnopad.encode(b instanceof Uint8Array ? b : new Uint8Array(b))
@@ -61,13 +62,16 @@ export const browserWebauthn: Webauthn = {
       },
     }
   },
-  async assert(challenge) {
+  async assert(challenge, allowCredentials = []) {
     const cred = (await navigator.credentials.get({
       publicKey: {
         challenge: base64urlnopad.decode(challenge) as Uint8Array<ArrayBuffer>,
         userVerification: 'preferred',
         timeout: 300_000,
-        allowCredentials: [],
+        allowCredentials: allowCredentials.map((id) => ({
+          type: 'public-key' as const,
+          id: base64urlnopad.decode(id) as Uint8Array<ArrayBuffer>,
+        })),
       },
     })) as PublicKeyCredential | null
     if (!cred) throw new Error('No passkey was used')

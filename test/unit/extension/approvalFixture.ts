@@ -122,7 +122,14 @@ export const FIXTURE_IDENTITY = fakeIdentity(DEFAULT_SETTINGS.apiBaseUrl)
  * the Map-backed `storage.local` (`f.deps.local` is then unused).
  */
 export function setup(
-  opts: { local?: StorageAreaLike; identity?: ReturnType<typeof fakeIdentity>; routes?: FakeRoutes; extra?: ExtraFetch } = {},
+  opts: {
+    local?: StorageAreaLike
+    identity?: ReturnType<typeof fakeIdentity>
+    routes?: FakeRoutes
+    extra?: ExtraFetch
+    /** Give the platform a login window (issue 13: connecting while logged out opens it). */
+    loginWindow?: boolean
+  } = {},
 ) {
   const f = fakeDeps()
   const calls: Call[] = []
@@ -132,6 +139,7 @@ export function setup(
   const windows: Array<{ windowId: number; approvalId: string }> = []
   const closed: number[] = []
   const events: Array<{ tabId: number; message: ProviderEventMessage; documentId?: string }> = []
+  const loginWindows: number[] = []
   let nextWindow = 100
   const platform: DappPlatform = {
     openApprovalWindow: async (approvalId) => {
@@ -142,6 +150,15 @@ export function setup(
     closeWindow: async (windowId) => void closed.push(windowId),
     sendToTab: async (tabId, message, documentId) =>
       void events.push({ tabId, message, ...(documentId === undefined ? {} : { documentId }) }),
+    ...(opts.loginWindow
+      ? {
+          openLoginWindow: async () => {
+            const windowId = nextWindow++
+            loginWindows.push(windowId)
+            return windowId
+          },
+        }
+      : {}),
   }
   const bg = createBackground(
     { extensionId: EXT_ID, extensionBaseUrl: BASE },
@@ -183,5 +200,5 @@ export function setup(
     await popup('approvalResolve', { id: w.approvalId, approved: true })
     await pending
   }
-  return { f, bg, calls, windows, closed, events, rpc, popup, windowOpened, login, connected }
+  return { f, bg, calls, windows, closed, events, loginWindows, rpc, popup, windowOpened, login, connected }
 }

@@ -20,6 +20,8 @@ const loggedOut = {
   pendingPasskeySignup: null,
   lastEnd: null,
   lastOnRamp: null,
+  lastLogin: null,
+  loginWanted: [],
 }
 const loggedIn = {
   ...loggedOut,

@@ -17,6 +17,8 @@ const loggedOut = {
   pendingPasskeySignup: null,
   lastEnd: null,
   lastOnRamp: null,
+  lastLogin: null,
+  loginWanted: [],
 }
 
 describe('popup interactive mark (bench/extension.ts)', () => {

@@ -1,5 +1,11 @@
-/** Logged-out screen: email / SMS OTP, passkey login and sign-up (PasskeySignup.tsx), links to recovery and settings. */
+/**
+ * Logged-out screen: email / SMS OTP, passkey login and sign-up (PasskeySignup.tsx), links to
+ * recovery and settings. After a lock or logout (issue 13 item 8) the last account comes first:
+ * "Unlock with passkey" when it has one (asking for its own credential when Sigil knows it), and
+ * its email pre-filled for an email code.
+ */
 import { useState } from 'preact/hooks'
+import type { PopupApi } from '../../background/popupMethods'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
@@ -14,8 +20,53 @@ export type LoginProps = {
   webauthn: Webauthn
   pendingOtp: { otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; contact: string } | null
   pendingPasskeySignup: PasskeySignupProps['pending']
+  /** The last account's way back in (non-secret), or null. */
+  lastLogin?: LastLoginView | null
   onLoggedIn(): void
   onRecover(): void
+}
+
+/** What the background remembers of the last login (lastLogin.ts). */
+export type LastLoginView = NonNullable<PopupApi['getStatus']['result']['lastLogin']>
+
+/** Passkey login; with `credentialId` only that passkey may answer. */
+function passkeyLogin(client: PopupClient, webauthn: Webauthn, credentialId?: string) {
+  return async () => {
+    const begin = await client.call('passkeyLoginBegin', credentialId ? { credentialId } : {})
+    if (!begin.ok) return begin
+    const assertion = await webauthn.assert(begin.result.challenge, begin.result.allowCredentials)
+    return client.call('passkeyLoginFinish', assertion)
+  }
+}
+
+function Unlock({
+  client,
+  webauthn,
+  last,
+  onLoggedIn,
+}: {
+  client: PopupClient
+  webauthn: Webauthn
+  last: LastLoginView
+  onLoggedIn(): void
+}) {
+  const unlock = useAction()
+  return (
+    <div class="unlock" aria-label="Unlock" role="group">
+      <p>Welcome back{last.email ? `, ${last.email}` : ''}.</p>
+      <button
+        type="button"
+        class="primary"
+        disabled={unlock.busy}
+        onClick={() => void unlock.run(passkeyLogin(client, webauthn, last.credentialId), onLoggedIn)}
+      >
+        Unlock with passkey
+      </button>
+      <Busy busy={unlock.busy} label="Waiting for your passkey…" />
+      <ErrorLine error={unlock.error} />
+      <p class="hint">Or log in another way:</p>
+    </div>
+  )
 }
 
 function CodeForm({
@@ -66,8 +117,18 @@ function CodeForm({
   )
 }
 
-function ContactForm({ client, method, onSent }: { client: PopupClient; method: 'email' | 'sms'; onSent(contact: string): void }) {
-  const [contact, setContact] = useState('')
+function ContactForm({
+  client,
+  method,
+  initial,
+  onSent,
+}: {
+  client: PopupClient
+  method: 'email' | 'sms'
+  initial?: string | undefined
+  onSent(contact: string): void
+}) {
+  const [contact, setContact] = useState(initial ?? '')
   const action = useAction()
   const email = method === 'email'
   return (
@@ -115,14 +176,7 @@ function PasskeyPanel({ client, webauthn, onLoggedIn, ...signup }: PasskeyPanelP
         type="button"
         class="primary"
         disabled={login.busy}
-        onClick={() =>
-          void login.run(async () => {
-            const begin = await client.call('passkeyLoginBegin')
-            if (!begin.ok) return begin
-            const assertion = await webauthn.assert(begin.result.challenge)
-            return client.call('passkeyLoginFinish', assertion)
-          }, onLoggedIn)
-        }
+        onClick={() => void login.run(passkeyLogin(client, webauthn), onLoggedIn)}
       >
         Log in with passkey
       </button>
@@ -140,7 +194,8 @@ const METHODS: Array<[Method, string]> = [
 ]
 
 /** The logged-out screen. */
-export function Login({ client, webauthn, pendingOtp, pendingPasskeySignup, onLoggedIn, onRecover }: LoginProps) {
+export function Login({ client, webauthn, pendingOtp, pendingPasskeySignup, lastLogin = null, onLoggedIn, onRecover }: LoginProps) {
+  const unlockable = lastLogin !== null && (lastLogin.method === 'passkey' || lastLogin.hasPasskey) && !pendingOtp && !pendingPasskeySignup
   const [method, setMethod] = useState<Method>(
     pendingOtp ? (pendingOtp.otpType === 'OTP_TYPE_SMS' ? 'sms' : 'email') : pendingPasskeySignup ? 'passkey' : 'email',
   )
@@ -154,7 +209,8 @@ export function Login({ client, webauthn, pendingOtp, pendingPasskeySignup, onLo
   }
   return (
     <section aria-labelledby="login-heading">
-      <h2 id="login-heading">Log in or sign up</h2>
+      <h2 id="login-heading">{unlockable ? 'Unlock Sigil' : 'Log in or sign up'}</h2>
+      {unlockable && lastLogin && <Unlock client={client} webauthn={webauthn} last={lastLogin} onLoggedIn={onLoggedIn} />}
       <div class="segmented" role="group" aria-label="Login method">
         {METHODS.map(([m, label]) => (
           <button key={m} type="button" aria-pressed={method === m} onClick={() => setMethod(m)}>
@@ -171,7 +227,13 @@ export function Login({ client, webauthn, pendingOtp, pendingPasskeySignup, onLo
           onOtpSent={emailCodeSent}
         />
       ) : (
-        <ContactForm key={method} client={client} method={method} onSent={setSentTo} />
+        <ContactForm
+          key={method}
+          client={client}
+          method={method}
+          initial={method === 'email' ? lastLogin?.email : undefined}
+          onSent={setSentTo}
+        />
       )}
       <p class="links">
         <button type="button" class="link" onClick={onRecover}>

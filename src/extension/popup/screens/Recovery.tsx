@@ -1,16 +1,20 @@
-/** Email recovery: request the email, paste its code, register a new passkey, log in with it. */
+/** Email recovery: request the email, paste its code, register a new passkey, log in with it (and only it). */
 import { useState } from 'preact/hooks'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
 import type { Webauthn } from '../webauthn'
 
+/** The account recovery opened, shown after the login so the user sees it is the one they meant. */
+export type RecoveredAccount = { email: string; address: string }
+
 /** Props of {@link Recovery}. */
 export type RecoveryProps = {
   client: PopupClient
   webauthn: Webauthn
   pendingEmail: string | null
-  onLoggedIn(): void
+  /** Logged in to the recovered account: its email and first address (empty when it has none yet). */
+  onLoggedIn(recovered: RecoveredAccount): void
   onBack(): void
 }
 
@@ -60,10 +64,16 @@ export function Recovery({ client, webauthn, pendingEmail, onLoggedIn, onBack }:
               })
               if (!rec.ok) return rec
               setStep('Logging in with the new passkey…')
-              const begin = await client.call('passkeyLoginBegin')
+              // Only the passkey just registered: another account's passkey on this authenticator must not open.
+              const credentialId = reg.attestation.credentialId
+              const begin = await client.call('passkeyLoginBegin', { credentialId })
               if (!begin.ok) return begin
-              const assertion = await webauthn.assert(begin.result.challenge)
-              return client.call('passkeyLoginFinish', assertion)
+              const assertion = await webauthn.assert(begin.result.challenge, begin.result.allowCredentials)
+              const login = await client.call('passkeyLoginFinish', assertion)
+              if (!login.ok) return login
+              const listed = await client.call('listAccounts')
+              const first = listed.ok ? listed.result.wallets.flatMap((w) => w.accounts)[0] : undefined
+              return { ok: true as const, result: { email: rec.result.email, address: first?.address ?? '' } }
             }, onLoggedIn)
           }}
         >
