@@ -23,7 +23,7 @@ export function dappMethod<S extends z.ZodType>(row: DappMethod<S>): DappMethod<
 }
 
 /** Per-call context of a popup method. */
-export type PopupContext = { state: BackgroundState; extensionId: string; core: Core }
+export type PopupContext = { state: BackgroundState; extensionId: string; core: Core; dapp?: DappServices }
 
 /** One popup table row. */
 export type PopupMethod<S extends z.ZodType, R> = {

@@ -21,7 +21,9 @@ import type { SessionRecord } from './sessionRecord'
 import { confirmService, probeService } from './serviceConnect'
 import { PreferencesSchema, ServiceUrl } from './settings'
 import { addAccount, listAccounts } from './wallet'
+import { ACCOUNT_NAME_MAX, readAccountNames, renameAccount } from './accountNames'
 import { getBalances } from './balances'
+import { connectedSites, disconnectSite } from './connectedSites'
 import { fundFromFaucet } from './faucet'
 import { listHistory } from './history'
 import { popupNetworks, selectPopupNetwork } from './popupNetwork'
@@ -167,6 +169,22 @@ export const POPUP_METHODS = {
   addAccount: popupMethod({
     params: z.object({ walletId: id, addressFormat: AddressFormat }),
     handler: (p, { core }) => core.withSession((client, s) => addAccount(client, s, p)),
+  }),
+  accountNames: popupMethod({
+    params: noParams,
+    handler: (_p, { core }) => core.withSession(async (_c, s) => readAccountNames(core.deps.local, s)),
+  }),
+  renameAccount: popupMethod({
+    params: z.object({ address, name: z.string().trim().max(ACCOUNT_NAME_MAX, `must be at most ${ACCOUNT_NAME_MAX} characters`) }),
+    handler: (p, { core }) => core.withSession(async (_c, s) => renameAccount(core.deps.local, s, p)),
+  }),
+  connectedSites: popupMethod({
+    params: noParams,
+    handler: (_p, { core, state }) => core.withSession(async (_c, s) => connectedSites(core, state, s.record.organizationId)),
+  }),
+  disconnectSite: popupMethod({
+    params: z.object({ origin: z.string().min(1).max(512) }),
+    handler: (p, { core, dapp }) => core.withSession(async (_c, s) => disconnectSite(core, dapp, s.record.organizationId, p.origin)),
   }),
   networks: popupMethod({
     params: noParams,

@@ -107,7 +107,8 @@ export async function routePopup(message: unknown, sender: Sender, ctx: RouterCo
   const parsed = row.params.safeParse(env.data.params)
   if (!parsed.success) return popupError('INVALID_ARGUMENT')
   try {
-    return { ok: true, result: await row.handler(parsed.data, { state: ctx.state, extensionId: ctx.extensionId, core: ctx.core }) }
+    const popupCtx = { state: ctx.state, extensionId: ctx.extensionId, core: ctx.core, ...(ctx.dapp ? { dapp: ctx.dapp } : {}) }
+    return { ok: true, result: await row.handler(parsed.data, popupCtx) }
   } catch (err) {
     return { ok: false, error: toPopupFailure(err) }
   }
