@@ -176,7 +176,9 @@ describe('popup App', () => {
     const activity = (status: string) => ({
       id: 'act-1',
       type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS',
+      title: 'Added an account',
       status,
+      statusText: status.endsWith('NEEDED') ? 'Waiting for approval' : 'Done',
       fingerprint: 'sha256:aa',
       canApprove: status.endsWith('NEEDED'),
       canReject: status.endsWith('NEEDED'),
@@ -196,8 +198,10 @@ describe('popup App', () => {
     })
     render(<App client={client} webauthn={noWebauthn} />)
     fireEvent.click(await screen.findByRole('button', { name: 'Activity' }))
-    fireEvent.click(await screen.findByRole('button', { name: 'Approve create wallet accounts' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve Added an account' }))
     await screen.findByText('Nothing to approve.')
+    expect(screen.getByText('Done')).toBeTruthy()
+    expect(screen.queryByText(/create wallet accounts|ACTIVITY_TYPE/i)).toBeNull()
     expect(client.calls).toContainEqual(['approveActivity', { fingerprint: 'sha256:aa' }])
   })
 
