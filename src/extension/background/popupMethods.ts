@@ -40,11 +40,11 @@ const email = z
   .string()
   .trim()
   .max(320)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address')
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter an email address such as name@example.com.')
 const otpCode = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9]{4,12}$/, 'must be the code from the message')
+  .regex(/^[A-Za-z0-9]{4,12}$/, 'Enter the code from the message (letters and digits).')
 const caip2 = z.string().min(1).max(128)
 const address = z
   .string()
@@ -58,7 +58,7 @@ const sendInput = { caip2, from: address, to: address, token: evmAddress.optiona
 const phone = z
   .string()
   .trim()
-  .regex(/^\+[1-9][0-9]{6,14}$/, 'must be a phone number in international form (+…)')
+  .regex(/^\+[1-9][0-9]{6,14}$/, 'Include the country code, e.g. +1 for the US: +14155550123.')
 
 const registration = {
   authenticatorName: z.string().trim().min(1).max(64),
