@@ -18,6 +18,7 @@ import { Recovery } from './screens/Recovery'
 import { SettingsScreen } from './screens/Settings'
 import { ConnectedSites } from './screens/Sites'
 import { browserWebauthn, type Webauthn } from './webauthn'
+import { noHostAccess, type RequestHostAccess } from './hostAccess'
 
 type StatusResult = PopupApi['getStatus']['result']
 type Status = { state: 'loading' } | ({ state: 'ready' } & StatusResult) | { state: 'failed'; code: string }
@@ -26,7 +27,7 @@ type OutView = 'login' | 'recovery' | 'settings'
 type InView = 'accounts' | 'send' | 'history' | 'buy' | 'activity' | 'sites' | 'settings'
 
 /** Props: the background client and WebAuthn (injected so tests can fake them). */
-export type AppProps = { client: PopupClient; webauthn?: Webauthn }
+export type AppProps = { client: PopupClient; webauthn?: Webauthn; requestHostAccess?: RequestHostAccess }
 
 const END_TEXT: Record<string, string> = {
   'auto-lock': 'Locked after a while without use.',
@@ -56,7 +57,7 @@ const TABS: Array<[InView, string]> = [
 ]
 
 /** The popup's root component. */
-export function App({ client, webauthn = browserWebauthn }: AppProps) {
+export function App({ client, webauthn = browserWebauthn, requestHostAccess = noHostAccess }: AppProps) {
   const [status, setStatus] = useState<Status>({ state: 'loading' })
   const [outView, setOutView] = useState<OutView>('login')
   const [inView, setInView] = useState<InView>('accounts')
@@ -124,6 +125,7 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
             service={status.service}
             extensionId={status.extensionId}
             loggedIn={false}
+            requestHostAccess={requestHostAccess}
             onSaved={load}
             onEnded={onEnded}
           />
@@ -182,6 +184,7 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
             service={status.service}
             extensionId={status.extensionId}
             loggedIn
+            requestHostAccess={requestHostAccess}
             onSaved={load}
             onEnded={onEnded}
           />
