@@ -133,7 +133,7 @@ describe('send from the popup on the dev chains', () => {
     sol = accounts.find((a: { addressFormat: string }) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA').address
     expect(await page.getByLabel('Network').inputValue()).toBe(EVM)
     await expect.poll(() => shownBalance(eth, 'ETH'), { timeout: 20_000 }).toBe('0')
-    await page.getByRole('button', { name: `Fund ${eth} from faucet` }).click()
+    await page.getByRole('button', { name: `Fund from faucet ${eth}` }).click()
     await expect.poll(() => shownBalance(eth, 'ETH'), { timeout: 30_000 }).toBe(parseEther('1').toString())
     expect(await shownBalance(eth, 'TST')).toBe('0')
     expect(await page.locator(`li.account[data-address="${eth}"] ul.balances li[data-symbol="ETH"]`).textContent()).toBe('1 ETH')
@@ -194,7 +194,7 @@ describe('send from the popup on the dev chains', () => {
   it('switches to Solana, funds, sends SOL with the message fee, confirmed; the recipient holds it on chain', async () => {
     await page.getByLabel('Network').selectOption(DEV_SOLANA_CAIP2)
     await page.getByRole('button', { name: 'Wallet' }).click()
-    await page.getByRole('button', { name: `Fund ${sol} from faucet` }).click()
+    await page.getByRole('button', { name: `Fund from faucet ${sol}` }).click()
     await expect.poll(() => shownBalance(sol, 'SOL'), { timeout: 30_000 }).toBe('1000000000')
     const sent = await sendFromPopup({ to: SOL_BOB, amount: '0.5', review: 'popup-send-review-sol', status: 'popup-send-status-sol' })
     expect(sent.status).toBe('confirmed')

@@ -65,7 +65,7 @@ function Faucet({
       <button
         type="button"
         disabled={action.busy}
-        aria-label={`Fund ${address} from faucet`}
+        aria-label={`Fund from faucet ${address}`}
         onClick={() => {
           setDone(null)
           void action.run(
@@ -173,7 +173,7 @@ function AccountRow({ account, name, network, balances, client, onSend, onFunded
         </button>
         {onNetwork && onSend && (
           <button type="button" aria-label={`Send from ${account.address}`} onClick={() => onSend(account.address)}>
-            Send from here
+            Send
           </button>
         )}
         {onNetwork && network.dev && (
