@@ -110,6 +110,30 @@ describe('popup screens (issue 13): wallet home, receive, connected sites, activ
     await shot(page, 'popup-field-error')
   })
 
+  it('every control on the wallet home is reached by Tab with a visible focus ring', async () => {
+    await page.getByRole('button', { name: 'Wallet' }).click()
+    await page.locator('li.account').first().waitFor()
+    const seen = new Set<string>()
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab')
+      const focus = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null
+        if (!el || el === document.body) return null
+        const style = getComputedStyle(el)
+        return { name: `${el.tagName} ${el.getAttribute('aria-label') ?? el.textContent ?? ''}`, outline: style.outlineStyle }
+      })
+      if (!focus) continue
+      expect(focus.outline, focus.name).not.toBe('none')
+      seen.add(focus.name)
+    }
+    for (const name of ['BUTTON Send', 'BUTTON Receive', 'BUTTON Buy', 'SUMMARY Details', 'SELECT Network']) {
+      expect(
+        [...seen].some((s) => s.startsWith(name)),
+        name,
+      ).toBe(true)
+    }
+  })
+
   it('History and Settings pass axe too', async () => {
     for (const tab of ['History', 'Settings']) {
       await page.getByRole('button', { name: tab, exact: true }).click()
