@@ -14,6 +14,7 @@ import { DEV_SOLANA_CAIP2, resolveNetworks } from '../../src/chains/networks'
 import { DEV_FUNDER } from '../../src/devchain/evm'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index'
 import { sendFromDevFunder } from '../integration/helpers/devchain'
+import { axeViolations } from './helpers/axe'
 import { freePort } from '../integration/helpers/process'
 import { startTestService, type TestService } from '../integration/helpers/service'
 import { type LaunchedExtension, launchExtension } from './helpers/browser'
@@ -137,6 +138,10 @@ describe('send from the popup on the dev chains', () => {
     await expect.poll(() => shownBalance(eth, 'ETH'), { timeout: 30_000 }).toBe(parseEther('1').toString())
     expect(await shownBalance(eth, 'TST')).toBe('0')
     expect(await page.locator(`li.account[data-address="${eth}"] ul.balances li[data-symbol="ETH"]`).textContent()).toBe('1 ETH')
+    // the wallet home's total on the network and its assets (issue 13 item 3)
+    expect(await page.locator('#wallet-total').textContent()).toBe('1 ETH')
+    expect(await page.locator('ul.balances[aria-label="Assets"] li[data-symbol="ETH"]').textContent()).toBe('1 ETH')
+    expect(await axeViolations(page)).toEqual([])
     await shot(page, 'popup-accounts-balances')
   })
 
