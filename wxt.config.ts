@@ -12,6 +12,8 @@ export default defineConfig({
     description: 'A wallet whose keys never live in the browser.',
     permissions: ['storage', 'alarms'],
     host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
+    // A service elsewhere is reached only after the user allows its host (popup Settings, issue 13 item 9).
+    optional_host_permissions: ['https://*/*'],
     content_security_policy: {
       extension_pages: "script-src 'self'; object-src 'self'; frame-ancestors 'none'",
     },

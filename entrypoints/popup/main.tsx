@@ -4,4 +4,7 @@ import { createPopupClient } from '../../src/extension/popup/client'
 import '../../src/extension/popup/popup.css'
 
 const root = document.getElementById('app')
-if (root) render(<App client={createPopupClient((message) => browser.runtime.sendMessage(message))} />, root)
+if (root) {
+  const client = createPopupClient((message) => browser.runtime.sendMessage(message))
+  render(<App client={client} requestHostAccess={(origins) => browser.permissions.request({ origins })} />, root)
+}

@@ -67,7 +67,7 @@ describe('email OTP sign-up, accounts, logout, login, worker restart, lock', () 
 
   it('shows a QR code and adds an account at the next default path', async () => {
     const first = page.locator('li.account').first()
-    await first.getByRole('button', { name: /^QR code for/ }).click()
+    await first.getByRole('button', { name: /^Receive to Account/ }).click()
     await expect(first.locator('svg.qr').getAttribute('aria-label')).resolves.toMatch(/^QR code of address /)
     expect(await first.locator('svg.qr path').getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/)
     await shot(page, 'popup-accounts-qr')

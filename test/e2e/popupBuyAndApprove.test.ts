@@ -37,8 +37,9 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
       cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH',
       fiatCurrencyAmount: '5',
     })
-    expect(reply).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
-    expect(reply.error.message).toContain('fiatCurrencyAmount')
+    // in words, at the field (issue 13 item 6): the field is named for the form, never in the sentence
+    expect(reply).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'fiatCurrencyAmount' } })
+    expect(reply.error.message).toBe('The minimum is more than 20 USD.')
   })
 
   it('opens the provider page at the URL the service returned; completing the sandbox purchase shows as completed', async () => {

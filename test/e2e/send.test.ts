@@ -14,6 +14,7 @@ import { DEV_SOLANA_CAIP2, resolveNetworks } from '../../src/chains/networks'
 import { DEV_FUNDER } from '../../src/devchain/evm'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index'
 import { sendFromDevFunder } from '../integration/helpers/devchain'
+import { axeViolations } from './helpers/axe'
 import { freePort } from '../integration/helpers/process'
 import { startTestService, type TestService } from '../integration/helpers/service'
 import { type LaunchedExtension, launchExtension } from './helpers/browser'
@@ -65,6 +66,7 @@ const shownBalance = (address: string, symbol: string) =>
 
 /** Fill the Send form, review, confirm, and wait for a terminal status; returns it. */
 async function sendFromPopup(opts: { to: string; amount: string; asset?: string; review: string; status: string; form?: string }) {
+  await page.getByRole('button', { name: 'Wallet' }).click()
   await page.getByRole('button', { name: 'Send', exact: true }).click()
   await page.getByLabel('Recipient').waitFor({ timeout: 20_000 })
   if (opts.asset) {
@@ -132,10 +134,14 @@ describe('send from the popup on the dev chains', () => {
     sol = accounts.find((a: { addressFormat: string }) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA').address
     expect(await page.getByLabel('Network').inputValue()).toBe(EVM)
     await expect.poll(() => shownBalance(eth, 'ETH'), { timeout: 20_000 }).toBe('0')
-    await page.getByRole('button', { name: `Fund ${eth} from faucet` }).click()
+    await page.getByRole('button', { name: `Fund from faucet ${eth}` }).click()
     await expect.poll(() => shownBalance(eth, 'ETH'), { timeout: 30_000 }).toBe(parseEther('1').toString())
     expect(await shownBalance(eth, 'TST')).toBe('0')
     expect(await page.locator(`li.account[data-address="${eth}"] ul.balances li[data-symbol="ETH"]`).textContent()).toBe('1 ETH')
+    // the wallet home's total on the network and its assets (issue 13 item 3)
+    expect(await page.locator('#wallet-total').textContent()).toBe('1 ETH')
+    expect(await page.locator('ul.balances[aria-label="Assets"] li[data-symbol="ETH"]').textContent()).toBe('1 ETH')
+    expect(await axeViolations(page)).toEqual([])
     await shot(page, 'popup-accounts-balances')
   })
 
@@ -156,7 +162,7 @@ describe('send from the popup on the dev chains', () => {
     await page.getByLabel('Amount').fill('0.25')
     await page.getByRole('button', { name: 'Review' }).click()
     await expect.poll(() => page.locator('#recipient-error').textContent({ timeout: 2000 })).toMatch(/checksum/)
-    await page.getByRole('button', { name: 'Accounts' }).click()
+    await page.getByRole('button', { name: 'Wallet' }).click()
     const before = await evm().getBalance({ address: BOB })
     const sent = await sendFromPopup({
       to: BOB,
@@ -175,7 +181,7 @@ describe('send from the popup on the dev chains', () => {
 
   it('sends the ERC-20, confirmed; the recipient holds it on chain', async () => {
     await sendFromDevFunder(chains.evm.url, { to: token, data: transferCalldata(eth, parseUnits('100', 18)), gas: '0x100000' })
-    await page.getByRole('button', { name: 'Accounts' }).click()
+    await page.getByRole('button', { name: 'Wallet' }).click()
     await page.getByRole('button', { name: 'Refresh' }).click()
     await expect.poll(() => shownBalance(eth, 'TST'), { timeout: 20_000 }).toBe(parseUnits('100', 18).toString())
     const sent = await sendFromPopup({
@@ -192,8 +198,8 @@ describe('send from the popup on the dev chains', () => {
 
   it('switches to Solana, funds, sends SOL with the message fee, confirmed; the recipient holds it on chain', async () => {
     await page.getByLabel('Network').selectOption(DEV_SOLANA_CAIP2)
-    await page.getByRole('button', { name: 'Accounts' }).click()
-    await page.getByRole('button', { name: `Fund ${sol} from faucet` }).click()
+    await page.getByRole('button', { name: 'Wallet' }).click()
+    await page.getByRole('button', { name: `Fund from faucet ${sol}` }).click()
     await expect.poll(() => shownBalance(sol, 'SOL'), { timeout: 30_000 }).toBe('1000000000')
     const sent = await sendFromPopup({ to: SOL_BOB, amount: '0.5', review: 'popup-send-review-sol', status: 'popup-send-status-sol' })
     expect(sent.status).toBe('confirmed')
@@ -220,7 +226,7 @@ describe('send from the popup on the dev chains', () => {
 
   it('shows a clear error, and no balances, on a network whose node is down', async () => {
     await page.getByLabel('Network').selectOption(OFFLINE)
-    await page.getByRole('button', { name: 'Accounts' }).click()
+    await page.getByRole('button', { name: 'Wallet' }).click()
     const error = page.locator('#balances-error')
     await error.waitFor({ timeout: 30_000 })
     expect(await error.textContent()).toMatch(/^Balances unavailable: .*(node|reach|answer)/i)

@@ -4,13 +4,18 @@
  */
 import type { SigilClient } from '../../api/client'
 import type { Activity } from '../../api/common'
+import { activityStatusText, activityTitle } from './activityText'
 import type { ActiveSession } from './core'
 
 /** An activity as the popup shows it. */
 export type ActivityView = {
   id: string
   type: string
+  /** What happened, in words (activityText.ts). */
+  title: string
   status: string
+  /** The status in words. */
+  statusText: string
   fingerprint: string
   canApprove: boolean
   canReject: boolean
@@ -27,7 +32,9 @@ export function activityView(a: Activity): ActivityView {
   return {
     id: a.id,
     type: a.type,
+    title: activityTitle(a),
     status: a.status,
+    statusText: activityStatusText(a.status),
     fingerprint: a.fingerprint,
     canApprove: a.canApprove,
     canReject: a.canReject,

@@ -9,15 +9,18 @@ import { POPUP_ERROR_MESSAGES, type PopupErrorCode } from '../protocol/runtime'
 export class ExtensionError extends Error {
   override name = 'ExtensionError'
   readonly code: PopupErrorCode
+  /** The form field at fault, when one is. */
+  readonly field: string | undefined
 
-  constructor(code: PopupErrorCode, message: string) {
+  constructor(code: PopupErrorCode, message: string, field?: string) {
     super(message)
     this.code = code
+    this.field = field
   }
 }
 
 /** The failure of one popup call, as sent to the popup. */
-export type PopupFailure = { code: PopupErrorCode; message: string }
+export type PopupFailure = { code: PopupErrorCode; message: string; field?: string }
 
 /** Keep service messages short and printable (they come from a remote server). */
 function clean(message: string): string {
@@ -33,7 +36,8 @@ export function isSessionKeyRejected(err: unknown): boolean {
 
 /** Map anything a handler threw to a {@link PopupFailure}. */
 export function toPopupFailure(err: unknown): PopupFailure {
-  if (err instanceof ExtensionError) return { code: err.code, message: clean(err.message) }
+  if (err instanceof ExtensionError)
+    return { code: err.code, message: clean(err.message), ...(err.field === undefined ? {} : { field: err.field }) }
   if (err instanceof SigilRequestError)
     return { code: 'REQUEST_FAILED', message: clean(err.message) || POPUP_ERROR_MESSAGES.REQUEST_FAILED }
   if (err instanceof SigilError) {

@@ -8,6 +8,7 @@ import type { SigilClient } from '../../api/client'
 import { InitFiatOnRampParams } from '../../api/operations/init_fiat_on_ramp'
 import type { ActiveSession, Core } from './core'
 import { ExtensionError } from './failures'
+import { fieldFailure } from './fieldErrors'
 
 /** `storage.session` key of the last purchase started (the popup may close when the tab opens). */
 export const LAST_ON_RAMP_KEY = 'sigil.lastOnRamp'
@@ -24,8 +25,12 @@ export async function readLastOnRamp(core: Core): Promise<z.output<typeof LastOn
 export function parseOnRampParams(input: unknown): z.output<typeof InitFiatOnRampParams> {
   const parsed = InitFiatOnRampParams.safeParse(input)
   if (parsed.success) return parsed.data
-  const fields = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`)
-  throw new ExtensionError('INVALID_ARGUMENT', fields.join('; '))
+  const issue = parsed.error.issues[0]
+  if (issue?.path.at(-1) === 'fiatCurrencyAmount' && issue.code === 'custom') {
+    const fiat = String((input as { fiatCurrencyCode?: unknown }).fiatCurrencyCode ?? 'USD').replace(/^FIAT_ON_RAMP_CURRENCY_/, '')
+    throw new ExtensionError('INVALID_ARGUMENT', `The minimum is more than 20 ${fiat}.`, 'fiatCurrencyAmount')
+  }
+  throw fieldFailure(parsed.error.issues)
 }
 
 /** Start a purchase and open the provider page. */

@@ -38,6 +38,11 @@ export async function readGrant(area: StorageAreaLike, origin: string): Promise<
   return Object.hasOwn(origins, origin) ? origins[origin] : undefined
 }
 
+/** Every origin's grant. */
+export async function allGrants(area: StorageAreaLike): Promise<Record<string, Grant>> {
+  return load(area)
+}
+
 /** Origins that have a grant. */
 export async function grantedOrigins(area: StorageAreaLike): Promise<string[]> {
   return Object.keys(await load(area))

@@ -22,7 +22,9 @@ import type { SessionRecord } from './sessionRecord'
 import { confirmService, probeService } from './serviceConnect'
 import { PreferencesSchema, ServiceUrl } from './settings'
 import { addAccount, listAccounts } from './wallet'
+import { ACCOUNT_NAME_MAX, readAccountNames, renameAccount } from './accountNames'
 import { getBalances } from './balances'
+import { connectedSites, disconnectSite } from './connectedSites'
 import { fundFromFaucet } from './faucet'
 import { listHistory } from './history'
 import { popupNetworks, selectPopupNetwork } from './popupNetwork'
@@ -39,11 +41,11 @@ const email = z
   .string()
   .trim()
   .max(320)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address')
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter an email address such as name@example.com.')
 const otpCode = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9]{4,12}$/, 'must be the code from the message')
+  .regex(/^[A-Za-z0-9]{4,12}$/, 'Enter the code from the message (letters and digits).')
 const caip2 = z.string().min(1).max(128)
 const address = z
   .string()
@@ -57,7 +59,7 @@ const sendInput = { caip2, from: address, to: address, token: evmAddress.optiona
 const phone = z
   .string()
   .trim()
-  .regex(/^\+[1-9][0-9]{6,14}$/, 'must be a phone number in international form (+…)')
+  .regex(/^\+[1-9][0-9]{6,14}$/, 'Include the country code, e.g. +1 for the US: +14155550123.')
 
 const registration = {
   authenticatorName: z.string().trim().min(1).max(64),
@@ -170,6 +172,22 @@ export const POPUP_METHODS = {
   addAccount: popupMethod({
     params: z.object({ walletId: id, addressFormat: AddressFormat }),
     handler: (p, { core }) => core.withSession((client, s) => addAccount(client, s, p)),
+  }),
+  accountNames: popupMethod({
+    params: noParams,
+    handler: (_p, { core }) => core.withSession(async (_c, s) => readAccountNames(core.deps.local, s)),
+  }),
+  renameAccount: popupMethod({
+    params: z.object({ address, name: z.string().trim().max(ACCOUNT_NAME_MAX, `must be at most ${ACCOUNT_NAME_MAX} characters`) }),
+    handler: (p, { core }) => core.withSession(async (_c, s) => renameAccount(core.deps.local, s, p)),
+  }),
+  connectedSites: popupMethod({
+    params: noParams,
+    handler: (_p, { core, state }) => core.withSession(async (_c, s) => connectedSites(core, state, s.record.organizationId)),
+  }),
+  disconnectSite: popupMethod({
+    params: z.object({ origin: z.string().min(1).max(512) }),
+    handler: (p, { core, dapp }) => core.withSession(async (_c, s) => disconnectSite(core, dapp, s.record.organizationId, p.origin)),
   }),
   networks: popupMethod({
     params: noParams,

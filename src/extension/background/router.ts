@@ -11,6 +11,7 @@ import { isMethodName } from '../protocol/page'
 import { RPC_ERROR, rpcError } from '../protocol/rpcErrors'
 import type { DappRpcReply, PopupErrorCode, PopupReply } from '../protocol/runtime'
 import { DAPP_METHODS } from './dappMethods'
+import { fieldFailure } from './fieldErrors'
 import type { Core } from './core'
 import { createDappServices, WINDOWLESS_PLATFORM, type DappServices } from './dappServices'
 import { toPopupFailure } from './failures'
@@ -105,17 +106,10 @@ export async function routePopup(message: unknown, sender: Sender, ctx: RouterCo
   const row: PopupMethod<z.ZodType, unknown> | undefined = lookup(POPUP_METHODS, env.data.method)
   if (!row) return popupError('METHOD_NOT_FOUND')
   const parsed = row.params.safeParse(env.data.params)
-  if (!parsed.success) return popupError('INVALID_ARGUMENT')
+  if (!parsed.success) return { ok: false, error: toPopupFailure(fieldFailure(parsed.error.issues)) }
   try {
-    return {
-      ok: true,
-      result: await row.handler(parsed.data, {
-        state: ctx.state,
-        extensionId: ctx.extensionId,
-        core: ctx.core,
-        ...(ctx.dapp ? { dapp: ctx.dapp } : {}),
-      }),
-    }
+    const popupCtx = { state: ctx.state, extensionId: ctx.extensionId, core: ctx.core, ...(ctx.dapp ? { dapp: ctx.dapp } : {}) }
+    return { ok: true, result: await row.handler(parsed.data, popupCtx) }
   } catch (err) {
     return { ok: false, error: toPopupFailure(err) }
   }

@@ -16,16 +16,18 @@ import type { Network } from './network'
 import { Login } from './screens/Login'
 import { type RecoveredAccount, Recovery } from './screens/Recovery'
 import { SettingsScreen } from './screens/Settings'
+import { ConnectedSites } from './screens/Sites'
 import { browserWebauthn, type Webauthn } from './webauthn'
+import { noHostAccess, type RequestHostAccess } from './hostAccess'
 
 type StatusResult = PopupApi['getStatus']['result']
 type Status = { state: 'loading' } | ({ state: 'ready' } & StatusResult) | { state: 'failed'; code: string }
 
 type OutView = 'login' | 'recovery' | 'settings'
-type InView = 'accounts' | 'send' | 'history' | 'buy' | 'activity' | 'settings'
+type InView = 'accounts' | 'send' | 'history' | 'buy' | 'activity' | 'sites' | 'settings'
 
 /** Props: the background client and WebAuthn (injected so tests can fake them). */
-export type AppProps = { client: PopupClient; webauthn?: Webauthn }
+export type AppProps = { client: PopupClient; webauthn?: Webauthn; requestHostAccess?: RequestHostAccess }
 
 const END_TEXT: Record<string, string> = {
   'auto-lock': 'Locked after a while without use.',
@@ -45,17 +47,17 @@ function statusText(status: Status): string {
 /** Performance mark set once, when the popup's controls first become usable. */
 export const INTERACTIVE_MARK = 'sigil-interactive'
 
+/** The tabs; Send, Receive and Buy are actions on the wallet home. */
 const TABS: Array<[InView, string]> = [
-  ['accounts', 'Accounts'],
-  ['send', 'Send'],
+  ['accounts', 'Wallet'],
   ['history', 'History'],
-  ['buy', 'Buy'],
   ['activity', 'Activity'],
+  ['sites', 'Sites'],
   ['settings', 'Settings'],
 ]
 
 /** The popup's root component. */
-export function App({ client, webauthn = browserWebauthn }: AppProps) {
+export function App({ client, webauthn = browserWebauthn, requestHostAccess = noHostAccess }: AppProps) {
   const [status, setStatus] = useState<Status>({ state: 'loading' })
   const [outView, setOutView] = useState<OutView>('login')
   const [inView, setInView] = useState<InView>('accounts')
@@ -138,6 +140,7 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
             service={status.service}
             extensionId={status.extensionId}
             loggedIn={false}
+            requestHostAccess={requestHostAccess}
             onSaved={load}
             onEnded={onEnded}
           />
@@ -158,7 +161,6 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
   } else if (status.state === 'ready') {
     body = (
       <>
-        <NetworkPicker client={client} onChange={setNetwork} onSessionLost={load} />
         {recovered && (
           <p class="notice" data-testid="recovered-account">
             Recovered {recovered.email}
@@ -167,12 +169,19 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
         )}
         <nav class="tabs" aria-label="Wallet">
           {TABS.map(([v, label]) => (
-            <button key={v} type="button" aria-current={inView === v ? 'page' : undefined} onClick={() => setInView(v)}>
+            <button
+              key={v}
+              type="button"
+              aria-current={inView === v || (v === 'accounts' && (inView === 'send' || inView === 'buy')) ? 'page' : undefined}
+              onClick={() => setInView(v)}
+            >
               {label}
             </button>
           ))}
         </nav>
-        {inView === 'accounts' && <Accounts client={client} network={network} onSend={onSend} onSessionLost={load} />}
+        {inView === 'accounts' && (
+          <Accounts client={client} network={network} onSend={onSend} onBuy={() => setInView('buy')} onSessionLost={load} />
+        )}
         {inView === 'send' && network && (
           <Send
             key={network.caip2}
@@ -188,6 +197,7 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
         )}
         {inView === 'buy' && <Buy client={client} lastTransactionId={status.lastOnRamp?.transactionId ?? null} onSessionLost={load} />}
         {inView === 'activity' && <Activity client={client} onSessionLost={load} />}
+        {inView === 'sites' && <ConnectedSites client={client} onSessionLost={load} />}
         {inView === 'settings' && (
           <SettingsScreen
             client={client}
@@ -195,6 +205,7 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
             service={status.service}
             extensionId={status.extensionId}
             loggedIn
+            requestHostAccess={requestHostAccess}
             onSaved={load}
             onEnded={onEnded}
           />
@@ -208,6 +219,7 @@ export function App({ client, webauthn = browserWebauthn }: AppProps) {
       <header class="app-header">
         <img src="/icon-48.png" alt="" width={24} height={24} />
         <h1>Sigil</h1>
+        {status.state === 'ready' && status.session && <NetworkPicker client={client} onChange={setNetwork} onSessionLost={load} />}
       </header>
       <main class="app-main">
         <p

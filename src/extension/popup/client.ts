@@ -10,7 +10,7 @@ import { POPUP_ERROR_CODES, type PopupMessage, type PopupReply } from '../protoc
 
 const failure = z.object({
   ok: z.literal(false),
-  error: z.object({ code: z.enum(POPUP_ERROR_CODES), message: z.optional(z.string()) }),
+  error: z.object({ code: z.enum(POPUP_ERROR_CODES), message: z.optional(z.string()), field: z.optional(z.string()) }),
 })
 
 const success = z.object({ ok: z.literal(true), result: z.unknown() })
@@ -39,8 +39,11 @@ export function createPopupClient(send: SendToBackground): PopupClient {
       }
       const bad = failure.safeParse(reply)
       if (bad.success) {
-        const { code, message: text } = bad.data.error
-        return { ok: false, error: text === undefined ? { code } : { code, message: text } }
+        const { code, message: text, field } = bad.data.error
+        return {
+          ok: false,
+          error: { code, ...(text === undefined ? {} : { message: text }), ...(field === undefined ? {} : { field }) },
+        }
       }
       const envelope = success.safeParse(reply)
       if (envelope.success && envelope.data.result !== undefined) {

@@ -19,13 +19,32 @@ export function Busy({ busy, label }: { busy: boolean; label: string }) {
   )
 }
 
-/** A label wrapping its control. */
-export function Field({ label, children, hint }: { label: string; children: ComponentChildren; hint?: string }) {
-  return (
+/** A label wrapping its control; `error` is shown right under it (issue 13 item 6). */
+export function Field({
+  label,
+  children,
+  hint,
+  error,
+}: {
+  label: string
+  children: ComponentChildren
+  hint?: string
+  error?: string | null
+}) {
+  const field = (
     <label class="field">
       <span class="label">{label}</span>
       {children}
       {hint && <span class="hint">{hint}</span>}
     </label>
+  )
+  if (!error) return field
+  return (
+    <div class="field field-with-error" data-invalid="true">
+      {field}
+      <p class="error field-error" role="alert">
+        {error}
+      </p>
+    </div>
   )
 }

@@ -7,6 +7,8 @@ import { failureText, isSessionLost } from './messages'
 export type Action = {
   busy: boolean
   error: string | null
+  /** The form field the last failure is about, when the background named one. */
+  field: string | null
   run<T>(call: () => Promise<PopupReply<T>>, onOk?: (result: T) => void): Promise<T | undefined>
   clear(): void
 }
@@ -15,10 +17,12 @@ export type Action = {
 export function useAction(onSessionLost?: () => void): Action {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const [field, setField] = useState<string | null>(null)
   const run = useCallback(
     async <T>(call: () => Promise<PopupReply<T>>, onOk?: (result: T) => void): Promise<T | undefined> => {
       setBusy(true)
       setError(null)
+      setField(null)
       try {
         const reply = await call()
         if (reply.ok) {
@@ -26,6 +30,7 @@ export function useAction(onSessionLost?: () => void): Action {
           return reply.result
         }
         setError(failureText(reply))
+        setField(reply.error.field ?? null)
         if (isSessionLost(reply)) onSessionLost?.()
         return undefined
       } catch (e) {
@@ -37,5 +42,14 @@ export function useAction(onSessionLost?: () => void): Action {
     },
     [onSessionLost],
   )
-  return { busy, error, run, clear: () => setError(null) }
+  return {
+    busy,
+    error,
+    field,
+    run,
+    clear: () => {
+      setError(null)
+      setField(null)
+    },
+  }
 }

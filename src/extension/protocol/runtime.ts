@@ -37,7 +37,7 @@ export type PopupErrorCode = (typeof POPUP_ERROR_CODES)[number]
 /** Default human message per popup failure code (background and popup share it). */
 export const POPUP_ERROR_MESSAGES: Record<PopupErrorCode, string> = {
   METHOD_NOT_FOUND: 'This action is not available.',
-  INVALID_ARGUMENT: 'Some input is not valid.',
+  INVALID_ARGUMENT: 'The wallet could not read this request. Please try again.',
   ORIGIN_NOT_ALLOWED: 'This page may not talk to the wallet.',
   INTERNAL: 'Something went wrong inside the wallet.',
   NOT_LOGGED_IN: 'You are not logged in.',
@@ -52,7 +52,9 @@ export const POPUP_ERROR_MESSAGES: Record<PopupErrorCode, string> = {
 }
 
 /** Background → popup: result union of a {@link PopupMessage}. */
-export type PopupReply<T = unknown> = { ok: true; result: T } | { ok: false; error: { code: PopupErrorCode; message?: string } }
+export type PopupReply<T = unknown> =
+  | { ok: true; result: T }
+  | { ok: false; error: { code: PopupErrorCode; message?: string; field?: string } }
 
 /** Background → content script (tabs.sendMessage): a provider event to forward to the page. */
 export type ProviderEventMessage = { kind: 'provider-event'; event: ProviderEventName; data: unknown }

@@ -88,14 +88,18 @@ describe('popup App', () => {
     expect(client.calls).toContainEqual(['otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'alice@example.test' }])
     fireEvent.input(screen.getByLabelText('Code'), { target: { value: 'ABC123XYZ' } })
     fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
-    await screen.findByRole('heading', { name: 'Accounts' })
+    await screen.findByRole('heading', { name: 'Wallet' })
     expect(client.calls).toContainEqual(['otpVerify', { code: 'ABC123XYZ' }])
-    await screen.findByText('0x' + 'ab'.repeat(20))
+    await screen.findByText('0xabab…abab')
+    expect(screen.getByRole('listitem', { name: 'Account 1' })).toBeTruthy()
+    expect(screen.getByRole('listitem', { name: 'Account 2' })).toBeTruthy()
+    expect(screen.getByText("m/44'/60'/0'/0/0").closest('details')).toBeTruthy()
     expect(screen.getByRole('heading', { name: 'Ethereum' })).toBeTruthy()
     expect(screen.getByRole('heading', { name: 'Bitcoin' })).toBeTruthy()
     expect(document.getElementById('status')?.textContent).toMatch(/^Signed in as alice@example.test/)
-    fireEvent.click(screen.getByRole('button', { name: 'QR code for bc1qexample' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Receive to Account 2' }))
     const qr = await screen.findByRole('img', { name: 'QR code of address bc1qexample' })
+    expect(qr.closest('.receive')?.querySelector('.full-address')?.textContent).toBe('bc1qexample')
     expect(qr.querySelector('path')?.getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/)
   })
 
@@ -131,7 +135,7 @@ describe('popup App', () => {
     fireEvent.input(await screen.findByLabelText('Verification code'), { target: { value: 'ABC123XYZ' } })
     fireEvent.click(screen.getByRole('button', { name: 'Verify email' }))
     fireEvent.click(await screen.findByRole('button', { name: 'Create account with passkey' }))
-    await screen.findByRole('heading', { name: 'Accounts' })
+    await screen.findByRole('heading', { name: 'Wallet' })
     expect(client.calls).toContainEqual(['passkeySignupEmailStart', { email: 'pat@example.test', userName: 'Pat' }])
     expect(client.calls).toContainEqual(['passkeySignupEmailVerify', { code: 'ABC123XYZ' }])
     expect(client.calls).toContainEqual([
@@ -174,7 +178,9 @@ describe('popup App', () => {
     const activity = (status: string) => ({
       id: 'act-1',
       type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS',
+      title: 'Added an account',
       status,
+      statusText: status.endsWith('NEEDED') ? 'Waiting for approval' : 'Done',
       fingerprint: 'sha256:aa',
       canApprove: status.endsWith('NEEDED'),
       canReject: status.endsWith('NEEDED'),
@@ -194,8 +200,10 @@ describe('popup App', () => {
     })
     render(<App client={client} webauthn={noWebauthn} />)
     fireEvent.click(await screen.findByRole('button', { name: 'Activity' }))
-    fireEvent.click(await screen.findByRole('button', { name: 'Approve create wallet accounts' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve Added an account' }))
     await screen.findByText('Nothing to approve.')
+    expect(screen.getByText('Done')).toBeTruthy()
+    expect(screen.queryByText(/create wallet accounts|ACTIVITY_TYPE/i)).toBeNull()
     expect(client.calls).toContainEqual(['approveActivity', { fingerprint: 'sha256:aa' }])
   })
 

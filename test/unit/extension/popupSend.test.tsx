@@ -126,7 +126,7 @@ describe('accounts with balances', () => {
     render(<Accounts client={client} network={evm} onSessionLost={noop} />)
     await waitFor(() => expect(document.querySelector('li[data-symbol="TST"]')?.textContent).toBe('2.5 TST'))
     expect(document.querySelector('li[data-symbol="ETH"]')?.textContent).toBe('0 ETH')
-    fireEvent.click(screen.getByRole('button', { name: `Fund ${ETH_ADDR} from faucet` }))
+    fireEvent.click(screen.getByRole('button', { name: `Fund from faucet ${ETH_ADDR}` }))
     await screen.findByText('Funded 1 ETH')
     await waitFor(() => expect(document.querySelector('li[data-symbol="ETH"]')?.textContent).toBe('1 ETH'))
     expect(client.calls).toContainEqual(['faucet', { caip2: evm.caip2, address: ETH_ADDR }])

@@ -114,7 +114,7 @@ describe('popup table', () => {
   })
 
   it('refuses invalid params', async () => {
-    expect(await routePopup(call('ping', { n: 5 }), popup, ctx())).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
+    expect(await routePopup(call('ping', { n: 5 }), popup, ctx())).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     expect(await routePopup({ kind: 'popup', method: 42 }, popup, ctx())).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
   })
 
@@ -161,28 +161,34 @@ describe('popup table: sessions and validation', () => {
     const f = fakeDeps()
     const c = { state: createBackgroundState(), extensionId: EXT_ID, extensionBaseUrl: BASE, core: createCore(f.deps) }
     const invalid = { ok: false, error: { code: 'INVALID_ARGUMENT' } }
-    expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'not-an-email' }), popup, c)).toEqual(invalid)
-    expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_SMS', contact: '12345' }), popup, c)).toEqual(invalid)
-    expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_FAX', contact: 'a@b.co' }), popup, c)).toEqual(invalid)
-    expect(await routePopup(call('otpVerify', { code: '12 34' }), popup, c)).toEqual(invalid)
-    expect(await routePopup(call('serviceProbe', { apiBaseUrl: 'javascript:alert(1)', relayUrl: 'http://x' }), popup, c)).toEqual(invalid)
+    expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'not-an-email' }), popup, c)).toMatchObject(invalid)
+    // in words, at the field (issue 13 item 6)
+    expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_SMS', contact: '12345' }), popup, c)).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'contact', message: 'Include the country code, e.g. +1 for the US: +14155550123.' },
+    })
+    expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_FAX', contact: 'a@b.co' }), popup, c)).toMatchObject(invalid)
+    expect(await routePopup(call('otpVerify', { code: '12 34' }), popup, c)).toMatchObject(invalid)
+    expect(await routePopup(call('serviceProbe', { apiBaseUrl: 'javascript:alert(1)', relayUrl: 'http://x' }), popup, c)).toMatchObject(
+      invalid,
+    )
     // plain http: only on loopback
     expect(
       await routePopup(call('serviceProbe', { apiBaseUrl: 'http://kms.example', relayUrl: 'http://127.0.0.1/auth' }), popup, c),
-    ).toEqual(invalid)
-    expect(await routePopup(call('serviceConnect', { fingerprint: 'not one' }), popup, c)).toEqual(invalid)
-    expect(await routePopup(call('savePreferences', { autoLockMinutes: 0 }), popup, c)).toEqual(invalid)
+    ).toMatchObject(invalid)
+    expect(await routePopup(call('serviceConnect', { fingerprint: 'not one' }), popup, c)).toMatchObject(invalid)
+    expect(await routePopup(call('savePreferences', { autoLockMinutes: 0 }), popup, c)).toMatchObject(invalid)
     // the URLs are not preferences: an attempt to slip them in changes nothing
     await routePopup(call('savePreferences', { autoLockMinutes: 5, apiBaseUrl: 'https://evil.example' }), popup, c)
     expect(await routePopup(call('getStatus'), popup, c)).toMatchObject({ result: { settings: { apiBaseUrl: 'http://127.0.0.1:8787' } } })
-    expect(await routePopup(call('addAccount', { walletId: 'w', addressFormat: 'ADDRESS_FORMAT_NOPE' }), popup, c)).toEqual(invalid)
+    expect(await routePopup(call('addAccount', { walletId: 'w', addressFormat: 'ADDRESS_FORMAT_NOPE' }), popup, c)).toMatchObject(invalid)
     expect(
       await routePopup(
         call('passkeyLoginFinish', { authenticatorData: 'a b', clientDataJson: 'x', credentialId: 'x', signature: 'x' }),
         popup,
         c,
       ),
-    ).toEqual(invalid)
+    ).toMatchObject(invalid)
     expect(f.deps.fetch).not.toHaveBeenCalled()
   })
 

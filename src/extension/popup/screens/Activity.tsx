@@ -7,9 +7,7 @@ import { useAction } from '../useAction'
 
 type ActivityView = PopupApi['listActivities']['result']['activities'][number]
 
-const pretty = (s: string, prefix: RegExp) => s.replace(prefix, '').replace(/_/g, ' ').toLowerCase()
-const typeText = (t: string) => pretty(t, /^ACTIVITY_TYPE_/)
-const statusText = (s: string) => pretty(s, /^ACTIVITY_STATUS_/)
+const when = (ms: number) => new Date(ms).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })
 
 function Pending({
   activity,
@@ -23,13 +21,13 @@ function Pending({
   onSessionLost(): void
 }) {
   const action = useAction(onSessionLost)
-  const label = typeText(activity.type)
+  const label = activity.title
   const voteOn = (approve: boolean) =>
     void action.run(() => client.call(approve ? 'approveActivity' : 'rejectActivity', { fingerprint: activity.fingerprint }), onDone)
   return (
     <li class="pending" data-activity-id={activity.id}>
       <strong>{label}</strong>
-      <span class="hint">{new Date(activity.createdAtMs).toLocaleString()}</span>
+      <span class="hint">{when(activity.createdAtMs)}</span>
       <div class="row">
         <button
           type="button"
@@ -89,8 +87,14 @@ export function Activity({ client, onSessionLost }: ActivityProps) {
       <ul class="history" aria-labelledby="history-heading">
         {(items ?? []).map((a) => (
           <li key={a.id} data-activity-id={a.id} data-status={a.status}>
-            <span>{typeText(a.type)}</span>
-            <span class={`badge ${a.status.toLowerCase()}`}>{statusText(a.status)}</span>
+            <span class="activity-text">
+              <span class="activity-title">{a.title}</span>
+              <time class="hint" dateTime={new Date(a.createdAtMs).toISOString()}>
+                {when(a.createdAtMs)}
+              </time>
+              {a.failure && <span class="error">{a.failure}</span>}
+            </span>
+            <span class={`badge ${a.status.toLowerCase()}`}>{a.statusText}</span>
           </li>
         ))}
       </ul>

@@ -93,7 +93,7 @@ export function Buy({ client, lastTransactionId, onSessionLost }: BuyProps) {
             ))}
           </select>
         </Field>
-        <Field label="Receiving address">
+        <Field label="Receiving address" error={buy.field === 'walletAddress' ? buy.error : null}>
           <select value={address} onChange={(e) => setAddress(e.currentTarget.value)} required>
             {addresses.length === 0 && <option value="">No {net.label} account</option>}
             {addresses.map((a) => (
@@ -104,7 +104,7 @@ export function Buy({ client, lastTransactionId, onSessionLost }: BuyProps) {
           </select>
         </Field>
         <div class="row">
-          <Field label="Amount">
+          <Field label="Amount" error={buy.field === 'fiatCurrencyAmount' ? buy.error : null}>
             <input name="amount" inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} required />
           </Field>
           <Field label="Currency">
@@ -133,7 +133,7 @@ export function Buy({ client, lastTransactionId, onSessionLost }: BuyProps) {
           Continue to provider
         </button>
         <Busy busy={buy.busy || load.busy} label={buy.busy ? 'Starting the purchase…' : 'Loading accounts…'} />
-        <ErrorLine error={buy.error ?? load.error} />
+        <ErrorLine error={(buy.field === 'fiatCurrencyAmount' || buy.field === 'walletAddress' ? null : buy.error) ?? load.error} />
       </form>
       {txId && (
         <div class="purchase" aria-live="polite">

@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks'
 import type { PopupApi } from '../../background/popupMethods'
 import type { PopupClient } from '../client'
+import { ensureHostAccess, noHostAccess, type RequestHostAccess } from '../hostAccess'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
 
@@ -21,10 +22,21 @@ export type SettingsProps = {
   loggedIn: boolean
   onSaved(): void
   onEnded(): void
+  /** The browser's host-permission prompt (issue 13 item 9). */
+  requestHostAccess?: RequestHostAccess
 }
 
 /** The settings screen. */
-export function SettingsScreen({ client, settings, service, extensionId, loggedIn, onSaved, onEnded }: SettingsProps) {
+export function SettingsScreen({
+  client,
+  settings,
+  service,
+  extensionId,
+  loggedIn,
+  onSaved,
+  onEnded,
+  requestHostAccess = noHostAccess,
+}: SettingsProps) {
   const [minutes, setMinutes] = useState(String(settings.autoLockMinutes))
   const [saved, setSaved] = useState(false)
   const save = useAction()
@@ -73,7 +85,7 @@ export function SettingsScreen({ client, settings, service, extensionId, loggedI
           </button>
         </div>
       )}
-      <ServiceSection client={client} settings={settings} service={service} onConnected={onSaved} />
+      <ServiceSection client={client} settings={settings} service={service} onConnected={onSaved} requestHostAccess={requestHostAccess} />
       <dl class="facts">
         <dt>Extension id</dt>
         <dd>
@@ -84,12 +96,19 @@ export function SettingsScreen({ client, settings, service, extensionId, loggedI
   )
 }
 
-function ServiceSection(props: { client: PopupClient; settings: Status['settings']; service: Status['service']; onConnected(): void }) {
+function ServiceSection(props: {
+  client: PopupClient
+  settings: Status['settings']
+  service: Status['service']
+  onConnected(): void
+  requestHostAccess: RequestHostAccess
+}) {
   const { client, settings, service } = props
   const [apiBaseUrl, setApi] = useState(settings.apiBaseUrl)
   const [relayUrl, setRelay] = useState(settings.relayUrl)
   const [candidate, setCandidate] = useState<Candidate | null>(null)
   const [connected, setConnected] = useState(false)
+  const [refused, setRefused] = useState<string | null>(null)
   const probe = useAction()
   const connect = useAction()
   return (
@@ -118,7 +137,13 @@ function ServiceSection(props: { client: PopupClient; settings: Status['settings
             e.preventDefault()
             setCandidate(null)
             setConnected(false)
-            void probe.run(() => client.call('serviceProbe', { apiBaseUrl: apiBaseUrl.trim(), relayUrl: relayUrl.trim() }), setCandidate)
+            setRefused(null)
+            const urls = { apiBaseUrl: apiBaseUrl.trim(), relayUrl: relayUrl.trim() }
+            // The prompt first, inside the click (a user gesture); no service request before it.
+            void ensureHostAccess(props.requestHostAccess, [urls.apiBaseUrl, urls.relayUrl]).then((why) => {
+              if (why) setRefused(why)
+              else void probe.run(() => client.call('serviceProbe', urls), setCandidate)
+            })
           }}
         >
           <Field label="Service URL">
@@ -131,7 +156,7 @@ function ServiceSection(props: { client: PopupClient; settings: Status['settings
             Check service
           </button>
           <Busy busy={probe.busy} label="Checking the service…" />
-          <ErrorLine error={probe.error} />
+          <ErrorLine error={refused ?? probe.error} />
         </form>
       )}
       {candidate && !service.locked && (
