@@ -1,13 +1,5 @@
-/**
- * Moving value from the popup (issue 12, items 1-3) in Chromium against the REAL service and the
- * REAL dev chains (anvil with a deployed ERC-20 configured as a token, the Solana dev runtime):
- * sign up, fund from the dev faucet, see the balances, send ETH, the ERC-20 and SOL with a fee
- * estimate and a review, watch each reach "Confirmed", check the recipients on chain (viem, the
- * Solana RPC), and read the History screen. Screenshots under test/e2e/artifacts/.
- */
-import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
-import { type Abi, createPublicClient, encodeDeployData, type Hex, http, parseEther, parseUnits } from 'viem'
+import { createPublicClient, encodeDeployData, type Hex, http, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferCalldata } from '../../src/chains/erc20'
 import { DEV_SOLANA_CAIP2, resolveNetworks } from '../../src/chains/networks'
@@ -19,25 +11,15 @@ import { freePort } from '../integration/helpers/process'
 import { startTestService, type TestService } from '../integration/helpers/service'
 import { type LaunchedExtension, launchExtension } from './helpers/browser'
 import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+import { ERC20_ARTIFACT, ERC20_BALANCE_OF_ABI } from '../fixtures/contracts/erc20'
 
 const EVM = 'eip155:31337'
 /** A network whose node is down (nothing listens on its port). */
 const OFFLINE = 'eip155:31338'
 const BOB = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
 const SOL_BOB = 'GvZEwtCHZ7YtCkQCaLRVEXsyVvDTq8pVmKVYPpcmBS5Y'
-const artifact = JSON.parse(readFileSync(new URL('../fixtures/contracts/ERC20PresetFixedSupply.json', import.meta.url), 'utf8')) as {
-  abi: Abi
-  bytecode: Hex
-}
-const ERC20 = [
-  {
-    type: 'function',
-    name: 'balanceOf',
-    stateMutability: 'view',
-    inputs: [{ name: 'o', type: 'address' }],
-    outputs: [{ name: '', type: 'uint256' }],
-  },
-] as const
+const artifact = ERC20_ARTIFACT
+const ERC20 = ERC20_BALANCE_OF_ABI
 
 let chains: RunningDevChains
 let svc: TestService

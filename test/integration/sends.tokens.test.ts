@@ -1,11 +1,3 @@
-/**
- * ERC-20 tokens from configuration and the transaction history of Sigil's own sends (issue 11,
- * item 6), against the real dev chains: a real ERC-20 (OpenZeppelin's ERC20PresetFixedSupply,
- * test/fixtures/contracts/README.md) deployed on anvil and configured as a token of the service;
- * a transfer sent with eth_send_transaction; balances, supported assets and the history read
- * through the official client unmodified. Then Solana's history after a SOL send.
- */
-import { readFileSync } from 'node:fs'
 import { getTransferSolInstruction } from '@solana-program/system'
 import {
   type Address,
@@ -25,7 +17,7 @@ import {
 } from '@solana/kit'
 import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
-import { type Abi, createPublicClient, encodeDeployData, getAddress, type Hex, http, parseEther, parseUnits } from 'viem'
+import { createPublicClient, encodeDeployData, getAddress, type Hex, http, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferCalldata } from '../../src/chains/erc20.js'
 import { DEV_SOLANA_CAIP2, resolveNetworks } from '../../src/chains/networks.js'
@@ -35,24 +27,14 @@ import { newApiKey, rootUser } from './helpers/keys.js'
 import { freePort } from './helpers/process.js'
 import { sendFromDevFunder } from './helpers/devchain.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { ERC20_ARTIFACT, ERC20_BALANCE_OF_ABI } from '../fixtures/contracts/erc20.js'
 
-const artifact = JSON.parse(readFileSync(new URL('../fixtures/contracts/ERC20PresetFixedSupply.json', import.meta.url), 'utf8')) as {
-  abi: Abi
-  bytecode: Hex
-}
+const artifact = ERC20_ARTIFACT
 const CAIP2 = 'eip155:31337'
 const TOKEN_NAME = 'Sigil Test Token'
 /** An address with no contract: its balanceOf answers nothing. */
 const NO_CONTRACT = '0x000000000000000000000000000000000000dEaD'
-const ERC20_ABI = [
-  {
-    type: 'function',
-    name: 'balanceOf',
-    stateMutability: 'view',
-    inputs: [{ name: 'owner', type: 'address' }],
-    outputs: [{ name: '', type: 'uint256' }],
-  },
-] as const
+const ERC20_ABI = ERC20_BALANCE_OF_ABI
 
 let chains: RunningDevChains
 let svc: TestService

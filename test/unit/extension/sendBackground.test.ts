@@ -1,11 +1,4 @@
-/**
- * The popup's network, balance, faucet, send and history methods (issue 12), run through the
- * popup router in a fake browser against the REAL local service and the REAL dev chains (anvil
- * and the Solana dev runtime), with a real ERC-20 deployed as a configured token. Sign-up is by
- * email OTP with the code from the dev mailbox.
- */
-import { readFileSync } from 'node:fs'
-import { type Abi, createPublicClient, encodeDeployData, type Hex, http, parseEther, parseUnits } from 'viem'
+import { createPublicClient, encodeDeployData, type Hex, http, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN } from '@/src/api/identity'
 import { transferCalldata } from '@/src/chains/erc20'
@@ -20,24 +13,14 @@ import { sendFromDevFunder } from '../../integration/helpers/devchain'
 import { freePort } from '../../integration/helpers/process'
 import { startTestService, type TestService } from '../../integration/helpers/service'
 import { fakeDeps, pinService } from './fakeDeps'
+import { ERC20_ARTIFACT, ERC20_BALANCE_OF_ABI } from '../../fixtures/contracts/erc20'
 
 const EXT_ID = 'enibeleniamgnfhbmpkkldfacbjikdfa'
 const popup = { id: EXT_ID, url: `chrome-extension://${EXT_ID}/popup.html` }
 const EVM = 'eip155:31337'
 const OFFLINE = 'eip155:31338'
-const artifact = JSON.parse(readFileSync(new URL('../../fixtures/contracts/ERC20PresetFixedSupply.json', import.meta.url), 'utf8')) as {
-  abi: Abi
-  bytecode: Hex
-}
-const ERC20 = [
-  {
-    type: 'function',
-    name: 'balanceOf',
-    stateMutability: 'view',
-    inputs: [{ name: 'o', type: 'address' }],
-    outputs: [{ name: '', type: 'uint256' }],
-  },
-] as const
+const artifact = ERC20_ARTIFACT
+const ERC20 = ERC20_BALANCE_OF_ABI
 const BOB = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
 const SOL_BOB = 'GvZEwtCHZ7YtCkQCaLRVEXsyVvDTq8pVmKVYPpcmBS5Y'
 
