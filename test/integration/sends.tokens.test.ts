@@ -17,7 +17,7 @@ import {
 } from '@solana/kit'
 import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
-import { createPublicClient, encodeDeployData, getAddress, type Hex, http, parseEther, parseUnits } from 'viem'
+import { createPublicClient, getAddress, type Hex, http, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferCalldata } from '../../src/chains/erc20.js'
 import { DEV_SOLANA_CAIP2, resolveNetworks } from '../../src/chains/networks.js'
@@ -25,11 +25,11 @@ import { DEV_FUNDER } from '../../src/devchain/evm.js'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
 import { freePort } from './helpers/process.js'
-import { sendFromDevFunder } from './helpers/devchain.js'
+import { deployTestToken, sendFromDevFunder } from './helpers/devchain.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 import { ERC20_ARTIFACT, ERC20_BALANCE_OF_ABI } from '../fixtures/contracts/erc20.js'
 
-const artifact = ERC20_ARTIFACT
+const _artifact = ERC20_ARTIFACT
 const CAIP2 = 'eip155:31337'
 const TOKEN_NAME = 'Sigil Test Token'
 /** An address with no contract: its balanceOf answers nothing. */
@@ -81,15 +81,7 @@ const field = (json: any) => json.details?.find((d: any) => d.fieldViolations)?.
 
 beforeAll(async () => {
   chains = await startDevChains({ evmPort: await freePort(), solanaPort: 0 })
-  const deployed = await devSend({
-    data: encodeDeployData({
-      abi: artifact.abi,
-      bytecode: artifact.bytecode,
-      args: [TOKEN_NAME, 'TST', parseUnits('1000000', 18), DEV_FUNDER],
-    }),
-  })
-  expect(deployed.status).toBe('success')
-  token = deployed.contractAddress as Hex
+  token = await deployTestToken(chains.evm.url, TOKEN_NAME)
   const offline = await freePort()
   svc = await startTestService({
     networks: resolveNetworks(

@@ -1,15 +1,14 @@
-import { createPublicClient, encodeDeployData, type Hex, http, parseEther, parseUnits } from 'viem'
+import { createPublicClient, type Hex, http, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN } from '@/src/api/identity'
 import { transferCalldata } from '@/src/chains/erc20'
 import { DEV_SOLANA_CAIP2, resolveNetworks } from '@/src/chains/networks'
-import { DEV_FUNDER } from '@/src/devchain/evm'
 import { type RunningDevChains, startDevChains } from '@/src/devchain/index'
 import { createCore, type Core } from '@/src/extension/background/core'
 import { POPUP_NETWORK_KEY } from '@/src/extension/background/popupNetwork'
 import { routePopup, type RouterContext } from '@/src/extension/background/router'
 import { createBackgroundState } from '@/src/extension/background/state'
-import { sendFromDevFunder } from '../../integration/helpers/devchain'
+import { deployTestToken, sendFromDevFunder } from '../../integration/helpers/devchain'
 import { freePort } from '../../integration/helpers/process'
 import { startTestService, type TestService } from '../../integration/helpers/service'
 import { fakeDeps, pinService } from './fakeDeps'
@@ -19,7 +18,7 @@ const EXT_ID = 'enibeleniamgnfhbmpkkldfacbjikdfa'
 const popup = { id: EXT_ID, url: `chrome-extension://${EXT_ID}/popup.html` }
 const EVM = 'eip155:31337'
 const OFFLINE = 'eip155:31338'
-const artifact = ERC20_ARTIFACT
+const _artifact = ERC20_ARTIFACT
 const ERC20 = ERC20_BALANCE_OF_ABI
 const BOB = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
 const SOL_BOB = 'GvZEwtCHZ7YtCkQCaLRVEXsyVvDTq8pVmKVYPpcmBS5Y'
@@ -67,15 +66,7 @@ const balanceOf = (b: any[], symbol: string) => b.find((x) => x.symbol === symbo
 
 beforeAll(async () => {
   chains = await startDevChains({ evmPort: await freePort(), solanaPort: 0 })
-  const deployed = await sendFromDevFunder(chains.evm.url, {
-    gas: '0x300000',
-    data: encodeDeployData({
-      abi: artifact.abi,
-      bytecode: artifact.bytecode,
-      args: ['Sigil Test Token', 'TST', parseUnits('1000000', 18), DEV_FUNDER],
-    }),
-  })
-  token = deployed.contractAddress as Hex
+  token = await deployTestToken(chains.evm.url)
   svc = await startTestService({
     networks: resolveNetworks(
       `${EVM}=${chains.evm.url},${DEV_SOLANA_CAIP2}=${chains.solana.url},${OFFLINE}=http://127.0.0.1:${await freePort()}`,
