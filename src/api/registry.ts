@@ -13,7 +13,7 @@ import { createFiatOnRampCredential } from './operations/create_fiat_on_ramp_cre
 import { createSmartContractInterface } from './operations/create_smart_contract_interface.js'
 import { createReadWriteSession } from './operations/create_read_write_session.js'
 import { createSubOrganization } from './operations/create_sub_organization.js'
-import { createUsers } from './operations/create_users.js'
+import { createUsers, createUsersV3 } from './operations/create_users.js'
 import { createWallet } from './operations/create_wallet.js'
 import { createWalletAccounts } from './operations/create_wallet_accounts.js'
 import { deleteApiKeys } from './operations/delete_api_keys.js'
@@ -109,6 +109,7 @@ export const SUBMIT_OPERATIONS = [
   createApiKeys,
   deleteApiKeys,
   createUsers,
+  createUsersV3,
   deleteUsers,
   deleteAuthenticators,
   setOrganizationFeature,

@@ -82,6 +82,33 @@ describe('@turnkey/http TurnkeyClient', () => {
     expect(who.username).toBe('ivy')
   })
 
+  it('createUsers sends CREATE_USERS_V4 (OAuth provider by claims) and the user is created', async () => {
+    const key = newApiKey('v4')
+    const res = await client.createUsers({
+      type: 'ACTIVITY_TYPE_CREATE_USERS_V4',
+      timestampMs: String(Date.now()),
+      organizationId: svc.admin.organizationId,
+      parameters: {
+        users: [
+          {
+            userName: 'v4 user',
+            userEmail: 'v4@example.com',
+            apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+            authenticators: [],
+            oauthProviders: [{ providerName: 'dev', oidcClaims: { iss: 'https://issuer.example', sub: 'v4-sub', aud: 'sigil' } }],
+            userTags: [],
+          },
+        ],
+      },
+    })
+    expect(res.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    expect(res.activity.intent.createUsersIntentV4?.users[0]?.userName).toBe('v4 user')
+    const userId = res.activity.result.createUsersResult?.userIds?.[0] as string
+    const { user } = await client.getUser({ organizationId: svc.admin.organizationId, userId })
+    expect(user.userName).toBe('v4 user')
+    expect(user.oauthProviders[0]?.subject).toBe('v4-sub')
+  })
+
   it('transaction histories of accounts that sent nothing are empty pages; the Solana aliases resolve', async () => {
     const organizationId = svc.admin.organizationId
     const wallet = await client.createWallet({

@@ -17,13 +17,31 @@ export const UserParams = z.object({
 })
 export type UserParams = z.infer<typeof UserParams>
 
-/** Creates users in an organization: ACTIVITY_TYPE_CREATE_USERS_V3. */
+const CreateUsersParameters = z.object({ users: boundedArray(UserParams, MAX_USERS) })
+const CreateUsersResult = z.object({ userIds: StringArray })
+
+/**
+ * Creates users in an organization: ACTIVITY_TYPE_CREATE_USERS_V4, what `@turnkey/http` sends today
+ * (V4 differs from V3 only in taking OAuth providers by `oidcClaims` as well as by token, which
+ * {@link UserParams} accepts in both versions).
+ */
 export const createUsers = defineSubmit({
   name: 'create_users',
+  path: '/public/v1/submit/create_users',
+  type: 'ACTIVITY_TYPE_CREATE_USERS_V4',
+  intentKey: 'createUsersIntentV4',
+  resultKey: 'createUsersResult',
+  parameters: CreateUsersParameters,
+  result: CreateUsersResult,
+})
+
+/** ACTIVITY_TYPE_CREATE_USERS_V3, on the same path. */
+export const createUsersV3 = defineSubmit({
+  name: 'create_users_v3',
   path: '/public/v1/submit/create_users',
   type: 'ACTIVITY_TYPE_CREATE_USERS_V3',
   intentKey: 'createUsersIntentV3',
   resultKey: 'createUsersResult',
-  parameters: z.object({ users: boundedArray(UserParams, MAX_USERS) }),
-  result: z.object({ userIds: StringArray }),
+  parameters: CreateUsersParameters,
+  result: CreateUsersResult,
 })

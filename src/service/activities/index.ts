@@ -51,6 +51,7 @@ import { handler as deletePolicies } from './delete_policies.js'
 export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8: createSubOrganization,
   ACTIVITY_TYPE_CREATE_USERS_V3: createUsers,
+  ACTIVITY_TYPE_CREATE_USERS_V4: createUsers,
   ACTIVITY_TYPE_INIT_OTP_AUTH_V3: initOtpAuth,
   ACTIVITY_TYPE_OTP_AUTH: otpAuth,
   ACTIVITY_TYPE_INIT_OTP_V3: initOtp,
