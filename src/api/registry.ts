@@ -29,6 +29,11 @@ import { ethSendTransaction, ethSendTransactionV1 } from './operations/eth_send_
 import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
+import { getApiKey } from './operations/get_api_key.js'
+import { getApiKeys } from './operations/get_api_keys.js'
+import { getAuthenticator } from './operations/get_authenticator.js'
+import { getAuthenticators } from './operations/get_authenticators.js'
+import { getWalletAccount } from './operations/get_wallet_account.js'
 import { getOnRampTransactionStatus } from './operations/get_on_ramp_transaction_status.js'
 import { getNonces } from './operations/get_nonces.js'
 import { getOrganizationConfigs } from './operations/get_organization_configs.js'
@@ -163,6 +168,12 @@ export const QUERY_OPERATIONS = [
   getPolicy,
   listPolicies,
   getPolicyEvaluations,
+  // issue 15: credentials and wallet reads (hosted OpenAPI)
+  getApiKey,
+  getApiKeys,
+  getAuthenticator,
+  getAuthenticators,
+  getWalletAccount,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

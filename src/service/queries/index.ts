@@ -22,6 +22,11 @@ import { handler as listSmartContractInterfaces } from './list_smart_contract_in
 import { handler as getPolicy } from './get_policy.js'
 import { handler as listPolicies } from './list_policies.js'
 import { handler as getPolicyEvaluations } from './get_policy_evaluations.js'
+import { handler as getApiKey } from './get_api_key.js'
+import { handler as getApiKeys } from './get_api_keys.js'
+import { handler as getAuthenticator } from './get_authenticator.js'
+import { handler as getAuthenticators } from './get_authenticators.js'
+import { handler as getWalletAccount } from './get_wallet_account.js'
 
 /** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
 export const QUERY_HANDLERS = {
@@ -48,4 +53,9 @@ export const QUERY_HANDLERS = {
   get_policy: getPolicy,
   list_policies: listPolicies,
   get_policy_evaluations: getPolicyEvaluations,
+  get_api_key: getApiKey,
+  get_api_keys: getApiKeys,
+  get_authenticator: getAuthenticator,
+  get_authenticators: getAuthenticators,
+  get_wallet_account: getWalletAccount,
 } satisfies QueryHandlerTable

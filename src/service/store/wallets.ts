@@ -133,6 +133,15 @@ export async function findAccountByAddress(sql: Sql, orgId: string, address: str
   return loose
 }
 
+/** The wallet's first account at this canonical path (`formatPath(parsePath(…))`). */
+export async function findAccountByPath(sql: Sql, walletId: string, pathNorm: string): Promise<WalletAccountRow | undefined> {
+  const [row] = await sql.query<WalletAccountRow>(
+    'SELECT * FROM wallet_accounts WHERE wallet_id = $1 AND path_norm = $2 ORDER BY seq ASC LIMIT 1',
+    [walletId, pathNorm],
+  )
+  return row
+}
+
 export async function getWalletAccountById(sql: Sql, orgId: string, accountId: string): Promise<WalletAccountRow | undefined> {
   const [row] = await sql.query<WalletAccountRow>('SELECT * FROM wallet_accounts WHERE id = $1 AND organization_id = $2', [
     accountId,
