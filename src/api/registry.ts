@@ -29,6 +29,9 @@ import { ethSendTransaction, ethSendTransactionV1 } from './operations/eth_send_
 import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
+import { updateWallet } from './operations/update_wallet.js'
+import { deleteWalletAccounts } from './operations/delete_wallet_accounts.js'
+import { updateOrganizationName } from './operations/update_organization_name.js'
 import { getApiKey } from './operations/get_api_key.js'
 import { getApiKeys } from './operations/get_api_keys.js'
 import { getAuthenticator } from './operations/get_authenticator.js'
@@ -138,6 +141,10 @@ export const SUBMIT_OPERATIONS = [
   updatePolicyV2,
   deletePolicy,
   deletePolicies,
+  // issue 15: wallet and organization operations (hosted OpenAPI)
+  updateWallet,
+  deleteWalletAccounts,
+  updateOrganizationName,
 ] as const
 
 /** Every query definition. */

@@ -22,6 +22,10 @@ export async function getRootOrganization(sql: Sql): Promise<OrganizationRow | u
   return row
 }
 
+export async function setOrganizationName(sql: Sql, id: string, name: string, now: number): Promise<void> {
+  await sql.query('UPDATE organizations SET name = $2, updated_at = $3 WHERE id = $1', [id, name, now])
+}
+
 export async function insertOrganization(
   sql: Sql,
   org: { id: string; name: string; parentId: string | null; isRoot?: boolean; quorumThreshold: number; now: number },

@@ -76,6 +76,14 @@ export async function markWalletExported(sql: Sql, walletId: string, now: number
 }
 
 /** Deletes a wallet; its accounts go with it (ON DELETE CASCADE). */
+export async function renameWallet(sql: Sql, walletId: string, name: string, now: number): Promise<void> {
+  await sql.query('UPDATE wallets SET name = $2, updated_at = $3 WHERE id = $1', [walletId, name, now])
+}
+
+export async function deleteWalletAccount(sql: Sql, accountId: string): Promise<void> {
+  await sql.query('DELETE FROM wallet_accounts WHERE id = $1', [accountId])
+}
+
 export async function deleteWallet(sql: Sql, walletId: string): Promise<void> {
   await sql.query('DELETE FROM wallets WHERE id = $1', [walletId])
 }
