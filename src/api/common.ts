@@ -53,6 +53,16 @@ export const ApiKey = z.object({
 })
 export type ApiKey = z.infer<typeof ApiKey>
 
+/** A user or private-key tag (hosted OpenAPI datav1Tag). */
+export const Tag = z.object({
+  tagId: z.string(),
+  tagName: z.string(),
+  tagType: z.enum(['TAG_TYPE_USER', 'TAG_TYPE_PRIVATE_KEY']),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+export type Tag = z.infer<typeof Tag>
+
 /** Authenticator record (service-interface.md "Authenticator record"). */
 export const Authenticator = z.object({
   transports: z.array(AuthenticatorTransport),

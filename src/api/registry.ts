@@ -29,6 +29,10 @@ import { ethSendTransaction, ethSendTransactionV1 } from './operations/eth_send_
 import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
+import { createUserTag } from './operations/create_user_tag.js'
+import { updateUserTag } from './operations/update_user_tag.js'
+import { deleteUserTags } from './operations/delete_user_tags.js'
+import { listUserTags } from './operations/list_user_tags.js'
 import { updateWallet } from './operations/update_wallet.js'
 import { deleteWalletAccounts } from './operations/delete_wallet_accounts.js'
 import { updateOrganizationName } from './operations/update_organization_name.js'
@@ -145,6 +149,10 @@ export const SUBMIT_OPERATIONS = [
   updateWallet,
   deleteWalletAccounts,
   updateOrganizationName,
+  // issue 15: user tags
+  createUserTag,
+  updateUserTag,
+  deleteUserTags,
 ] as const
 
 /** Every query definition. */
@@ -181,6 +189,7 @@ export const QUERY_OPERATIONS = [
   getAuthenticator,
   getAuthenticators,
   getWalletAccount,
+  listUserTags,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

@@ -8,6 +8,7 @@ import type { ActivityHandler } from './types.js'
  *
  * @throws INVALID_ARGUMENT when a user's userName is empty, its userEmail or userPhoneNumber is malformed, one of its API keys or passkey attestations is invalid, or an OAuth provider has neither oidcClaims nor a decodable oidcToken
  * @throws ALREADY_EXISTS when a passkey's credential id is already registered, in any organization
+ * @throws NOT_FOUND when an id of a user's userTags names no user tag of the organization
  */
 export const handler: ActivityHandler<z.infer<typeof createUsers.parameters>> = async (ctx, p) => {
   const userIds: string[] = []

@@ -17,6 +17,9 @@ import { handler as createApiKeys } from './create_api_keys.js'
 import { handler as createAuthenticators } from './create_authenticators.js'
 import { handler as createSubOrganization } from './create_sub_organization.js'
 import { handler as createUsers } from './create_users.js'
+import { handler as createUserTag } from './create_user_tag.js'
+import { handler as updateUserTag } from './update_user_tag.js'
+import { handler as deleteUserTags } from './delete_user_tags.js'
 import { handler as updateWallet } from './update_wallet.js'
 import { handler as deleteWalletAccounts } from './delete_wallet_accounts.js'
 import { handler as updateOrganizationName } from './update_organization_name.js'
@@ -57,6 +60,9 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_UPDATE_WALLET: updateWallet,
   ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS: deleteWalletAccounts,
   ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME: updateOrganizationName,
+  ACTIVITY_TYPE_CREATE_USER_TAG: createUserTag,
+  ACTIVITY_TYPE_UPDATE_USER_TAG: updateUserTag,
+  ACTIVITY_TYPE_DELETE_USER_TAGS: deleteUserTags,
   ACTIVITY_TYPE_CREATE_USERS_V4: createUsers,
   ACTIVITY_TYPE_INIT_OTP_AUTH_V3: initOtpAuth,
   ACTIVITY_TYPE_OTP_AUTH: otpAuth,

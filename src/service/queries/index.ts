@@ -27,6 +27,7 @@ import { handler as getApiKeys } from './get_api_keys.js'
 import { handler as getAuthenticator } from './get_authenticator.js'
 import { handler as getAuthenticators } from './get_authenticators.js'
 import { handler as getWalletAccount } from './get_wallet_account.js'
+import { handler as listUserTags } from './list_user_tags.js'
 
 /** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
 export const QUERY_HANDLERS = {
@@ -58,4 +59,5 @@ export const QUERY_HANDLERS = {
   get_authenticator: getAuthenticator,
   get_authenticators: getAuthenticators,
   get_wallet_account: getWalletAccount,
+  list_user_tags: listUserTags,
 } satisfies QueryHandlerTable

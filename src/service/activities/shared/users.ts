@@ -4,6 +4,7 @@ import { decodeJwtPayload } from '../../../crypto/jwt.js'
 import { insertOauthProvider, insertUser } from '../../store/users.js'
 import type { ActivityContext } from '../types.js'
 import { registerApiKey, registerAuthenticator } from './credentials.js'
+import { requireTag } from './tags.js'
 
 export type NewUser = {
   userName: string
@@ -25,6 +26,9 @@ export async function createUser(ctx: ActivityContext, orgId: string, u: NewUser
   if (u.userPhoneNumber && !PHONE.test(u.userPhoneNumber)) {
     throw invalidField(`${field}.userPhoneNumber`, 'must be an E.164 phone number such as +15555550123')
   }
+  const tags = new Set<string>()
+  for (const [j, id] of (u.userTags ?? []).entries())
+    tags.add((await requireTag(ctx.tx, orgId, 'TAG_TYPE_USER', id, `${field}.userTags[${j}]`)).id)
   const userId = crypto.randomUUID()
   await insertUser(ctx.tx, {
     id: userId,
@@ -32,7 +36,7 @@ export async function createUser(ctx: ActivityContext, orgId: string, u: NewUser
     userName: u.userName,
     userEmail: u.userEmail?.toLowerCase(),
     userPhoneNumber: u.userPhoneNumber,
-    userTags: u.userTags ?? [],
+    userTags: [...tags],
     now: ctx.now,
   })
   for (const [i, k] of u.apiKeys.entries()) await registerApiKey(ctx, orgId, userId, k, `${field}.apiKeys[${i}]`)
