@@ -29,6 +29,11 @@ import { ethSendTransaction, ethSendTransactionV1 } from './operations/eth_send_
 import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
+import { updateUser } from './operations/update_user.js'
+import { updateUserName } from './operations/update_user_name.js'
+import { updateUserEmail } from './operations/update_user_email.js'
+import { updateUserPhoneNumber } from './operations/update_user_phone_number.js'
+import { createApiOnlyUsers } from './operations/create_api_only_users.js'
 import { createUserTag } from './operations/create_user_tag.js'
 import { updateUserTag } from './operations/update_user_tag.js'
 import { deleteUserTags } from './operations/delete_user_tags.js'
@@ -153,6 +158,12 @@ export const SUBMIT_OPERATIONS = [
   createUserTag,
   updateUserTag,
   deleteUserTags,
+  // issue 15: users
+  updateUser,
+  updateUserName,
+  updateUserEmail,
+  updateUserPhoneNumber,
+  createApiOnlyUsers,
 ] as const
 
 /** Every query definition. */

@@ -17,6 +17,11 @@ import { handler as createApiKeys } from './create_api_keys.js'
 import { handler as createAuthenticators } from './create_authenticators.js'
 import { handler as createSubOrganization } from './create_sub_organization.js'
 import { handler as createUsers } from './create_users.js'
+import { handler as updateUser } from './update_user.js'
+import { handler as updateUserName } from './update_user_name.js'
+import { handler as updateUserEmail } from './update_user_email.js'
+import { handler as updateUserPhoneNumber } from './update_user_phone_number.js'
+import { handler as createApiOnlyUsers } from './create_api_only_users.js'
 import { handler as createUserTag } from './create_user_tag.js'
 import { handler as updateUserTag } from './update_user_tag.js'
 import { handler as deleteUserTags } from './delete_user_tags.js'
@@ -63,6 +68,11 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_USER_TAG: createUserTag,
   ACTIVITY_TYPE_UPDATE_USER_TAG: updateUserTag,
   ACTIVITY_TYPE_DELETE_USER_TAGS: deleteUserTags,
+  ACTIVITY_TYPE_UPDATE_USER: updateUser,
+  ACTIVITY_TYPE_UPDATE_USER_NAME: updateUserName,
+  ACTIVITY_TYPE_UPDATE_USER_EMAIL: updateUserEmail,
+  ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER: updateUserPhoneNumber,
+  ACTIVITY_TYPE_CREATE_API_ONLY_USERS: createApiOnlyUsers,
   ACTIVITY_TYPE_CREATE_USERS_V4: createUsers,
   ACTIVITY_TYPE_INIT_OTP_AUTH_V3: initOtpAuth,
   ACTIVITY_TYPE_OTP_AUTH: otpAuth,

@@ -87,6 +87,27 @@ export async function insertUser(
   )
 }
 
+/** Changes the given fields of a user (`null` clears email or phone); nothing when none is given. */
+export async function updateUserFields(
+  sql: Sql,
+  userId: string,
+  f: { userName?: string; userEmail?: string | null; userPhoneNumber?: string | null; userTags?: string[] },
+  now: number,
+): Promise<void> {
+  const sets: string[] = []
+  const params: unknown[] = [userId, now]
+  const set = (column: string, value: unknown, cast = '') => {
+    params.push(value)
+    sets.push(`${column} = $${params.length}${cast}`)
+  }
+  if (f.userName !== undefined) set('user_name', f.userName)
+  if (f.userEmail !== undefined) set('user_email', f.userEmail)
+  if (f.userPhoneNumber !== undefined) set('user_phone_number', f.userPhoneNumber)
+  if (f.userTags !== undefined) set('user_tags', JSON.stringify(f.userTags), '::jsonb')
+  if (sets.length === 0) return
+  await sql.query(`UPDATE users SET ${sets.join(', ')}, updated_at = $2 WHERE id = $1`, params)
+}
+
 export async function insertApiKey(
   sql: Sql,
   k: {

@@ -19,13 +19,23 @@ export type NewUser = {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const PHONE = /^\+[1-9]\d{6,14}$/
 
+/** A user's email as stored (lower case); INVALID_ARGUMENT naming `field` when malformed. */
+export function checkEmail(email: string, field: string): string {
+  if (!EMAIL.test(email)) throw invalidField(field, 'is not an email address')
+  return email.toLowerCase()
+}
+
+/** A user's phone number (E.164); INVALID_ARGUMENT naming `field` when malformed. */
+export function checkPhone(phone: string, field: string): string {
+  if (!PHONE.test(phone)) throw invalidField(field, 'must be an E.164 phone number such as +15555550123')
+  return phone
+}
+
 /** Creates a user with its credentials in `orgId`. Fields are named under `field`. */
 export async function createUser(ctx: ActivityContext, orgId: string, u: NewUser, field: string): Promise<string> {
   if (!u.userName.trim()) throw invalidField(`${field}.userName`, 'required')
-  if (u.userEmail && !EMAIL.test(u.userEmail)) throw invalidField(`${field}.userEmail`, 'is not an email address')
-  if (u.userPhoneNumber && !PHONE.test(u.userPhoneNumber)) {
-    throw invalidField(`${field}.userPhoneNumber`, 'must be an E.164 phone number such as +15555550123')
-  }
+  if (u.userEmail) checkEmail(u.userEmail, `${field}.userEmail`)
+  if (u.userPhoneNumber) checkPhone(u.userPhoneNumber, `${field}.userPhoneNumber`)
   const tags = new Set<string>()
   for (const [j, id] of (u.userTags ?? []).entries())
     tags.add((await requireTag(ctx.tx, orgId, 'TAG_TYPE_USER', id, `${field}.userTags[${j}]`)).id)
