@@ -63,6 +63,21 @@ export const Tag = z.object({
 })
 export type Tag = z.infer<typeof Tag>
 
+/** A private key (hosted OpenAPI v1PrivateKey); `publicKey` hex, addresses in the order asked for. */
+export const PrivateKey = z.object({
+  privateKeyId: z.string(),
+  publicKey: z.string(),
+  privateKeyName: z.string(),
+  curve: z.string(),
+  addresses: z.array(z.object({ format: z.string(), address: z.string() })),
+  privateKeyTags: z.array(z.string()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  exported: z.boolean(),
+  imported: z.boolean(),
+})
+export type PrivateKey = z.infer<typeof PrivateKey>
+
 /** Authenticator record (service-interface.md "Authenticator record"). */
 export const Authenticator = z.object({
   transports: z.array(AuthenticatorTransport),

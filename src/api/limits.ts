@@ -43,6 +43,16 @@ export const MAX_WALLETS = 100
  */
 export const MAX_WALLET_ACCOUNTS = 100
 
+/**
+ * Hosted resource limits: 1,000 private keys per organization; Sigil bounds one request to 100
+ * (each key is a key generation). create_private_keys `privateKeys`, delete_private_keys
+ * `privateKeyIds`, private-key tag `privateKeyIds`.
+ */
+export const MAX_PRIVATE_KEYS = 100
+
+/** Sigil: the address formats one private key is given (the interface lists 36). */
+export const MAX_ADDRESS_FORMATS = 36
+
 /** Sigil: payloads signed by one sign_raw_payloads request (the hosted service states no bound). */
 export const MAX_RAW_PAYLOADS = 100
 

@@ -29,6 +29,15 @@ import { ethSendTransaction, ethSendTransactionV1 } from './operations/eth_send_
 import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
+import { createPrivateKeyTag } from './operations/create_private_key_tag.js'
+import { updatePrivateKeyTag } from './operations/update_private_key_tag.js'
+import { deletePrivateKeyTags } from './operations/delete_private_key_tags.js'
+import { listPrivateKeyTags } from './operations/list_private_key_tags.js'
+import { createPrivateKeys, createPrivateKeysV1 } from './operations/create_private_keys.js'
+import { deletePrivateKeys } from './operations/delete_private_keys.js'
+import { disablePrivateKey } from './operations/disable_private_key.js'
+import { getPrivateKey } from './operations/get_private_key.js'
+import { listPrivateKeys } from './operations/list_private_keys.js'
 import { updateUser } from './operations/update_user.js'
 import { updateUserName } from './operations/update_user_name.js'
 import { updateUserEmail } from './operations/update_user_email.js'
@@ -164,6 +173,14 @@ export const SUBMIT_OPERATIONS = [
   updateUserEmail,
   updateUserPhoneNumber,
   createApiOnlyUsers,
+  // issue 15: private keys
+  createPrivateKeys,
+  createPrivateKeysV1,
+  deletePrivateKeys,
+  disablePrivateKey,
+  createPrivateKeyTag,
+  updatePrivateKeyTag,
+  deletePrivateKeyTags,
 ] as const
 
 /** Every query definition. */
@@ -201,6 +218,9 @@ export const QUERY_OPERATIONS = [
   getAuthenticators,
   getWalletAccount,
   listUserTags,
+  getPrivateKey,
+  listPrivateKeys,
+  listPrivateKeyTags,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

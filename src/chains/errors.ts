@@ -18,6 +18,7 @@ export type ChainField =
   | 'mnemonic'
   | 'publicKey'
   | 'mnemonicLength'
+  | 'privateKey'
 
 /** A 400 naming one field; the description must never contain key material. */
 export function chainError(field: ChainField, description: string): SigilError {

@@ -17,6 +17,12 @@ import { handler as createApiKeys } from './create_api_keys.js'
 import { handler as createAuthenticators } from './create_authenticators.js'
 import { handler as createSubOrganization } from './create_sub_organization.js'
 import { handler as createUsers } from './create_users.js'
+import { handler as createPrivateKeyTag } from './create_private_key_tag.js'
+import { handler as updatePrivateKeyTag } from './update_private_key_tag.js'
+import { handler as deletePrivateKeyTags } from './delete_private_key_tags.js'
+import { handler as createPrivateKeys, handlerV1 as createPrivateKeysV1 } from './create_private_keys.js'
+import { handler as deletePrivateKeys } from './delete_private_keys.js'
+import { handler as disablePrivateKey } from './disable_private_key.js'
 import { handler as updateUser } from './update_user.js'
 import { handler as updateUserName } from './update_user_name.js'
 import { handler as updateUserEmail } from './update_user_email.js'
@@ -68,6 +74,13 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_USER_TAG: createUserTag,
   ACTIVITY_TYPE_UPDATE_USER_TAG: updateUserTag,
   ACTIVITY_TYPE_DELETE_USER_TAGS: deleteUserTags,
+  ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2: createPrivateKeys,
+  ACTIVITY_TYPE_CREATE_PRIVATE_KEYS: createPrivateKeysV1,
+  ACTIVITY_TYPE_DELETE_PRIVATE_KEYS: deletePrivateKeys,
+  ACTIVITY_TYPE_DISABLE_PRIVATE_KEY: disablePrivateKey,
+  ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG: createPrivateKeyTag,
+  ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG: updatePrivateKeyTag,
+  ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS: deletePrivateKeyTags,
   ACTIVITY_TYPE_UPDATE_USER: updateUser,
   ACTIVITY_TYPE_UPDATE_USER_NAME: updateUserName,
   ACTIVITY_TYPE_UPDATE_USER_EMAIL: updateUserEmail,

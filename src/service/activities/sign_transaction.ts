@@ -5,7 +5,7 @@ import { signEthereumTransaction } from '../../chains/sign/ethereumTransaction.j
 import { signSolanaTransaction } from '../../chains/sign/solanaTransaction.js'
 import { hexToBytes } from '../../crypto/encoding.js'
 import { namingFields } from './shared/fieldNames.js'
-import { openAccountKey, requireAccount } from './shared/walletLookup.js'
+import { openSignerKey, requireSigner } from './shared/signer.js'
 import type { ActivityHandler } from './types.js'
 
 type Params = z.infer<typeof signTransaction.parameters>
@@ -20,16 +20,17 @@ const CURVE_OF_TYPE: Partial<Record<Params['type'], string>> = {
  * `signedTransaction` is hex without `0x`.
  *
  * @throws INVALID_ARGUMENT when parameters.type is not supported, the account's curve does not sign that type, or parameters.unsignedTransaction is not an unsigned transaction of that type with the account among its signers
- * @throws NOT_FOUND when parameters.signWith names no wallet account of the organization
+ * @throws NOT_FOUND when parameters.signWith names no wallet account or private key of the organization
+ * @throws FAILED_PRECONDITION when parameters.signWith is a disabled private key
  */
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   const curve = CURVE_OF_TYPE[p.type]
   if (!curve) throw invalidField('parameters.type', `${p.type} is not supported by this service`)
-  const account = await requireAccount(ctx.tx, ctx.organizationId, p.signWith, 'parameters.signWith')
-  if (account.curve !== curve) {
-    throw invalidField('parameters.signWith', `${p.type} needs a ${curve} account; this account is ${account.curve}`)
+  const signer = await requireSigner(ctx.tx, ctx.organizationId, p.signWith, 'parameters.signWith')
+  if (signer.curve !== curve) {
+    throw invalidField('parameters.signWith', `${p.type} needs a ${curve} key; this one is ${signer.curve}`)
   }
-  const privateKey = openAccountKey(ctx.rt, account)
+  const privateKey = openSignerKey(ctx.rt, signer)
   try {
     const signedTransaction = namingFields(
       (f) => (f === 'unsignedTransaction' ? 'parameters.unsignedTransaction' : `parameters.${f}`),
@@ -38,7 +39,7 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
           ? signEthereumTransaction({ privateKey, unsignedTransaction: p.unsignedTransaction })
           : signSolanaTransaction({
               privateKey,
-              publicKey: hexToBytes(account.public_key),
+              publicKey: hexToBytes(signer.publicKey),
               unsignedTransaction: p.unsignedTransaction,
             }),
     )

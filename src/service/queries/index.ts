@@ -28,6 +28,9 @@ import { handler as getAuthenticator } from './get_authenticator.js'
 import { handler as getAuthenticators } from './get_authenticators.js'
 import { handler as getWalletAccount } from './get_wallet_account.js'
 import { handler as listUserTags } from './list_user_tags.js'
+import { handler as getPrivateKey } from './get_private_key.js'
+import { handler as listPrivateKeys } from './list_private_keys.js'
+import { handler as listPrivateKeyTags } from './list_private_key_tags.js'
 
 /** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
 export const QUERY_HANDLERS = {
@@ -60,4 +63,7 @@ export const QUERY_HANDLERS = {
   get_authenticators: getAuthenticators,
   get_wallet_account: getWalletAccount,
   list_user_tags: listUserTags,
+  get_private_key: getPrivateKey,
+  list_private_keys: listPrivateKeys,
+  list_private_key_tags: listPrivateKeyTags,
 } satisfies QueryHandlerTable

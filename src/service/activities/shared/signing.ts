@@ -2,11 +2,11 @@ import type { HashFunction, PayloadEncoding } from '../../../api/enums.js'
 import { type RawSignature, signRawPayload } from '../../../chains/sign/raw.js'
 import type { ActivityContext } from '../types.js'
 import { namingFields } from './fieldNames.js'
-import { curveOf, openAccountKey, requireAccount } from './walletLookup.js'
+import { openSignerKey, requireSigner } from './signer.js'
 
 /**
- * Signs each payload with the organization's account `signWith` (wire-formats B4 sign_raw_payload):
- * the account key is opened for this request and wiped afterwards. Errors name
+ * Signs each payload with the organization's account or private key `signWith` (wire-formats B4
+ * sign_raw_payload; shared/signer.ts): the key is opened for this request and wiped afterwards. Errors name
  * `parameters.signWith`, the payload's own field, `parameters.encoding` or `parameters.hashFunction`.
  */
 export async function signPayloadsWith(
@@ -14,9 +14,9 @@ export async function signPayloadsWith(
   p: { signWith: string; encoding: PayloadEncoding; hashFunction: HashFunction },
   payloads: ReadonlyArray<{ payload: string; field: string }>,
 ): Promise<RawSignature[]> {
-  const account = await requireAccount(ctx.tx, ctx.organizationId, p.signWith, 'parameters.signWith')
-  const curve = curveOf(account)
-  const privateKey = openAccountKey(ctx.rt, account)
+  const signer = await requireSigner(ctx.tx, ctx.organizationId, p.signWith, 'parameters.signWith')
+  const curve = signer.curve
+  const privateKey = openSignerKey(ctx.rt, signer)
   try {
     return payloads.map(({ payload, field }) =>
       namingFields(

@@ -1,0 +1,301 @@
+/**
+ * Issue 15 "Private keys" through the unmodified `@turnkey/http` client: create (V2 and V1) →
+ * read → sign by id and by address → disable → tags → delete, and the refusals (duplicate names,
+ * formats that do not fit the curve, unknown and foreign ids, unexported deletes), all or nothing.
+ */
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { ApiKeyStamper } from '@turnkey/api-key-stamper'
+import { TurnkeyClient } from '@turnkey/http'
+import { base58 } from '@scure/base'
+import { parseTransaction, recoverAddress, recoverTransactionAddress, serializeTransaction, keccak256 } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { hexToBytes } from '../../src/crypto/encoding.js'
+import { newApiKey } from './helpers/keys.js'
+import { startTestService, submitBody, type TestService } from './helpers/service.js'
+
+let svc: TestService
+let client: TurnkeyClient
+let org: string
+
+const ts = () => String(Date.now())
+const S = '/public/v1/submit/'
+
+async function create(
+  privateKeys: Array<{
+    privateKeyName: string
+    curve: 'CURVE_SECP256K1' | 'CURVE_ED25519' | 'CURVE_P256'
+    addressFormats: any[]
+    privateKeyTags?: string[]
+  }>,
+) {
+  return client.createPrivateKeys({
+    type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2',
+    timestampMs: ts(),
+    organizationId: org,
+    parameters: { privateKeys: privateKeys.map((k) => ({ privateKeyTags: [], ...k })) },
+  })
+}
+
+async function signDigest(signWith: string, digest: string) {
+  return svc.post(
+    `${S}sign_raw_payload`,
+    submitBody('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', org, {
+      signWith,
+      payload: digest,
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    }),
+  )
+}
+
+beforeAll(async () => {
+  svc = await startTestService()
+  org = svc.admin.organizationId
+  client = new TurnkeyClient(
+    { baseUrl: svc.url },
+    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
+  )
+})
+afterAll(async () => {
+  await svc?.stop()
+})
+
+describe('private keys', () => {
+  let ethKey: { id: string; address: string }
+  let solKey: { id: string; address: string }
+
+  it('create_private_keys V2 returns each key with its addresses; get and list read them back', async () => {
+    const r = await create([
+      { privateKeyName: 'hot eth', curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM', 'ADDRESS_FORMAT_COMPRESSED'] },
+      { privateKeyName: 'hot sol', curve: 'CURVE_ED25519', addressFormats: ['ADDRESS_FORMAT_SOLANA'] },
+    ])
+    const keys = r.activity.result.createPrivateKeysResultV2?.privateKeys ?? []
+    expect(keys).toHaveLength(2)
+    expect(keys[0]?.addresses?.map((a) => a.format)).toEqual(['ADDRESS_FORMAT_ETHEREUM', 'ADDRESS_FORMAT_COMPRESSED'])
+    expect(keys[0]?.addresses?.[0]?.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    ethKey = { id: keys[0]?.privateKeyId as string, address: keys[0]?.addresses?.[0]?.address as string }
+    solKey = { id: keys[1]?.privateKeyId as string, address: keys[1]?.addresses?.[0]?.address as string }
+
+    const { privateKey } = await client.getPrivateKey({ organizationId: org, privateKeyId: ethKey.id })
+    expect([privateKey.privateKeyName, privateKey.curve, privateKey.exported, privateKey.imported]).toEqual([
+      'hot eth',
+      'CURVE_SECP256K1',
+      false,
+      false,
+    ])
+    expect(privateKey.publicKey).toBe(keys[0]?.addresses?.[1]?.address)
+    expect(JSON.stringify(privateKey)).not.toMatch(/private_key_enc|privateKeyMaterial/)
+    const { privateKeys } = await client.getPrivateKeys({ organizationId: org })
+    expect(privateKeys.map((k) => k.privateKeyName)).toEqual(['hot eth', 'hot sol'])
+  })
+
+  it('signs by private key id and by address (raw payload and an Ethereum transaction); ed25519 signatures verify', async () => {
+    const digest = keccak256(new TextEncoder().encode('sigil private key')).slice(2)
+    for (const signWith of [ethKey.id, ethKey.address, ethKey.address.toLowerCase()]) {
+      const r = await signDigest(signWith, digest)
+      expect(r.status).toBe(200)
+      const { r: sr, s, v } = r.json.activity.result.signRawPayloadResult
+      const signer = await recoverAddress({
+        hash: `0x${digest}`,
+        signature: { r: `0x${sr}`, s: `0x${s}`, yParity: Number.parseInt(v, 16) },
+      })
+      expect(signer).toBe(ethKey.address)
+    }
+    const unsigned = serializeTransaction({
+      chainId: 31337,
+      nonce: 0,
+      to: '0x000000000000000000000000000000000000dEaD',
+      value: 1n,
+      gas: 21000n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+    })
+    const tx = await client.signTransaction({
+      type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+      timestampMs: ts(),
+      organizationId: org,
+      parameters: { signWith: ethKey.id, unsignedTransaction: unsigned.slice(2), type: 'TRANSACTION_TYPE_ETHEREUM' },
+    })
+    const signed = `0x${tx.activity.result.signTransactionResult?.signedTransaction}` as `0x${string}`
+    expect(parseTransaction(signed).to?.toLowerCase()).toBe('0x000000000000000000000000000000000000dead')
+    expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(ethKey.address)
+
+    const sol = await svc.post(
+      `${S}sign_raw_payload`,
+      submitBody('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', org, {
+        signWith: solKey.id,
+        payload: 'abcd',
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
+      }),
+    )
+    expect(sol.status).toBe(200)
+    const { r: sr, s } = sol.json.activity.result.signRawPayloadResult
+    expect(ed25519.verify(hexToBytes(sr + s), hexToBytes('abcd'), base58.decode(solKey.address))).toBe(true)
+  })
+
+  it('refuses a duplicate name (409, the whole request), a format that does not fit the curve (400), unknown tags (404)', async () => {
+    const dup = await svc.post(
+      `${S}create_private_keys`,
+      submitBody('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', org, {
+        privateKeys: [
+          { privateKeyName: 'fresh', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: [] },
+          { privateKeyName: 'hot eth', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: [] },
+        ],
+      }),
+    )
+    expect(dup.status).toBe(409)
+    expect(JSON.stringify(dup.json)).toContain('parameters.privateKeys[1].privateKeyName')
+    const misfit = await svc.post(
+      `${S}create_private_keys`,
+      submitBody('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', org, {
+        privateKeys: [
+          { privateKeyName: 'misfit', curve: 'CURVE_ED25519', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] },
+        ],
+      }),
+    )
+    expect(misfit.status).toBe(400)
+    expect(JSON.stringify(misfit.json)).toContain('parameters.privateKeys[0].addressFormats[0]')
+    const badTag = await svc.post(
+      `${S}create_private_keys`,
+      submitBody('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', org, {
+        privateKeys: [{ privateKeyName: 'tagged', curve: 'CURVE_P256', privateKeyTags: ['nope'], addressFormats: [] }],
+      }),
+    )
+    expect(badTag.status).toBe(404)
+    expect(JSON.stringify(badTag.json)).toContain('parameters.privateKeys[0].privateKeyTags[0]')
+    expect((await client.getPrivateKeys({ organizationId: org })).privateKeys.map((k) => k.privateKeyName)).toEqual(['hot eth', 'hot sol'])
+  })
+
+  it('V1 creates keys and answers their ids', async () => {
+    const r = await svc.post(
+      `${S}create_private_keys`,
+      submitBody('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS', org, {
+        privateKeys: [{ privateKeyName: 'v1 key', curve: 'CURVE_P256', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_COMPRESSED'] }],
+      }),
+    )
+    expect(r.status).toBe(200)
+    const [id] = r.json.activity.result.createPrivateKeysResult.privateKeyIds
+    expect((await client.getPrivateKey({ organizationId: org, privateKeyId: id })).privateKey.curve).toBe('CURVE_P256')
+  })
+
+  it('tags: create → the key carries it → list → update → delete', async () => {
+    const t = await client.createPrivateKeyTag({
+      type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG',
+      timestampMs: ts(),
+      organizationId: org,
+      parameters: { privateKeyTagName: 'treasury', privateKeyIds: [ethKey.id] },
+    })
+    const tagId = t.activity.result.createPrivateKeyTagResult?.privateKeyTagId as string
+    expect((await client.getPrivateKey({ organizationId: org, privateKeyId: ethKey.id })).privateKey.privateKeyTags).toEqual([tagId])
+    const { privateKeyTags } = await client.listPrivateKeyTags({ organizationId: org })
+    expect(privateKeyTags.map((x) => [x.tagName, x.tagType])).toEqual([['treasury', 'TAG_TYPE_PRIVATE_KEY']])
+    await client.updatePrivateKeyTag({
+      type: 'ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG',
+      timestampMs: ts(),
+      organizationId: org,
+      parameters: { privateKeyTagId: tagId, newPrivateKeyTagName: 'cold', addPrivateKeyIds: [solKey.id], removePrivateKeyIds: [ethKey.id] },
+    })
+    expect((await client.getPrivateKey({ organizationId: org, privateKeyId: ethKey.id })).privateKey.privateKeyTags).toEqual([])
+    expect((await client.getPrivateKey({ organizationId: org, privateKeyId: solKey.id })).privateKey.privateKeyTags).toEqual([tagId])
+    const d = await client.deletePrivateKeyTags({
+      type: 'ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS',
+      timestampMs: ts(),
+      organizationId: org,
+      parameters: { privateKeyTagIds: [tagId] },
+    })
+    expect(d.activity.result.deletePrivateKeyTagsResult).toEqual({ privateKeyTagIds: [tagId], privateKeyIds: [solKey.id] })
+    expect((await client.getPrivateKey({ organizationId: org, privateKeyId: solKey.id })).privateKey.privateKeyTags).toEqual([])
+    // A user tag is not a private-key tag.
+    const userTag = await svc.post(
+      `${S}create_user_tag`,
+      submitBody('ACTIVITY_TYPE_CREATE_USER_TAG', org, { userTagName: 'people', userIds: [] }),
+    )
+    const userTagId = userTag.json.activity.result.createUserTagResult.userTagId
+    const wrongType = await svc.post(
+      `${S}update_private_key_tag`,
+      submitBody('ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG', org, {
+        privateKeyTagId: userTagId,
+        addPrivateKeyIds: [],
+        removePrivateKeyIds: [],
+      }),
+    )
+    expect(wrongType.status).toBe(404)
+  })
+
+  it('a disabled key signs nothing (412 naming parameters.signWith) but is still readable', async () => {
+    const r = await create([{ privateKeyName: 'to disable', curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }])
+    const k = r.activity.result.createPrivateKeysResultV2?.privateKeys?.[0]
+    const id = k?.privateKeyId as string
+    const disabled = await svc.post(`${S}disable_private_key`, submitBody('ACTIVITY_TYPE_DISABLE_PRIVATE_KEY', org, { privateKeyId: id }))
+    expect(disabled.status).toBe(200)
+    expect(disabled.json.activity.result.disablePrivateKeyResult.privateKeyId).toBe(id)
+    for (const signWith of [id, k?.addresses?.[0]?.address as string]) {
+      const refused = await signDigest(signWith, '00'.repeat(32))
+      expect(refused.status).toBe(412)
+      expect(JSON.stringify(refused.json)).toContain('parameters.signWith')
+    }
+    expect((await client.getPrivateKey({ organizationId: org, privateKeyId: id })).privateKey.privateKeyName).toBe('to disable')
+  })
+
+  it('delete refuses an unexported key without deleteWithoutExport (412, none deleted), then deletes', async () => {
+    const refused = await svc.post(
+      `${S}delete_private_keys`,
+      submitBody('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', org, { privateKeyIds: [solKey.id, ethKey.id] }),
+    )
+    expect(refused.status).toBe(412)
+    expect(JSON.stringify(refused.json)).toContain('deleteWithoutExport')
+    expect((await client.getPrivateKeys({ organizationId: org })).privateKeys.some((k) => k.privateKeyId === solKey.id)).toBe(true)
+    const done = await client.deletePrivateKeys({
+      type: 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS',
+      timestampMs: ts(),
+      organizationId: org,
+      parameters: { privateKeyIds: [solKey.id], deleteWithoutExport: true },
+    })
+    expect(done.activity.result.deletePrivateKeysResult?.privateKeyIds).toEqual([solKey.id])
+    const gone = await svc.post('/public/v1/query/get_private_key', { organizationId: org, privateKeyId: solKey.id })
+    expect(gone.status).toBe(404)
+    expect(JSON.stringify(gone.json)).toContain('privateKeyId')
+    expect((await signDigest(solKey.address, 'abcd')).status).toBe(404)
+  })
+
+  it("another organization's private key is the same 404 to read, sign with, tag or delete", async () => {
+    const key = newApiKey('sub')
+    const sub = await client.createSubOrganization({
+      type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8',
+      timestampMs: ts(),
+      organizationId: org,
+      parameters: {
+        subOrganizationName: 'pk sub',
+        rootUsers: [{ userName: 'sub root', apiKeys: [key.param], authenticators: [], oauthProviders: [] }],
+        rootQuorumThreshold: 1,
+      },
+    })
+    const subOrg = sub.activity.result.createSubOrganizationResultV8?.subOrganizationId as string
+    const made = await svc.post(
+      `${S}create_private_keys`,
+      submitBody('ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2', subOrg, {
+        privateKeys: [
+          { privateKeyName: 'sub key', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] },
+        ],
+      }),
+    )
+    const subKey = made.json.activity.result.createPrivateKeysResultV2.privateKeys[0]
+    expect((await svc.post('/public/v1/query/get_private_key', { organizationId: org, privateKeyId: subKey.privateKeyId })).status).toBe(
+      404,
+    )
+    expect((await signDigest(subKey.privateKeyId, '00'.repeat(32))).status).toBe(404)
+    expect((await signDigest(subKey.addresses[0].address, '00'.repeat(32))).status).toBe(404)
+    const tag = await svc.post(
+      `${S}create_private_key_tag`,
+      submitBody('ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG', org, { privateKeyTagName: 'x', privateKeyIds: [subKey.privateKeyId] }),
+    )
+    expect(tag.status).toBe(404)
+    const del = await svc.post(
+      `${S}delete_private_keys`,
+      submitBody('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', org, { privateKeyIds: [subKey.privateKeyId], deleteWithoutExport: true }),
+    )
+    expect(del.status).toBe(404)
+    expect(JSON.stringify(del.json)).toContain('parameters.privateKeyIds[0]')
+  })
+})
