@@ -29,6 +29,9 @@ import { ethSendTransaction, ethSendTransactionV1 } from './operations/eth_send_
 import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
+import { initImportPrivateKey } from './operations/init_import_private_key.js'
+import { importPrivateKey } from './operations/import_private_key.js'
+import { exportPrivateKey } from './operations/export_private_key.js'
 import { createPrivateKeyTag } from './operations/create_private_key_tag.js'
 import { updatePrivateKeyTag } from './operations/update_private_key_tag.js'
 import { deletePrivateKeyTags } from './operations/delete_private_key_tags.js'
@@ -181,6 +184,9 @@ export const SUBMIT_OPERATIONS = [
   createPrivateKeyTag,
   updatePrivateKeyTag,
   deletePrivateKeyTags,
+  initImportPrivateKey,
+  importPrivateKey,
+  exportPrivateKey,
 ] as const
 
 /** Every query definition. */

@@ -5,11 +5,13 @@
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { ApiKeyStamper } from '@turnkey/api-key-stamper'
+import { decryptExportBundle, encryptPrivateKeyToBundle } from '@turnkey/crypto'
 import { TurnkeyClient } from '@turnkey/http'
 import { base58 } from '@scure/base'
 import { parseTransaction, recoverAddress, recoverTransactionAddress, serializeTransaction, keccak256 } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hexToBytes } from '../../src/crypto/encoding.js'
+import { bytesToHex, hexToBytes } from '../../src/crypto/encoding.js'
+import { generateP256KeyPair } from '../../src/crypto/p256.js'
 import { newApiKey } from './helpers/keys.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
@@ -297,5 +299,122 @@ describe('private keys', () => {
     )
     expect(del.status).toBe(404)
     expect(JSON.stringify(del.json)).toContain('parameters.privateKeyIds[0]')
+  })
+})
+
+describe('import and export', () => {
+  const HARDHAT0 = 'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+
+  async function importKey(
+    name: string,
+    privateKey: string,
+    keyFormat: 'HEXADECIMAL' | 'SOLANA',
+    curve: 'CURVE_SECP256K1' | 'CURVE_ED25519',
+    addressFormats: any[],
+  ) {
+    const signerPublicKey = (await (await fetch(`${svc.url}/healthz`)).json()).signerPublicKey as string
+    const init = await client.initImportPrivateKey({
+      type: 'ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY',
+      timestampMs: ts(),
+      organizationId: org,
+      parameters: { userId: svc.admin.userId },
+    })
+    const importBundle = init.activity.result.initImportPrivateKeyResult?.importBundle as string
+    const encryptedBundle = await encryptPrivateKeyToBundle({
+      privateKey,
+      keyFormat,
+      importBundle,
+      userId: svc.admin.userId,
+      organizationId: org,
+      dangerouslyOverrideSignerPublicKey: signerPublicKey,
+    })
+    return svc.post(
+      `${S}import_private_key`,
+      submitBody('ACTIVITY_TYPE_IMPORT_PRIVATE_KEY', org, {
+        userId: svc.admin.userId,
+        privateKeyName: name,
+        encryptedBundle,
+        curve,
+        addressFormats,
+      }),
+    )
+  }
+
+  it('imports a key sealed by @turnkey/crypto (hex and Solana formats), signs with it, exports it back', async () => {
+    const r = await importKey('imported eth', HARDHAT0, 'HEXADECIMAL', 'CURVE_SECP256K1', ['ADDRESS_FORMAT_ETHEREUM'])
+    expect(r.status).toBe(200)
+    const result = r.json.activity.result.importPrivateKeyResult
+    expect(result.addresses).toEqual([{ format: 'ADDRESS_FORMAT_ETHEREUM', address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' }])
+    const { privateKey } = await client.getPrivateKey({ organizationId: org, privateKeyId: result.privateKeyId })
+    expect([privateKey.imported, privateKey.exported]).toEqual([true, false])
+    expect((await signDigest('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '11'.repeat(32))).status).toBe(200)
+
+    const signerPublicKey = (await (await fetch(`${svc.url}/healthz`)).json()).signerPublicKey as string
+    const target = generateP256KeyPair()
+    const exported = await client.exportPrivateKey({
+      type: 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY',
+      timestampMs: ts(),
+      organizationId: org,
+      parameters: { privateKeyId: result.privateKeyId, targetPublicKey: bytesToHex(target.publicKeyUncompressed) },
+    })
+    const exportBundle = exported.activity.result.exportPrivateKeyResult?.exportBundle as string
+    const hex = await decryptExportBundle({
+      exportBundle,
+      embeddedKey: bytesToHex(target.privateKey),
+      organizationId: org,
+      dangerouslyOverrideSignerPublicKey: signerPublicKey,
+      returnMnemonic: false,
+    })
+    expect(hex).toBe(HARDHAT0)
+    expect((await client.getPrivateKey({ organizationId: org, privateKeyId: result.privateKeyId })).privateKey.exported).toBe(true)
+    // Exported: deleting needs no flag.
+    const del = await svc.post(
+      `${S}delete_private_keys`,
+      submitBody('ACTIVITY_TYPE_DELETE_PRIVATE_KEYS', org, { privateKeyIds: [result.privateKeyId] }),
+    )
+    expect(del.status).toBe(200)
+
+    const seed = crypto.getRandomValues(new Uint8Array(32))
+    const solSecret = base58.encode(new Uint8Array([...seed, ...ed25519.getPublicKey(seed)]))
+    const sol = await importKey('imported sol', solSecret, 'SOLANA', 'CURVE_ED25519', ['ADDRESS_FORMAT_SOLANA'])
+    expect(sol.status).toBe(200)
+    expect(sol.json.activity.result.importPrivateKeyResult.addresses[0].address).toBe(base58.encode(ed25519.getPublicKey(seed)))
+  })
+
+  it('refuses a bundle that does not open (400 BUNDLE_INVALID), a second use of the import key (412), a key not on the curve (400)', async () => {
+    const init = await svc.post(
+      `${S}init_import_private_key`,
+      submitBody('ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY', org, { userId: svc.admin.userId }),
+    )
+    expect(init.status).toBe(200)
+    const garbage = await svc.post(
+      `${S}import_private_key`,
+      submitBody('ACTIVITY_TYPE_IMPORT_PRIVATE_KEY', org, {
+        userId: svc.admin.userId,
+        privateKeyName: 'garbage',
+        encryptedBundle: JSON.stringify({ encappedPublic: '04'.padEnd(130, '1'), ciphertext: 'abcd' }),
+        curve: 'CURVE_SECP256K1',
+        addressFormats: [],
+      }),
+    )
+    expect(garbage.status).toBe(400)
+    expect(JSON.stringify(garbage.json)).toContain('parameters.encryptedBundle')
+    const zero = await importKey('zero', '00'.repeat(32), 'HEXADECIMAL', 'CURVE_SECP256K1', [])
+    expect(zero.status).toBe(400)
+    expect(JSON.stringify(zero.json)).toContain('parameters.encryptedBundle')
+    const ok = await importKey('once', HARDHAT0, 'HEXADECIMAL', 'CURVE_SECP256K1', [])
+    expect(ok.status).toBe(200)
+    const twice = await svc.post(
+      `${S}import_private_key`,
+      submitBody('ACTIVITY_TYPE_IMPORT_PRIVATE_KEY', org, {
+        userId: svc.admin.userId,
+        privateKeyName: 'twice',
+        encryptedBundle: 'x',
+        curve: 'CURVE_SECP256K1',
+        addressFormats: [],
+      }),
+    )
+    expect(twice.status).toBe(412)
+    expect(JSON.stringify(twice.json)).toContain('parameters.userId')
   })
 })

@@ -17,6 +17,9 @@ import { handler as createApiKeys } from './create_api_keys.js'
 import { handler as createAuthenticators } from './create_authenticators.js'
 import { handler as createSubOrganization } from './create_sub_organization.js'
 import { handler as createUsers } from './create_users.js'
+import { handler as initImportPrivateKey } from './init_import_private_key.js'
+import { handler as importPrivateKey } from './import_private_key.js'
+import { handler as exportPrivateKey } from './export_private_key.js'
 import { handler as createPrivateKeyTag } from './create_private_key_tag.js'
 import { handler as updatePrivateKeyTag } from './update_private_key_tag.js'
 import { handler as deletePrivateKeyTags } from './delete_private_key_tags.js'
@@ -78,6 +81,9 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_PRIVATE_KEYS: createPrivateKeysV1,
   ACTIVITY_TYPE_DELETE_PRIVATE_KEYS: deletePrivateKeys,
   ACTIVITY_TYPE_DISABLE_PRIVATE_KEY: disablePrivateKey,
+  ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY: initImportPrivateKey,
+  ACTIVITY_TYPE_IMPORT_PRIVATE_KEY: importPrivateKey,
+  ACTIVITY_TYPE_EXPORT_PRIVATE_KEY: exportPrivateKey,
   ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG: createPrivateKeyTag,
   ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG: updatePrivateKeyTag,
   ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS: deletePrivateKeyTags,
