@@ -29,6 +29,7 @@ import { ethSendTransaction, ethSendTransactionV1 } from './operations/eth_send_
 import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
+import { getOrganization } from './operations/get_organization.js'
 import { initImportPrivateKey } from './operations/init_import_private_key.js'
 import { importPrivateKey } from './operations/import_private_key.js'
 import { exportPrivateKey } from './operations/export_private_key.js'
@@ -227,6 +228,7 @@ export const QUERY_OPERATIONS = [
   getPrivateKey,
   listPrivateKeys,
   listPrivateKeyTags,
+  getOrganization,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

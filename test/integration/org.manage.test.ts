@@ -159,3 +159,36 @@ describe('update_organization_name', () => {
     expect((await subClient.getWhoami({ organizationId: subOrg })).organizationName).toBe('renamed sub')
   })
 })
+
+describe('get_organization', () => {
+  it('answers the organization at once: users, root quorum, wallets, private keys, tags, features', async () => {
+    await newWallet('in the organization')
+    await client.createPrivateKeys({
+      type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2',
+      timestampMs: String(Date.now()),
+      organizationId: org,
+      parameters: {
+        privateKeys: [
+          { privateKeyName: 'org key', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] },
+        ],
+      },
+    })
+    await client.createUserTag({
+      type: 'ACTIVITY_TYPE_CREATE_USER_TAG',
+      timestampMs: String(Date.now()),
+      organizationId: org,
+      parameters: { userTagName: 'admins', userIds: [svc.admin.userId] },
+    })
+    const { organizationData: o } = await client.getOrganization({ organizationId: org })
+    expect(o.organizationId).toBe(org)
+    expect(o.rootQuorum).toEqual({ threshold: 1, userIds: [svc.admin.userId] })
+    expect(o.users?.find((u) => u.userId === svc.admin.userId)?.userTags).toHaveLength(1)
+    expect(o.wallets?.map((w) => w.walletName)).toContain('in the organization')
+    expect(o.privateKeys?.map((k) => k.privateKeyName)).toEqual(['org key'])
+    expect(o.tags?.map((t) => [t.tagName, t.tagType])).toEqual([['admins', 'TAG_TYPE_USER']])
+    // The sub-organization's data is its own.
+    const sub = await client.getOrganization({ organizationId: subOrg })
+    expect(sub.organizationData.privateKeys).toEqual([])
+    expect(sub.organizationData.users?.map((u) => u.userName)).toEqual(['sub root'])
+  })
+})

@@ -31,6 +31,7 @@ import { handler as listUserTags } from './list_user_tags.js'
 import { handler as getPrivateKey } from './get_private_key.js'
 import { handler as listPrivateKeys } from './list_private_keys.js'
 import { handler as listPrivateKeyTags } from './list_private_key_tags.js'
+import { handler as getOrganization } from './get_organization.js'
 
 /** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
 export const QUERY_HANDLERS = {
@@ -66,4 +67,5 @@ export const QUERY_HANDLERS = {
   get_private_key: getPrivateKey,
   list_private_keys: listPrivateKeys,
   list_private_key_tags: listPrivateKeyTags,
+  get_organization: getOrganization,
 } satisfies QueryHandlerTable
