@@ -118,3 +118,17 @@ export function smartContractInterfaceToWire(row: SmartContractInterfaceRow) {
     updatedAt: toTimestamp(row.updated_at),
   }
 }
+
+/**
+ * The organization's Ethereum ABIs (JSON texts) for the contract `addressKey` (lower-case address),
+ * newest first: what decodes `eth.tx` calls to that contract for policies.
+ */
+export async function ethereumAbisFor(sql: Sql, orgId: string, addressKey: string): Promise<string[]> {
+  const rows = await sql.query<{ interface_json: string }>(
+    `SELECT interface_json FROM smart_contract_interfaces
+     WHERE organization_id = $1 AND interface_type = 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' AND address_key = $2
+     ORDER BY created_at DESC, id DESC`,
+    [orgId, addressKey],
+  )
+  return rows.map((r) => r.interface_json)
+}

@@ -24,6 +24,7 @@ import {
 import { insertPolicyEvaluation, listPolicies } from '../../store/policies.js'
 import type { Sql } from '../../store/sql.js'
 import { getUser } from '../../store/users.js'
+import { credentialsOf, type PolicyVote, resourceContext } from './policyContext.js'
 
 /** Types policies never govern: only the root quorum runs them. */
 const ROOT_ONLY_TYPES: ReadonlySet<string> = new Set([
@@ -86,13 +87,22 @@ function dynamic(v: unknown): PolicyDynamic | undefined {
 
 /**
  * The decision for an activity of `orgId` approved so far by `approverIds` (the submitter first,
- * then each approving voter). `eth.tx`, `solana.tx`, `wallet`, `private_key` and the other
- * resource namespaces are not filled yet: a policy that reads them errors and does not apply.
+ * then each approving voter); `votes` give the public keys that stamped those approvals, for
+ * `credentials`. The resource namespaces (`eth.tx`, `eth.eip_712`, `solana.tx`, `wallet(s)`,
+ * `wallet_account`) are read from the intent once per call (policyContext.ts); `private_key` stays
+ * absent (Sigil has no private-key resources).
  */
 export async function evaluateActivity(
   sql: Sql,
   policies: readonly GatePolicy[],
-  a: { orgId: string; type: string; intent: Record<string, unknown>; approverIds: readonly string[]; now: number },
+  a: {
+    orgId: string
+    type: string
+    intent: Record<string, unknown>
+    approverIds: readonly string[]
+    votes?: readonly PolicyVote[]
+    now: number
+  },
 ): Promise<Decision> {
   const approvers: PolicyUser[] = []
   for (const id of a.approverIds) {
@@ -103,9 +113,11 @@ export async function evaluateActivity(
   const intent = dynamic(a.intent)
   const params =
     intent !== undefined && typeof intent === 'object' && !Array.isArray(intent) ? (intent as { [k: string]: PolicyDynamic }) : undefined
+  const resources = await resourceContext(sql, a.orgId, a.type, a.intent)
   const context: PolicyContext = {
+    ...resources,
     approvers,
-    credentials: [],
+    credentials: a.votes ? await credentialsOf(sql, a.orgId, a.votes) : [],
     activity: {
       type: a.type,
       kind: activityKind(a.type),

@@ -1,0 +1,184 @@
+/**
+ * The resource namespaces of the policy context (tkhq/docs features/policies/language, "Keywords"):
+ * what an activity signs, sends or exports, read from its intent once per evaluation.
+ *
+ * - `eth.tx`: sign_transaction TRANSACTION_TYPE_ETHEREUM (the unsigned envelope) and
+ *   eth_send_transaction (its single call), with `function_name` / `function_signature` /
+ *   `contract_call_args` when an ABI was uploaded for `to` (create_smart_contract_interface).
+ * - `eth.eip_712`: sign_raw_payload with PAYLOAD_ENCODING_EIP712, and sign_raw_payloads when it
+ *   carries exactly one payload (the namespace holds one typed-data message).
+ * - `solana.tx`: sign_transaction TRANSACTION_TYPE_SOLANA and sol_send_transaction.
+ * - `wallet`, `wallet_account`: the account that signs (`signWith`, `from`; an address or a wallet
+ *   account id) and its wallet; export_wallet, export_wallet_account, create_wallet_accounts by
+ *   their `walletId` / `address`. `wallets`: every wallet involved (delete_wallets, several
+ *   `signWiths`, or the one wallet).
+ * - `private_key`: never: Sigil has no private-key resources (only wallet accounts).
+ * - `credentials`: the API keys and passkeys whose stamps approved the activity so far.
+ *
+ * A transaction or payload that does not parse leaves its namespace absent (a policy reading it
+ * does not apply); nothing here throws but the database.
+ */
+import { type EthTxFacts, decodeContractCall, ethTxFromSendCall, ethTxFromSerialized } from '../../../chains/policy/ethTx.js'
+import { eip712FromPayload } from '../../../chains/policy/eip712.js'
+import { solanaTxFromHex } from '../../../chains/policy/solanaTx.js'
+import type { AbiItem } from '../../../chains/contractInterfaces.js'
+import type { PolicyContext, PolicyCredential, PolicyWallet } from '../../policy/index.js'
+import { ethereumAbisFor } from '../../store/smartContractInterfaces.js'
+import type { Sql } from '../../store/sql.js'
+import { credentialOfVote } from '../../store/users.js'
+import { type WalletAccountRow, type WalletRow, findAccountByAddress, getWallet, getWalletAccountById } from '../../store/wallets.js'
+
+/** The namespaces this module fills. */
+export type ResourceContext = Pick<PolicyContext, 'eth' | 'solana' | 'wallet' | 'wallets' | 'wallet_account'>
+
+/** One approving vote: who, and the public key of the credential that stamped it. */
+export type PolicyVote = { userId: string; publicKey: string }
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+
+/** A pure parse that must never fail the activity: any throw means "absent". */
+function safe<T>(f: () => T | undefined): T | undefined {
+  try {
+    return f()
+  } catch {
+    return undefined
+  }
+}
+
+/** `signWith` names an account by address (any case for hex) or by wallet account id. */
+async function accountOf(sql: Sql, orgId: string, signWith: string | undefined): Promise<WalletAccountRow | undefined> {
+  if (!signWith) return undefined
+  return (await findAccountByAddress(sql, orgId, signWith)) ?? (await getWalletAccountById(sql, orgId, signWith))
+}
+
+const walletFacts = (w: WalletRow): PolicyWallet => ({ id: w.id, imported: w.imported, exported: w.exported, label: w.name })
+
+/** Adds the decoded call when an ABI uploaded for `to` declares its selector. */
+async function withContractCall(sql: Sql, orgId: string, tx: EthTxFacts): Promise<EthTxFacts> {
+  if (!tx.to || tx.data.length < 10) return tx
+  const abis = (await ethereumAbisFor(sql, orgId, tx.to))
+    .map((json) => safe(() => JSON.parse(json) as AbiItem[]))
+    .filter((a) => Array.isArray(a))
+  const call = safe(() => decodeContractCall(abis as AbiItem[][], tx.data))
+  return call ? { ...tx, ...call } : tx
+}
+
+type Target = { account?: WalletAccountRow | undefined; walletIds: string[] }
+
+/** The accounts and wallets an activity acts on, and what it signs or sends. */
+async function targets(sql: Sql, orgId: string, type: string, p: Record<string, unknown>): Promise<Target> {
+  switch (type) {
+    case 'ACTIVITY_TYPE_EXPORT_WALLET':
+    case 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS':
+      return { walletIds: str(p.walletId) ? [p.walletId as string] : [] }
+    case 'ACTIVITY_TYPE_DELETE_WALLETS':
+      return { walletIds: Array.isArray(p.walletIds) ? p.walletIds.filter((x): x is string => typeof x === 'string') : [] }
+    case 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT': {
+      const account = await accountOf(sql, orgId, str(p.address))
+      return { account, walletIds: account ? [account.wallet_id] : [] }
+    }
+    case 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION':
+    case 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2': {
+      const account = await accountOf(sql, orgId, str(p.from))
+      return { account, walletIds: account ? [account.wallet_id] : [] }
+    }
+    case 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2': {
+      const signers = Array.isArray(p.signWiths) ? p.signWiths.filter((x): x is string => typeof x === 'string') : []
+      const accounts = (await Promise.all(signers.map((s) => accountOf(sql, orgId, s)))).filter((a): a is WalletAccountRow => !!a)
+      return { ...(accounts.length === 1 ? { account: accounts[0] } : {}), walletIds: accounts.map((a) => a.wallet_id) }
+    }
+    default: {
+      if (!('signWith' in p)) return { walletIds: [] }
+      const account = await accountOf(sql, orgId, str(p.signWith))
+      return { account, walletIds: account ? [account.wallet_id] : [] }
+    }
+  }
+}
+
+/** `eth` and `solana` of the activity, when it signs or sends a transaction or typed data. */
+async function chainFacts(sql: Sql, orgId: string, type: string, p: Record<string, unknown>, from: string | undefined) {
+  const out: Pick<ResourceContext, 'eth' | 'solana'> = {}
+  if (type === 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' || type === 'ACTIVITY_TYPE_SIGN_TRANSACTION') {
+    const hex = str(p.unsignedTransaction) ?? ''
+    if (p.type === 'TRANSACTION_TYPE_ETHEREUM') {
+      const tx = safe(() => ethTxFromSerialized(hex, from))
+      if (tx) out.eth = { tx: await withContractCall(sql, orgId, tx) }
+    } else if (p.type === 'TRANSACTION_TYPE_SOLANA') {
+      const tx = safe(() => solanaTxFromHex(hex))
+      if (tx) out.solana = { tx }
+    }
+  } else if (type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2') {
+    const calls = Array.isArray(p.calls) ? p.calls : [p]
+    const call = calls.length === 1 ? (calls[0] as Record<string, unknown>) : undefined
+    const to = str(call?.to)
+    const sender = str(p.from)
+    if (call && to && sender) {
+      const tx = safe(() =>
+        ethTxFromSendCall({
+          from: sender,
+          to,
+          value: str(call.value),
+          data: str(call.data),
+          caip2: str(p.caip2) ?? '',
+          nonce: str(p.nonce),
+          gasLimit: str(p.gasLimit),
+          maxFeePerGas: str(p.maxFeePerGas),
+          maxPriorityFeePerGas: str(p.maxPriorityFeePerGas),
+        }),
+      )
+      if (tx) out.eth = { tx: await withContractCall(sql, orgId, tx) }
+    }
+  } else if (type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2') {
+    const tx = safe(() => solanaTxFromHex(str(p.unsignedTransaction) ?? ''))
+    // The intent's recentBlockhash replaces the transaction's when the service sends it.
+    if (tx) out.solana = { tx: { ...tx, ...(str(p.recentBlockhash) ? { recent_blockhash: p.recentBlockhash as string } : {}) } }
+  } else if (
+    (type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' || type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS') &&
+    p.encoding === 'PAYLOAD_ENCODING_EIP712'
+  ) {
+    const payloads = Array.isArray(p.payloads) ? p.payloads : [p.payload]
+    const payload = payloads.length === 1 ? str(payloads[0]) : undefined
+    const typed = payload === undefined ? undefined : safe(() => eip712FromPayload(payload))
+    if (typed) out.eth = { eip_712: typed }
+  }
+  return out
+}
+
+/**
+ * The resource namespaces of an activity of `type` with intent `p` (camelCase, as submitted) in
+ * organization `orgId`. Reads the accounts, wallets and ABIs it names; parses once.
+ */
+export async function resourceContext(sql: Sql, orgId: string, type: string, p: Record<string, unknown>): Promise<ResourceContext> {
+  const t = await targets(sql, orgId, type, p)
+  const ids = [...new Set(t.walletIds)]
+  const wallets = (await Promise.all(ids.map((id) => getWallet(sql, orgId, id)))).filter((w): w is WalletRow => !!w).map(walletFacts)
+  const out: ResourceContext = await chainFacts(sql, orgId, type, p, t.account?.address)
+  if (t.account) out.wallet_account = { address: t.account.address }
+  if (wallets.length > 0) out.wallets = wallets
+  const [wallet] = wallets
+  if (wallet && wallets.length === 1) out.wallet = wallet
+  return out
+}
+
+/**
+ * `credentials`: for each approving vote, the API key or passkey of the voter with the vote's public
+ * key (`type` CREDENTIAL_TYPE_*; a passkey also has its `credential_id`). A vote whose credential
+ * has since been deleted contributes nothing.
+ */
+export async function credentialsOf(sql: Sql, orgId: string, votes: readonly PolicyVote[]): Promise<PolicyCredential[]> {
+  const out: PolicyCredential[] = []
+  for (const v of votes) {
+    const c = await credentialOfVote(sql, orgId, v.userId, v.publicKey)
+    if (c?.kind === 'API_KEY') out.push({ id: c.id, user_id: v.userId, type: c.credential_type, public_key: c.public_key })
+    if (c?.kind === 'PASSKEY') {
+      out.push({
+        id: c.id,
+        user_id: v.userId,
+        type: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR',
+        credential_id: c.credential_id,
+        public_key: c.public_key,
+      })
+    }
+  }
+  return out
+}
