@@ -22,11 +22,77 @@ import { type EthTxFacts, decodeContractCall, ethTxFromSendCall, ethTxFromSerial
 import { eip712FromPayload } from '../../../chains/policy/eip712.js'
 import { solanaTxFromHex } from '../../../chains/policy/solanaTx.js'
 import type { AbiItem } from '../../../chains/contractInterfaces.js'
-import type { PolicyContext, PolicyCredential, PolicyWallet } from '../../policy/index.js'
+import type { Expr, ParsedPolicy, PolicyContext, PolicyCredential, PolicyWallet } from '../../policy/index.js'
 import { ethereumAbisFor } from '../../store/smartContractInterfaces.js'
 import type { Sql } from '../../store/sql.js'
 import { credentialOfVote } from '../../store/users.js'
 import { type WalletAccountRow, type WalletRow, findAccountByAddress, getWallet, getWalletAccountById } from '../../store/wallets.js'
+
+/** The keywords each parsed policy names, by policy (a cache: parsed policies are immutable). */
+const namedByPolicy = new WeakMap<ParsedPolicy, ReadonlySet<string>>()
+
+/** The identifiers an expression names (keywords, and variables bound by any/all/filter). Iterative: depth is bounded anyway. */
+function identifiers(root: Expr, out: Set<string>): void {
+  const stack: Expr[] = [root]
+  for (let e = stack.pop(); e !== undefined; e = stack.pop()) {
+    switch (e.kind) {
+      case 'ident':
+        out.add(e.name)
+        break
+      case 'list':
+        stack.push(...e.items)
+        break
+      case 'member':
+      case 'count':
+        stack.push(e.object)
+        break
+      case 'index':
+        stack.push(e.object, e.index)
+        break
+      case 'slice':
+        stack.push(e.object, e.start, e.end)
+        break
+      case 'not':
+      case 'neg':
+        stack.push(e.operand)
+        break
+      case 'logical':
+        stack.push(...e.operands)
+        break
+      case 'compare':
+        stack.push(e.left, e.right)
+        break
+      case 'quantifier':
+        stack.push(e.object, e.body)
+        break
+      case 'contains':
+        stack.push(e.object, e.value)
+        break
+      default:
+        break
+    }
+  }
+}
+
+/**
+ * The keywords the policies read (a superset: a bound variable named like a keyword counts too).
+ * What no policy reads is not looked up: an organization whose policies read only `activity` pays
+ * for no wallet, ABI or credential query.
+ */
+export function keywordsRead(policies: readonly ParsedPolicy[]): ReadonlySet<string> {
+  const all = new Set<string>()
+  for (const p of policies) {
+    let named = namedByPolicy.get(p)
+    if (!named) {
+      const found = new Set<string>()
+      for (const e of [p.condition, p.consensus, p.time]) if (e) identifiers(e, found)
+      named = found
+      namedByPolicy.set(p, named)
+    }
+    for (const k of named) all.add(k)
+  }
+  return all
+}
 
 /** The namespaces this module fills. */
 export type ResourceContext = Pick<PolicyContext, 'eth' | 'solana' | 'wallet' | 'wallets' | 'wallet_account'>
@@ -64,6 +130,8 @@ async function withContractCall(sql: Sql, orgId: string, tx: EthTxFacts): Promis
 }
 
 type Target = { account?: WalletAccountRow | undefined; walletIds: string[] }
+
+const ALL_RESOURCES: ReadonlySet<string> = new Set(['eth', 'solana', 'wallet', 'wallets', 'wallet_account'])
 
 /** The accounts and wallets an activity acts on, and what it signs or sends. */
 async function targets(sql: Sql, orgId: string, type: string, p: Record<string, unknown>): Promise<Target> {
@@ -148,11 +216,20 @@ async function chainFacts(sql: Sql, orgId: string, type: string, p: Record<strin
  * The resource namespaces of an activity of `type` with intent `p` (camelCase, as submitted) in
  * organization `orgId`. Reads the accounts, wallets and ABIs it names; parses once.
  */
-export async function resourceContext(sql: Sql, orgId: string, type: string, p: Record<string, unknown>): Promise<ResourceContext> {
+export async function resourceContext(
+  sql: Sql,
+  orgId: string,
+  type: string,
+  p: Record<string, unknown>,
+  read: ReadonlySet<string> = ALL_RESOURCES,
+): Promise<ResourceContext> {
+  const chains = read.has('eth') || read.has('solana')
+  const holders = read.has('wallet') || read.has('wallets') || read.has('wallet_account')
+  if (!chains && !holders) return {}
   const t = await targets(sql, orgId, type, p)
-  const ids = [...new Set(t.walletIds)]
+  const ids = holders ? [...new Set(t.walletIds)] : []
   const wallets = (await Promise.all(ids.map((id) => getWallet(sql, orgId, id)))).filter((w): w is WalletRow => !!w).map(walletFacts)
-  const out: ResourceContext = await chainFacts(sql, orgId, type, p, t.account?.address)
+  const out: ResourceContext = chains ? await chainFacts(sql, orgId, type, p, t.account?.address) : {}
   if (t.account) out.wallet_account = { address: t.account.address }
   if (wallets.length > 0) out.wallets = wallets
   const [wallet] = wallets

@@ -24,7 +24,7 @@ import {
 import { insertPolicyEvaluation, listPolicies } from '../../store/policies.js'
 import type { Sql } from '../../store/sql.js'
 import { getUser } from '../../store/users.js'
-import { credentialsOf, type PolicyVote, resourceContext } from './policyContext.js'
+import { credentialsOf, keywordsRead, type PolicyVote, resourceContext } from './policyContext.js'
 
 /** Types policies never govern: only the root quorum runs them. */
 const ROOT_ONLY_TYPES: ReadonlySet<string> = new Set([
@@ -113,11 +113,13 @@ export async function evaluateActivity(
   const intent = dynamic(a.intent)
   const params =
     intent !== undefined && typeof intent === 'object' && !Array.isArray(intent) ? (intent as { [k: string]: PolicyDynamic }) : undefined
-  const resources = await resourceContext(sql, a.orgId, a.type, a.intent)
+  // Only what some policy reads is looked up and parsed, once for all of them.
+  const read = keywordsRead(policies.map((p) => p.parsed))
+  const resources = await resourceContext(sql, a.orgId, a.type, a.intent, read)
   const context: PolicyContext = {
     ...resources,
     approvers,
-    credentials: a.votes ? await credentialsOf(sql, a.orgId, a.votes) : [],
+    credentials: a.votes && read.has('credentials') ? await credentialsOf(sql, a.orgId, a.votes) : [],
     activity: {
       type: a.type,
       kind: activityKind(a.type),
