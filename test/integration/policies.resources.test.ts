@@ -7,10 +7,12 @@
  * `eth.eip_712.domain.verifying_contract`, and a `credentials` consensus. get_policy_evaluations
  * shows each outcome per policy.
  */
+import { sha256 } from '@noble/hashes/sha2.js'
 import { base58 } from '@scure/base'
 import { getTransferSolInstruction } from '@solana-program/system'
 import { getTransferInstruction } from '@solana-program/token'
 import {
+  AccountRole,
   address as solAddress,
   appendTransactionMessageInstructions,
   type Blockhash,
@@ -28,7 +30,7 @@ import { TurnkeyClient } from '@turnkey/http'
 import { createPublicClient, encodeFunctionData, http, parseEther, serializeTransaction, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveNetworks } from '../../src/chains/networks.js'
-import { bytesToHex } from '../../src/crypto/encoding.js'
+import { bytesToHex, concatBytes } from '../../src/crypto/encoding.js'
 import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm.js'
 import { newApiKey } from './helpers/keys.js'
 import { freePort } from './helpers/process.js'
@@ -53,6 +55,11 @@ const ALLOWED = '0x1111111111111111111111111111111111111111'
 const ALSO_ALLOWED = '0x52908400098527886E0F7030069857D2E4169EE7'
 const ELSEWHERE = '0x3333333333333333333333333333333333333333'
 const now = () => String(Date.now())
+const le64 = (v: bigint) => {
+  const out = new Uint8Array(8)
+  new DataView(out.buffer).setBigUint64(0, v, true)
+  return out
+}
 
 beforeAll(async () => {
   node = await startEvmNode({ port: await freePort() })
@@ -350,6 +357,45 @@ describe('solana.tx', () => {
       )
       expect(withToken.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
       expect(await outcome(withToken.activity.id, allow as string)).toBe('OUTCOME_DENY_IMPLICIT')
+    })
+  })
+  it('parsed_instruction_data from an uploaded IDL: program_call_args and named_accounts', async () => {
+    const program = solAddress(base58.encode(new Uint8Array(32).fill(11)))
+    const idl = {
+      instructions: [
+        { name: 'deposit', accounts: [{ name: 'owner', isMut: true, isSigner: true }], args: [{ name: 'amount', type: 'u64' }] },
+      ],
+      types: [],
+    }
+    const sci = await admin.createSmartContractInterface({
+      type: 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE',
+      timestampMs: now(),
+      organizationId: root,
+      parameters: {
+        smartContractAddress: program,
+        smartContractInterface: JSON.stringify(idl),
+        type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA',
+        label: 'vault',
+      },
+    })
+    expect(sci.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    // Anchor's default discriminator: sha256("global:deposit")[0..8], then the u64 little-endian.
+    const deposit = (amount: bigint) =>
+      unsignedSol((payer) => [
+        {
+          programAddress: program,
+          accounts: [{ address: payer.address, role: AccountRole.WRITABLE_SIGNER }],
+          data: concatBytes(sha256(new TextEncoder().encode('global:deposit')).subarray(0, 8), le64(amount)),
+        },
+      ])
+    const condition = `solana.tx.instructions.all(i, i.program_key == '${program}' && i.parsed_instruction_data.instruction_name == 'deposit' && i.parsed_instruction_data.program_call_args['amount'] <= 100 && i.parsed_instruction_data.named_accounts['owner'] == '${sol}')`
+    await withPolicies([{ name: 'small deposits', effect: 'EFFECT_ALLOW', condition }], async ([allow]) => {
+      const ok = await signTx(deposit(100n), 'TRANSACTION_TYPE_SOLANA', sol)
+      expect(ok.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+      expect(await outcome(ok.activity.id, allow as string)).toBe('OUTCOME_ALLOW')
+      const waits = await signTx(deposit(101n), 'TRANSACTION_TYPE_SOLANA', sol)
+      expect(waits.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
+      expect(await outcome(waits.activity.id, allow as string)).toBe('OUTCOME_DENY_IMPLICIT')
     })
   })
 })

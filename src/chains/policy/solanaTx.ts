@@ -10,13 +10,14 @@
  *   reads for sends). `spl_transfers`: top-level Token / Token-2022 `Transfer`, `TransferChecked`
  *   and `TransferCheckedWithFee`; `token_mint` is `''` for `Transfer`, which names no mint;
  *   `signers` are the multisig signers after the owner.
- * - `parsed_instruction_data` (IDL decoding) is not produced.
+ * - `parsed_instruction_data`: added by {@link withParsedInstructions} from the programs' IDLs.
  * Pure: no database, no network.
  */
 import { base58 } from '@scure/base'
 import { bytesToHex, hexToBytes } from '../../crypto/encoding.js'
 import { type SolanaMessage, parseSolanaTransactionOrMessage } from '../sign/solanaMessage.js'
 import { solanaTransfers } from '../transfers.js'
+import { decodeWithIdl, type ParsedInstructionData } from './solanaIdl.js'
 
 /** The placeholder of an address loaded from a lookup table (the docs' wording). */
 export const ADDRESS_TABLE_LOOKUP = 'ADDRESS_TABLE_LOOKUP'
@@ -27,6 +28,8 @@ export type SolanaInstructionFacts = {
   accounts: readonly { account_key: string; signer: boolean; writable: boolean }[]
   instruction_data_hex: string
   address_table_lookups: readonly SolanaLookupFacts[]
+  /** Only for a program with an uploaded IDL that decodes the instruction (solanaIdl.ts). */
+  parsed_instruction_data?: ParsedInstructionData
 }
 export type SolanaSplTransferFacts = {
   from: string
@@ -157,4 +160,24 @@ export function solanaTxFromHex(hex: string): SolanaTxFacts | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * `tx` with `parsed_instruction_data` on each instruction that one of its program's IDLs (parsed
+ * JSON, by program key, preferred first) decodes.
+ */
+export function withParsedInstructions(tx: SolanaTxFacts, idls: ReadonlyMap<string, readonly unknown[]>): SolanaTxFacts {
+  if (idls.size === 0) return tx
+  const instructions = tx.instructions.map((ix) => {
+    const candidates = idls.get(ix.program_key)
+    if (!candidates) return ix
+    const data = hexToBytes(ix.instruction_data_hex)
+    const keys = ix.accounts.map((a) => a.account_key)
+    for (const idl of candidates) {
+      const parsed = decodeWithIdl(idl, data, keys)
+      if (parsed) return { ...ix, parsed_instruction_data: parsed }
+    }
+    return ix
+  })
+  return { ...tx, instructions }
 }

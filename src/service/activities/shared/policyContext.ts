@@ -7,7 +7,8 @@
  *   `contract_call_args` when an ABI was uploaded for `to` (create_smart_contract_interface).
  * - `eth.eip_712`: sign_raw_payload with PAYLOAD_ENCODING_EIP712, and sign_raw_payloads when it
  *   carries exactly one payload (the namespace holds one typed-data message).
- * - `solana.tx`: sign_transaction TRANSACTION_TYPE_SOLANA and sol_send_transaction.
+ * - `solana.tx`: sign_transaction TRANSACTION_TYPE_SOLANA and sol_send_transaction, with
+ *   `parsed_instruction_data` where an IDL was uploaded for an instruction's program.
  * - `wallet`, `wallet_account`: the account that signs (`signWith`, `from`; an address or a wallet
  *   account id) and its wallet; export_wallet, export_wallet_account, create_wallet_accounts by
  *   their `walletId` / `address`. `wallets`: every wallet involved (delete_wallets, several
@@ -20,10 +21,10 @@
  */
 import { type EthTxFacts, decodeContractCall, ethTxFromSendCall, ethTxFromSerialized } from '../../../chains/policy/ethTx.js'
 import { eip712FromPayload } from '../../../chains/policy/eip712.js'
-import { solanaTxFromHex } from '../../../chains/policy/solanaTx.js'
+import { type SolanaTxFacts, solanaTxFromHex, withParsedInstructions } from '../../../chains/policy/solanaTx.js'
 import type { AbiItem } from '../../../chains/contractInterfaces.js'
 import type { Expr, ParsedPolicy, PolicyContext, PolicyCredential, PolicyWallet } from '../../policy/index.js'
-import { ethereumAbisFor } from '../../store/smartContractInterfaces.js'
+import { ethereumAbisFor, solanaIdlsFor } from '../../store/smartContractInterfaces.js'
 import type { Sql } from '../../store/sql.js'
 import { credentialOfVote } from '../../store/users.js'
 import { type WalletAccountRow, type WalletRow, findAccountByAddress, getWallet, getWalletAccountById } from '../../store/wallets.js'
@@ -129,6 +130,17 @@ async function withContractCall(sql: Sql, orgId: string, tx: EthTxFacts): Promis
   return call ? { ...tx, ...call } : tx
 }
 
+/** Adds `parsed_instruction_data` where an IDL uploaded for the instruction's program decodes it. */
+async function withIdls(sql: Sql, orgId: string, tx: SolanaTxFacts): Promise<SolanaTxFacts> {
+  const rows = await solanaIdlsFor(sql, orgId, tx.program_keys)
+  const idls = new Map<string, unknown[]>()
+  for (const r of rows) {
+    const idl = safe(() => JSON.parse(r.json) as unknown)
+    if (idl !== undefined) idls.set(r.address, [...(idls.get(r.address) ?? []), idl])
+  }
+  return safe(() => withParsedInstructions(tx, idls)) ?? tx
+}
+
 type Target = { account?: WalletAccountRow | undefined; walletIds: string[] }
 
 const ALL_RESOURCES: ReadonlySet<string> = new Set(['eth', 'solana', 'wallet', 'wallets', 'wallet_account'])
@@ -173,7 +185,7 @@ async function chainFacts(sql: Sql, orgId: string, type: string, p: Record<strin
       if (tx) out.eth = { tx: await withContractCall(sql, orgId, tx) }
     } else if (p.type === 'TRANSACTION_TYPE_SOLANA') {
       const tx = safe(() => solanaTxFromHex(hex))
-      if (tx) out.solana = { tx }
+      if (tx) out.solana = { tx: await withIdls(sql, orgId, tx) }
     }
   } else if (type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2') {
     const calls = Array.isArray(p.calls) ? p.calls : [p]
@@ -199,7 +211,10 @@ async function chainFacts(sql: Sql, orgId: string, type: string, p: Record<strin
   } else if (type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2') {
     const tx = safe(() => solanaTxFromHex(str(p.unsignedTransaction) ?? ''))
     // The intent's recentBlockhash replaces the transaction's when the service sends it.
-    if (tx) out.solana = { tx: { ...tx, ...(str(p.recentBlockhash) ? { recent_blockhash: p.recentBlockhash as string } : {}) } }
+    if (tx) {
+      const blockhash = str(p.recentBlockhash)
+      out.solana = { tx: await withIdls(sql, orgId, blockhash ? { ...tx, recent_blockhash: blockhash } : tx) }
+    }
   } else if (
     (type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' || type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS') &&
     p.encoding === 'PAYLOAD_ENCODING_EIP712'
