@@ -467,6 +467,20 @@ describe('wallet, wallet_account, eth.eip_712, credentials', () => {
       const waits = await signPayload(eth, typed(ELSEWHERE), 'PAYLOAD_ENCODING_EIP712')
       expect(waits.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
       expect(await outcome(waits.activity.id, allow as string)).toBe('OUTCOME_DENY_IMPLICIT')
+      // A batch is decided payload by payload: one message outside the policy holds the whole batch.
+      const batch = (payloads: string[]) =>
+        bob.signRawPayloads({
+          type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS',
+          timestampMs: now(),
+          organizationId: root,
+          parameters: { signWith: eth, payloads, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' },
+        })
+      const both = await batch([typed(ALSO_ALLOWED), typed(ALSO_ALLOWED.toLowerCase())])
+      expect(both.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+      expect(both.activity.result.signRawPayloadsResult?.signatures).toHaveLength(2)
+      const mixed = await batch([typed(ALSO_ALLOWED), typed(ELSEWHERE)])
+      expect(mixed.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
+      expect(await outcome(mixed.activity.id, allow as string)).toBe('OUTCOME_DENY_IMPLICIT')
       // A hex payload has no eth.eip_712: the policy errors and does not apply.
       const hex = await signPayload(eth)
       expect(hex.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')

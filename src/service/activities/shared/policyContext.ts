@@ -5,8 +5,8 @@
  * - `eth.tx`: sign_transaction TRANSACTION_TYPE_ETHEREUM (the unsigned envelope) and
  *   eth_send_transaction (its single call), with `function_name` / `function_signature` /
  *   `contract_call_args` when an ABI was uploaded for `to` (create_smart_contract_interface).
- * - `eth.eip_712`: sign_raw_payload with PAYLOAD_ENCODING_EIP712, and sign_raw_payloads when it
- *   carries exactly one payload (the namespace holds one typed-data message).
+ * - `eth.eip_712`: sign_raw_payload(s) with PAYLOAD_ENCODING_EIP712; a batch gives one context per
+ *   payload (the namespace holds one typed-data message).
  * - `solana.tx`: sign_transaction TRANSACTION_TYPE_SOLANA and sol_send_transaction, with
  *   `parsed_instruction_data` where an IDL was uploaded for an instruction's program.
  * - `wallet`, `wallet_account`: the account that signs (`signWith`, `from`; an address or a wallet
@@ -176,7 +176,13 @@ async function targets(sql: Sql, orgId: string, type: string, p: Record<string, 
 }
 
 /** `eth` and `solana` of the activity, when it signs or sends a transaction or typed data. */
-async function chainFacts(sql: Sql, orgId: string, type: string, p: Record<string, unknown>, from: string | undefined) {
+async function chainFacts(
+  sql: Sql,
+  orgId: string,
+  type: string,
+  p: Record<string, unknown>,
+  from: string | undefined,
+): Promise<Array<Pick<ResourceContext, 'eth' | 'solana'>>> {
   const out: Pick<ResourceContext, 'eth' | 'solana'> = {}
   if (type === 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' || type === 'ACTIVITY_TYPE_SIGN_TRANSACTION') {
     const hex = str(p.unsignedTransaction) ?? ''
@@ -219,37 +225,42 @@ async function chainFacts(sql: Sql, orgId: string, type: string, p: Record<strin
     (type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' || type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS') &&
     p.encoding === 'PAYLOAD_ENCODING_EIP712'
   ) {
+    // One context per payload: the policies decide each typed-data message (evaluateActivity keeps the strictest).
     const payloads = Array.isArray(p.payloads) ? p.payloads : [p.payload]
-    const payload = payloads.length === 1 ? str(payloads[0]) : undefined
-    const typed = payload === undefined ? undefined : safe(() => eip712FromPayload(payload))
-    if (typed) out.eth = { eip_712: typed }
+    return payloads.map((payload) => {
+      const typed = typeof payload === 'string' ? safe(() => eip712FromPayload(payload)) : undefined
+      return typed ? { eth: { eip_712: typed } } : {}
+    })
   }
-  return out
+  return [out]
 }
 
 /**
  * The resource namespaces of an activity of `type` with intent `p` (camelCase, as submitted) in
- * organization `orgId`. Reads the accounts, wallets and ABIs it names; parses once.
+ * organization `orgId`, limited to the keywords in `read`. Reads the accounts, wallets and ABIs it
+ * names; parses once. One context, except for sign_raw_payloads of EIP-712 payloads: one per
+ * payload (each its own `eth.eip_712`), so that a batch cannot hide a message a policy denies.
  */
-export async function resourceContext(
+export async function resourceContexts(
   sql: Sql,
   orgId: string,
   type: string,
   p: Record<string, unknown>,
   read: ReadonlySet<string> = ALL_RESOURCES,
-): Promise<ResourceContext> {
+): Promise<ResourceContext[]> {
   const chains = read.has('eth') || read.has('solana')
   const holders = read.has('wallet') || read.has('wallets') || read.has('wallet_account')
-  if (!chains && !holders) return {}
+  if (!chains && !holders) return [{}]
   const t = await targets(sql, orgId, type, p)
   const ids = holders ? [...new Set(t.walletIds)] : []
   const wallets = (await Promise.all(ids.map((id) => getWallet(sql, orgId, id)))).filter((w): w is WalletRow => !!w).map(walletFacts)
-  const out: ResourceContext = chains ? await chainFacts(sql, orgId, type, p, t.account?.address) : {}
-  if (t.account) out.wallet_account = { address: t.account.address }
-  if (wallets.length > 0) out.wallets = wallets
+  const common: ResourceContext = {}
+  if (t.account) common.wallet_account = { address: t.account.address }
+  if (wallets.length > 0) common.wallets = wallets
   const [wallet] = wallets
-  if (wallet && wallets.length === 1) out.wallet = wallet
-  return out
+  if (wallet && wallets.length === 1) common.wallet = wallet
+  const variants = chains ? await chainFacts(sql, orgId, type, p, t.account?.address) : [{}]
+  return variants.length > 0 ? variants.map((v) => ({ ...common, ...v })) : [common]
 }
 
 /**

@@ -24,7 +24,7 @@ import {
 import { insertPolicyEvaluation, listPolicies } from '../../store/policies.js'
 import type { Sql } from '../../store/sql.js'
 import { getUser } from '../../store/users.js'
-import { credentialsOf, keywordsRead, type PolicyVote, resourceContext } from './policyContext.js'
+import { credentialsOf, keywordsRead, type PolicyVote, resourceContexts } from './policyContext.js'
 
 /** Types policies never govern: only the root quorum runs them. */
 const ROOT_ONLY_TYPES: ReadonlySet<string> = new Set([
@@ -115,9 +115,8 @@ export async function evaluateActivity(
     intent !== undefined && typeof intent === 'object' && !Array.isArray(intent) ? (intent as { [k: string]: PolicyDynamic }) : undefined
   // Only what some policy reads is looked up and parsed, once for all of them.
   const read = keywordsRead(policies.map((p) => p.parsed))
-  const resources = await resourceContext(sql, a.orgId, a.type, a.intent, read)
-  const context: PolicyContext = {
-    ...resources,
+  const variants = await resourceContexts(sql, a.orgId, a.type, a.intent, read)
+  const base: PolicyContext = {
     approvers,
     credentials: a.votes && read.has('credentials') ? await credentialsOf(sql, a.orgId, a.votes) : [],
     activity: {
@@ -128,7 +127,23 @@ export async function evaluateActivity(
     },
     now: new Date(a.now),
   }
-  return decide(policies, context, { rootQuorum: false })
+  // A batch (several typed-data payloads) is decided per payload; the strictest decision stands.
+  let strictest: Decision | undefined
+  for (const resources of variants) {
+    const d = decide(policies, { ...base, ...resources }, { rootQuorum: false })
+    if (!strictest || SEVERITY[d.outcome] > SEVERITY[strictest.outcome]) strictest = d
+    if (isDenied(d)) break
+  }
+  return strictest ?? decide(policies, base, { rootQuorum: false })
+}
+
+/** How strict each decision is: a deny beats waiting for consensus, which beats an allow. */
+const SEVERITY: Readonly<Record<Decision['outcome'], number>> = {
+  OUTCOME_ALLOW: 0,
+  OUTCOME_REQUIRES_CONSENSUS: 1,
+  OUTCOME_DENY_IMPLICIT: 2,
+  OUTCOME_ERROR: 3,
+  OUTCOME_DENY_EXPLICIT: 4,
 }
 
 /** True when the decision denies the activity for good (explicit deny, or evaluation over budget). */

@@ -4,7 +4,7 @@
  * whether wallets, ABIs and the transaction are looked up at all.
  */
 import { describe, expect, it } from 'vitest'
-import { keywordsRead, resourceContext } from '../../../../src/service/activities/shared/policyContext'
+import { keywordsRead, resourceContexts } from '../../../../src/service/activities/shared/policyContext'
 import { type ParsedPolicy, parsePolicy } from '../../../../src/service/policy/index'
 import type { Sql } from '../../../../src/service/store/sql'
 
@@ -39,7 +39,7 @@ describe('keywordsRead', () => {
   })
 })
 
-describe('resourceContext', () => {
+describe('resourceContexts', () => {
   it('queries nothing when no policy reads a resource namespace', async () => {
     const intent = {
       signWith: '0x1111111111111111111111111111111111111111',
@@ -47,9 +47,9 @@ describe('resourceContext', () => {
       type: 'TRANSACTION_TYPE_ETHEREUM',
     }
     expect(
-      await resourceContext(untouchable, 'org', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent, new Set(['activity', 'approvers'])),
-    ).toEqual({})
-    await expect(resourceContext(untouchable, 'org', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent, new Set(['eth']))).rejects.toThrow(
+      await resourceContexts(untouchable, 'org', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent, new Set(['activity', 'approvers'])),
+    ).toEqual([{}])
+    await expect(resourceContexts(untouchable, 'org', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent, new Set(['eth']))).rejects.toThrow(
       'queried the database',
     )
   })
