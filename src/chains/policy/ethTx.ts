@@ -1,7 +1,8 @@
 /**
  * `eth.tx` of the policy language (tkhq/docs features/policies/language, struct
  * "EthereumTransaction"): the fields of the transaction being signed (sign_transaction, an unsigned
- * EIP-2718 envelope) or sent (eth_send_transaction, its intent fields), and the call decoded with a
+ * EIP-2718 envelope) or sent (eth_send_transaction, its intent fields; eth_send_raw_transaction,
+ * the signed envelope), and the call decoded with a
  * smart contract interface (ABI) uploaded for `to` (features/policies/smart-contract-interfaces).
  *
  * Hex strings (addresses, data, selectors) are lower case: the docs ask policies to write hex in
@@ -51,7 +52,8 @@ const lower = (hex: string) => hex.toLowerCase()
 
 /**
  * `eth.tx` of an unsigned (or signed) EIP-2718 / legacy transaction given as hex (`0x` optional);
- * `from` is the signer's address. Undefined when the bytes are not a transaction.
+ * `from` is the signer's address (for a signed one, by default, the address its signature
+ * recovers). Undefined when the bytes are not a transaction.
  * For EIP-1559 and later types `gas_price` is `max_fee_per_gas`, as the docs state.
  */
 export function ethTxFromSerialized(hex: string, from?: string): EthTxFacts | undefined {
@@ -79,9 +81,11 @@ export function ethTxFromSerialized(hex: string, from?: string): EthTxFacts | un
     maxFeePerBlobGas?: bigint
   }
   const to = raw.to === '0x' ? '' : lower(raw.to)
+  // A signed transaction names its sender by its signature.
+  const sender = from ?? (tx.isSigned ? safeSender(tx) : undefined)
   const gasPrice = raw.gasPrice ?? raw.maxFeePerGas
   return {
-    ...(from ? { from: lower(from) } : {}),
+    ...(sender ? { from: lower(sender) } : {}),
     to,
     data: lower(raw.data),
     value: raw.value,
@@ -93,6 +97,14 @@ export function ethTxFromSerialized(hex: string, from?: string): EthTxFacts | un
     ...(raw.maxPriorityFeePerGas !== undefined ? { max_priority_fee_per_gas: raw.maxPriorityFeePerGas } : {}),
     ...(raw.maxFeePerBlobGas !== undefined ? { max_fee_per_blob_gas: raw.maxFeePerBlobGas } : {}),
     type,
+  }
+}
+
+function safeSender(tx: { readonly sender: string }): string | undefined {
+  try {
+    return tx.sender
+  } catch {
+    return undefined
   }
 }
 

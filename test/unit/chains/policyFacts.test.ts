@@ -137,6 +137,8 @@ describe('eth.tx from a serialized transaction', () => {
       chain_id: 1n,
     })
     expect(parseTransaction(signed).chainId).toBe(1)
+    // Signed: `from` is the address the signature recovers (EIP-155's example key 0x4646…46).
+    expect(ethTxFromSerialized(signed)?.from).toBe('0x9d8a62f656a8d1615c1294fd71e9cfb3e4855a4f')
   })
 
   it("a contract creation has to '' (the docs' eth.tx.to == '')", () => {

@@ -2,8 +2,8 @@
  * The resource namespaces of the policy context (tkhq/docs features/policies/language, "Keywords"):
  * what an activity signs, sends or exports, read from its intent once per evaluation.
  *
- * - `eth.tx`: sign_transaction TRANSACTION_TYPE_ETHEREUM (the unsigned envelope) and
- *   eth_send_transaction (its single call), with `function_name` / `function_signature` /
+ * - `eth.tx`: sign_transaction TRANSACTION_TYPE_ETHEREUM (the unsigned envelope),
+ *   eth_send_transaction (its single call) and eth_send_raw_transaction (the signed envelope), with `function_name` / `function_signature` /
  *   `contract_call_args` when an ABI was uploaded for `to` (create_smart_contract_interface).
  * - `eth.eip_712`: sign_raw_payload(s) with PAYLOAD_ENCODING_EIP712; a batch gives one context per
  *   payload (the namespace holds one typed-data message).
@@ -193,6 +193,9 @@ async function chainFacts(
       const tx = safe(() => solanaTxFromHex(hex))
       if (tx) out.solana = { tx: await withIdls(sql, orgId, tx) }
     }
+  } else if (type === 'ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION') {
+    const tx = safe(() => ethTxFromSerialized(str(p.signedTransaction) ?? ''))
+    if (tx) out.eth = { tx: await withContractCall(sql, orgId, tx) }
   } else if (type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2') {
     const calls = Array.isArray(p.calls) ? p.calls : [p]
     const call = calls.length === 1 ? (calls[0] as Record<string, unknown>) : undefined
