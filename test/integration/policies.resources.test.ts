@@ -310,6 +310,32 @@ describe('eth.tx', () => {
   })
 })
 
+describe('transactions that do not parse', () => {
+  it('leave the namespace absent: policies reading it do not apply, nothing answers 500', async () => {
+    const read = `eth.tx.to == '${ALLOWED}' || solana.tx.program_keys.count() > 0`
+    await withPolicies([{ name: 'reads both', effect: 'EFFECT_ALLOW', condition: read }], async ([allow]) => {
+      const cases: Array<[string, 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA', string]> = [
+        ['', 'TRANSACTION_TYPE_ETHEREUM', eth],
+        ['zz', 'TRANSACTION_TYPE_ETHEREUM', eth],
+        [`02${'f'.repeat(4000)}`, 'TRANSACTION_TYPE_ETHEREUM', eth],
+        ['c0', 'TRANSACTION_TYPE_ETHEREUM', eth],
+        ['', 'TRANSACTION_TYPE_SOLANA', sol],
+        [`01${'00'.repeat(64)}ff`, 'TRANSACTION_TYPE_SOLANA', sol],
+      ]
+      for (const [unsignedTransaction, type, signWith] of cases) {
+        const r = await svc.post(
+          '/public/v1/submit/sign_transaction',
+          submitBody('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', root, { signWith, unsignedTransaction, type }),
+          bobKey.stamper,
+        )
+        expect(r.status, `${type} ${unsignedTransaction.slice(0, 10)}`).toBe(200)
+        expect(r.json.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
+        expect(await outcome(r.json.activity.id, allow as string)).toBe('OUTCOME_ERROR')
+      }
+    })
+  })
+})
+
 describe('solana.tx', () => {
   const SYSTEM = '11111111111111111111111111111111'
   const recipient = solAddress(base58.encode(new Uint8Array(32).fill(7)))
