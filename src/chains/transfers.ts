@@ -39,10 +39,15 @@ const SYSTEM_PROGRAM = '11111111111111111111111111111111'
 /** SystemInstruction::Transfer: u32 index 2, then the lamports as u64, little-endian. */
 const TRANSFER_INDEX = 2
 
-/** The System Program transfers of a Solana message (their accounts among its static keys). */
-export function solanaTransfers(message: SolanaMessage): DecodedTransfer[] {
+/**
+ * The System Program transfers of a Solana message. `addressAt` names the account at an index; by
+ * default only static keys have one, so a transfer with an end in a v0 lookup table is skipped.
+ */
+export function solanaTransfers(message: SolanaMessage, addressAt?: (i: number) => string | undefined): DecodedTransfer[] {
   const key = (i: number | undefined) => {
-    const k = i === undefined ? undefined : message.accountKeys[i]
+    if (i === undefined) return undefined
+    if (addressAt) return addressAt(i)
+    const k = message.accountKeys[i]
     return k ? base58.encode(k) : undefined
   }
   const out: DecodedTransfer[] = []

@@ -20,7 +20,14 @@ export type SolanaMessage = {
   accountKeys: Uint8Array[]
   /** Indices at or beyond `accountKeys.length` name addresses of v0 lookup tables. */
   instructions: SolanaInstruction[]
+  /** The 32-byte recent blockhash (or durable nonce). */
+  recentBlockhash: Uint8Array
+  /** v0 address-table lookups (none in a legacy message), in message order. */
+  addressTableLookups: SolanaAddressTableLookup[]
 }
+
+/** One v0 address-table lookup: the table's address and the indexes loaded from it. */
+export type SolanaAddressTableLookup = { accountKey: Uint8Array; writableIndexes: number[]; readonlyIndexes: number[] }
 
 class Reader {
   pos = 0
@@ -87,7 +94,7 @@ function parseMessageFrom(r: Reader): SolanaMessage {
   if (numRequiredSignatures === 0 || numRequiredSignatures > nKeys) throw new RangeError('bad signer count')
   if (numReadonlySigned >= numRequiredSignatures && numReadonlySigned > 0) throw new RangeError('bad header')
   if (numReadonlyUnsigned > nKeys - numRequiredSignatures) throw new RangeError('bad header')
-  r.take(32) // recent blockhash
+  const recentBlockhash = r.take(32)
   const nIx = r.compactU16()
   const instructions: SolanaInstruction[] = []
   for (let i = 0; i < nIx; i++) {
@@ -95,15 +102,25 @@ function parseMessageFrom(r: Reader): SolanaMessage {
     const accountIndices = [...r.take(r.compactU16())]
     instructions.push({ programIdIndex, accountIndices, data: r.take(r.compactU16()) })
   }
+  const addressTableLookups: SolanaAddressTableLookup[] = []
   if (version === 0) {
     const nLookups = r.compactU16()
     for (let i = 0; i < nLookups; i++) {
-      r.take(32)
-      r.take(r.compactU16())
-      r.take(r.compactU16())
+      const accountKey = r.take(32)
+      const writableIndexes = [...r.take(r.compactU16())]
+      addressTableLookups.push({ accountKey, writableIndexes, readonlyIndexes: [...r.take(r.compactU16())] })
     }
   }
-  return { version, numRequiredSignatures, numReadonlySigned, numReadonlyUnsigned, accountKeys, instructions }
+  return {
+    version,
+    numRequiredSignatures,
+    numReadonlySigned,
+    numReadonlyUnsigned,
+    accountKeys,
+    instructions,
+    recentBlockhash,
+    addressTableLookups,
+  }
 }
 
 /** Parses a bare message; throws RangeError unless the bytes are exactly one message. */
@@ -127,4 +144,19 @@ export function parseSolanaTransaction(bytes: Uint8Array): SolanaTransaction {
   const message = parseSolanaMessage(messageBytes)
   if (message.numRequiredSignatures !== n) throw new RangeError('signature count does not match the message header')
   return { signatures, messageBytes, message }
+}
+
+/**
+ * A full transaction, or a bare message (legacy or v0) with zeroed signature slots, as
+ * sign_transaction accepts either; throws RangeError when the bytes are neither.
+ */
+export function parseSolanaTransactionOrMessage(bytes: Uint8Array): SolanaTransaction {
+  try {
+    return parseSolanaTransaction(bytes)
+  } catch {
+    // not a full transaction: try a bare message
+  }
+  const message = parseSolanaMessage(bytes)
+  const signatures = Array.from({ length: message.numRequiredSignatures }, () => new Uint8Array(64))
+  return { signatures, messageBytes: bytes, message }
 }

@@ -9,21 +9,14 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { bytesToHex, concatBytes, hexToBytes } from '../../crypto/encoding.js'
 import { chainError } from '../errors.js'
-import { type SolanaTransaction, encodeCompactU16, parseSolanaMessage, parseSolanaTransaction } from './solanaMessage.js'
+import { type SolanaTransaction, encodeCompactU16, parseSolanaTransactionOrMessage } from './solanaMessage.js'
 
 /** Arguments of {@link signSolanaTransaction}; `publicKey` is the 32-byte ed25519 key of `privateKey`. */
 export type SignSolanaTransactionArgs = { privateKey: Uint8Array; publicKey: Uint8Array; unsignedTransaction: string }
 
 function parse(bytes: Uint8Array): SolanaTransaction {
   try {
-    return parseSolanaTransaction(bytes)
-  } catch {
-    // not a full transaction: try a bare message
-  }
-  try {
-    const message = parseSolanaMessage(bytes)
-    const signatures = Array.from({ length: message.numRequiredSignatures }, () => new Uint8Array(64))
-    return { signatures, messageBytes: bytes, message }
+    return parseSolanaTransactionOrMessage(bytes)
   } catch {
     throw chainError('unsignedTransaction', 'not a Solana transaction or message')
   }

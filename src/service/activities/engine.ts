@@ -202,6 +202,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           type: input.type,
           intent: input.parameters,
           approverIds: [input.principal.userId],
+          votes: [{ userId: input.principal.userId, publicKey: input.principal.publicKey }],
           now,
         })
         gate = { policies, decision }
@@ -394,8 +395,12 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           await reject()
           return { activityId: target.id }
         }
-        const all = [...votes.map((v) => ({ user_id: v.user_id, selection: v.selection })), { user_id: ctx.submitter.userId, selection }]
-        const approverIds = all.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED').map((v) => v.user_id)
+        const all = [
+          ...votes.map((v) => ({ user_id: v.user_id, selection: v.selection, public_key: v.public_key })),
+          { user_id: ctx.submitter.userId, selection, public_key: ctx.principal?.publicKey ?? '' },
+        ]
+        const approved = all.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED')
+        const approverIds = approved.map((v) => v.user_id)
         const rootApprovals = approverIds.filter((id) => quorum.userIds.includes(id)).length
         if (rootApprovals >= quorum.threshold) {
           await execute()
@@ -407,6 +412,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           type: target.type,
           intent: target.intent,
           approverIds,
+          votes: approved.map((v) => ({ userId: v.user_id, publicKey: v.public_key })),
           now,
         })
         await recordEvaluation(tx, { activityId: target.id, orgId: target.quorum_org_id, voteId, decision, now })

@@ -118,3 +118,36 @@ export function smartContractInterfaceToWire(row: SmartContractInterfaceRow) {
     updatedAt: toTimestamp(row.updated_at),
   }
 }
+
+/**
+ * The organization's Ethereum ABIs (JSON texts) for the contract `addressKey` (lower-case address),
+ * newest first: what decodes `eth.tx` calls to that contract for policies.
+ */
+export async function ethereumAbisFor(sql: Sql, orgId: string, addressKey: string): Promise<string[]> {
+  const rows = await sql.query<{ interface_json: string }>(
+    `SELECT interface_json FROM smart_contract_interfaces
+     WHERE organization_id = $1 AND interface_type = 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' AND address_key = $2
+     ORDER BY created_at DESC, id DESC`,
+    [orgId, addressKey],
+  )
+  return rows.map((r) => r.interface_json)
+}
+
+/**
+ * The organization's Solana IDLs (JSON texts) for these program ids (matched as given: Solana
+ * addresses are case sensitive), newest first: what decodes `solana.tx` instructions for policies.
+ */
+export async function solanaIdlsFor(
+  sql: Sql,
+  orgId: string,
+  programIds: readonly string[],
+): Promise<Array<{ address: string; json: string }>> {
+  if (programIds.length === 0) return []
+  const rows = await sql.query<{ address_key: string; interface_json: string }>(
+    `SELECT address_key, interface_json FROM smart_contract_interfaces
+     WHERE organization_id = $1 AND interface_type = 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' AND address_key = ANY($2::text[])
+     ORDER BY created_at DESC, id DESC`,
+    [orgId, [...programIds]],
+  )
+  return rows.map((r) => ({ address: r.address_key, json: r.interface_json }))
+}

@@ -377,3 +377,22 @@ export function authenticatorToWire(a: AuthenticatorRow) {
     updatedAt: toTimestamp(Number(a.updated_at)),
   }
 }
+
+/** A credential of a user, found by the public key a vote was stamped with (policies' `credentials`). */
+export type VoteCredential =
+  | { kind: 'API_KEY'; id: string; credential_type: string; public_key: string }
+  | { kind: 'PASSKEY'; id: string; credential_id: string; public_key: string }
+
+/** The user's API key, else passkey, with this public key; undefined when it has since been deleted. */
+export async function credentialOfVote(sql: Sql, orgId: string, userId: string, publicKey: string): Promise<VoteCredential | undefined> {
+  const [key] = await sql.query<{ id: string; credential_type: string; public_key: string }>(
+    'SELECT id, credential_type, public_key FROM api_keys WHERE organization_id = $1 AND user_id = $2 AND public_key = $3 LIMIT 1',
+    [orgId, userId, publicKey],
+  )
+  if (key) return { kind: 'API_KEY', ...key }
+  const [passkey] = await sql.query<{ id: string; credential_id: string; public_key: string }>(
+    'SELECT id, credential_id, public_key FROM authenticators WHERE organization_id = $1 AND user_id = $2 AND public_key = $3 LIMIT 1',
+    [orgId, userId, publicKey],
+  )
+  return passkey ? { kind: 'PASSKEY', ...passkey } : undefined
+}

@@ -24,6 +24,7 @@ import {
 import { insertPolicyEvaluation, listPolicies } from '../../store/policies.js'
 import type { Sql } from '../../store/sql.js'
 import { getUser } from '../../store/users.js'
+import { credentialsOf, keywordsRead, type PolicyVote, resourceContexts } from './policyContext.js'
 
 /** Types policies never govern: only the root quorum runs them. */
 const ROOT_ONLY_TYPES: ReadonlySet<string> = new Set([
@@ -86,13 +87,22 @@ function dynamic(v: unknown): PolicyDynamic | undefined {
 
 /**
  * The decision for an activity of `orgId` approved so far by `approverIds` (the submitter first,
- * then each approving voter). `eth.tx`, `solana.tx`, `wallet`, `private_key` and the other
- * resource namespaces are not filled yet: a policy that reads them errors and does not apply.
+ * then each approving voter); `votes` give the public keys that stamped those approvals, for
+ * `credentials`. The resource namespaces (`eth.tx`, `eth.eip_712`, `solana.tx`, `wallet(s)`,
+ * `wallet_account`) are read from the intent once per call (policyContext.ts); `private_key` stays
+ * absent (Sigil has no private-key resources).
  */
 export async function evaluateActivity(
   sql: Sql,
   policies: readonly GatePolicy[],
-  a: { orgId: string; type: string; intent: Record<string, unknown>; approverIds: readonly string[]; now: number },
+  a: {
+    orgId: string
+    type: string
+    intent: Record<string, unknown>
+    approverIds: readonly string[]
+    votes?: readonly PolicyVote[]
+    now: number
+  },
 ): Promise<Decision> {
   const approvers: PolicyUser[] = []
   for (const id of a.approverIds) {
@@ -103,9 +113,12 @@ export async function evaluateActivity(
   const intent = dynamic(a.intent)
   const params =
     intent !== undefined && typeof intent === 'object' && !Array.isArray(intent) ? (intent as { [k: string]: PolicyDynamic }) : undefined
-  const context: PolicyContext = {
+  // Only what some policy reads is looked up and parsed, once for all of them.
+  const read = keywordsRead(policies.map((p) => p.parsed))
+  const variants = await resourceContexts(sql, a.orgId, a.type, a.intent, read)
+  const base: PolicyContext = {
     approvers,
-    credentials: [],
+    credentials: a.votes && read.has('credentials') ? await credentialsOf(sql, a.orgId, a.votes) : [],
     activity: {
       type: a.type,
       kind: activityKind(a.type),
@@ -114,7 +127,23 @@ export async function evaluateActivity(
     },
     now: new Date(a.now),
   }
-  return decide(policies, context, { rootQuorum: false })
+  // A batch (several typed-data payloads) is decided per payload; the strictest decision stands.
+  let strictest: Decision | undefined
+  for (const resources of variants) {
+    const d = decide(policies, { ...base, ...resources }, { rootQuorum: false })
+    if (!strictest || SEVERITY[d.outcome] > SEVERITY[strictest.outcome]) strictest = d
+    if (isDenied(d)) break
+  }
+  return strictest ?? decide(policies, base, { rootQuorum: false })
+}
+
+/** How strict each decision is: a deny beats waiting for consensus, which beats an allow. */
+const SEVERITY: Readonly<Record<Decision['outcome'], number>> = {
+  OUTCOME_ALLOW: 0,
+  OUTCOME_REQUIRES_CONSENSUS: 1,
+  OUTCOME_DENY_IMPLICIT: 2,
+  OUTCOME_ERROR: 3,
+  OUTCOME_DENY_EXPLICIT: 4,
 }
 
 /** True when the decision denies the activity for good (explicit deny, or evaluation over budget). */

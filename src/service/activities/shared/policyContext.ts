@@ -1,0 +1,290 @@
+/**
+ * The resource namespaces of the policy context (tkhq/docs features/policies/language, "Keywords"):
+ * what an activity signs, sends or exports, read from its intent once per evaluation.
+ *
+ * - `eth.tx`: sign_transaction TRANSACTION_TYPE_ETHEREUM (the unsigned envelope),
+ *   eth_send_transaction (its single call) and eth_send_raw_transaction (the signed envelope), with `function_name` / `function_signature` /
+ *   `contract_call_args` when an ABI was uploaded for `to` (create_smart_contract_interface).
+ * - `eth.eip_712`: sign_raw_payload(s) with PAYLOAD_ENCODING_EIP712; a batch gives one context per
+ *   payload (the namespace holds one typed-data message).
+ * - `solana.tx`: sign_transaction TRANSACTION_TYPE_SOLANA and sol_send_transaction, with
+ *   `parsed_instruction_data` where an IDL was uploaded for an instruction's program.
+ * - `wallet`, `wallet_account`: the account that signs (`signWith`, `from`; an address or a wallet
+ *   account id) and its wallet; export_wallet, export_wallet_account, create_wallet_accounts by
+ *   their `walletId` / `address`. `wallets`: every wallet involved (delete_wallets, several
+ *   `signWiths`, or the one wallet).
+ * - `private_key`: never: Sigil has no private-key resources (only wallet accounts).
+ * - `credentials`: the API keys and passkeys whose stamps approved the activity so far.
+ *
+ * A transaction or payload that does not parse leaves its namespace absent (a policy reading it
+ * does not apply); nothing here throws but the database.
+ */
+import { type EthTxFacts, decodeContractCall, ethTxFromSendCall, ethTxFromSerialized } from '../../../chains/policy/ethTx.js'
+import { eip712FromPayload } from '../../../chains/policy/eip712.js'
+import { type SolanaTxFacts, solanaTxFromHex, withParsedInstructions } from '../../../chains/policy/solanaTx.js'
+import type { AbiItem } from '../../../chains/contractInterfaces.js'
+import type { Expr, ParsedPolicy, PolicyContext, PolicyCredential, PolicyWallet } from '../../policy/index.js'
+import { ethereumAbisFor, solanaIdlsFor } from '../../store/smartContractInterfaces.js'
+import type { Sql } from '../../store/sql.js'
+import { credentialOfVote } from '../../store/users.js'
+import { type WalletAccountRow, type WalletRow, findAccountByAddress, getWallet, getWalletAccountById } from '../../store/wallets.js'
+
+/** The keywords each parsed policy names, by policy (a cache: parsed policies are immutable). */
+const namedByPolicy = new WeakMap<ParsedPolicy, ReadonlySet<string>>()
+
+/** The identifiers an expression names (keywords, and variables bound by any/all/filter). Iterative: depth is bounded anyway. */
+function identifiers(root: Expr, out: Set<string>): void {
+  const stack: Expr[] = [root]
+  for (let e = stack.pop(); e !== undefined; e = stack.pop()) {
+    switch (e.kind) {
+      case 'ident':
+        out.add(e.name)
+        break
+      case 'list':
+        stack.push(...e.items)
+        break
+      case 'member':
+      case 'count':
+        stack.push(e.object)
+        break
+      case 'index':
+        stack.push(e.object, e.index)
+        break
+      case 'slice':
+        stack.push(e.object, e.start, e.end)
+        break
+      case 'not':
+      case 'neg':
+        stack.push(e.operand)
+        break
+      case 'logical':
+        stack.push(...e.operands)
+        break
+      case 'compare':
+        stack.push(e.left, e.right)
+        break
+      case 'quantifier':
+        stack.push(e.object, e.body)
+        break
+      case 'contains':
+        stack.push(e.object, e.value)
+        break
+      default:
+        break
+    }
+  }
+}
+
+/**
+ * The keywords the policies read (a superset: a bound variable named like a keyword counts too).
+ * What no policy reads is not looked up: an organization whose policies read only `activity` pays
+ * for no wallet, ABI or credential query.
+ */
+export function keywordsRead(policies: readonly ParsedPolicy[]): ReadonlySet<string> {
+  const all = new Set<string>()
+  for (const p of policies) {
+    let named = namedByPolicy.get(p)
+    if (!named) {
+      const found = new Set<string>()
+      for (const e of [p.condition, p.consensus, p.time]) if (e) identifiers(e, found)
+      named = found
+      namedByPolicy.set(p, named)
+    }
+    for (const k of named) all.add(k)
+  }
+  return all
+}
+
+/** The namespaces this module fills. */
+export type ResourceContext = Pick<PolicyContext, 'eth' | 'solana' | 'wallet' | 'wallets' | 'wallet_account'>
+
+/** One approving vote: who, and the public key of the credential that stamped it. */
+export type PolicyVote = { userId: string; publicKey: string }
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+
+/** A pure parse that must never fail the activity: any throw means "absent". */
+function safe<T>(f: () => T | undefined): T | undefined {
+  try {
+    return f()
+  } catch {
+    return undefined
+  }
+}
+
+/** `signWith` names an account by address (any case for hex) or by wallet account id. */
+async function accountOf(sql: Sql, orgId: string, signWith: string | undefined): Promise<WalletAccountRow | undefined> {
+  if (!signWith) return undefined
+  return (await findAccountByAddress(sql, orgId, signWith)) ?? (await getWalletAccountById(sql, orgId, signWith))
+}
+
+const walletFacts = (w: WalletRow): PolicyWallet => ({ id: w.id, imported: w.imported, exported: w.exported, label: w.name })
+
+/** Adds the decoded call when an ABI uploaded for `to` declares its selector. */
+async function withContractCall(sql: Sql, orgId: string, tx: EthTxFacts): Promise<EthTxFacts> {
+  if (!tx.to || tx.data.length < 10) return tx
+  const abis = (await ethereumAbisFor(sql, orgId, tx.to))
+    .map((json) => safe(() => JSON.parse(json) as AbiItem[]))
+    .filter((a) => Array.isArray(a))
+  const call = safe(() => decodeContractCall(abis as AbiItem[][], tx.data))
+  return call ? { ...tx, ...call } : tx
+}
+
+/** Adds `parsed_instruction_data` where an IDL uploaded for the instruction's program decodes it. */
+async function withIdls(sql: Sql, orgId: string, tx: SolanaTxFacts): Promise<SolanaTxFacts> {
+  const rows = await solanaIdlsFor(sql, orgId, tx.program_keys)
+  const idls = new Map<string, unknown[]>()
+  for (const r of rows) {
+    const idl = safe(() => JSON.parse(r.json) as unknown)
+    if (idl !== undefined) idls.set(r.address, [...(idls.get(r.address) ?? []), idl])
+  }
+  return safe(() => withParsedInstructions(tx, idls)) ?? tx
+}
+
+type Target = { account?: WalletAccountRow | undefined; walletIds: string[] }
+
+const ALL_RESOURCES: ReadonlySet<string> = new Set(['eth', 'solana', 'wallet', 'wallets', 'wallet_account'])
+
+/** The accounts and wallets an activity acts on, and what it signs or sends. */
+async function targets(sql: Sql, orgId: string, type: string, p: Record<string, unknown>): Promise<Target> {
+  switch (type) {
+    case 'ACTIVITY_TYPE_EXPORT_WALLET':
+    case 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS':
+      return { walletIds: str(p.walletId) ? [p.walletId as string] : [] }
+    case 'ACTIVITY_TYPE_DELETE_WALLETS':
+      return { walletIds: Array.isArray(p.walletIds) ? p.walletIds.filter((x): x is string => typeof x === 'string') : [] }
+    case 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT': {
+      const account = await accountOf(sql, orgId, str(p.address))
+      return { account, walletIds: account ? [account.wallet_id] : [] }
+    }
+    case 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION':
+    case 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2': {
+      const account = await accountOf(sql, orgId, str(p.from))
+      return { account, walletIds: account ? [account.wallet_id] : [] }
+    }
+    case 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2': {
+      const signers = Array.isArray(p.signWiths) ? p.signWiths.filter((x): x is string => typeof x === 'string') : []
+      const accounts = (await Promise.all(signers.map((s) => accountOf(sql, orgId, s)))).filter((a): a is WalletAccountRow => !!a)
+      return { ...(accounts.length === 1 ? { account: accounts[0] } : {}), walletIds: accounts.map((a) => a.wallet_id) }
+    }
+    default: {
+      if (!('signWith' in p)) return { walletIds: [] }
+      const account = await accountOf(sql, orgId, str(p.signWith))
+      return { account, walletIds: account ? [account.wallet_id] : [] }
+    }
+  }
+}
+
+/** `eth` and `solana` of the activity, when it signs or sends a transaction or typed data. */
+async function chainFacts(
+  sql: Sql,
+  orgId: string,
+  type: string,
+  p: Record<string, unknown>,
+  from: string | undefined,
+): Promise<Array<Pick<ResourceContext, 'eth' | 'solana'>>> {
+  const out: Pick<ResourceContext, 'eth' | 'solana'> = {}
+  if (type === 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' || type === 'ACTIVITY_TYPE_SIGN_TRANSACTION') {
+    const hex = str(p.unsignedTransaction) ?? ''
+    if (p.type === 'TRANSACTION_TYPE_ETHEREUM') {
+      const tx = safe(() => ethTxFromSerialized(hex, from))
+      if (tx) out.eth = { tx: await withContractCall(sql, orgId, tx) }
+    } else if (p.type === 'TRANSACTION_TYPE_SOLANA') {
+      const tx = safe(() => solanaTxFromHex(hex))
+      if (tx) out.solana = { tx: await withIdls(sql, orgId, tx) }
+    }
+  } else if (type === 'ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION') {
+    const tx = safe(() => ethTxFromSerialized(str(p.signedTransaction) ?? ''))
+    if (tx) out.eth = { tx: await withContractCall(sql, orgId, tx) }
+  } else if (type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2') {
+    const calls = Array.isArray(p.calls) ? p.calls : [p]
+    const call = calls.length === 1 ? (calls[0] as Record<string, unknown>) : undefined
+    const to = str(call?.to)
+    const sender = str(p.from)
+    if (call && to && sender) {
+      const tx = safe(() =>
+        ethTxFromSendCall({
+          from: sender,
+          to,
+          value: str(call.value),
+          data: str(call.data),
+          caip2: str(p.caip2) ?? '',
+          nonce: str(p.nonce),
+          gasLimit: str(p.gasLimit),
+          maxFeePerGas: str(p.maxFeePerGas),
+          maxPriorityFeePerGas: str(p.maxPriorityFeePerGas),
+        }),
+      )
+      if (tx) out.eth = { tx: await withContractCall(sql, orgId, tx) }
+    }
+  } else if (type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2') {
+    const tx = safe(() => solanaTxFromHex(str(p.unsignedTransaction) ?? ''))
+    // The intent's recentBlockhash replaces the transaction's when the service sends it.
+    if (tx) {
+      const blockhash = str(p.recentBlockhash)
+      out.solana = { tx: await withIdls(sql, orgId, blockhash ? { ...tx, recent_blockhash: blockhash } : tx) }
+    }
+  } else if (
+    (type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' || type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS') &&
+    p.encoding === 'PAYLOAD_ENCODING_EIP712'
+  ) {
+    // One context per payload: the policies decide each typed-data message (evaluateActivity keeps the strictest).
+    const payloads = Array.isArray(p.payloads) ? p.payloads : [p.payload]
+    return payloads.map((payload) => {
+      const typed = typeof payload === 'string' ? safe(() => eip712FromPayload(payload)) : undefined
+      return typed ? { eth: { eip_712: typed } } : {}
+    })
+  }
+  return [out]
+}
+
+/**
+ * The resource namespaces of an activity of `type` with intent `p` (camelCase, as submitted) in
+ * organization `orgId`, limited to the keywords in `read`. Reads the accounts, wallets and ABIs it
+ * names; parses once. One context, except for sign_raw_payloads of EIP-712 payloads: one per
+ * payload (each its own `eth.eip_712`), so that a batch cannot hide a message a policy denies.
+ */
+export async function resourceContexts(
+  sql: Sql,
+  orgId: string,
+  type: string,
+  p: Record<string, unknown>,
+  read: ReadonlySet<string> = ALL_RESOURCES,
+): Promise<ResourceContext[]> {
+  const chains = read.has('eth') || read.has('solana')
+  const holders = read.has('wallet') || read.has('wallets') || read.has('wallet_account')
+  if (!chains && !holders) return [{}]
+  const t = await targets(sql, orgId, type, p)
+  const ids = holders ? [...new Set(t.walletIds)] : []
+  const wallets = (await Promise.all(ids.map((id) => getWallet(sql, orgId, id)))).filter((w): w is WalletRow => !!w).map(walletFacts)
+  const common: ResourceContext = {}
+  if (t.account) common.wallet_account = { address: t.account.address }
+  if (wallets.length > 0) common.wallets = wallets
+  const [wallet] = wallets
+  if (wallet && wallets.length === 1) common.wallet = wallet
+  const variants = chains ? await chainFacts(sql, orgId, type, p, t.account?.address) : [{}]
+  return variants.length > 0 ? variants.map((v) => ({ ...common, ...v })) : [common]
+}
+
+/**
+ * `credentials`: for each approving vote, the API key or passkey of the voter with the vote's public
+ * key (`type` CREDENTIAL_TYPE_*; a passkey also has its `credential_id`). A vote whose credential
+ * has since been deleted contributes nothing.
+ */
+export async function credentialsOf(sql: Sql, orgId: string, votes: readonly PolicyVote[]): Promise<PolicyCredential[]> {
+  const out: PolicyCredential[] = []
+  for (const v of votes) {
+    const c = await credentialOfVote(sql, orgId, v.userId, v.publicKey)
+    if (c?.kind === 'API_KEY') out.push({ id: c.id, user_id: v.userId, type: c.credential_type, public_key: c.public_key })
+    if (c?.kind === 'PASSKEY') {
+      out.push({
+        id: c.id,
+        user_id: v.userId,
+        type: 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR',
+        credential_id: c.credential_id,
+        public_key: c.public_key,
+      })
+    }
+  }
+  return out
+}
