@@ -563,3 +563,47 @@ describe('wallet, wallet_account, eth.eip_712, credentials', () => {
     )
   })
 })
+
+describe('private_key', () => {
+  it('a policy on private_key.tags lets Bob sign with the tagged key, by id or address, and eth.tx.from is its address', async () => {
+    const created = await admin.createPrivateKeys({
+      type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2',
+      timestampMs: now(),
+      organizationId: root,
+      parameters: {
+        privateKeys: [
+          { privateKeyName: 'hot', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] },
+          { privateKeyName: 'cold', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] },
+        ],
+      },
+    })
+    const [hot, cold] = created.activity.result.createPrivateKeysResultV2?.privateKeys ?? []
+    const tag = await admin.createPrivateKeyTag({
+      type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG',
+      timestampMs: now(),
+      organizationId: root,
+      parameters: { privateKeyTagName: 'hot wallet', privateKeyIds: [hot?.privateKeyId as string] },
+    })
+    const tagId = tag.activity.result.createPrivateKeyTagResult?.privateKeyTagId as string
+    const hotAddress = (hot?.addresses?.[0]?.address as string).toLowerCase()
+    await withPolicies(
+      [
+        {
+          name: 'hot keys',
+          effect: 'EFFECT_ALLOW',
+          condition: `private_key.tags.contains('${tagId}') && private_key.label == 'hot' && eth.tx.from == '${hotAddress}'`,
+        },
+      ],
+      async ([allow]) => {
+        for (const signWith of [hot?.privateKeyId as string, hot?.addresses?.[0]?.address as string]) {
+          const ok = await signTx(unsignedEth(ALLOWED).slice(2), 'TRANSACTION_TYPE_ETHEREUM', signWith)
+          expect(ok.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+          expect(await outcome(ok.activity.id, allow as string)).toBe('OUTCOME_ALLOW')
+        }
+        const waits = await signTx(unsignedEth(ALLOWED).slice(2), 'TRANSACTION_TYPE_ETHEREUM', cold?.privateKeyId as string)
+        expect(waits.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
+        expect(await outcome(waits.activity.id, allow as string)).toBe('OUTCOME_DENY_IMPLICIT')
+      },
+    )
+  })
+})

@@ -13,7 +13,8 @@
  *   account id) and its wallet; export_wallet, export_wallet_account, create_wallet_accounts by
  *   their `walletId` / `address`. `wallets`: every wallet involved (delete_wallets, several
  *   `signWiths`, or the one wallet).
- * - `private_key`: never: Sigil has no private-key resources (only wallet accounts).
+ * - `private_key`: the private key that signs (`signWith` by private key id or address), or the one
+ *   export_private_key, disable_private_key or delete_private_keys (one id) acts on.
  * - `credentials`: the API keys and passkeys whose stamps approved the activity so far.
  *
  * A transaction or payload that does not parse leaves its namespace absent (a policy reading it
@@ -23,10 +24,11 @@ import { type EthTxFacts, decodeContractCall, ethTxFromSendCall, ethTxFromSerial
 import { eip712FromPayload } from '../../../chains/policy/eip712.js'
 import { type SolanaTxFacts, solanaTxFromHex, withParsedInstructions } from '../../../chains/policy/solanaTx.js'
 import type { AbiItem } from '../../../chains/contractInterfaces.js'
-import type { Expr, ParsedPolicy, PolicyContext, PolicyCredential, PolicyWallet } from '../../policy/index.js'
+import type { Expr, ParsedPolicy, PolicyContext, PolicyCredential, PolicyPrivateKey, PolicyWallet } from '../../policy/index.js'
 import { ethereumAbisFor, solanaIdlsFor } from '../../store/smartContractInterfaces.js'
 import type { Sql } from '../../store/sql.js'
 import { credentialOfVote } from '../../store/users.js'
+import { findPrivateKeyByAddress, getPrivateKey, type PrivateKeyWithAddresses } from '../../store/privateKeys.js'
 import { type WalletAccountRow, type WalletRow, findAccountByAddress, getWallet, getWalletAccountById } from '../../store/wallets.js'
 
 /** The keywords each parsed policy names, by policy (a cache: parsed policies are immutable). */
@@ -96,7 +98,7 @@ export function keywordsRead(policies: readonly ParsedPolicy[]): ReadonlySet<str
 }
 
 /** The namespaces this module fills. */
-export type ResourceContext = Pick<PolicyContext, 'eth' | 'solana' | 'wallet' | 'wallets' | 'wallet_account'>
+export type ResourceContext = Pick<PolicyContext, 'eth' | 'solana' | 'wallet' | 'wallets' | 'wallet_account' | 'private_key'>
 
 /** One approving vote: who, and the public key of the credential that stamped it. */
 export type PolicyVote = { userId: string; publicKey: string }
@@ -141,9 +143,23 @@ async function withIdls(sql: Sql, orgId: string, tx: SolanaTxFacts): Promise<Sol
   return safe(() => withParsedInstructions(tx, idls)) ?? tx
 }
 
-type Target = { account?: WalletAccountRow | undefined; walletIds: string[] }
+type Target = { account?: WalletAccountRow | undefined; walletIds: string[]; privateKey?: PrivateKeyWithAddresses | undefined }
 
-const ALL_RESOURCES: ReadonlySet<string> = new Set(['eth', 'solana', 'wallet', 'wallets', 'wallet_account'])
+const ALL_RESOURCES: ReadonlySet<string> = new Set(['eth', 'solana', 'wallet', 'wallets', 'wallet_account', 'private_key'])
+
+/** A private key named by id or by one of its addresses. */
+async function privateKeyOf(sql: Sql, orgId: string, ref: string | undefined): Promise<PrivateKeyWithAddresses | undefined> {
+  if (!ref) return undefined
+  return (await getPrivateKey(sql, orgId, ref)) ?? (await findPrivateKeyByAddress(sql, orgId, ref))
+}
+
+const privateKeyFacts = (k: PrivateKeyWithAddresses): PolicyPrivateKey => ({
+  id: k.id,
+  tags: k.tags,
+  imported: k.imported,
+  exported: k.exported,
+  label: k.name,
+})
 
 /** The accounts and wallets an activity acts on, and what it signs or sends. */
 async function targets(sql: Sql, orgId: string, type: string, p: Record<string, unknown>): Promise<Target> {
@@ -153,6 +169,13 @@ async function targets(sql: Sql, orgId: string, type: string, p: Record<string, 
       return { walletIds: str(p.walletId) ? [p.walletId as string] : [] }
     case 'ACTIVITY_TYPE_DELETE_WALLETS':
       return { walletIds: Array.isArray(p.walletIds) ? p.walletIds.filter((x): x is string => typeof x === 'string') : [] }
+    case 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY':
+    case 'ACTIVITY_TYPE_DISABLE_PRIVATE_KEY':
+      return { walletIds: [], privateKey: await privateKeyOf(sql, orgId, str(p.privateKeyId)) }
+    case 'ACTIVITY_TYPE_DELETE_PRIVATE_KEYS': {
+      const ids = Array.isArray(p.privateKeyIds) ? p.privateKeyIds : []
+      return { walletIds: [], privateKey: ids.length === 1 ? await privateKeyOf(sql, orgId, str(ids[0])) : undefined }
+    }
     case 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT': {
       const account = await accountOf(sql, orgId, str(p.address))
       return { account, walletIds: account ? [account.wallet_id] : [] }
@@ -170,7 +193,8 @@ async function targets(sql: Sql, orgId: string, type: string, p: Record<string, 
     default: {
       if (!('signWith' in p)) return { walletIds: [] }
       const account = await accountOf(sql, orgId, str(p.signWith))
-      return { account, walletIds: account ? [account.wallet_id] : [] }
+      if (account) return { account, walletIds: [account.wallet_id] }
+      return { walletIds: [], privateKey: await privateKeyOf(sql, orgId, str(p.signWith)) }
     }
   }
 }
@@ -252,17 +276,19 @@ export async function resourceContexts(
   read: ReadonlySet<string> = ALL_RESOURCES,
 ): Promise<ResourceContext[]> {
   const chains = read.has('eth') || read.has('solana')
-  const holders = read.has('wallet') || read.has('wallets') || read.has('wallet_account')
+  const holders = read.has('wallet') || read.has('wallets') || read.has('wallet_account') || read.has('private_key')
   if (!chains && !holders) return [{}]
   const t = await targets(sql, orgId, type, p)
   const ids = holders ? [...new Set(t.walletIds)] : []
   const wallets = (await Promise.all(ids.map((id) => getWallet(sql, orgId, id)))).filter((w): w is WalletRow => !!w).map(walletFacts)
   const common: ResourceContext = {}
   if (t.account) common.wallet_account = { address: t.account.address }
+  if (t.privateKey) common.private_key = privateKeyFacts(t.privateKey)
   if (wallets.length > 0) common.wallets = wallets
   const [wallet] = wallets
   if (wallet && wallets.length === 1) common.wallet = wallet
-  const variants = chains ? await chainFacts(sql, orgId, type, p, t.account?.address) : [{}]
+  const signer = t.account?.address ?? t.privateKey?.addresses.find((a) => a.format === 'ADDRESS_FORMAT_ETHEREUM')?.address
+  const variants = chains ? await chainFacts(sql, orgId, type, p, signer) : [{}]
   return variants.length > 0 ? variants.map((v) => ({ ...common, ...v })) : [common]
 }
 
