@@ -29,6 +29,7 @@ import { ethSendTransaction, ethSendTransactionV1 } from './operations/eth_send_
 import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
+import { listAppProofs } from './operations/list_app_proofs.js'
 import { getOrganization } from './operations/get_organization.js'
 import { initImportPrivateKey } from './operations/init_import_private_key.js'
 import { importPrivateKey } from './operations/import_private_key.js'
@@ -229,6 +230,7 @@ export const QUERY_OPERATIONS = [
   listPrivateKeys,
   listPrivateKeyTags,
   getOrganization,
+  listAppProofs,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

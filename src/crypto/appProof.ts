@@ -2,14 +2,16 @@
  * App proofs (service-interface "App proof"; issue 3): an activity's intent and result digests
  * signed by the service's ephemeral P-256 key, scheme SIGNATURE_SCHEME_EPHEMERAL_KEY_P256.
  *
- * proofPayload = canonicalJson({activityId, type, organizationId, intentDigest, resultDigest}),
- * digests = sha256 hex of canonicalJson(intent|result); signature = DER hex ECDSA-P256-SHA256
- * over utf8(proofPayload); publicKey = compressed hex. The verifier also accepts upstream's
- * layout (publicKey = 130-byte encryptionPub65||signingPub65 hex, signature = raw r||s hex).
+ * proofPayload = canonicalJson({activityId, type, organizationId, intentDigest, resultDigest,
+ * timestampMs}), digests = sha256 hex of canonicalJson(intent|result). The layout is the hosted
+ * service's, so `@turnkey/crypto` `verifyAppProofSignature` accepts Sigil's proofs: publicKey =
+ * hex of 130 bytes, encryptionPub65 || signingPub65 (uncompressed P-256 points); signature = hex
+ * of raw r||s (low-S) ECDSA-P256-SHA256 over utf8(proofPayload). The verifier also accepts
+ * Sigil's earlier layout (compressed signing key, DER signature).
  */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { invalidField } from '../api/errors.js'
-import { signP256Der, verifyP256Compact, verifyP256Der } from './ecdsa.js'
+import { signP256Compact, verifyP256Compact, verifyP256Der } from './ecdsa.js'
 import { bytesToHex, tryHexToBytes, utf8Encode } from './encoding.js'
 import { p256PublicKeyFromPrivate, uncompressP256PublicKey } from './p256.js'
 
@@ -26,6 +28,8 @@ export type AppProofPayload = {
   organizationId: string
   intentDigest: string
   resultDigest: string
+  /** Milliseconds since the epoch when the proof was made (the hosted payload carries it too). */
+  timestampMs?: string
 }
 
 /** Why an app proof was refused. */
@@ -68,6 +72,9 @@ export function createAppProof(opts: {
   intent: unknown
   result: unknown
   signerPrivateKey: Uint8Array
+  /** The first half of `publicKey` (65-byte uncompressed P-256 point); the signing key's own when absent. */
+  encryptionPublicKey?: Uint8Array
+  nowMs?: number
 }): AppProof {
   const payload: AppProofPayload = {
     activityId: opts.activityId,
@@ -75,13 +82,17 @@ export function createAppProof(opts: {
     organizationId: opts.organizationId,
     intentDigest: canonicalDigest(opts.intent),
     resultDigest: canonicalDigest(opts.result),
+    timestampMs: String(opts.nowMs ?? Date.now()),
   }
   const proofPayload = canonicalJson(payload)
+  const signing = p256PublicKeyFromPrivate(opts.signerPrivateKey, false)
+  const encryption = opts.encryptionPublicKey ?? signing
+  if (encryption.length !== 65) throw invalidField('encryptionPublicKey', 'must be a 65-byte uncompressed P-256 point')
   return {
     scheme: APP_PROOF_SCHEME,
-    publicKey: bytesToHex(p256PublicKeyFromPrivate(opts.signerPrivateKey, true)),
+    publicKey: bytesToHex(encryption) + bytesToHex(signing),
     proofPayload,
-    signature: bytesToHex(signP256Der(utf8Encode(proofPayload), opts.signerPrivateKey)),
+    signature: bytesToHex(signP256Compact(utf8Encode(proofPayload), opts.signerPrivateKey)),
   }
 }
 

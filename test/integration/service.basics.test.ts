@@ -1,6 +1,7 @@
 import { statSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { verifyAppProofSignature } from '@turnkey/crypto'
 import { verifyAppProof } from '../../src/crypto/appProof.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
@@ -330,5 +331,11 @@ describe('activities', () => {
     expect(ok.ok).toBe(true)
     const tampered = verifyAppProof(proof, { intent: { name: 'other' }, result: a.result.setOrganizationFeatureResult })
     expect(tampered.ok).toBe(false)
+    // The hosted service's own verifier accepts it, and list_app_proofs serves it.
+    expect(() => verifyAppProofSignature(proof)).not.toThrow()
+    const listed = await svc.post('/public/v1/query/list_app_proofs', { organizationId: svc.admin.organizationId, activityId: a.id })
+    expect(listed.json.appProofs).toEqual([proof])
+    const foreign = await svc.post('/public/v1/query/list_app_proofs', { organizationId: svc.admin.organizationId, activityId: 'nope' })
+    expect(foreign.status).toBe(404)
   })
 })

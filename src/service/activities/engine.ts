@@ -175,6 +175,8 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         intent,
         result,
         signerPrivateKey: rt.keys.appProof.privateKey,
+        encryptionPublicKey: rt.keys.signer.publicKey,
+        nowMs: rt.now(),
       }),
     ]
   }

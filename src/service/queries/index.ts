@@ -32,6 +32,7 @@ import { handler as getPrivateKey } from './get_private_key.js'
 import { handler as listPrivateKeys } from './list_private_keys.js'
 import { handler as listPrivateKeyTags } from './list_private_key_tags.js'
 import { handler as getOrganization } from './get_organization.js'
+import { handler as listAppProofs } from './list_app_proofs.js'
 
 /** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
 export const QUERY_HANDLERS = {
@@ -68,4 +69,5 @@ export const QUERY_HANDLERS = {
   list_private_keys: listPrivateKeys,
   list_private_key_tags: listPrivateKeyTags,
   get_organization: getOrganization,
+  list_app_proofs: listAppProofs,
 } satisfies QueryHandlerTable

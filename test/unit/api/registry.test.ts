@@ -115,6 +115,7 @@ const QUERY_NAMES = [
   'list_private_keys',
   'list_private_key_tags',
   'get_organization',
+  'list_app_proofs',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {

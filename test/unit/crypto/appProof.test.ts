@@ -1,3 +1,4 @@
+import { verifyAppProofSignature } from '@turnkey/crypto'
 import { describe, expect, it } from 'vitest'
 import { p256 } from '@noble/curves/nist.js'
 import { sha256 } from '@noble/hashes/sha2.js'
@@ -27,17 +28,30 @@ describe('app proofs', () => {
     signerPrivateKey: signer.privateKey,
   })
 
-  it('has the documented shape and verifies', () => {
+  it("has the hosted service's layout (130-byte key, raw r||s) and verifies, here and with @turnkey/crypto", () => {
     expect(proof.scheme).toBe(APP_PROOF_SCHEME)
-    expect(proof.publicKey).toBe(bytesToHex(signer.publicKey))
+    expect(proof.publicKey).toBe(bytesToHex(signer.publicKeyUncompressed) + bytesToHex(signer.publicKeyUncompressed))
     const payload = JSON.parse(proof.proofPayload) as Record<string, string>
-    expect(Object.keys(payload)).toEqual(['activityId', 'intentDigest', 'organizationId', 'resultDigest', 'type'])
+    expect(Object.keys(payload)).toEqual(['activityId', 'intentDigest', 'organizationId', 'resultDigest', 'timestampMs', 'type'])
     expect(payload.intentDigest).toBe(bytesToHex(sha256(utf8Encode(canonicalJson(intent)))))
-    expect(p256.verify(hexToBytes(proof.signature), utf8Encode(proof.proofPayload), signer.publicKey, { format: 'der', lowS: false })).toBe(
-      true,
-    )
-    const r = verifyAppProof(proof, { intent, result, expectedPublicKey: proof.publicKey })
+    expect(hexToBytes(proof.signature)).toHaveLength(64)
+    expect(
+      p256.verify(hexToBytes(proof.signature), utf8Encode(proof.proofPayload), signer.publicKeyUncompressed, { format: 'compact' }),
+    ).toBe(true)
+    const r = verifyAppProof(proof, { intent, result, expectedPublicKey: bytesToHex(signer.publicKey) })
     expect(r.ok && r.payload.activityId).toBe('act-1')
+    expect(() => verifyAppProofSignature(proof)).not.toThrow()
+    expect(() => verifyAppProofSignature({ ...proof, proofPayload: proof.proofPayload.replace('act-1', 'act-2') })).toThrow()
+    const withEncryptionKey = createAppProof({
+      activityId: 'act-1',
+      type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+      organizationId: 'org-1',
+      intent,
+      result,
+      signerPrivateKey: signer.privateKey,
+      encryptionPublicKey: generateP256KeyPair().publicKeyUncompressed,
+    })
+    expect(() => verifyAppProofSignature(withEncryptionKey)).not.toThrow()
   })
 
   it('key order of intent/result does not matter', () => {
@@ -60,10 +74,9 @@ describe('app proofs', () => {
     expect(verifyAppProof({ ...proof, signature: 'zz' })).toEqual({ ok: false, reason: 'PROOF_MALFORMED' })
   })
 
-  it('also accepts the upstream layout (130-byte key, raw r||s signature)', () => {
-    const enc = generateP256KeyPair().publicKeyUncompressed
-    const raw = p256.sign(utf8Encode(proof.proofPayload), signer.privateKey, { format: 'compact' })
-    const upstream = { ...proof, publicKey: bytesToHex(enc) + bytesToHex(signer.publicKeyUncompressed), signature: bytesToHex(raw) }
-    expect(verifyAppProof(upstream, { intent, result, expectedPublicKey: proof.publicKey }).ok).toBe(true)
+  it("also accepts Sigil's earlier layout (compressed key, DER signature)", () => {
+    const der = p256.sign(utf8Encode(proof.proofPayload), signer.privateKey, { format: 'der' })
+    const earlier = { ...proof, publicKey: bytesToHex(signer.publicKey), signature: bytesToHex(der) }
+    expect(verifyAppProof(earlier, { intent, result, expectedPublicKey: proof.publicKey }).ok).toBe(true)
   })
 })
