@@ -93,9 +93,9 @@ import { recoverUser } from './operations/recover_user.js'
 import { rejectActivity } from './operations/reject_activity.js'
 import { removeOrganizationFeature } from './operations/remove_organization_feature.js'
 import { setOrganizationFeature } from './operations/set_organization_feature.js'
-import { signRawPayload } from './operations/sign_raw_payload.js'
+import { signRawPayload, signRawPayloadV1 } from './operations/sign_raw_payload.js'
 import { signRawPayloads } from './operations/sign_raw_payloads.js'
-import { signTransaction } from './operations/sign_transaction.js'
+import { signTransaction, signTransactionV1 } from './operations/sign_transaction.js'
 import { solSendTransaction, solSendTransactionV1 } from './operations/sol_send_transaction.js'
 import { stampLogin } from './operations/stamp_login.js'
 import { updatePolicyV1, updatePolicyV2 } from './operations/update_policy.js'
@@ -189,6 +189,8 @@ export const SUBMIT_OPERATIONS = [
   initImportPrivateKey,
   importPrivateKey,
   exportPrivateKey,
+  signRawPayloadV1,
+  signTransactionV1,
 ] as const
 
 /** Every query definition. */

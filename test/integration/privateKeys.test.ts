@@ -136,6 +136,55 @@ describe('private keys', () => {
     expect(ed25519.verify(hexToBytes(sr + s), hexToBytes('abcd'), base58.decode(solKey.address))).toBe(true)
   })
 
+  it('the V1 signing types take privateKeyId (SIGN_RAW_PAYLOAD, SIGN_TRANSACTION); an unknown id is 404 naming it', async () => {
+    const digest = '22'.repeat(32)
+    const r = await svc.post(
+      `${S}sign_raw_payload`,
+      submitBody('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD', org, {
+        privateKeyId: ethKey.id,
+        payload: digest,
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NO_OP',
+      }),
+    )
+    expect(r.status).toBe(200)
+    expect(r.json.activity.intent.signRawPayloadIntent.privateKeyId).toBe(ethKey.id)
+    const { r: sr, s, v } = r.json.activity.result.signRawPayloadResult
+    expect(await recoverAddress({ hash: `0x${digest}`, signature: { r: `0x${sr}`, s: `0x${s}`, yParity: Number.parseInt(v, 16) } })).toBe(
+      ethKey.address,
+    )
+    const unsigned = serializeTransaction({
+      chainId: 1,
+      nonce: 3,
+      to: '0x000000000000000000000000000000000000dEaD',
+      value: 1n,
+      gas: 21000n,
+      gasPrice: 5n,
+    })
+    const t = await svc.post(
+      `${S}sign_transaction`,
+      submitBody('ACTIVITY_TYPE_SIGN_TRANSACTION', org, {
+        privateKeyId: ethKey.id,
+        unsignedTransaction: unsigned.slice(2),
+        type: 'TRANSACTION_TYPE_ETHEREUM',
+      }),
+    )
+    expect(t.status).toBe(200)
+    const signed = `0x${t.json.activity.result.signTransactionResult.signedTransaction}` as `0x${string}`
+    expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(ethKey.address)
+    const unknown = await svc.post(
+      `${S}sign_raw_payload`,
+      submitBody('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD', org, {
+        privateKeyId: 'nope',
+        payload: digest,
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NO_OP',
+      }),
+    )
+    expect(unknown.status).toBe(404)
+    expect(JSON.stringify(unknown.json)).toContain('parameters.privateKeyId')
+  })
+
   it('refuses a duplicate name (409, the whole request), a format that does not fit the curve (400), unknown tags (404)', async () => {
     const dup = await svc.post(
       `${S}create_private_keys`,

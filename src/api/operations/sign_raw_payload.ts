@@ -22,3 +22,19 @@ export const signRawPayload = defineSubmit({
   }),
   result: RawSignature,
 })
+
+/** ACTIVITY_TYPE_SIGN_RAW_PAYLOAD, on the same path: the key named by `privateKeyId` (an id or address, as `signWith`). */
+export const signRawPayloadV1 = defineSubmit({
+  name: 'sign_raw_payload_v1',
+  path: '/public/v1/submit/sign_raw_payload',
+  type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD',
+  intentKey: 'signRawPayloadIntent',
+  resultKey: 'signRawPayloadResult',
+  parameters: z.object({
+    privateKeyId: z.string().min(1, { error: 'required' }),
+    payload: z.string(),
+    encoding: PayloadEncoding,
+    hashFunction: HashFunction,
+  }),
+  result: RawSignature,
+})

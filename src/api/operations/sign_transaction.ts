@@ -17,3 +17,18 @@ export const signTransaction = defineSubmit({
   }),
   result: z.object({ signedTransaction: z.string() }),
 })
+
+/** ACTIVITY_TYPE_SIGN_TRANSACTION, on the same path: the key named by `privateKeyId` (an id or address, as `signWith`). */
+export const signTransactionV1 = defineSubmit({
+  name: 'sign_transaction_v1',
+  path: '/public/v1/submit/sign_transaction',
+  type: 'ACTIVITY_TYPE_SIGN_TRANSACTION',
+  intentKey: 'signTransactionIntent',
+  resultKey: 'signTransactionResult',
+  parameters: z.object({
+    privateKeyId: z.string().min(1, { error: 'required' }),
+    unsignedTransaction: z.string(),
+    type: TransactionType,
+  }),
+  result: z.object({ signedTransaction: z.string() }),
+})

@@ -46,9 +46,9 @@ import { handler as updateRootQuorum } from './update_root_quorum.js'
 import { handler as createWallet } from './create_wallet.js'
 import { handler as createWalletAccounts } from './create_wallet_accounts.js'
 import { handler as deleteWallets } from './delete_wallets.js'
-import { handler as signRawPayload } from './sign_raw_payload.js'
+import { handler as signRawPayload, handlerV1 as signRawPayloadV1 } from './sign_raw_payload.js'
 import { handler as signRawPayloads } from './sign_raw_payloads.js'
-import { handler as signTransaction } from './sign_transaction.js'
+import { handler as signTransaction, handlerV1 as signTransactionV1 } from './sign_transaction.js'
 import { handler as initImportWallet } from './init_import_wallet.js'
 import { handler as importWallet } from './import_wallet.js'
 import { handler as exportWallet } from './export_wallet.js'
@@ -121,8 +121,10 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS: createWalletAccounts,
   ACTIVITY_TYPE_DELETE_WALLETS: deleteWallets,
   ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: signRawPayload,
+  ACTIVITY_TYPE_SIGN_RAW_PAYLOAD: signRawPayloadV1,
   ACTIVITY_TYPE_SIGN_RAW_PAYLOADS: signRawPayloads,
   ACTIVITY_TYPE_SIGN_TRANSACTION_V2: signTransaction,
+  ACTIVITY_TYPE_SIGN_TRANSACTION: signTransactionV1,
   ACTIVITY_TYPE_INIT_IMPORT_WALLET: initImportWallet,
   ACTIVITY_TYPE_IMPORT_WALLET: importWallet,
   ACTIVITY_TYPE_EXPORT_WALLET: exportWallet,

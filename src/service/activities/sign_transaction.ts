@@ -1,10 +1,10 @@
 import type { z } from 'zod'
 import { invalidField } from '../../api/errors.js'
-import type { signTransaction } from '../../api/operations/sign_transaction.js'
+import type { signTransaction, signTransactionV1 } from '../../api/operations/sign_transaction.js'
+import { namingFields, renamed } from './shared/fieldNames.js'
 import { signEthereumTransaction } from '../../chains/sign/ethereumTransaction.js'
 import { signSolanaTransaction } from '../../chains/sign/solanaTransaction.js'
 import { hexToBytes } from '../../crypto/encoding.js'
-import { namingFields } from './shared/fieldNames.js'
 import { openSignerKey, requireSigner } from './shared/signer.js'
 import type { ActivityHandler } from './types.js'
 
@@ -46,5 +46,15 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
     return { signedTransaction }
   } finally {
     privateKey.fill(0)
+  }
+}
+
+/** sign_transaction V1: as V2 with `privateKeyId` for `signWith`; errors name parameters.privateKeyId. */
+export const handlerV1: ActivityHandler<z.infer<typeof signTransactionV1.parameters>> = async (ctx, p) => {
+  const { privateKeyId, ...rest } = p
+  try {
+    return await handler(ctx, { ...rest, signWith: privateKeyId })
+  } catch (e) {
+    throw renamed(e, (f) => (f === 'parameters.signWith' ? 'parameters.privateKeyId' : f))
   }
 }

@@ -79,6 +79,8 @@ const SUBMIT_NAMES = [
   'init_import_private_key',
   'import_private_key',
   'export_private_key',
+  'sign_raw_payload_v1',
+  'sign_transaction_v1',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',

@@ -191,10 +191,12 @@ async function targets(sql: Sql, orgId: string, type: string, p: Record<string, 
       return { ...(accounts.length === 1 ? { account: accounts[0] } : {}), walletIds: accounts.map((a) => a.wallet_id) }
     }
     default: {
-      if (!('signWith' in p)) return { walletIds: [] }
-      const account = await accountOf(sql, orgId, str(p.signWith))
+      // V1 signing intents name the key `privateKeyId`.
+      const ref = 'signWith' in p ? str(p.signWith) : 'privateKeyId' in p ? str(p.privateKeyId) : undefined
+      if (ref === undefined) return { walletIds: [] }
+      const account = await accountOf(sql, orgId, ref)
       if (account) return { account, walletIds: [account.wallet_id] }
-      return { walletIds: [], privateKey: await privateKeyOf(sql, orgId, str(p.signWith)) }
+      return { walletIds: [], privateKey: await privateKeyOf(sql, orgId, ref) }
     }
   }
 }
@@ -249,7 +251,9 @@ async function chainFacts(
       out.solana = { tx: await withIdls(sql, orgId, blockhash ? { ...tx, recent_blockhash: blockhash } : tx) }
     }
   } else if (
-    (type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' || type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS') &&
+    (type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' ||
+      type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD' ||
+      type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS') &&
     p.encoding === 'PAYLOAD_ENCODING_EIP712'
   ) {
     // One context per payload: the policies decide each typed-data message (evaluateActivity keeps the strictest).
