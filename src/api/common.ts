@@ -179,6 +179,19 @@ export const ApiKeyParams = z.object({
 })
 export type ApiKeyParams = z.infer<typeof ApiKeyParams>
 
+/** API key parameter of the older intents (hosted apiApiKeyParams): no `curveType`, so P-256. */
+export const ApiKeyParamsNoCurve = z.object({
+  apiKeyName: z.string(),
+  publicKey: z.string(),
+  expirationSeconds: ExpirationSeconds.optional(),
+})
+export type ApiKeyParamsNoCurve = z.infer<typeof ApiKeyParamsNoCurve>
+
+/** An API key of the older intents with its curve made explicit (P-256). */
+export function withP256(k: ApiKeyParamsNoCurve): ApiKeyParams {
+  return { ...k, curveType: 'API_KEY_CURVE_P256' }
+}
+
 /** A user's `apiKeys` in a request: at most {@link MAX_API_KEYS_PER_USER}. */
 export const ApiKeysParam = boundedArray(ApiKeyParams, MAX_API_KEYS_PER_USER)
 

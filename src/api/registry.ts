@@ -5,7 +5,7 @@
 import type { ActivityType } from './enums.js'
 import type { QueryDefinition, SubmitDefinition } from './operation.js'
 import { approveActivity } from './operations/approve_activity.js'
-import { createApiKeys } from './operations/create_api_keys.js'
+import { createApiKeys, createApiKeysV1 } from './operations/create_api_keys.js'
 import { createAuthenticators } from './operations/create_authenticators.js'
 import { createPolicies } from './operations/create_policies.js'
 import { createPolicyV3 } from './operations/create_policy.js'
@@ -13,7 +13,7 @@ import { createFiatOnRampCredential } from './operations/create_fiat_on_ramp_cre
 import { createSmartContractInterface } from './operations/create_smart_contract_interface.js'
 import { createReadWriteSession } from './operations/create_read_write_session.js'
 import { createSubOrganization } from './operations/create_sub_organization.js'
-import { createUsers, createUsersV3 } from './operations/create_users.js'
+import { createUsers, createUsersV2, createUsersV3 } from './operations/create_users.js'
 import { createWallet } from './operations/create_wallet.js'
 import { createWalletAccounts } from './operations/create_wallet_accounts.js'
 import { deleteApiKeys } from './operations/delete_api_keys.js'
@@ -191,6 +191,8 @@ export const SUBMIT_OPERATIONS = [
   exportPrivateKey,
   signRawPayloadV1,
   signTransactionV1,
+  createApiKeysV1,
+  createUsersV2,
 ] as const
 
 /** Every query definition. */

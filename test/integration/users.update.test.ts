@@ -202,3 +202,39 @@ describe('create_api_only_users', () => {
     expect(JSON.stringify(bad.json)).toContain('parameters.apiOnlyUsers[0].apiKeys[0]')
   })
 })
+
+describe('older versions on the same paths', () => {
+  it('CREATE_USERS_V2 and CREATE_API_KEYS (V1) take API keys without curveType as P-256 keys that stamp', async () => {
+    const k1 = newApiKey('v2 user key')
+    const users = await svc.post(
+      `${S}create_users`,
+      submitBody('ACTIVITY_TYPE_CREATE_USERS_V2', org, {
+        users: [{ userName: 'v2 user', apiKeys: [{ apiKeyName: 'k1', publicKey: k1.publicKey }], authenticators: [], userTags: [] }],
+      }),
+    )
+    expect(users.status).toBe(200)
+    expect(users.json.activity.intent.createUsersIntentV2.users[0].userName).toBe('v2 user')
+    const id = users.json.activity.result.createUsersResult.userIds[0] as string
+    const k2 = newApiKey('v1 key')
+    const keys = await svc.post(
+      `${S}create_api_keys`,
+      submitBody('ACTIVITY_TYPE_CREATE_API_KEYS', org, { userId: id, apiKeys: [{ apiKeyName: 'k2', publicKey: k2.publicKey }] }),
+    )
+    expect(keys.status).toBe(200)
+    const u = await user(id)
+    expect(u.apiKeys.map((k) => [k.apiKeyName, k.credential.type])).toEqual([
+      ['k1', 'CREDENTIAL_TYPE_API_KEY_P256'],
+      ['k2', 'CREDENTIAL_TYPE_API_KEY_P256'],
+    ])
+    for (const k of [k1, k2]) {
+      const c = new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: k.publicKey, apiPrivateKey: k.privateKeyHex }))
+      expect((await c.getWhoami({ organizationId: org })).userId).toBe(id)
+    }
+    const bad = await svc.post(
+      `${S}create_api_keys`,
+      submitBody('ACTIVITY_TYPE_CREATE_API_KEYS', org, { userId: id, apiKeys: [{ apiKeyName: 'x', publicKey: '02zz' }] }),
+    )
+    expect(bad.status).toBe(400)
+    expect(JSON.stringify(bad.json)).toContain('parameters.apiKeys[0]')
+  })
+})

@@ -1,8 +1,8 @@
 /** create_users (service-interface.md Intents "createUsersIntentV2"; Turnkey V3 adds phone and OAuth). */
 import { z } from 'zod'
-import { ApiKeysParam, AuthenticatorsParam, OauthProvidersParam } from '../common.js'
+import { ApiKeyParamsNoCurve, ApiKeysParam, AuthenticatorsParam, OauthProvidersParam } from '../common.js'
 import { StringArray, boundedArray } from '../fields.js'
-import { MAX_USER_TAGS, MAX_USERS } from '../limits.js'
+import { MAX_API_KEYS_PER_USER, MAX_USER_TAGS, MAX_USERS } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 
 /** One user to create. */
@@ -43,5 +43,27 @@ export const createUsersV3 = defineSubmit({
   intentKey: 'createUsersIntentV3',
   resultKey: 'createUsersResult',
   parameters: CreateUsersParameters,
+  result: CreateUsersResult,
+})
+
+/** ACTIVITY_TYPE_CREATE_USERS_V2, on the same path: API keys without `curveType` (P-256), no phone, no OAuth providers. */
+export const createUsersV2 = defineSubmit({
+  name: 'create_users_v2',
+  path: '/public/v1/submit/create_users',
+  type: 'ACTIVITY_TYPE_CREATE_USERS_V2',
+  intentKey: 'createUsersIntentV2',
+  resultKey: 'createUsersResult',
+  parameters: z.object({
+    users: boundedArray(
+      z.object({
+        userName: z.string().min(1, { error: 'required' }),
+        userEmail: z.string().optional(),
+        apiKeys: boundedArray(ApiKeyParamsNoCurve, MAX_API_KEYS_PER_USER),
+        authenticators: AuthenticatorsParam,
+        userTags: boundedArray(z.string(), MAX_USER_TAGS),
+      }),
+      MAX_USERS,
+    ),
+  }),
   result: CreateUsersResult,
 })

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
-import type { createApiKeys } from '../../api/operations/create_api_keys.js'
+import { withP256 } from '../../api/common.js'
+import type { createApiKeys, createApiKeysV1 } from '../../api/operations/create_api_keys.js'
 import { registerApiKey } from './shared/credentials.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
@@ -18,3 +19,7 @@ export const handler: ActivityHandler<z.infer<typeof createApiKeys.parameters>> 
   }
   return { apiKeyIds }
 }
+
+/** create_api_keys V1: keys without `curveType` are P-256. */
+export const handlerV1: ActivityHandler<z.infer<typeof createApiKeysV1.parameters>> = (ctx, p) =>
+  handler(ctx, { userId: p.userId, apiKeys: p.apiKeys.map(withP256) })

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
-import type { createUsers } from '../../api/operations/create_users.js'
+import { withP256 } from '../../api/common.js'
+import type { createUsers, createUsersV2 } from '../../api/operations/create_users.js'
 import { createUser } from './shared/users.js'
 import type { ActivityHandler } from './types.js'
 
@@ -17,3 +18,7 @@ export const handler: ActivityHandler<z.infer<typeof createUsers.parameters>> = 
   }
   return { userIds }
 }
+
+/** create_users V2: API keys without `curveType` are P-256; no phone numbers or OAuth providers. */
+export const handlerV2: ActivityHandler<z.infer<typeof createUsersV2.parameters>> = (ctx, p) =>
+  handler(ctx, { users: p.users.map((u) => ({ ...u, apiKeys: u.apiKeys.map(withP256), oauthProviders: [] })) })

@@ -13,10 +13,10 @@ import { handler as initFiatOnRamp } from './init_fiat_on_ramp.js'
 import { handler as createFiatOnRampCredential } from './create_fiat_on_ramp_credential.js'
 import { handler as updateFiatOnRampCredential } from './update_fiat_on_ramp_credential.js'
 import { handler as deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
-import { handler as createApiKeys } from './create_api_keys.js'
+import { handler as createApiKeys, handlerV1 as createApiKeysV1 } from './create_api_keys.js'
 import { handler as createAuthenticators } from './create_authenticators.js'
 import { handler as createSubOrganization } from './create_sub_organization.js'
-import { handler as createUsers } from './create_users.js'
+import { handler as createUsers, handlerV2 as createUsersV2 } from './create_users.js'
 import { handler as initImportPrivateKey } from './init_import_private_key.js'
 import { handler as importPrivateKey } from './import_private_key.js'
 import { handler as exportPrivateKey } from './export_private_key.js'
@@ -71,6 +71,7 @@ import { handler as deletePolicies } from './delete_policies.js'
 export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8: createSubOrganization,
   ACTIVITY_TYPE_CREATE_USERS_V3: createUsers,
+  ACTIVITY_TYPE_CREATE_USERS_V2: createUsersV2,
   ACTIVITY_TYPE_UPDATE_WALLET: updateWallet,
   ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS: deleteWalletAccounts,
   ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME: updateOrganizationName,
@@ -110,6 +111,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_UPDATE_FIAT_ON_RAMP_CREDENTIAL: updateFiatOnRampCredential,
   ACTIVITY_TYPE_DELETE_FIAT_ON_RAMP_CREDENTIAL: deleteFiatOnRampCredential,
   ACTIVITY_TYPE_CREATE_API_KEYS_V2: createApiKeys,
+  ACTIVITY_TYPE_CREATE_API_KEYS: createApiKeysV1,
   ACTIVITY_TYPE_DELETE_API_KEYS: deleteApiKeys,
   ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2: createAuthenticators,
   ACTIVITY_TYPE_DELETE_AUTHENTICATORS: deleteAuthenticators,

@@ -81,6 +81,8 @@ const SUBMIT_NAMES = [
   'export_private_key',
   'sign_raw_payload_v1',
   'sign_transaction_v1',
+  'create_api_keys_v1',
+  'create_users_v2',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',
