@@ -30,6 +30,8 @@ window.dapp = {
   balance: (address) => outcome(window.reader.getBalance({ address }).then(String)),
   send: (account, to, value, data) =>
     outcome(window.wallet.sendTransaction({ account, to, value: BigInt(value), data, chain: null })),
+  signTx: (account, to, value, data) =>
+    outcome(window.wallet.request({ method: 'eth_signTransaction', params: [{ from: account, to, value: '0x' + BigInt(value).toString(16), data }] })),
   receipt: (hash) =>
     outcome(window.reader.waitForTransactionReceipt({ hash, timeout: 30000 }).then((r) => ({ status: r.status, blockNumber: String(r.blockNumber) }))),
 }
@@ -46,6 +48,21 @@ export async function viemDappScript(): Promise<string> {
     logLevel: 'silent',
   })
   return bundle.outputFiles[0]?.text ?? ''
+}
+
+/**
+ * Whether every element of `page` fits its viewport's width (long addresses, hex data and numbers
+ * wrap instead of overflowing); the elements that stick out otherwise.
+ */
+export async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth
+    const out = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent ?? '').slice(0, 40)}`)
+    if (document.documentElement.scrollWidth > width) out.unshift(`document scrolls to ${document.documentElement.scrollWidth} px`)
+    return out
+  })
 }
 
 /** Run `fn` (a dApp request) and wait for our approval window to be shown, then interactive (Approve enabled). */
