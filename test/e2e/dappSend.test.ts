@@ -135,7 +135,7 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
       content: '.approval .app-main, .approval .app-main * { overflow-wrap: normal !important; word-break: normal !important; }',
     })
     expect((await overflowing(approval)).length).toBeGreaterThan(0)
-    await unwrapped.evaluate((e) => e.remove())
+    await unwrapped.evaluate((e) => (e as Element).remove())
     expect(await axeViolations(approval)).toEqual([])
     await shot(approval, 'approval-sign-transaction-filled')
     await approval.getByRole('button', { name: 'Approve' }).click()

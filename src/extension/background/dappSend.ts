@@ -9,6 +9,7 @@
 import { formatUnits } from 'viem'
 import type { SigilClient } from '../../api/client'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
+import { recordActivitySite } from './activitySites'
 import { feeRows } from './approvalText'
 import { ALREADY_PENDING } from './approvals'
 import type { ApprovalView } from './approvalView'
@@ -122,6 +123,8 @@ export async function sendTransaction([tx]: readonly [TransactionRequest], ctx: 
         maxFeePerGas: sim.maxFeePerGas.toString(10),
         maxPriorityFeePerGas: sim.maxPriorityFeePerGas.toString(10),
       })
+      // Recorded whatever becomes of it: the activity row names the site that asked (activitySites.ts).
+      await recordActivitySite(ctx.core.deps.local, res.activity.id, ctx.origin, ctx.core.now())
       if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED')
         return internal('The send needs another approval in the service; nothing was sent yet')
       return awaitHash(ctx, client, signer.organizationId, res.sendTransactionStatusId)

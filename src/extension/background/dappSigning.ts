@@ -15,6 +15,7 @@ import { checkTypedData, type TypedDataInput, typedInteger } from './typedData'
 import { describeTypedData } from './typedDataSummary'
 import { siteChain } from './dappChains'
 import { ALREADY_PENDING } from './approvals'
+import { recordActivitySite } from './activitySites'
 import { accountsFor, failureOutcome, NOT_LOGGED_IN } from './dappAccounts'
 import { buildUnsignedTransaction, checkSendParams, type TransactionRequest } from './ethTransaction'
 import { fillTransaction, missingFields } from './ethFill'
@@ -42,13 +43,19 @@ export async function signerFor(ctx: DappContext, address: string): Promise<Sign
   return { address: connected, organizationId: session.record.organizationId }
 }
 
-/** Ask, then run `sign` in the same organization's session; every failure is an EIP-1193 error. */
+/** What a signing step gives back: the answer for the dApp and the activity that made it. */
+type Signed = { result: string; activityId: string }
+
+/**
+ * Ask, then run `sign` in the same organization's session; every failure is an EIP-1193 error.
+ * The completed activity is recorded with the requesting origin (activitySites.ts).
+ */
 async function approveThenSign(
   ctx: DappContext,
   signer: Signer,
   method: string,
   view: ApprovalView,
-  sign: (client: SigilClient, organizationId: string, signWith: string) => Promise<string>,
+  sign: (client: SigilClient, organizationId: string, signWith: string) => Promise<Signed>,
 ): Promise<DappOutcome> {
   if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
   const outcome = await ctx.dapp.ask(ctx.origin, method, view)
@@ -56,7 +63,9 @@ async function approveThenSign(
   try {
     return await ctx.core.withSession(async (client, s) => {
       if (s.record.organizationId !== signer.organizationId) return { error: NOT_LOGGED_IN }
-      return { result: await sign(client, signer.organizationId, signer.address) }
+      const signed = await sign(client, signer.organizationId, signer.address)
+      await recordActivitySite(ctx.core.deps.local, signed.activityId, ctx.origin, ctx.core.now())
+      return { result: signed.result }
     })
   } catch (err) {
     return failureOutcome(err)
@@ -73,10 +82,10 @@ export function toRsv(sig: { r: string; s: string; v: string }): string {
   return `0x${r}${s}${v.toString(16)}`.toLowerCase()
 }
 
-async function rawSign(client: SigilClient, input: Parameters<SigilClient['signRawPayload']>[0]): Promise<string> {
+async function rawSign(client: SigilClient, input: Parameters<SigilClient['signRawPayload']>[0]): Promise<Signed> {
   const res = await client.signRawPayload(input)
   if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED') throw new Error('signing did not complete')
-  return toRsv(res)
+  return { result: toRsv(res), activityId: res.activity.id }
 }
 
 /** EIP-191 personal message bytes: "\x19Ethereum Signed Message:\n" + len + message. */
@@ -225,7 +234,7 @@ export async function signTransaction([tx]: readonly [TransactionRequest], ctx: 
       if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED' || !/^(0x)?[0-9a-fA-F]+$/.test(res.signedTransaction)) {
         throw new Error('signing did not complete')
       }
-      return `0x${res.signedTransaction.replace(/^0x/, '')}`
+      return { result: `0x${res.signedTransaction.replace(/^0x/, '')}`, activityId: res.activity.id }
     },
   )
 }
