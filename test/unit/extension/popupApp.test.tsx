@@ -173,6 +173,35 @@ describe('popup App', () => {
     expect(alert.textContent).toBe('Could not reach the service. Check the URLs in Settings.')
   })
 
+  it('an SMS number without the country code shows the rule under the phone field, not under the form', async () => {
+    const rule = 'Include the country code, e.g. +1 for the US: +14155550123.'
+    const client = fakeClient({
+      getStatus: () => ({ ok: true, result: loggedOut }),
+      otpStart: () => ({ ok: false, error: { code: 'INVALID_ARGUMENT', message: rule, field: 'contact' } }),
+    })
+    render(<App client={client} webauthn={noWebauthn} />)
+    fireEvent.click(await screen.findByRole('button', { name: 'SMS' }))
+    const phone = await screen.findByLabelText(/^Phone number/)
+    fireEvent.input(phone, { target: { value: '4155550123' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toBe(rule)
+    // the message sits in the phone field's wrapper, after the input, and nowhere else
+    expect(alert.closest('.field-with-error')?.contains(screen.getByLabelText(/^Phone number/))).toBe(true)
+    expect(screen.getAllByText(rule)).toHaveLength(1)
+    // a failure about no field stays under the form
+    cleanup()
+    const down = fakeClient({
+      getStatus: () => ({ ok: true, result: loggedOut }),
+      otpStart: () => ({ ok: false, error: { code: 'NETWORK' } }),
+    })
+    render(<App client={down} webauthn={noWebauthn} />)
+    fireEvent.click(await screen.findByRole('button', { name: 'SMS' }))
+    fireEvent.input(await screen.findByLabelText(/^Phone number/), { target: { value: '+14155550123' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    expect((await screen.findByRole('alert')).closest('.field-with-error')).toBeNull()
+  })
+
   it('approves a pending activity by fingerprint', async () => {
     let done = false
     const activity = (status: string) => ({
