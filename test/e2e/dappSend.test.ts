@@ -190,4 +190,36 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
     await approval.getByRole('button', { name: 'Reject' }).click()
     expect(await outcome).toMatchObject({ code: 4001 })
   })
+
+  it('switch → 4902 → add → switch: a chain Sigil does not know is added with approval, then the site switches to it and reads through it', async () => {
+    const other = await startEvmNode({ port: await freePort(), chainId: 1337 })
+    try {
+      await sendFromDevFunder(other.url, { to: address, value: `0x${parseEther('2').toString(16)}` })
+      await new Promise((r) => setTimeout(r, 2_200)) // the 2 s approval back-off after the two rejections above
+      expect(await page(([id]) => (window as any).dapp.switchChain(id), '0x539')).toMatchObject({ code: 4902 })
+      const params = {
+        chainId: '0x539',
+        chainName: 'Second dev EVM',
+        rpcUrls: [other.url],
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      }
+      const add = await withApproval(() => page(([p]) => (window as any).dapp.addChain(p), params))
+      expect(await add.approval.getByRole('heading', { level: 1 }).textContent()).toBe('Add this network?')
+      expect(await add.approval.locator('[aria-label="Network"]').textContent()).toContain(other.url)
+      expect(await axeViolations(add.approval)).toEqual([])
+      await shot(add.approval, 'approval-add-chain')
+      await add.approval.getByRole('button', { name: 'Approve' }).click()
+      expect(await add.outcome).toEqual({ ok: null })
+      const sw = await withApproval(() => page(([id]) => (window as any).dapp.switchChain(id), '0x539'))
+      expect(await sw.approval.locator('[aria-label="Network change"]').textContent()).toContain('Second dev EVM')
+      expect(await axeViolations(sw.approval)).toEqual([])
+      await sw.approval.getByRole('button', { name: 'Approve' }).click()
+      expect(await sw.outcome).toEqual({ ok: null })
+      expect(await page(() => (window as any).dapp.chainId())).toEqual({ ok: 1337 })
+      expect(await page(() => (window as any).dapp.events())).toContainEqual(['chainChanged', '0x539'])
+      expect(await page(([a]) => (window as any).dapp.balance(a), address)).toEqual({ ok: parseEther('2').toString() })
+    } finally {
+      await other.close()
+    }
+  })
 })

@@ -17,14 +17,22 @@ const outcome = (p) => p.then((ok) => ({ ok }), (e) => {
   const coded = typeof e?.walk === 'function' ? e.walk((x) => typeof x?.code === 'number') : e
   return { code: coded?.code ?? e?.code, message: coded?.message ?? String(e) }
 })
+const events = []
 window.dapp = {
   ready() {
     const sigil = found.find((d) => d.info.name === 'Sigil')
     if (!sigil) return false
+    if (!window.wallet) {
+      for (const name of ['accountsChanged', 'chainChanged']) sigil.provider.on(name, (data) => events.push([name, data]))
+    }
     window.wallet = createWalletClient({ transport: custom(sigil.provider) })
     window.reader = createPublicClient({ transport: custom(sigil.provider), pollingInterval: 200 })
     return sigil.info.rdns
   },
+  events: () => events,
+  accounts: () => outcome(window.wallet.request({ method: 'eth_accounts' })),
+  switchChain: (chainId) => outcome(window.wallet.request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] })),
+  addChain: (params) => outcome(window.wallet.request({ method: 'wallet_addEthereumChain', params: [params] })),
   requestAccounts: () => outcome(window.wallet.requestAddresses()),
   chainId: () => outcome(window.reader.getChainId()),
   balance: (address) => outcome(window.reader.getBalance({ address }).then(String)),
