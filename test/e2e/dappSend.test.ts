@@ -33,6 +33,7 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
   let ext: LaunchedExtension
   let pages: PageServer
   let dapp: Page
+  let popup: Page
   let address: `0x${string}`
   const chain = () => createPublicClient({ transport: http(node.url) })
 
@@ -46,7 +47,7 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
       '/': `<!doctype html><html><head><title>viem dApp</title></head><body><h1>viem dApp</h1><script>${script}</script></body></html>`,
     })
     ext = await launchExtension()
-    const popup = await openPopup(ext)
+    popup = await openPopup(ext)
     await configureService(popup, svc.url)
     await loginByEmailOtp(popup, svc.url, `dapp-send-${Date.now()}@example.test`)
     dapp = await ext.context.newPage()
@@ -221,5 +222,20 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
     } finally {
       await other.close()
     }
+  })
+
+  it("the popup's Activity rows name the site that asked: the send and the signature are 'for <site>'", async () => {
+    const site = new URL(pages.url('/')).host
+    await popup.bringToFront()
+    await popup.getByRole('button', { name: 'Activity', exact: true }).click()
+    const rows = popup.locator('.history li')
+    await rows.first().waitFor({ timeout: 20_000 })
+    const texts = (await rows.allTextContents()).join('\n')
+    const to = getAddress(`0x${'5e'.repeat(20)}`)
+    expect(texts).toContain(`Sent 0.5 ETH to ${to.slice(0, 6)}…${to.slice(-4)} for ${site}`)
+    expect(texts).toContain(`Signed a transaction for ${site} with ${address.slice(0, 6)}…${address.slice(-4)}`)
+    expect(texts).toContain('Logged in')
+    expect(texts).not.toContain(`Logged in for ${site}`)
+    await shot(popup, 'popup-activity-site')
   })
 })
