@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest'
 import { App } from '@/src/extension/popup/App'
 import type { PopupClient } from '@/src/extension/popup/client'
+import { storageSessionWatch } from '@/src/extension/popup/sessionWatch'
 import type { Webauthn } from '@/src/extension/popup/webauthn'
 
 afterEach(cleanup)
@@ -101,6 +102,38 @@ describe('popup App', () => {
     const qr = await screen.findByRole('img', { name: 'QR code of address bc1qexample' })
     expect(qr.closest('.receive')?.querySelector('.full-address')?.textContent).toBe('bc1qexample')
     expect(qr.querySelector('path')?.getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/)
+  })
+
+  it('an open popup notices a login made elsewhere (the login window) and a logout, without a reload', async () => {
+    let session = false
+    const client = fakeClient({
+      getStatus: () => ({ ok: true, result: session ? loggedIn : loggedOut }),
+      listAccounts: () => ({ ok: true, result: wallets }),
+    })
+    const listeners: Array<(changes: Record<string, unknown>) => void> = []
+    const area = {
+      onChanged: {
+        addListener: (l: (changes: Record<string, unknown>) => void) => void listeners.push(l),
+        removeListener: (l: (changes: Record<string, unknown>) => void) => void listeners.splice(listeners.indexOf(l), 1),
+      },
+    }
+    const watch = storageSessionWatch(area)
+    const view = render(<App client={client} webauthn={noWebauthn} watchSession={watch} />)
+    await waitFor(() => expect(document.getElementById('status')?.textContent).toBe('Not signed in'))
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' })) // the logged-out settings: a login still opens the wallet
+    const asked = () => client.calls.filter(([m]) => m === 'getStatus').length
+    const before = asked()
+    session = true
+    for (const l of listeners) l({ 'sigil.pendingOtp': { newValue: {} } }) // not the session: no reload
+    expect(asked()).toBe(before)
+    for (const l of listeners) l({ 'sigil.session': { newValue: {} } })
+    await screen.findByRole('heading', { name: 'Wallet' })
+    session = false
+    for (const l of listeners) l({ 'sigil.session': { oldValue: {} }, 'sigil.lastEnd': { newValue: { reason: 'logout' } } })
+    await waitFor(() => expect(document.getElementById('status')?.textContent).toBe('Not signed in'))
+    expect(listeners).toHaveLength(1)
+    view.unmount()
+    await waitFor(() => expect(listeners).toHaveLength(0))
   })
 
   it('passkey sign-up asks for an email, verifies the code, then creates the passkey', async () => {
