@@ -219,8 +219,9 @@ describe('popup App', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toBe(rule)
-    // the message sits in the phone field's wrapper, after the input, and nowhere else
-    expect(alert.closest('.field-with-error')?.contains(screen.getByLabelText(/^Phone number/))).toBe(true)
+    // the message sits in the phone field's wrapper, after the same input (not re-created), and nowhere else
+    expect(alert.closest('.field-with-error')?.contains(phone)).toBe(true)
+    expect(screen.getByLabelText(/^Phone number/)).toBe(phone)
     expect(screen.getAllByText(rule)).toHaveLength(1)
     // a failure about no field stays under the form
     cleanup()
