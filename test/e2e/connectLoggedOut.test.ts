@@ -112,11 +112,13 @@ describe('connecting while logged out (Chromium)', () => {
     await expect.poll(() => login.isClosed(), { timeout: 10_000 }).toBe(true)
     await approval.getByRole('button', { name: 'Approve' }).click()
     expect(await outcome).toEqual({ ok: [address] })
+    // the popup tab open all along (logged out) shows the login made in the other window, without a reload
+    await popup.locator('#status[data-logged-in="true"]').waitFor({ timeout: 10_000 })
+    expect(await popup.locator('#status').textContent()).toContain(`Signed in as ${email}`)
+    await popup.getByRole('heading', { name: 'Wallet' }).waitFor()
   })
 
   it('closing the login window rejects the request with 4001', async () => {
-    // the popup tab learns of the login in the other window when it reloads
-    await popup.reload()
     await popup.locator('#status[data-logged-in="true"]').waitFor({ timeout: 15_000 })
     await logoutViaSettings(popup)
     const { outcome, login } = await connectWhileLoggedOut()

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
-import { createPublicClient, encodeFunctionData, getAddress, type Hex, http, parseEther } from 'viem'
+import { createPublicClient, encodeFunctionData, formatGwei, getAddress, type Hex, http, parseEther, parseTransaction } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveNetworks } from '../../src/chains/networks'
 import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm'
@@ -17,7 +17,8 @@ import { startTestService, type TestService } from '../integration/helpers/servi
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
 import { configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
-import { awaitApproval, viemDappScript } from './helpers/viemDapp'
+import { axeViolations } from './helpers/axe'
+import { awaitApproval, overflowing, viemDappScript } from './helpers/viemDapp'
 
 const DENIER = JSON.parse(readFileSync(new URL('../fixtures/contracts/Denier.json', import.meta.url), 'utf8')) as {
   abi: readonly unknown[]
@@ -32,6 +33,7 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
   let ext: LaunchedExtension
   let pages: PageServer
   let dapp: Page
+  let popup: Page
   let address: `0x${string}`
   const chain = () => createPublicClient({ transport: http(node.url) })
 
@@ -45,7 +47,7 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
       '/': `<!doctype html><html><head><title>viem dApp</title></head><body><h1>viem dApp</h1><script>${script}</script></body></html>`,
     })
     ext = await launchExtension()
-    const popup = await openPopup(ext)
+    popup = await openPopup(ext)
     await configureService(popup, svc.url)
     await loginByEmailOtp(popup, svc.url, `dapp-send-${Date.now()}@example.test`)
     dapp = await ext.context.newPage()
@@ -86,7 +88,10 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
     expect(text).toContain(to)
     expect(text).toContain('0.5 ETH')
     expect(text).toContain('Sigil dev EVM (chain 31337)')
-    expect(text).toMatch(/Estimated fee≈ [0-9.]+ ETH \(at most [0-9.]+ ETH\)/)
+    const fees = (await approval.getByTestId('approval-fees').textContent()) ?? ''
+    expect(fees).toMatch(/Max fee per gas[0-9.]+ gwei/)
+    expect(fees).toMatch(/Estimated fee≈ [0-9.]+ ETH/)
+    expect(fees).toMatch(/Total \(at most\)0\.5[0-9]* ETH/)
     expect(await approval.locator('[data-testid="approval-simulation"]').textContent()).toContain('the transaction succeeds')
     await shot(approval, 'approval-send-transaction')
     await approval.getByRole('button', { name: 'Approve' }).click()
@@ -100,6 +105,64 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
       to,
       value,
     })
+    expect(await chain().getBalance({ address: to })).toBe(value)
+  })
+
+  it('eth_signTransaction without nonce, gas or fees: Sigil fills them from the node, the window shows them in gwei / ETH, wraps the long data and passes axe; the signed transaction mines', async () => {
+    const to = getAddress(`0x${'7e'.repeat(20)}`)
+    const value = parseEther('0.25')
+    const data = `0x${'c0ffee'.repeat(100)}` as Hex
+    const nonce = await chain().getTransactionCount({ address, blockTag: 'pending' })
+    const { outcome, approval } = await withApproval(() =>
+      page(([a, t, v, d]) => (window as any).dapp.signTx(a, t, v, d), address, to, value.toString(), data),
+    )
+    await approval.setViewportSize({ width: 420, height: 640 })
+    expect(await approval.getByRole('heading', { level: 1 }).textContent()).toBe('Sign this transaction?')
+    const tx = (await approval.locator('[aria-label="Transaction"]').textContent()) ?? ''
+    expect(tx).toContain(`Nonce${nonce}`)
+    expect(tx).toContain('0.25 ETH')
+    expect(await approval.getByTestId('approval-filled').textContent()).toBe(
+      'The site left out the nonce, gas limit, fees: Sigil filled them in from Sigil dev EVM.',
+    )
+    const fees = (await approval.getByTestId('approval-fees').textContent()) ?? ''
+    expect(fees).toMatch(/Max fee per gas[0-9.]+ gwei/)
+    expect(fees).toMatch(/Priority fee per gas[0-9.]+ gwei/)
+    expect(fees).toMatch(/Gas limit\d+/)
+    expect(fees).toMatch(/Max network fee0\.[0-9]+ ETH/)
+    expect(fees).toMatch(/Total \(at most\)0\.25[0-9]* ETH \(value \+ max network fee\)/)
+    expect(await overflowing(approval)).toEqual([])
+    // the check itself sees an overflow when the window's wrapping is switched off
+    const unwrapped = await approval.addStyleTag({
+      content: '.approval .app-main, .approval .app-main * { overflow-wrap: normal !important; word-break: normal !important; }',
+    })
+    expect((await overflowing(approval)).length).toBeGreaterThan(0)
+    await unwrapped.evaluate((e) => (e as Element).remove())
+    expect(await axeViolations(approval)).toEqual([])
+    await shot(approval, 'approval-sign-transaction-filled')
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const signed = (await outcome) as Outcome<Hex>
+    expect(signed).toMatchObject({ ok: expect.stringMatching(/^0x02[0-9a-f]+$/) })
+    const raw = (signed as { ok: Hex }).ok
+    const parsed = parseTransaction(raw)
+    expect({
+      nonce: parsed.nonce,
+      to: parsed.to && getAddress(parsed.to),
+      value: parsed.value,
+      data: parsed.data,
+      chainId: parsed.chainId,
+    }).toEqual({
+      nonce,
+      to,
+      value,
+      data,
+      chainId: 31337,
+    })
+    expect(fees).toContain(`Gas limit${parsed.gas}`)
+    expect(fees).toContain(`Max fee per gas${formatGwei(parsed.maxFeePerGas ?? 0n)} gwei`)
+    // the site broadcasts it (Sigil only signed): it is valid on the chain, from the account
+    const hash = await chain().sendRawTransaction({ serializedTransaction: raw })
+    const receipt = await chain().waitForTransactionReceipt({ hash, timeout: 30_000 })
+    expect({ status: receipt.status, from: getAddress(receipt.from) }).toEqual({ status: 'success', from: address })
     expect(await chain().getBalance({ address: to })).toBe(value)
   })
 
@@ -127,5 +190,52 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
     await shot(approval, 'approval-send-transaction-reverts')
     await approval.getByRole('button', { name: 'Reject' }).click()
     expect(await outcome).toMatchObject({ code: 4001 })
+  })
+
+  it('switch → 4902 → add → switch: a chain Sigil does not know is added with approval, then the site switches to it and reads through it', async () => {
+    const other = await startEvmNode({ port: await freePort(), chainId: 1337 })
+    try {
+      await sendFromDevFunder(other.url, { to: address, value: `0x${parseEther('2').toString(16)}` })
+      await new Promise((r) => setTimeout(r, 2_200)) // the 2 s approval back-off after the two rejections above
+      expect(await page(([id]) => (window as any).dapp.switchChain(id), '0x539')).toMatchObject({ code: 4902 })
+      const params = {
+        chainId: '0x539',
+        chainName: 'Second dev EVM',
+        rpcUrls: [other.url],
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      }
+      const add = await withApproval(() => page(([p]) => (window as any).dapp.addChain(p), params))
+      expect(await add.approval.getByRole('heading', { level: 1 }).textContent()).toBe('Add this network?')
+      expect(await add.approval.locator('[aria-label="Network"]').textContent()).toContain(other.url)
+      expect(await axeViolations(add.approval)).toEqual([])
+      await shot(add.approval, 'approval-add-chain')
+      await add.approval.getByRole('button', { name: 'Approve' }).click()
+      expect(await add.outcome).toEqual({ ok: null })
+      const sw = await withApproval(() => page(([id]) => (window as any).dapp.switchChain(id), '0x539'))
+      expect(await sw.approval.locator('[aria-label="Network change"]').textContent()).toContain('Second dev EVM')
+      expect(await axeViolations(sw.approval)).toEqual([])
+      await sw.approval.getByRole('button', { name: 'Approve' }).click()
+      expect(await sw.outcome).toEqual({ ok: null })
+      expect(await page(() => (window as any).dapp.chainId())).toEqual({ ok: 1337 })
+      expect(await page(() => (window as any).dapp.events())).toContainEqual(['chainChanged', '0x539'])
+      expect(await page(([a]) => (window as any).dapp.balance(a), address)).toEqual({ ok: parseEther('2').toString() })
+    } finally {
+      await other.close()
+    }
+  })
+
+  it("the popup's Activity rows name the site that asked: the send and the signature are 'for <site>'", async () => {
+    const site = new URL(pages.url('/')).host
+    await popup.bringToFront()
+    await popup.getByRole('button', { name: 'Activity', exact: true }).click()
+    const rows = popup.locator('.history li')
+    await rows.first().waitFor({ timeout: 20_000 })
+    const texts = (await rows.allTextContents()).join('\n')
+    const to = getAddress(`0x${'5e'.repeat(20)}`)
+    expect(texts).toContain(`Sent 0.5 ETH to ${to.slice(0, 6)}…${to.slice(-4)} for ${site}`)
+    expect(texts).toContain(`Signed a transaction for ${site} with ${address.slice(0, 6)}…${address.slice(-4)}`)
+    expect(texts).toContain('Logged in')
+    expect(texts).not.toContain(`Logged in for ${site}`)
+    await shot(popup, 'popup-activity-site')
   })
 })

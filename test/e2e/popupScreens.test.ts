@@ -1,22 +1,28 @@
 /**
  * The popup screens of issue 13 in a real Chromium, each checked with axe-core (no serious or
- * critical violations): wallet home, Receive, Connected sites (with Disconnect), Activity in plain
- * words, and a validation error at its field.
+ * critical violations): wallet home, Receive, Connected sites (a real page connected, then
+ * Disconnect), the connect approval window, Activity in plain words, and a validation error at its field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { startTestService, type TestService } from '../integration/helpers/service'
 import { axeViolations } from './helpers/axe'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
-import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+import { type PageServer, startPageServer } from './helpers/pageServer'
+import { awaitApproval, viemDappScript } from './helpers/viemDapp'
+import { configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
 
 describe('popup screens (issue 13): wallet home, receive, connected sites, activity, field errors, axe', () => {
   let svc: TestService
   let ext: LaunchedExtension
   let page: Page
+  let pages: PageServer
   const email = `screens-${Date.now()}@example.test`
 
   beforeAll(async () => {
+    pages = await startPageServer({
+      '/': `<!doctype html><html lang="en"><head><title>A dApp</title></head><body><h1>A dApp</h1><script>${await viemDappScript()}</script></body></html>`,
+    })
     svc = await startTestService()
     ext = await launchExtension()
     page = await openPopup(ext)
@@ -28,6 +34,7 @@ describe('popup screens (issue 13): wallet home, receive, connected sites, activ
   afterAll(async () => {
     await ext?.close()
     await svc?.stop()
+    await pages?.close()
   })
 
   it('opens on the wallet: total, Send / Receive / Buy, named accounts with short addresses and Copy', async () => {
@@ -63,26 +70,32 @@ describe('popup screens (issue 13): wallet home, receive, connected sites, activ
     await shot(page, 'popup-receive')
   })
 
-  it('Connected sites lists a granted origin with its account and chain; Disconnect removes it', async () => {
-    const status = await callBackground(page, 'getStatus')
-    const address = await page.locator('li.account[data-format="ADDRESS_FORMAT_ETHEREUM"]').first().getAttribute('data-address')
-    // the grant eth_requestAccounts writes (permissions.ts), for this login's organization
-    await page.evaluate(
-      ([organizationId, addr]) =>
-        (globalThis as any).chrome.storage.local.set({
-          'sigil.permissions': { v: 1, origins: { 'https://app.example': { address: addr, organizationId, grantedAt: Date.now() } } },
-        }),
-      [status.result.session.organizationId, address] as const,
-    )
+  it('Connected sites lists a site connected from its own page (connect window checked with axe); Disconnect removes it and tells the page', async () => {
+    const dapp = await ext.context.newPage()
+    await dapp.goto(pages.url('/'))
+    await dapp.waitForFunction(() => typeof (window as any).dapp?.ready() === 'string')
+    const { outcome, approval } = await awaitApproval(ext, () => dapp.evaluate(() => (window as any).dapp.requestAccounts()))
+    expect(await approval.getByRole('heading', { level: 1 }).textContent()).toBe('Connect to this site?')
+    expect(await axeViolations(approval)).toEqual([])
+    await shot(approval, 'approval-connect')
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const connected = (await outcome) as { ok: string[] }
+    expect(connected).toMatchObject({ ok: [expect.stringMatching(/^0x[0-9a-fA-F]{40}$/)] })
+    const address = connected.ok[0] as string
+    await page.bringToFront()
     await page.getByRole('button', { name: 'Sites' }).click()
-    const site = page.locator('li.site[data-origin="https://app.example"]')
+    const site = page.locator(`li.site[data-origin="${pages.origin}"]`)
     await site.waitFor({ timeout: 10_000 })
-    expect(await site.textContent()).toContain(`${address?.slice(0, 6)}…`)
+    expect(await site.textContent()).toContain(`${address.slice(0, 6)}…`)
     expect(await axeViolations(page)).toEqual([])
     await shot(page, 'popup-connected-sites')
-    await site.getByRole('button', { name: 'Disconnect https://app.example' }).click()
-    await page.getByText('Disconnected https://app.example.').waitFor()
+    await site.getByRole('button', { name: `Disconnect ${pages.origin}` }).click()
+    await page.getByText(`Disconnected ${pages.origin}.`).waitFor()
     await page.getByText('No site is connected.').waitFor()
+    // the page hears it and no longer sees the account
+    await expect.poll(() => dapp.evaluate(() => (window as any).dapp.events())).toContainEqual(['accountsChanged', []])
+    expect(await dapp.evaluate(() => (window as any).dapp.accounts())).toEqual({ ok: [] })
+    await dapp.close()
   })
 
   it('Activity rows are sentences with time and status, never the wire type name', async () => {

@@ -11,7 +11,7 @@ import type { ApprovalDetails } from '../background/approvalPage'
 import type { ApprovalView, FieldRow } from '../background/approvalView'
 import type { PopupClient } from '../popup/client'
 import { failureText } from '../popup/messages'
-import { formatEth, originParts, isInsecureOrigin, titleOf } from './format'
+import { originParts, isInsecureOrigin, titleOf } from './format'
 import { SolanaViewBody } from './SolanaViews'
 
 /** Delay before Approve accepts clicks. */
@@ -65,6 +65,16 @@ function EndOfFields({ onSeen }: { onSeen: () => void }) {
     return () => observer.disconnect()
   }, [onSeen])
   return <div ref={ref} class="end-of-fields" data-testid="approval-end" aria-hidden="true" />
+}
+
+/** The network fee and the total, as the background built them (feeRows): gwei per gas, the native unit for amounts. */
+function Fees({ rows }: { rows: FieldRow[] }) {
+  return (
+    <section class="fees" data-testid="approval-fees" aria-labelledby="approval-fees-title">
+      <h3 id="approval-fees-title">Network fee</h3>
+      <Rows rows={rows} label="Network fee" />
+    </section>
+  )
 }
 
 function Account({ address }: { address: string }) {
@@ -138,6 +148,7 @@ function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => vo
       return (
         <>
           <Account address={view.address} />
+          <Warnings warnings={view.warnings} />
           {view.call && (
             <section class="summary" data-testid="approval-call" aria-label="Decoded call">
               <h3>
@@ -151,14 +162,19 @@ function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => vo
             label="Transaction"
             rows={[
               ['To', view.to ?? '(contract creation)'],
-              ['Value', `${formatEth(view.valueWei)} ETH (${view.valueWei} wei)`],
+              ['Value', `${view.value} (${view.valueWei} wei)`],
               ['Network', `${view.chain.name} (chain ${BigInt(view.chain.chainId).toString(10)})`],
               ['Data', view.data === '0x' ? '(none)' : view.data],
               ['Nonce', view.nonce],
-              ['Gas limit', view.gas],
-              ['Fee', view.fee],
             ]}
           />
+          <Fees rows={view.fees} />
+          {view.filled.length > 0 && (
+            <p class="hint" data-testid="approval-filled">
+              The site left out the {view.filled.join(', ')}: Sigil filled {view.filled.length === 1 ? 'it' : 'them'} in from{' '}
+              {view.chain.name}.
+            </p>
+          )}
           <p class="hint">The signed transaction goes back to the site; Sigil does not broadcast it.</p>
         </>
       )
@@ -188,10 +204,9 @@ function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => vo
               ['Network', `${view.chain.name} (chain ${BigInt(view.chain.chainId).toString(10)})`],
               ...(view.selector !== null ? [['Function selector', view.selector] as FieldRow] : []),
               ['Data', view.data === '0x' ? '(none)' : view.data],
-              ['Gas limit', view.gasLimit],
-              ['Estimated fee', view.fee],
             ]}
           />
+          <Fees rows={view.fees} />
           {view.warnings.length === 0 && (
             <p class="hint ok" data-testid="approval-simulation">
               Simulated on {view.chain.name}: the transaction succeeds.

@@ -1,15 +1,6 @@
 /** Display helpers for the approval page (text only). */
 import { parse as parseDomain } from 'tldts'
 
-/** Wei (decimal string) → ETH with up to 18 decimals, trailing zeros trimmed. */
-export function formatEth(wei: string): string {
-  const n = BigInt(wei)
-  const unit = 10n ** 18n
-  const whole = n / unit
-  const frac = (n % unit).toString().padStart(18, '0').replace(/0+$/, '')
-  return frac ? `${whole}.${frac}` : whole.toString()
-}
-
 /** Title of the approval window for a method. */
 export function titleOf(method: string): string {
   switch (method) {

@@ -4,6 +4,7 @@
  */
 import type { SigilClient } from '../../api/client'
 import type { Activity } from '../../api/common'
+import { siteName } from './activitySites'
 import { activityStatusText, activityTitle } from './activityText'
 import type { ActiveSession } from './core'
 
@@ -13,6 +14,8 @@ export type ActivityView = {
   type: string
   /** What happened, in words (activityText.ts). */
   title: string
+  /** The dApp that asked for it, when one did. */
+  origin?: string
   status: string
   /** The status in words. */
   statusText: string
@@ -27,12 +30,14 @@ function ms(t: Activity['createdAt']): number {
   return typeof t === 'string' ? Number(t) : Number(t.seconds) * 1000 + Math.floor(Number(t.nanos) / 1e6)
 }
 
-/** Map a wire activity to {@link ActivityView}. */
-export function activityView(a: Activity): ActivityView {
+/** Map a wire activity to {@link ActivityView}; `sites` names the dApps that asked for activities (activitySites.ts). */
+export function activityView(a: Activity, sites?: ReadonlyMap<string, string>): ActivityView {
+  const origin = sites?.get(a.id)
   return {
     id: a.id,
     type: a.type,
-    title: activityTitle(a),
+    title: activityTitle(a, origin === undefined ? undefined : siteName(origin)),
+    ...(origin !== undefined ? { origin } : {}),
     status: a.status,
     statusText: activityStatusText(a.status),
     fingerprint: a.fingerprint,
@@ -43,13 +48,17 @@ export function activityView(a: Activity): ActivityView {
   }
 }
 
-/** The latest activities of the session's organization, newest first. */
-export async function listActivities(client: SigilClient, session: ActiveSession): Promise<{ activities: ActivityView[] }> {
+/** The latest activities of the session's organization, newest first, each with the site that asked for it (`sites`). */
+export async function listActivities(
+  client: SigilClient,
+  session: ActiveSession,
+  sites?: ReadonlyMap<string, string>,
+): Promise<{ activities: ActivityView[] }> {
   const { activities } = await client.listActivities({
     organizationId: session.record.organizationId,
     paginationOptions: { limit: '50' },
   })
-  return { activities: activities.map(activityView).sort((a, b) => b.createdAtMs - a.createdAtMs) }
+  return { activities: activities.map((a) => activityView(a, sites)).sort((a, b) => b.createdAtMs - a.createdAtMs) }
 }
 
 /** Vote on an activity by fingerprint; returns the activity after the vote. */

@@ -60,26 +60,32 @@ const simple: Array<[RegExp, string]> = [
   [/^(INIT_)?IMPORT_/, 'Imported a key'],
 ]
 
-/** One sentence saying what the activity did. */
-export function activityTitle(a: Pick<Activity, 'type' | 'intent'>): string {
+/**
+ * One sentence saying what the activity did; `site` names the dApp that asked for it (its host,
+ * activitySites.ts), when one did: "Signed a message for app.example with 0x12…ab".
+ */
+export function activityTitle(a: Pick<Activity, 'type' | 'intent'>, site?: string): string {
   const kind = a.type.replace(/^ACTIVITY_TYPE_/, '').replace(/_V\d+$/, '')
   const i = intentOf(a)
+  const forSite = site ? ` for ${site}` : ''
   switch (kind) {
-    case 'SIGN_RAW_PAYLOAD':
-      return `Signed a message with ${short(i.signWith)}`
+    case 'SIGN_RAW_PAYLOAD': {
+      const what = i.encoding === 'PAYLOAD_ENCODING_EIP712' ? 'typed data' : 'a message'
+      return `Signed ${what}${forSite} with ${short(i.signWith)}`
+    }
     case 'SIGN_RAW_PAYLOADS': {
       const n = Array.isArray(i.payloads) ? i.payloads.length : 0
-      return `Signed ${n === 1 ? 'a message' : `${n} messages`} with ${short(i.signWith)}`
+      return `Signed ${n === 1 ? 'a message' : `${n} messages`}${forSite} with ${short(i.signWith)}`
     }
     case 'SIGN_TRANSACTION':
-      return `Signed a transaction with ${short(i.signWith)}`
+      return `Signed a transaction${forSite} with ${short(i.signWith)}`
     case 'ETH_SEND_TRANSACTION':
-      return ethSend(i)
+      return `${ethSend(i)}${forSite}`
     case 'ETH_SEND_RAW_TRANSACTION':
-      return 'Sent a signed transaction'
+      return `Sent a signed transaction${forSite}`
     case 'SOL_SEND_TRANSACTION': {
       const signer = Array.isArray(i.signWiths) ? i.signWiths[0] : i.signWith
-      return `Sent a Solana transaction from ${short(signer)}`
+      return `Sent a Solana transaction${forSite} from ${short(signer)}`
     }
     case 'INIT_FIAT_ON_RAMP': {
       const coin = (str(i.cryptoCurrencyCode) ?? '').replace(/^FIAT_ON_RAMP_CRYPTO_CURRENCY_/, '') || 'crypto'
@@ -92,9 +98,9 @@ export function activityTitle(a: Pick<Activity, 'type' | 'intent'>): string {
     case 'CREATE_WALLET':
       return `Created the wallet ${str(i.walletName) ?? ''}`.trim()
   }
-  for (const [re, text] of simple) if (re.test(kind)) return text
+  for (const [re, text] of simple) if (re.test(kind)) return `${text}${forSite}`
   const words = kind.replace(/_/g, ' ').toLowerCase()
-  return `Changed your account (${words})`
+  return `Changed your account (${words})${forSite}`
 }
 
 const STATUS: Record<string, string> = {

@@ -30,17 +30,24 @@ export type ApprovalView =
       message: FieldRow[]
     }
   | {
+      /** eth_signTransaction: Sigil signs, the site broadcasts. */
       kind: 'transaction'
       address: string
       to: string | null
       valueWei: string
+      /** The value in the network's native unit, e.g. "1.5 ETH". */
+      value: string
       data: string
       /** The decoded token call (approve, transfer, transferFrom, setApprovalForAll), or null. */
       call: DecodedCall | null
       chain: ChainLabel
       nonce: string
-      gas: string
-      fee: string
+      /** Fee rows: per-gas prices in gwei, gas limit, max network fee and total in the native unit (feeRows). */
+      fees: FieldRow[]
+      /** The fields the dApp left out and Sigil filled from the network (ethFill.ts). */
+      filled: string[]
+      /** The simulation's verdict when Sigil estimated the gas: "This transaction will fail: <reason>". */
+      warnings: string[]
     }
   | { kind: 'switchChain'; from: ChainLabel; to: ChainLabel }
   | { kind: 'solanaConnect'; address: string; networks: string[] }
@@ -59,9 +66,8 @@ export type ApprovalView =
       /** The 4-byte selector when the call is not decoded (null for a plain transfer). */
       selector: string | null
       chain: ChainLabel
-      gasLimit: string
-      /** Estimated and maximum fee, in the native unit. */
-      fee: string
+      /** Fee rows: per-gas prices in gwei, gas limit, estimated and max fee, total in the native unit (feeRows). */
+      fees: FieldRow[]
       /** The simulation's verdict: "This transaction will fail: <reason>", shown as a warning. */
       warnings: string[]
     }

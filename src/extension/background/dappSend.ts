@@ -8,16 +8,17 @@
  */
 import { formatUnits } from 'viem'
 import type { SigilClient } from '../../api/client'
-import type { CustomErrorAbis } from '../../chains/revert'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
+import { recordActivitySite } from './activitySites'
+import { feeRows } from './approvalText'
 import { ALREADY_PENDING } from './approvals'
 import type { ApprovalView } from './approvalView'
 import { decodeCalldata } from './calldata'
 import { accountsFor, failureOutcome, NOT_LOGGED_IN } from './dappAccounts'
 import { siteChain } from './dappChains'
 import { NOT_CONNECTED, signerFor } from './dappSigning'
-import { type Simulation, simulateTransaction } from './dappSimulate'
-import type { TransactionRequest } from './ethTransaction'
+import { organizationAbis, type Simulation, simulateTransaction } from './dappSimulate'
+import { checkSendParams, type TransactionRequest } from './ethTransaction'
 import type { DappContext, DappOutcome } from './methods'
 
 /** How long to wait for the service to sign and broadcast before giving up on the hash. */
@@ -29,43 +30,6 @@ function invalid(message: string): { error: RpcErrorObject } {
 }
 function internal(message: string): { error: RpcErrorObject } {
   return { error: rpcError(RPC_ERROR.INTERNAL, message) }
-}
-
-/** The call a transaction makes, checked; or why it is refused (-32602). */
-export function checkSendParams(
-  tx: TransactionRequest,
-  chainId: `0x${string}`,
-): { ok: true; to: string; value: bigint; data: string } | { ok: false; reason: string } {
-  if (tx.chainId !== undefined && BigInt(tx.chainId) !== BigInt(chainId)) {
-    return { ok: false, reason: `chainId ${tx.chainId} is not this site's active chain ${chainId}` }
-  }
-  if (tx.data !== undefined && tx.input !== undefined && tx.data.toLowerCase() !== tx.input.toLowerCase())
-    return { ok: false, reason: 'data and input differ' }
-  if (tx.to === undefined) return { ok: false, reason: 'to is required (contract creation is not supported)' }
-  if (tx.gasPrice !== undefined && tx.maxFeePerGas !== undefined) return { ok: false, reason: 'gasPrice and maxFeePerGas are exclusive' }
-  const max = tx.maxFeePerGas ?? tx.gasPrice
-  const prio = tx.maxPriorityFeePerGas ?? (tx.gasPrice !== undefined ? tx.gasPrice : undefined)
-  if (max !== undefined && prio !== undefined && BigInt(prio) > BigInt(max))
-    return { ok: false, reason: 'maxPriorityFeePerGas exceeds maxFeePerGas' }
-  const gas = tx.gas ?? tx.gasLimit
-  if (gas !== undefined && (BigInt(gas) < 21_000n || BigInt(gas) > 100_000_000n)) return { ok: false, reason: 'gas out of range' }
-  return { ok: true, to: tx.to, value: BigInt(tx.value ?? '0x0'), data: tx.data ?? tx.input ?? '0x' }
-}
-
-/** The organization's Ethereum ABIs, the reverting contract's own first (what the service's decoder uses). */
-function organizationAbis(ctx: DappContext, organizationId: string): CustomErrorAbis {
-  return async (_selector, address) =>
-    ctx.core.withSession(async (client) => {
-      const { smartContractInterfaces } = await client.listSmartContractInterfaces({ organizationId })
-      const eth = smartContractInterfaces.filter((i) => i.type === 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM')
-      const own = (i: (typeof eth)[number]) => address !== undefined && i.smartContractAddress.toLowerCase() === address.toLowerCase()
-      return [...eth.filter(own), ...eth.filter((i) => !own(i))].map((i) => i.smartContractInterface)
-    })
-}
-
-function feeText(sim: Simulation, symbol: string, decimals: number): string {
-  if (sim.feeWei === null || sim.maxFeeWei === null) return 'unknown (the gas could not be estimated)'
-  return `≈ ${formatUnits(sim.feeWei, decimals)} ${symbol} (at most ${formatUnits(sim.maxFeeWei, decimals)} ${symbol})`
 }
 
 /** The hash of the send once the service broadcast it; the failure's message when it failed first. */
@@ -130,8 +94,13 @@ export async function sendTransaction([tx]: readonly [TransactionRequest], ctx: 
     call,
     selector: call === null && checked.data.length >= 10 ? checked.data.slice(0, 10).toLowerCase() : null,
     chain: label,
-    gasLimit: sim.gasLimit === null ? 'unknown' : sim.gasLimit.toString(10),
-    fee: feeText(sim, network.nativeSymbol, network.nativeDecimals),
+    fees: feeRows({
+      valueWei: checked.value,
+      gasLimit: sim.gasLimit,
+      price: { maxFeePerGas: sim.maxFeePerGas, maxPriorityFeePerGas: sim.maxPriorityFeePerGas },
+      estimatedWei: sim.feeWei,
+      native: { symbol: network.nativeSymbol, decimals: network.nativeDecimals },
+    }),
     warnings: sim.failure === null ? [] : [`This transaction will fail: ${sim.failure}`],
   }
   const outcome = await ctx.dapp.ask(ctx.origin, 'eth_sendTransaction', view)
@@ -154,6 +123,8 @@ export async function sendTransaction([tx]: readonly [TransactionRequest], ctx: 
         maxFeePerGas: sim.maxFeePerGas.toString(10),
         maxPriorityFeePerGas: sim.maxPriorityFeePerGas.toString(10),
       })
+      // Recorded whatever becomes of it: the activity row names the site that asked (activitySites.ts).
+      await recordActivitySite(ctx.core.deps.local, res.activity.id, ctx.origin, ctx.core.now())
       if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED')
         return internal('The send needs another approval in the service; nothing was sent yet')
       return awaitHash(ctx, client, signer.organizationId, res.sendTransactionStatusId)

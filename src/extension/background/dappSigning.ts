@@ -4,6 +4,7 @@
  * the request's id, and only then is sign_raw_payload / sign_transaction stamped and sent.
  * Signatures are 0x r‖s‖v with v = 27/28 (wire-formats B4 gives v as the recovery id).
  */
+import { formatUnits } from 'viem'
 import { z } from 'zod'
 import { bytesToHex, hexToBytes, utf8Encode } from '../../crypto/encoding'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
@@ -14,8 +15,12 @@ import { checkTypedData, type TypedDataInput, typedInteger } from './typedData'
 import { describeTypedData } from './typedDataSummary'
 import { siteChain } from './dappChains'
 import { ALREADY_PENDING } from './approvals'
+import { recordActivitySite } from './activitySites'
 import { accountsFor, failureOutcome, NOT_LOGGED_IN } from './dappAccounts'
-import { buildUnsignedTransaction, type TransactionRequest } from './ethTransaction'
+import { buildUnsignedTransaction, checkSendParams, type TransactionRequest } from './ethTransaction'
+import { fillTransaction, missingFields } from './ethFill'
+import { feeRows } from './approvalText'
+import { organizationAbis } from './dappSimulate'
 import type { DappContext, DappOutcome } from './methods'
 import type { SigilClient } from '../../api/client'
 
@@ -38,13 +43,19 @@ export async function signerFor(ctx: DappContext, address: string): Promise<Sign
   return { address: connected, organizationId: session.record.organizationId }
 }
 
-/** Ask, then run `sign` in the same organization's session; every failure is an EIP-1193 error. */
+/** What a signing step gives back: the answer for the dApp and the activity that made it. */
+type Signed = { result: string; activityId: string }
+
+/**
+ * Ask, then run `sign` in the same organization's session; every failure is an EIP-1193 error.
+ * The completed activity is recorded with the requesting origin (activitySites.ts).
+ */
 async function approveThenSign(
   ctx: DappContext,
   signer: Signer,
   method: string,
   view: ApprovalView,
-  sign: (client: SigilClient, organizationId: string, signWith: string) => Promise<string>,
+  sign: (client: SigilClient, organizationId: string, signWith: string) => Promise<Signed>,
 ): Promise<DappOutcome> {
   if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
   const outcome = await ctx.dapp.ask(ctx.origin, method, view)
@@ -52,7 +63,9 @@ async function approveThenSign(
   try {
     return await ctx.core.withSession(async (client, s) => {
       if (s.record.organizationId !== signer.organizationId) return { error: NOT_LOGGED_IN }
-      return { result: await sign(client, signer.organizationId, signer.address) }
+      const signed = await sign(client, signer.organizationId, signer.address)
+      await recordActivitySite(ctx.core.deps.local, signed.activityId, ctx.origin, ctx.core.now())
+      return { result: signed.result }
     })
   } catch (err) {
     return failureOutcome(err)
@@ -69,10 +82,10 @@ export function toRsv(sig: { r: string; s: string; v: string }): string {
   return `0x${r}${s}${v.toString(16)}`.toLowerCase()
 }
 
-async function rawSign(client: SigilClient, input: Parameters<SigilClient['signRawPayload']>[0]): Promise<string> {
+async function rawSign(client: SigilClient, input: Parameters<SigilClient['signRawPayload']>[0]): Promise<Signed> {
   const res = await client.signRawPayload(input)
   if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED') throw new Error('signing did not complete')
-  return toRsv(res)
+  return { result: toRsv(res), activityId: res.activity.id }
 }
 
 /** EIP-191 personal message bytes: "\x19Ethereum Signed Message:\n" + len + message. */
@@ -160,13 +173,39 @@ export async function signTypedDataV4(
   )
 }
 
-/** eth_signTransaction [tx]: the signed serialized transaction (0x…). */
+/**
+ * eth_signTransaction [tx]: the signed serialized transaction (0x…). Nonce, gas and fees the dApp
+ * leaves out are filled from the network's node before the window opens (ethFill.ts); the window
+ * shows the filled values, and exactly what it shows is signed.
+ */
 export async function signTransaction([tx]: readonly [TransactionRequest], ctx: DappContext): Promise<DappOutcome> {
   const signer = await signerFor(ctx, tx.from)
   if ('error' in signer) return signer
-  const chain = (await siteChain(ctx)).label
-  const built = buildUnsignedTransaction(tx, chain.chainId)
+  const { label: chain, network } = await siteChain(ctx)
+  const checked = checkSendParams(tx, chain.chainId)
+  if (!checked.ok) return invalid(`Invalid params for eth_signTransaction: ${checked.reason}`)
+  let complete: TransactionRequest = tx
+  let fill: { filled: string[]; warnings: string[]; estimatedWei: bigint | null } = { filled: [], warnings: [], estimatedWei: null }
+  if (missingFields(tx).length > 0 && network !== undefined) {
+    if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
+    try {
+      const filled = await fillTransaction(
+        ctx.core.deps.fetch,
+        network.rpcUrl,
+        { ...tx, to: checked.to },
+        organizationAbis(ctx, signer.organizationId),
+      )
+      if (!filled.ok)
+        return { error: rpcError(RPC_ERROR.INTERNAL, `Sigil could not fill the transaction: ${filled.reason}; nothing was signed`) }
+      complete = filled.tx
+      fill = filled
+    } catch {
+      return { error: rpcError(RPC_ERROR.INTERNAL, `The RPC node of ${network.name} did not answer; nothing was signed`) }
+    }
+  }
+  const built = buildUnsignedTransaction(complete, chain.chainId)
   if (!built.ok) return invalid(`Invalid params for eth_signTransaction: ${built.reason}`)
+  const native = { symbol: network?.nativeSymbol ?? 'ETH', decimals: network?.nativeDecimals ?? 18 }
   return approveThenSign(
     ctx,
     signer,
@@ -176,12 +215,14 @@ export async function signTransaction([tx]: readonly [TransactionRequest], ctx: 
       address: signer.address,
       to: built.to,
       valueWei: built.valueWei.toString(10),
+      value: `${formatUnits(built.valueWei, native.decimals)} ${native.symbol}`,
       data: built.data,
       call: decodeCalldata(built.data),
       chain,
       nonce: built.nonce.toString(10),
-      gas: built.gas.toString(10),
-      fee: built.fee,
+      fees: feeRows({ valueWei: built.valueWei, gasLimit: built.gas, price: built.price, estimatedWei: fill.estimatedWei, native }),
+      filled: fill.filled,
+      warnings: fill.warnings,
     },
     async (client, organizationId, signWith) => {
       const res = await client.signTransaction({
@@ -193,7 +234,7 @@ export async function signTransaction([tx]: readonly [TransactionRequest], ctx: 
       if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED' || !/^(0x)?[0-9a-fA-F]+$/.test(res.signedTransaction)) {
         throw new Error('signing did not complete')
       }
-      return `0x${res.signedTransaction.replace(/^0x/, '')}`
+      return { result: `0x${res.signedTransaction.replace(/^0x/, '')}`, activityId: res.activity.id }
     },
   )
 }

@@ -7,6 +7,7 @@
  */
 import { type CustomErrorAbis, describeRevert, revertDataOf } from '../../chains/revert'
 import { EvmRpcError, EvmRpcUnreachable, evmRpc } from './evmRpc'
+import type { DappContext } from './methods'
 
 /** The call the transaction makes. */
 export type SimCall = { from: string; to: string; value: bigint; data: string }
@@ -25,6 +26,8 @@ export type Simulation = {
   maxFeeWei: bigint | null
   /** Why it will fail (decoded revert, or the node's reason), or null when the simulation passed. */
   failure: string | null
+  /** The latest block's base fee; null on a chain without EIP-1559 (no `baseFeePerGas`). */
+  baseFeePerGas: bigint | null
 }
 
 const GWEI = 1_000_000_000n
@@ -70,7 +73,8 @@ export async function simulateTransaction(
     settle(rpc<{ baseFeePerGas?: string } | null>('eth_getBlockByNumber', ['latest', false])),
   ])
   if (!blockR.ok) throw new EvmRpcUnreachable('the node did not give the latest block')
-  const baseFee = BigInt(blockR.v?.baseFeePerGas ?? '0x0')
+  const baseFeeQ = blockR.v?.baseFeePerGas
+  const baseFee = BigInt(baseFeeQ ?? '0x0')
   let maxPriorityFeePerGas = prioR.ok ? BigInt(prioR.v) : GWEI
   const maxFeePerGas = given.maxFeePerGas ?? 2n * baseFee + maxPriorityFeePerGas
   if (maxPriorityFeePerGas > maxFeePerGas) maxPriorityFeePerGas = maxFeePerGas
@@ -89,5 +93,17 @@ export async function simulateTransaction(
     feeWei: estimate === null ? null : estimate * price,
     maxFeeWei: gasLimit === null ? null : gasLimit * maxFeePerGas,
     failure,
+    baseFeePerGas: baseFeeQ === undefined ? null : baseFee,
   }
+}
+
+/** The organization's Ethereum ABIs, the reverting contract's own first (what the service's decoder uses). */
+export function organizationAbis(ctx: DappContext, organizationId: string): CustomErrorAbis {
+  return async (_selector, address) =>
+    ctx.core.withSession(async (client) => {
+      const { smartContractInterfaces } = await client.listSmartContractInterfaces({ organizationId })
+      const eth = smartContractInterfaces.filter((i) => i.type === 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM')
+      const own = (i: (typeof eth)[number]) => address !== undefined && i.smartContractAddress.toLowerCase() === address.toLowerCase()
+      return [...eth.filter(own), ...eth.filter((i) => !own(i))].map((i) => i.smartContractInterface)
+    })
 }

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { Attestation } from '../../api/common'
 import { AddressFormat } from '../../api/enums'
 import { listActivities, vote } from './activities'
+import { activitySites } from './activitySites'
 import { ApprovalGetParams, ApprovalResolveParams, getApproval, resolveApproval } from './approvalPage'
 import { serviceFingerprint } from '../../crypto/serviceIdentity'
 import { BUILD_CONFIG } from './buildConfig'
@@ -242,7 +243,10 @@ export const POPUP_METHODS = {
   }),
   listActivities: popupMethod({
     params: noParams,
-    handler: (_p, { core }) => core.withSession((client, s) => listActivities(client, s)),
+    handler: async (_p, { core }) => {
+      const sites = await activitySites(core.deps.local)
+      return core.withSession((client, s) => listActivities(client, s, sites))
+    },
   }),
   approveActivity: popupMethod({
     params: z.object({ fingerprint: id }),

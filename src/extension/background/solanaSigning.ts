@@ -12,6 +12,7 @@ import type { SigilClient } from '../../api/client'
 import { parseSolanaMessage } from '../../chains/sign/solanaMessage'
 import { bytesToHex, hexToBytes } from '../../crypto/encoding'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
+import { recordActivitySite } from './activitySites'
 import { ALREADY_PENDING } from './approvals'
 import { type ApprovalView, messageView } from './approvalView'
 import { failureOutcome, NOT_LOGGED_IN } from './dappAccounts'
@@ -57,15 +58,17 @@ async function approveThenSign(
   signer: Signer,
   method: string,
   view: ApprovalView,
-  sign: (client: SigilClient, signer: Signer) => Promise<unknown>,
+  sign: (client: SigilClient, signer: Signer, recordSite: (activityId: string) => Promise<void>) => Promise<unknown>,
 ): Promise<DappOutcome> {
   if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
   const outcome = await ctx.dapp.ask(ctx.origin, method, view)
   if (!outcome.approved) return { error: outcome.error }
+  // The activity the approved request became is recorded with the requesting origin (activitySites.ts).
+  const recordSite = (activityId: string) => recordActivitySite(ctx.core.deps.local, activityId, ctx.origin, ctx.core.now())
   try {
     return await ctx.core.withSession(async (client, s) => {
       if (s.record.organizationId !== signer.organizationId) return { error: NOT_LOGGED_IN }
-      return { result: await sign(client, signer) }
+      return { result: await sign(client, signer, recordSite) }
     })
   } catch (err) {
     if (err instanceof SendFailed) return { error: rpcError(RPC_ERROR.INTERNAL, err.message) }
@@ -86,7 +89,7 @@ export async function signSolanaMessage(
   if (bytes.length > MAX_SOLANA_MESSAGE_BYTES) return invalid(method, 'message too long')
   // A transaction message signed "as a message" would be a valid transaction signature.
   if (looksLikeTransactionMessage(bytes)) return invalid(method, 'the message is a Solana transaction; use signTransaction')
-  return approveThenSign(ctx, signer, method, messageView(address, bytes), async (client, s) => {
+  return approveThenSign(ctx, signer, method, messageView(address, bytes), async (client, s, recordSite) => {
     const res = await client.signRawPayload({
       organizationId: s.organizationId,
       signWith: s.address,
@@ -95,6 +98,7 @@ export async function signSolanaMessage(
       hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
     })
     if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED') throw new Error('signing did not complete')
+    await recordSite(res.activity.id)
     const signature = hexToBytes(`${res.r.padStart(64, '0')}${res.s.padStart(64, '0')}`)
     if (signature.length !== 64) throw new Error('malformed signature')
     return { signature: base64.encode(signature) }
@@ -142,7 +146,7 @@ export async function signSolanaTransaction(input: TransactionInput, ctx: DappCo
   const method = 'solana:signTransaction'
   const checked = await checkTransaction(method, input, ctx, false)
   if ('error' in checked) return checked
-  return approveThenSign(ctx, checked.signer, method, checked.view, async (client, s) => {
+  return approveThenSign(ctx, checked.signer, method, checked.view, async (client, s, recordSite) => {
     const res = await client.signTransaction({
       organizationId: s.organizationId,
       signWith: s.address,
@@ -150,6 +154,7 @@ export async function signSolanaTransaction(input: TransactionInput, ctx: DappCo
       type: 'TRANSACTION_TYPE_SOLANA',
     })
     if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED') throw new Error('signing did not complete')
+    await recordSite(res.activity.id)
     return { signedTransaction: base64.encode(hexToBytes(res.signedTransaction)) }
   })
 }
@@ -174,13 +179,14 @@ export async function signAndSendSolanaTransaction(
   if ('error' in checked) return checked
   const chain = checked.chain as SolanaChain
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
-  return approveThenSign(ctx, checked.signer, method, checked.view, async (client, s) => {
+  return approveThenSign(ctx, checked.signer, method, checked.view, async (client, s, recordSite) => {
     const res = await client.solSendTransaction({
       organizationId: s.organizationId,
       caip2: chain.caip2,
       unsignedTransaction: bytesToHex(checked.bytes),
       signWiths: [s.address],
     })
+    await recordSite(res.activity.id)
     if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED') throw new Error('sending did not complete')
     let signature: string | undefined
     for (let poll = 1; ; poll++) {

@@ -3,7 +3,7 @@
  * recovery, settings) or the wallet (accounts, buy, activity, settings). Every call goes
  * through the typed client; WebAuthn is injected (tests fake it).
  */
-import { useCallback, useEffect, useLayoutEffect, useState } from 'preact/hooks'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { PopupApi } from '../background/popupMethods'
 import type { PopupClient } from './client'
 import { Accounts } from './screens/Accounts'
@@ -19,6 +19,7 @@ import { SettingsScreen } from './screens/Settings'
 import { ConnectedSites } from './screens/Sites'
 import { browserWebauthn, type Webauthn } from './webauthn'
 import { noHostAccess, type RequestHostAccess } from './hostAccess'
+import { noSessionWatch, type WatchSession } from './sessionWatch'
 
 type StatusResult = PopupApi['getStatus']['result']
 type Status = { state: 'loading' } | ({ state: 'ready' } & StatusResult) | { state: 'failed'; code: string }
@@ -26,8 +27,8 @@ type Status = { state: 'loading' } | ({ state: 'ready' } & StatusResult) | { sta
 type OutView = 'login' | 'recovery' | 'settings'
 type InView = 'accounts' | 'send' | 'history' | 'buy' | 'activity' | 'sites' | 'settings'
 
-/** Props: the background client and WebAuthn (injected so tests can fake them). */
-export type AppProps = { client: PopupClient; webauthn?: Webauthn; requestHostAccess?: RequestHostAccess }
+/** Props: the background client, WebAuthn, host access and the session watch (injected so tests can fake them). */
+export type AppProps = { client: PopupClient; webauthn?: Webauthn; requestHostAccess?: RequestHostAccess; watchSession?: WatchSession }
 
 const END_TEXT: Record<string, string> = {
   'auto-lock': 'Locked after a while without use.',
@@ -57,7 +58,7 @@ const TABS: Array<[InView, string]> = [
 ]
 
 /** The popup's root component. */
-export function App({ client, webauthn = browserWebauthn, requestHostAccess = noHostAccess }: AppProps) {
+export function App({ client, webauthn = browserWebauthn, requestHostAccess = noHostAccess, watchSession = noSessionWatch }: AppProps) {
   const [status, setStatus] = useState<Status>({ state: 'loading' })
   const [outView, setOutView] = useState<OutView>('login')
   const [inView, setInView] = useState<InView>('accounts')
@@ -69,8 +70,14 @@ export function App({ client, webauthn = browserWebauthn, requestHostAccess = no
     setInView('send')
   }, [])
 
+  // Whichever window logged in (this one, or the login window Sigil opens for a site), a login opens on the wallet home.
+  const wasLoggedIn = useRef(false)
   const load = useCallback(() => {
     void client.call('getStatus').then((reply) => {
+      if (reply.ok) {
+        if (reply.result.loggedIn && !wasLoggedIn.current) setInView('accounts')
+        wasLoggedIn.current = reply.result.loggedIn
+      }
       setStatus(reply.ok ? { state: 'ready', ...reply.result } : { state: 'failed', code: reply.error.code })
     })
   }, [client])
@@ -92,6 +99,8 @@ export function App({ client, webauthn = browserWebauthn, requestHostAccess = no
   }, [load])
 
   useEffect(load, [load])
+  // A login in the login window (or a lock / logout elsewhere) shows here without a reload.
+  useEffect(() => watchSession(load), [watchSession, load])
   // "Interactive" (issue 7 bench, bench/extension.ts): the first commit after the status reply.
   useLayoutEffect(() => {
     if (status.state !== 'loading' && performance.getEntriesByName(INTERACTIVE_MARK).length === 0) performance.mark(INTERACTIVE_MARK)

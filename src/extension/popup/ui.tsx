@@ -19,7 +19,11 @@ export function Busy({ busy, label }: { busy: boolean; label: string }) {
   )
 }
 
-/** A label wrapping its control; `error` is shown right under it (issue 13 item 6). */
+/**
+ * A label wrapping its control; `error` is shown right under it (issue 13 item 6). The wrapper is
+ * the same with or without an error, so the control is not re-created (and keeps its focus) when
+ * an error appears.
+ */
 export function Field({
   label,
   children,
@@ -38,13 +42,14 @@ export function Field({
       {hint && <span class="hint">{hint}</span>}
     </label>
   )
-  if (!error) return field
   return (
-    <div class="field field-with-error" data-invalid="true">
+    <div class={error ? 'field field-with-error' : 'field'} {...(error ? { 'data-invalid': 'true' } : {})}>
       {field}
-      <p class="error field-error" role="alert">
-        {error}
-      </p>
+      {error && (
+        <p class="error field-error" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   )
 }

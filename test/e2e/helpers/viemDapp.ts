@@ -17,19 +17,29 @@ const outcome = (p) => p.then((ok) => ({ ok }), (e) => {
   const coded = typeof e?.walk === 'function' ? e.walk((x) => typeof x?.code === 'number') : e
   return { code: coded?.code ?? e?.code, message: coded?.message ?? String(e) }
 })
+const events = []
 window.dapp = {
   ready() {
     const sigil = found.find((d) => d.info.name === 'Sigil')
     if (!sigil) return false
+    if (!window.wallet) {
+      for (const name of ['accountsChanged', 'chainChanged']) sigil.provider.on(name, (data) => events.push([name, data]))
+    }
     window.wallet = createWalletClient({ transport: custom(sigil.provider) })
     window.reader = createPublicClient({ transport: custom(sigil.provider), pollingInterval: 200 })
     return sigil.info.rdns
   },
+  events: () => events,
+  accounts: () => outcome(window.wallet.request({ method: 'eth_accounts' })),
+  switchChain: (chainId) => outcome(window.wallet.request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] })),
+  addChain: (params) => outcome(window.wallet.request({ method: 'wallet_addEthereumChain', params: [params] })),
   requestAccounts: () => outcome(window.wallet.requestAddresses()),
   chainId: () => outcome(window.reader.getChainId()),
   balance: (address) => outcome(window.reader.getBalance({ address }).then(String)),
   send: (account, to, value, data) =>
     outcome(window.wallet.sendTransaction({ account, to, value: BigInt(value), data, chain: null })),
+  signTx: (account, to, value, data) =>
+    outcome(window.wallet.request({ method: 'eth_signTransaction', params: [{ from: account, to, value: '0x' + BigInt(value).toString(16), data }] })),
   receipt: (hash) =>
     outcome(window.reader.waitForTransactionReceipt({ hash, timeout: 30000 }).then((r) => ({ status: r.status, blockNumber: String(r.blockNumber) }))),
 }
@@ -46,6 +56,21 @@ export async function viemDappScript(): Promise<string> {
     logLevel: 'silent',
   })
   return bundle.outputFiles[0]?.text ?? ''
+}
+
+/**
+ * Whether every element of `page` fits its viewport's width (long addresses, hex data and numbers
+ * wrap instead of overflowing); the elements that stick out otherwise.
+ */
+export async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth
+    const out = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent ?? '').slice(0, 40)}`)
+    if (document.documentElement.scrollWidth > width) out.unshift(`document scrolls to ${document.documentElement.scrollWidth} px`)
+    return out
+  })
 }
 
 /** Run `fn` (a dApp request) and wait for our approval window to be shown, then interactive (Approve enabled). */

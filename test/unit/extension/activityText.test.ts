@@ -37,6 +37,27 @@ describe('activityTitle', () => {
     expect(activityTitle({ type: 'ACTIVITY_TYPE_OTP_LOGIN_V2', intent: {} })).toBe('Logged in')
   })
 
+  it('names the site that asked, when a dApp did (activitySites.ts)', () => {
+    const sign = (encoding: string) => ({
+      type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+      intent: { signRawPayloadIntentV2: { signWith: A, payload: '00', encoding } },
+    })
+    expect(activityTitle(sign('PAYLOAD_ENCODING_HEXADECIMAL'), 'app.example')).toBe('Signed a message for app.example with 0x1234…56ab')
+    expect(activityTitle(sign('PAYLOAD_ENCODING_EIP712'), 'app.example')).toBe('Signed typed data for app.example with 0x1234…56ab')
+    expect(
+      activityTitle({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signTransactionIntentV2: { signWith: A } } }, 'app.example'),
+    ).toBe('Signed a transaction for app.example with 0x1234…56ab')
+    expect(
+      activityTitle(
+        {
+          type: 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION',
+          intent: { ethSendTransactionIntent: { from: B, to: A, value: '10000000000000000', caip2: 'eip155:31337' } },
+        },
+        '127.0.0.1:5173',
+      ),
+    ).toBe('Sent 0.01 ETH to 0x1234…56ab for 127.0.0.1:5173')
+  })
+
   it('never shows the wire type name, even for a type it has no sentence for', () => {
     const t = activityTitle({ type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', intent: {} })
     expect(t).not.toMatch(/ACTIVITY_TYPE|_/)

@@ -210,13 +210,24 @@ describe('dApp methods through the router', () => {
       to: tx.to,
       valueWei: '1000000000000000000',
       nonce: '3',
-      gas: '21000',
+      value: '1 ETH',
+      fees: [
+        ['Max fee per gas', '2 gwei'],
+        ['Priority fee per gas', '1 gwei'],
+        ['Gas limit', '21000'],
+        ['Max network fee', '0.000042 ETH'],
+        ['Total (at most)', '1.000042 ETH (value + max network fee)'],
+      ],
+      filled: [],
     })
     await t.popup('approvalResolve', { id: w3.approvalId, approved: true })
     const signed = (await signing).result as TransactionSerialized
     expect(signed).toMatch(/^0x02/)
     expect(await recoverTransactionAddress({ serializedTransaction: signed })).toBe(ACCOUNT.address)
-    expect(await t.rpc('eth_signTransaction', [{ ...tx, nonce: undefined }])).toMatchObject({ error: { code: -32602 } })
+    // a missing nonce is asked of the network's node (dappSend.test.ts); none answering here means no window
+    expect(await t.rpc('eth_signTransaction', [{ ...tx, nonce: undefined }])).toEqual({
+      error: { code: -32603, message: 'The RPC node of Ethereum did not answer; nothing was signed' },
+    })
     // eth_sendTransaction simulates first: no node answering means no window
     expect(await t.rpc('eth_sendTransaction', [tx])).toEqual({
       error: { code: -32603, message: 'The RPC node of Ethereum did not answer; nothing was sent' },

@@ -109,10 +109,15 @@ describe('approval window: typed data', () => {
         rows: [['Amount', 'unlimited (1)']],
         warnings: ['Unlimited approval: 0x55 can spend all of this token.'],
       },
+      value: '0 ETH',
       chain: { chainId: '0x1', name: 'Ethereum' },
       nonce: '0',
-      gas: '21000',
-      fee: '1 wei/gas',
+      fees: [
+        ['Gas price', '0.000000001 gwei'],
+        ['Gas limit', '21000'],
+      ],
+      filled: [],
+      warnings: [],
     }
     render(<ApprovalApp client={client(view)} id={ID} closeWindow={() => {}} />)
     const call = await screen.findByTestId('approval-call')
@@ -120,7 +125,44 @@ describe('approval window: typed data', () => {
     expect(call.textContent).toContain('unlimited (1)')
     expect(screen.getByTestId('approval-warnings').textContent).toContain('Unlimited approval')
     expect(screen.getByText(data)).toBeTruthy()
+    expect(screen.queryByTestId('approval-filled')).toBeNull()
     await waitFor(() => expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(false))
+  })
+
+  it('a transaction Sigil completed shows its fee rows under "Network fee", what it filled in, and the simulation warning', async () => {
+    const view: ApprovalView = {
+      kind: 'transaction',
+      address: '0x4242424242424242424242424242424242424242',
+      to: '0x6666666666666666666666666666666666666666',
+      valueWei: '1000000000000000000',
+      value: '1 ETH',
+      data: '0x',
+      call: null,
+      chain: { chainId: '0x7a69', name: 'Sigil dev EVM' },
+      nonce: '7',
+      fees: [
+        ['Max fee per gas', '3 gwei'],
+        ['Priority fee per gas', '1 gwei'],
+        ['Gas limit', '25200'],
+        ['Max network fee', '0.0000756 ETH'],
+        ['Total (at most)', '1.0000756 ETH (value + max network fee)'],
+      ],
+      filled: ['nonce', 'gas limit', 'fees'],
+      warnings: ['This transaction will fail: execution reverted: nope'],
+    }
+    render(<ApprovalApp client={client(view)} id={ID} closeWindow={() => {}} />)
+    const fees = await screen.findByTestId('approval-fees')
+    expect(screen.getByRole('heading', { name: 'Network fee' })).toBeTruthy()
+    const rows = [...fees.querySelectorAll('.field-row')].map((r) => [
+      r.querySelector('dt')?.textContent,
+      r.querySelector('dd')?.textContent,
+    ])
+    expect(rows).toEqual(view.fees)
+    expect(screen.getByLabelText('Transaction').textContent).toContain('1 ETH (1000000000000000000 wei)')
+    expect(screen.getByTestId('approval-filled').textContent).toBe(
+      'The site left out the nonce, gas limit, fees: Sigil filled them in from Sigil dev EVM.',
+    )
+    expect(screen.getByTestId('approval-warnings').textContent).toBe('This transaction will fail: execution reverted: nope')
   })
 })
 
@@ -135,8 +177,12 @@ describe('approval window: dApp sends, networks and tokens', () => {
     call: null,
     selector: '0xb3de648b',
     chain: { chainId: '0x7a69', name: 'Sigil dev EVM' },
-    gasLimit: 'unknown',
-    fee: 'unknown (the gas could not be estimated)',
+    fees: [
+      ['Max fee per gas', '3 gwei'],
+      ['Priority fee per gas', '1 gwei'],
+      ['Gas limit', 'unknown (the gas could not be estimated)'],
+      ['Total', '0.5 ETH + the network fee (unknown)'],
+    ],
     warnings: ['This transaction will fail: execution reverted: nope'],
   }
 
@@ -153,6 +199,7 @@ describe('approval window: dApp sends, networks and tokens', () => {
       expect(table.textContent).toContain(text)
     }
     expect(screen.getByTestId('approval-warnings').textContent).toBe('This transaction will fail: execution reverted: nope')
+    expect(screen.getByTestId('approval-fees').textContent).toContain('Total0.5 ETH + the network fee (unknown)')
     expect(screen.queryByTestId('approval-simulation')).toBeNull()
   })
 

@@ -4,7 +4,14 @@
  * simulation before the window, binding of what is sent, the hash), wallet_addEthereumChain,
  * wallet_watchAsset, and rejection of a site's pending request on its chain switch and on lock.
  */
-import { encodeErrorResult, encodeFunctionData, parseAbi } from 'viem'
+import {
+  encodeErrorResult,
+  encodeFunctionData,
+  parseAbi,
+  parseTransaction,
+  recoverTransactionAddress,
+  type TransactionSerialized,
+} from 'viem'
 import { describe, expect, it, vi } from 'vitest'
 import { ADDED_CHAINS_KEY } from '@/src/extension/background/dappChains'
 import { applySiteChain } from '@/src/extension/background/dappSwitchChain'
@@ -157,8 +164,14 @@ describe('eth_sendTransaction', () => {
       valueWei: '1000000000000000000',
       chain: { chainId: '0x1', name: 'Ethereum' },
       selector: null,
-      gasLimit: '25200',
-      fee: '≈ 0.000042 ETH (at most 0.0000756 ETH)',
+      fees: [
+        ['Max fee per gas', '3 gwei'],
+        ['Priority fee per gas', '1 gwei'],
+        ['Gas limit', '25200'],
+        ['Estimated fee', '≈ 0.000042 ETH'],
+        ['Max network fee', '0.0000756 ETH'],
+        ['Total (at most)', '1.0000756 ETH (value + max network fee)'],
+      ],
       warnings: [],
     })
     expect(view.call.method).toBe('transfer(address,uint256)')
@@ -237,7 +250,8 @@ describe('eth_sendTransaction', () => {
     const w = await t.windowOpened(2)
     const { view } = (await t.popup('approvalGet', { id: w.approvalId })).result
     expect(view.warnings).toEqual([`This transaction will fail: Denied(${ACCOUNT.address.toLowerCase()}, 42)`])
-    expect(view.gasLimit).toBe('unknown')
+    expect(view.fees).toContainEqual(['Gas limit', 'unknown (the gas could not be estimated)'])
+    expect(view.fees).toContainEqual(['Total', '1 ETH + the network fee (unknown)'])
     await t.popup('approvalResolve', { id: w.approvalId, approved: false })
     await pending
   })
@@ -300,6 +314,116 @@ describe('eth_sendTransaction', () => {
     await t.bg.core.wipe('lock')
     expect(await pending).toEqual({ error: { code: 4100, message: 'Unauthorized: the wallet was locked' } })
     expect(t.sends).toEqual([])
+  })
+})
+
+describe('eth_signTransaction fills what the dApp leaves out from the network (issue 13 item 7)', () => {
+  const NONCE = { eth_getTransactionCount: () => ({ result: '0x7' }) }
+
+  async function signed(t: ReturnType<typeof world>, request: Record<string, unknown>) {
+    const pending = t.rpc('eth_signTransaction', [request])
+    const w = await t.windowOpened(2)
+    const { view } = (await t.popup('approvalGet', { id: w.approvalId })).result
+    await t.popup('approvalResolve', { id: w.approvalId, approved: true })
+    const raw = (await pending).result as TransactionSerialized
+    expect(await recoverTransactionAddress({ serializedTransaction: raw })).toBe(ACCOUNT.address)
+    return { view, tx: parseTransaction(raw) }
+  }
+
+  it('nonce (pending), gas and EIP-1559 fees are filled, shown in gwei with the total in ETH, and exactly that is signed', async () => {
+    const t = world(NONCE)
+    await t.connected()
+    const { view, tx: out } = await signed(t, tx)
+    expect(t.node.find((n) => n.method === 'eth_getTransactionCount')?.params).toEqual([ACCOUNT.address, 'pending'])
+    expect(view).toMatchObject({
+      kind: 'transaction',
+      nonce: '7',
+      value: '1 ETH',
+      filled: ['nonce', 'gas limit', 'fees'],
+      warnings: [],
+      fees: [
+        ['Max fee per gas', '3 gwei'],
+        ['Priority fee per gas', '1 gwei'],
+        ['Gas limit', '25200'],
+        ['Estimated fee', '≈ 0.000042 ETH'],
+        ['Max network fee', '0.0000756 ETH'],
+        ['Total (at most)', '1.0000756 ETH (value + max network fee)'],
+      ],
+    })
+    expect(out).toMatchObject({
+      type: 'eip1559',
+      chainId: 1,
+      nonce: 7,
+      gas: 25_200n,
+      maxFeePerGas: 3n * GWEI,
+      maxPriorityFeePerGas: GWEI,
+      to: TO,
+      value: 10n ** 18n,
+    })
+  })
+
+  it('keeps what the dApp gave: its gas and nonce stay, only the fees are filled; nothing is estimated', async () => {
+    const t = world(NONCE)
+    await t.connected()
+    const { view, tx: out } = await signed(t, { ...tx, nonce: '0x2', gas: '0x7530', maxPriorityFeePerGas: '0x1' })
+    expect(view.filled).toEqual(['fees'])
+    expect(t.node.map((n) => n.method)).not.toContain('eth_getTransactionCount')
+    expect(t.node.map((n) => n.method)).not.toContain('eth_estimateGas')
+    expect(out).toMatchObject({ nonce: 2, gas: 30_000n, maxPriorityFeePerGas: 1n, maxFeePerGas: 2n * GWEI + 1n })
+  })
+
+  it('a chain without EIP-1559 gets eth_gasPrice (a legacy transaction); a given gasPrice is kept and prices the estimate', async () => {
+    const t = world({
+      ...NONCE,
+      eth_getBlockByNumber: () => ({ result: { number: '0x10' } }),
+      eth_gasPrice: () => ({ result: `0x${(5n * GWEI).toString(16)}` }),
+    })
+    await t.connected()
+    const first = await signed(t, tx)
+    expect(first.tx).toMatchObject({ type: 'legacy', gasPrice: 5n * GWEI, gas: 25_200n, nonce: 7 })
+    expect(first.view.fees.slice(0, 2)).toEqual([
+      ['Gas price', '5 gwei'],
+      ['Gas limit', '25200'],
+    ])
+    await new Promise((r) => setTimeout(r, 1_100)) // the approval back-off between windows of one site
+    const pending = t.rpc('eth_signTransaction', [{ ...tx, gasPrice: `0x${(4n * GWEI).toString(16)}` }])
+    const w = await t.windowOpened(3)
+    const { view } = (await t.popup('approvalGet', { id: w.approvalId })).result
+    expect(view.filled).toEqual(['nonce', 'gas limit'])
+    expect(view.fees).toContainEqual(['Estimated fee', '≈ 0.000084 ETH'])
+    await t.popup('approvalResolve', { id: w.approvalId, approved: false })
+    expect(await pending).toMatchObject({ error: { code: 4001 } })
+  })
+
+  it('a call that reverts is signed only with a given gas (and the warning shown); without one, or with no node, nothing opens', async () => {
+    const revert = { eth_estimateGas: () => ({ error: { code: 3, message: 'execution reverted: nope' } }) }
+    const t = world({ ...NONCE, ...revert, eth_call: () => ({ error: { code: 3, message: 'execution reverted: nope' } }) })
+    await t.connected()
+    expect(await t.rpc('eth_signTransaction', [tx])).toEqual({
+      error: {
+        code: -32603,
+        message: 'Sigil could not fill the transaction: the gas could not be estimated (execution reverted); nothing was signed',
+      },
+    })
+    expect(t.windows).toHaveLength(1)
+    const pending = t.rpc('eth_signTransaction', [{ ...tx, gas: '0x7530' }])
+    const w = await t.windowOpened(2)
+    const { view } = (await t.popup('approvalGet', { id: w.approvalId })).result
+    expect(view.warnings).toEqual(['This transaction will fail: execution reverted'])
+    await t.popup('approvalResolve', { id: w.approvalId, approved: false })
+    await pending
+
+    const down = world({
+      eth_getTransactionCount: () => {
+        throw new Error('down')
+      },
+    })
+    await down.connected()
+    expect(await down.rpc('eth_signTransaction', [{ ...tx, gas: '0x7530', gasPrice: '0x1' }])).toEqual({
+      error: { code: -32603, message: 'The RPC node of Ethereum did not answer; nothing was signed' },
+    })
+    expect(await down.rpc('eth_signTransaction', [{ ...tx, to: undefined }])).toMatchObject({ error: { code: -32602 } })
+    expect(down.windows).toHaveLength(1)
   })
 })
 

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest'
 import { App } from '@/src/extension/popup/App'
 import type { PopupClient } from '@/src/extension/popup/client'
+import { storageSessionWatch } from '@/src/extension/popup/sessionWatch'
 import type { Webauthn } from '@/src/extension/popup/webauthn'
 
 afterEach(cleanup)
@@ -103,6 +104,38 @@ describe('popup App', () => {
     expect(qr.querySelector('path')?.getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/)
   })
 
+  it('an open popup notices a login made elsewhere (the login window) and a logout, without a reload', async () => {
+    let session = false
+    const client = fakeClient({
+      getStatus: () => ({ ok: true, result: session ? loggedIn : loggedOut }),
+      listAccounts: () => ({ ok: true, result: wallets }),
+    })
+    const listeners: Array<(changes: Record<string, unknown>) => void> = []
+    const area = {
+      onChanged: {
+        addListener: (l: (changes: Record<string, unknown>) => void) => void listeners.push(l),
+        removeListener: (l: (changes: Record<string, unknown>) => void) => void listeners.splice(listeners.indexOf(l), 1),
+      },
+    }
+    const watch = storageSessionWatch(area)
+    const view = render(<App client={client} webauthn={noWebauthn} watchSession={watch} />)
+    await waitFor(() => expect(document.getElementById('status')?.textContent).toBe('Not signed in'))
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' })) // the logged-out settings: a login still opens the wallet
+    const asked = () => client.calls.filter(([m]) => m === 'getStatus').length
+    const before = asked()
+    session = true
+    for (const l of listeners) l({ 'sigil.pendingOtp': { newValue: {} } }) // not the session: no reload
+    expect(asked()).toBe(before)
+    for (const l of listeners) l({ 'sigil.session': { newValue: {} } })
+    await screen.findByRole('heading', { name: 'Wallet' })
+    session = false
+    for (const l of listeners) l({ 'sigil.session': { oldValue: {} }, 'sigil.lastEnd': { newValue: { reason: 'logout' } } })
+    await waitFor(() => expect(document.getElementById('status')?.textContent).toBe('Not signed in'))
+    expect(listeners).toHaveLength(1)
+    view.unmount()
+    await waitFor(() => expect(listeners).toHaveLength(0))
+  })
+
   it('passkey sign-up asks for an email, verifies the code, then creates the passkey', async () => {
     let session = false
     const reg = {
@@ -171,6 +204,36 @@ describe('popup App', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toBe('Could not reach the service. Check the URLs in Settings.')
+  })
+
+  it('an SMS number without the country code shows the rule under the phone field, not under the form', async () => {
+    const rule = 'Include the country code, e.g. +1 for the US: +14155550123.'
+    const client = fakeClient({
+      getStatus: () => ({ ok: true, result: loggedOut }),
+      otpStart: () => ({ ok: false, error: { code: 'INVALID_ARGUMENT', message: rule, field: 'contact' } }),
+    })
+    render(<App client={client} webauthn={noWebauthn} />)
+    fireEvent.click(await screen.findByRole('button', { name: 'SMS' }))
+    const phone = await screen.findByLabelText(/^Phone number/)
+    fireEvent.input(phone, { target: { value: '4155550123' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toBe(rule)
+    // the message sits in the phone field's wrapper, after the same input (not re-created), and nowhere else
+    expect(alert.closest('.field-with-error')?.contains(phone)).toBe(true)
+    expect(screen.getByLabelText(/^Phone number/)).toBe(phone)
+    expect(screen.getAllByText(rule)).toHaveLength(1)
+    // a failure about no field stays under the form
+    cleanup()
+    const down = fakeClient({
+      getStatus: () => ({ ok: true, result: loggedOut }),
+      otpStart: () => ({ ok: false, error: { code: 'NETWORK' } }),
+    })
+    render(<App client={down} webauthn={noWebauthn} />)
+    fireEvent.click(await screen.findByRole('button', { name: 'SMS' }))
+    fireEvent.input(await screen.findByLabelText(/^Phone number/), { target: { value: '+14155550123' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    expect((await screen.findByRole('alert')).closest('.field-with-error')).toBeNull()
   })
 
   it('approves a pending activity by fingerprint', async () => {
