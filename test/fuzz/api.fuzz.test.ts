@@ -6,7 +6,7 @@
  * non-2xx, leak no secret or stack trace, and no cross-tenant attempt may succeed. Afterwards
  * the service must be healthy and a canary wallet must still sign.
  *
- * Time budget per run: FUZZ_BUDGET_MS (default 25 s). Seed: FUZZ_SEED (default: random, logged).
+ * Time budget per run: FUZZ_BUDGET_MS (default 45 s: one request of every class on each of the ~140 paths fits in it on 2 cores). Seed: FUZZ_SEED (default: random, logged).
  * FUZZ_ONLY=<text> fuzzes only the paths containing it. Long runs: `npm run fuzz -- --minutes N`.
  * A failure prints the request (truncated) and saves its exact bytes under $TMPDIR/sigil-fuzz-<seed>/.
  */
@@ -29,7 +29,7 @@ import { startTestService, submitBody, type TestService } from '../integration/h
 import { setKnownIds } from './schema.js'
 import { CLASSES, type FuzzClass, operations, type Plan, planArbitrary, render, type Tenants } from './requests.js'
 
-const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 25_000)
+const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 45_000)
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 0x7fffffff))
 /** Only paths containing this text (e.g. `create_users`), to reproduce a failure quickly. */
 const ONLY = process.env.FUZZ_ONLY
