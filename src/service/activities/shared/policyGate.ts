@@ -21,7 +21,13 @@ import {
   parsePolicy,
   ROOT_QUORUM_ACTIVITY_TYPES,
 } from '../../policy/index.js'
-import { insertPolicyEvaluation, listPolicies } from '../../store/policies.js'
+import {
+  insertPolicyEvaluation,
+  listPoliciesVersioned,
+  type PolicyEvaluationRow,
+  type PolicyRow,
+  policiesVersion,
+} from '../../store/policies.js'
 import type { Sql } from '../../store/sql.js'
 import { getUser } from '../../store/users.js'
 
@@ -46,19 +52,65 @@ export function policiesMayGovern(type: string): boolean {
 /** A policy as the engine evaluates it, with its name for messages. */
 export type GatePolicy = DecisionPolicy & { name: string }
 
+/** The parsed policies of one organization at one version (migration 009). */
+type CachedPolicies = { version: string; policies: GatePolicy[] }
+
+/**
+ * Parsed policies per organization, valid for the version read with them. Each activity still
+ * reads the organization's version (one primary-key lookup) and uses the cached set only when it
+ * is the same: a write by any instance on the same database changes the version in its own
+ * transaction, so a cached set is never served after its policies changed. Parses are also kept by
+ * the policy's text, so an update re-parses only the policy it changed.
+ */
+export type PolicyCache = {
+  organizations: Map<string, CachedPolicies>
+  parsed: Map<string, GatePolicy['parsed']>
+}
+
+/** At most this many organizations and policy texts are kept; the oldest entry goes first. */
+const CACHE_LIMIT = 1000
+
+/** An empty cache, one per engine (service instance). */
+export function createPolicyCache(): PolicyCache {
+  return { organizations: new Map(), parsed: new Map() }
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key)
+  map.set(key, value)
+  if (map.size > CACHE_LIMIT) map.delete(map.keys().next().value as string)
+}
+
+function parseRow(r: PolicyRow, cache: PolicyCache | undefined): GatePolicy {
+  const key = JSON.stringify([r.condition, r.consensus, r.time_expr])
+  let parsed = cache?.parsed.get(key)
+  if (!parsed) {
+    const p = parsePolicy({ condition: r.condition, consensus: r.consensus, time: r.time_expr ?? undefined })
+    if (!p.ok) throw new SigilError('INTERNAL', `stored policy ${r.id} does not parse`)
+    parsed = p.policy
+    if (cache) remember(cache.parsed, key, parsed)
+  }
+  return { policyId: r.id, effect: r.effect, parsed, name: r.name }
+}
+
 /**
  * The organization's policies, parsed. A stored policy that no longer parses (it did when it was
- * stored) fails the activity rather than being skipped: a DENY must never be lost.
+ * stored) fails the activity rather than being skipped: a DENY must never be lost. With a cache,
+ * an unchanged set costs one read of the organization's policies version, or none when the caller
+ * read it already (`knownVersion`, read with the credential: the set in force at that read).
  *
  * @throws INTERNAL when a stored policy does not parse
  */
-export async function loadPolicies(sql: Sql, orgId: string): Promise<GatePolicy[]> {
-  const rows = await listPolicies(sql, orgId)
-  return rows.map((r) => {
-    const parsed = parsePolicy({ condition: r.condition, consensus: r.consensus, time: r.time_expr ?? undefined })
-    if (!parsed.ok) throw new SigilError('INTERNAL', `stored policy ${r.id} does not parse`)
-    return { policyId: r.id, effect: r.effect, parsed: parsed.policy, name: r.name }
-  })
+export async function loadPolicies(sql: Sql, orgId: string, cache?: PolicyCache, knownVersion?: string): Promise<GatePolicy[]> {
+  if (cache) {
+    const hit = cache.organizations.get(orgId)
+    if (hit && hit.version === (knownVersion ?? (await policiesVersion(sql, orgId)))) return hit.policies
+  }
+  const read = await listPoliciesVersioned(sql, orgId)
+  if (!read) return []
+  const policies = read.rows.map((r) => parseRow(r, cache))
+  if (cache) remember(cache.organizations, orgId, { version: read.version, policies })
+  return policies
 }
 
 /** `signWith` → `sign_with`: the hosted `activity.params` names the intent's fields in snake case (docs examples). */
@@ -137,17 +189,22 @@ export function policyDenied(d: Decision, policies: readonly GatePolicy[]): Sigi
   return new SigilError('POLICY_DENIED', `activity denied by policy: ${d.outcome}, ${why}${names.length ? `: ${names.join(', ')}` : ''}`)
 }
 
-/** Records one evaluation of the activity (for the vote `voteId`). */
-export async function recordEvaluation(
-  sql: Sql,
-  e: { activityId: string; orgId: string; voteId: string; decision: Decision; now: number },
-): Promise<void> {
-  await insertPolicyEvaluation(sql, {
+/** What an evaluation of the activity (for the vote `voteId`) records. */
+export type EvaluationRecord = { activityId: string; orgId: string; voteId: string; decision: Decision; now: number }
+
+/** The stored row of an evaluation (get_policy_evaluations). */
+export function evaluationRow(e: EvaluationRecord): PolicyEvaluationRow {
+  return {
     id: crypto.randomUUID(),
     activity_id: e.activityId,
     organization_id: e.orgId,
     vote_id: e.voteId,
     evaluations: e.decision.evaluations.map((x) => ({ policyId: x.policyId, outcome: x.outcome })),
     created_at: e.now,
-  })
+  }
+}
+
+/** Records one evaluation of the activity (for the vote `voteId`). */
+export async function recordEvaluation(sql: Sql, e: EvaluationRecord): Promise<void> {
+  await insertPolicyEvaluation(sql, evaluationRow(e))
 }
