@@ -22,6 +22,7 @@ import { handler as listSmartContractInterfaces } from './list_smart_contract_in
 import { handler as getPolicy } from './get_policy.js'
 import { handler as listPolicies } from './list_policies.js'
 import { handler as getPolicyEvaluations } from './get_policy_evaluations.js'
+import { handler as getActivePolicies } from './get_active_policies.js'
 
 /** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
 export const QUERY_HANDLERS = {
@@ -48,4 +49,5 @@ export const QUERY_HANDLERS = {
   get_policy: getPolicy,
   list_policies: listPolicies,
   get_policy_evaluations: getPolicyEvaluations,
+  get_active_policies: getActivePolicies,
 } satisfies QueryHandlerTable

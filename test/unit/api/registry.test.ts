@@ -51,6 +51,8 @@ const SUBMIT_NAMES = [
   'create_smart_contract_interface',
   'delete_smart_contract_interface',
   'create_policy',
+  'create_policy',
+  'create_policy',
   'create_policies',
   'update_policy',
   'update_policy',
@@ -81,6 +83,7 @@ const QUERY_NAMES = [
   'get_policy',
   'list_policies',
   'get_policy_evaluations',
+  'get_active_policies',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {

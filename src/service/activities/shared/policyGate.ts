@@ -34,6 +34,8 @@ import { getUser } from '../../store/users.js'
 /** Types policies never govern: only the root quorum runs them. */
 const ROOT_ONLY_TYPES: ReadonlySet<string> = new Set([
   ...ROOT_QUORUM_ACTIVITY_TYPES,
+  'ACTIVITY_TYPE_CREATE_POLICY',
+  'ACTIVITY_TYPE_CREATE_POLICY_V2',
   'ACTIVITY_TYPE_CREATE_POLICY_V3',
   'ACTIVITY_TYPE_CREATE_POLICIES',
   'ACTIVITY_TYPE_UPDATE_POLICY',
