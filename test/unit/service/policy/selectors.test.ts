@@ -15,7 +15,9 @@ const CONTEXT: PolicyContext = {
   now: new Date('2026-01-01T00:00:00Z'),
 }
 const holds = (s: Selector) => {
-  const r = evaluate(parseExpression(selectorClause(s), 'condition'), CONTEXT)
+  const expr = parseExpression(selectorClause(s), 'condition')
+  if (!expr) throw new Error('blank clause')
+  const r = evaluate(expr, CONTEXT)
   if (!r.ok) throw new Error(r.error.message)
   return r.value
 }
