@@ -77,7 +77,13 @@ export type PolicySubmitRow = LoadResult & { policies: number; user: 'root' | 'n
 
 /** Measures the rows; `durationMs` per phase and round (default 2000), `rounds` (default 3). */
 export async function benchPolicySubmit(
-  opts: { durationMs?: number; rounds?: number; clients?: number; databaseUrl?: string } = {},
+  opts: {
+    durationMs?: number
+    rounds?: number
+    clients?: number
+    databaseUrl?: string
+    only?: (p: { policies: number; user: string }) => boolean
+  } = {},
 ): Promise<PolicySubmitRow[]> {
   const durationMs = opts.durationMs ?? 2000
   const rounds = opts.rounds ?? 3
@@ -148,11 +154,11 @@ export async function benchPolicySubmit(
       return r.status === 200 && r.json.activity.status === 'ACTIVITY_STATUS_COMPLETED'
     }
     const phases: Array<{ policies: number; user: 'root' | 'non-root'; stamper: Stamper }> = [
-      { policies: 0, user: 'root', stamper: svc.stamper },
-      { policies: 1, user: 'non-root', stamper: bob },
-      { policies: 100, user: 'non-root', stamper: bob },
-      { policies: 100, user: 'root', stamper: svc.stamper },
-    ]
+      { policies: 0, user: 'root' as const, stamper: svc.stamper },
+      { policies: 1, user: 'non-root' as const, stamper: bob },
+      { policies: 100, user: 'non-root' as const, stamper: bob },
+      { policies: 100, user: 'root' as const, stamper: svc.stamper },
+    ].filter((p) => opts.only?.(p) ?? true)
     // Warm the service's JIT on both paths before the first measured phase.
     await runLoad('warm-up', clients, durationMs, submitAs(svc.stamper))
     const best = new Map<number, PolicySubmitRow>()
