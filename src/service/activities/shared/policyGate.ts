@@ -58,29 +58,45 @@ export type GatePolicy = DecisionPolicy & { name: string }
 type CachedPolicies = { version: string; policies: GatePolicy[] }
 
 /**
- * Parsed policies per organization, valid for the version read with them. Each activity still
- * reads the organization's version (one primary-key lookup) and uses the cached set only when it
- * is the same: a write by any instance on the same database changes the version in its own
- * transaction, so a cached set is never served after its policies changed. Parses are also kept by
- * the policy's text, so an update re-parses only the policy it changed.
+ * Parsed policies per organization, valid for the version read with them. Each activity checks the
+ * organization's current version (read with the credential, or one primary-key lookup) and uses the
+ * cached set only when it is the same: a write by any instance on the same database changes the
+ * version in its own transaction, so a cached set is never served after its policies changed.
+ * Parses are also kept by the policy's text, so an update re-parses only the policy it changed.
  */
 export type PolicyCache = {
   organizations: Map<string, CachedPolicies>
   parsed: Map<string, GatePolicy['parsed']>
+  /** Policies held by `organizations`, all organizations together. */
+  held: number
 }
 
-/** At most this many organizations and policy texts are kept; the oldest entry goes first. */
-const CACHE_LIMIT = 1000
+/** At most this many policy texts, and policies of all cached organizations together; the oldest entries go first. */
+const CACHE_LIMIT = 10_000
 
 /** An empty cache, one per engine (service instance). */
 export function createPolicyCache(): PolicyCache {
-  return { organizations: new Map(), parsed: new Map() }
+  return { organizations: new Map(), parsed: new Map(), held: 0 }
 }
 
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key)
-  map.set(key, value)
-  if (map.size > CACHE_LIMIT) map.delete(map.keys().next().value as string)
+function rememberParsed(cache: PolicyCache, key: string, parsed: GatePolicy['parsed']): void {
+  cache.parsed.set(key, parsed)
+  if (cache.parsed.size > CACHE_LIMIT) cache.parsed.delete(cache.parsed.keys().next().value as string)
+}
+
+function rememberOrganization(cache: PolicyCache, orgId: string, entry: CachedPolicies): void {
+  const old = cache.organizations.get(orgId)
+  if (old) {
+    cache.held -= old.policies.length
+    cache.organizations.delete(orgId)
+  }
+  cache.organizations.set(orgId, entry)
+  cache.held += entry.policies.length
+  for (const [id, e] of cache.organizations) {
+    if (cache.held <= CACHE_LIMIT || id === orgId) break
+    cache.organizations.delete(id)
+    cache.held -= e.policies.length
+  }
 }
 
 function parseRow(r: PolicyRow, cache: PolicyCache | undefined): GatePolicy {
@@ -90,7 +106,7 @@ function parseRow(r: PolicyRow, cache: PolicyCache | undefined): GatePolicy {
     const p = parsePolicy({ condition: r.condition, consensus: r.consensus, time: r.time_expr ?? undefined })
     if (!p.ok) throw new SigilError('INTERNAL', `stored policy ${r.id} does not parse`)
     parsed = p.policy
-    if (cache) remember(cache.parsed, key, parsed)
+    if (cache) rememberParsed(cache, key, parsed)
   }
   return { policyId: r.id, effect: r.effect, parsed, name: r.name }
 }
@@ -111,7 +127,7 @@ export async function loadPolicies(sql: Sql, orgId: string, cache?: PolicyCache,
   const read = await listPoliciesVersioned(sql, orgId)
   if (!read) return []
   const policies = read.rows.map((r) => parseRow(r, cache))
-  if (cache) remember(cache.organizations, orgId, { version: read.version, policies })
+  if (cache) rememberOrganization(cache, orgId, { version: read.version, policies })
   return policies
 }
 
