@@ -82,7 +82,7 @@ describe('popup: activities decided by policies', () => {
     await page.getByRole('button', { name: 'Activity', exact: true }).click()
     const item = page.locator(`li.pending[data-activity-id="${activityId}"]`)
     await item.waitFor({ timeout: 15_000 })
-    expect(await item.locator('.waiting-for').textContent()).toMatch(/^Waiting for approval by .+ \(policy 'I co-sign'\)\.$/)
+    expect(await item.locator('.waiting-for').textContent()).toBe("Waiting for approval by you (policy 'I co-sign').")
     await page.getByText("Denied by policy 'no text payloads'.").waitFor({ timeout: 15_000 })
     await shot(page, 'popup-activity-policies')
     await item.getByRole('button', { name: /^Approve/ }).click()

@@ -81,7 +81,7 @@ describe("the extension's activities with policies", () => {
     expect(submitted.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
 
     const forCarol = (await listActivities(clients.carol, session('carol'))).activities.find((a) => a.id === submitted.activity.id)
-    expect(forCarol).toMatchObject({ canApprove: true, waitingFor: "Waiting for approval by carol (policy 'carol co-signs')." })
+    expect(forCarol).toMatchObject({ canApprove: true, waitingFor: "Waiting for approval by you (policy 'carol co-signs')." })
     const forDave = (await listActivities(clients.dave, session('dave'))).activities.find((a) => a.id === submitted.activity.id)
     expect(forDave).toMatchObject({ canApprove: false, waitingFor: "Waiting for approval by carol (policy 'carol co-signs')." })
 

@@ -80,12 +80,13 @@ async function withWaiting(client: SigilClient, session: ActiveSession, activiti
       ),
     ),
   ])
+  const me = session.record.userId
   const facts: WaitingFacts = {
+    me,
     ...(policies ? { policies: policies.policies } : {}),
     ...(users ? { userNames: new Map(users.users.map((u) => [u.userId, u.userName])) } : {}),
   }
   const byId = new Map(evaluations)
-  const me = session.record.userId
   return views.map((v, i) => {
     const a = activities[i] as Activity
     if (a.status !== WAITING) return v

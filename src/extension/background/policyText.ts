@@ -57,6 +57,8 @@ export type WaitingFacts = {
   policies?: ReadonlyArray<{ policyId: string; policyName: string; consensus: string }>
   /** User id → name, when the logged-in user may list users. */
   userNames?: ReadonlyMap<string, string>
+  /** The logged-in user's id: named "you". */
+  me?: string
 }
 
 /** Who may still approve: the users a waiting policy's consensus names, and the policies' names. */
@@ -81,7 +83,7 @@ export function waitingFor(evaluations: readonly PolicyEvaluationRecord[], facts
   if (policies.length === 0) return { text: 'Waiting for approval by the organization.', userIds: [] }
   const userIds = [...new Set(policies.flatMap((p) => stringLiterals(p.consensus)).filter((s) => facts.userNames?.has(s)))]
   const named = policies.map((p) => `'${p.policyName}'`).join(', ')
-  const people = userIds.map((id) => facts.userNames?.get(id) ?? id)
+  const people = userIds.map((id) => (id === facts.me ? 'you' : (facts.userNames?.get(id) ?? id)))
   const who = people.length > 0 ? namesList(people) : 'the approvers it names'
   return { text: `Waiting for approval by ${who} (policy ${named}).`, userIds }
 }

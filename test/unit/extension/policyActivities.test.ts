@@ -65,6 +65,7 @@ describe('who an activity waits for', () => {
       text: "Waiting for approval by carol or dave (policy 'two of three').",
       userIds: ['u-carol', 'u-dave'],
     })
+    expect(waitingFor(e, { policies, userNames, me: 'u-dave' }).text).toBe("Waiting for approval by carol or you (policy 'two of three').")
     expect(waitingFor(e, {}).text).toBe('Waiting for approval by the organization.')
     expect(waitingFor(e, { policies }).text).toBe("Waiting for approval by the approvers it names (policy 'two of three').")
     expect(waitingFor([], { policies, userNames }).text).toBe('Waiting for approval by the organization’s root quorum.')
@@ -143,7 +144,7 @@ describe('listActivities with policies', () => {
     expect(byId.waiting).toMatchObject({
       canApprove: true,
       canReject: true,
-      waitingFor: "Waiting for approval by carol (policy 'carol co-signs').",
+      waitingFor: "Waiting for approval by you (policy 'carol co-signs').",
     })
     expect(byId.denied?.failure).toBe("Denied by policy 'bob's limit (daily)'.")
     expect(byId.done?.waitingFor).toBeUndefined()
@@ -153,7 +154,10 @@ describe('listActivities with policies', () => {
 
   it('a user the policy does not name, or who already voted, is not asked; unreadable policies say "the organization"', async () => {
     const bob = await listActivities(client({ policiesReadable: true }).client, session('u-bob'))
-    expect(bob.activities.find((a) => a.id === 'waiting')?.canApprove).toBe(false)
+    expect(bob.activities.find((a) => a.id === 'waiting')).toMatchObject({
+      canApprove: false,
+      waitingFor: "Waiting for approval by carol (policy 'carol co-signs').",
+    })
     const carol = await listActivities(client({ policiesReadable: false }).client, session('u-carol'))
     expect(carol.activities.find((a) => a.id === 'waiting')).toMatchObject({
       canApprove: false,
