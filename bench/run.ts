@@ -48,6 +48,16 @@ if (want('policy')) {
   const { benchPolicy } = await import('./policy.js')
   console.log(formatTable(await benchPolicy()))
 }
+if (want('policy-submit')) {
+  console.log('\n## Submit with policies over loopback (issue 14: non-root with 100 policies ≤ 10% slower)\n')
+  const { benchPolicySubmit, formatPolicySubmit } = await import('./policy-submit.js')
+  console.log('PGlite:')
+  console.log(formatPolicySubmit(await benchPolicySubmit()))
+  if (process.env.SIGIL_BENCH_DATABASE_URL) {
+    console.log('\nPostgreSQL:')
+    console.log(formatPolicySubmit(await benchPolicySubmit({ databaseUrl: process.env.SIGIL_BENCH_DATABASE_URL })))
+  }
+}
 if (want('dapp-send')) {
   console.log('\n## dApp eth_sendTransaction → approval window (issue 12)\n')
   const { benchDappSend, formatDappSend } = await import('./dappSend.js')

@@ -58,6 +58,8 @@ export async function startBenchService(databaseUrl?: string, extraEnv: Record<s
   }
   return {
     url,
+    /** The service process id (e.g. to read its CPU time from /proc). */
+    pid: child.pid,
     admin,
     stamper,
     post,

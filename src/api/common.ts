@@ -453,6 +453,7 @@ export const PolicyEvaluationRecord = z.object({
   policyEvaluations: z.array(z.object({ policyId: z.string(), outcome: PolicyOutcome })),
   createdAt: Timestamp,
 })
+export type PolicyEvaluationRecord = z.infer<typeof PolicyEvaluationRecord>
 
 /** Every query request carries the organization it reads. */
 export const OrganizationScoped = z.object({ organizationId: z.string().min(1, { error: 'required' }) })

@@ -466,6 +466,22 @@ export type MnemonicLanguage = (typeof MNEMONIC_LANGUAGES)[number]
 export const POLICY_EFFECTS = ['EFFECT_ALLOW', 'EFFECT_DENY'] as const
 export type PolicyEffect = (typeof POLICY_EFFECTS)[number]
 
+/** Selector operators of the create_policy V1 / V2 intents (hosted OpenAPI `v1Operator`). */
+export const POLICY_OPERATORS = [
+  'OPERATOR_EQUAL',
+  'OPERATOR_MORE_THAN',
+  'OPERATOR_MORE_THAN_OR_EQUAL',
+  'OPERATOR_LESS_THAN',
+  'OPERATOR_LESS_THAN_OR_EQUAL',
+  'OPERATOR_CONTAINS',
+  'OPERATOR_NOT_EQUAL',
+  'OPERATOR_IN',
+  'OPERATOR_NOT_IN',
+  'OPERATOR_CONTAINS_ONE',
+  'OPERATOR_CONTAINS_ALL',
+] as const
+export type PolicyOperator = (typeof POLICY_OPERATORS)[number]
+
 /** Policy evaluation outcomes (hosted OpenAPI `v1Outcome`), as get_policy_evaluations reports them. */
 export const POLICY_OUTCOMES = [
   'OUTCOME_ALLOW',

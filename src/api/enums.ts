@@ -9,6 +9,7 @@ import {
   ACTIVITY_TYPES,
   ADDRESS_FORMATS,
   POLICY_EFFECTS,
+  POLICY_OPERATORS,
   POLICY_OUTCOMES,
   API_KEY_CURVES,
   AUTHENTICATOR_TRANSPORTS,
@@ -105,5 +106,7 @@ export const SmartContractInterfaceType = z.enum(SMART_CONTRACT_INTERFACE_TYPES)
 export type SmartContractInterfaceType = z.infer<typeof SmartContractInterfaceType>
 export const PolicyEffect = z.enum(POLICY_EFFECTS)
 export type PolicyEffect = z.infer<typeof PolicyEffect>
+export const PolicyOperator = z.enum(POLICY_OPERATORS)
+export type PolicyOperator = z.infer<typeof PolicyOperator>
 export const PolicyOutcome = z.enum(POLICY_OUTCOMES)
 export type PolicyOutcome = z.infer<typeof PolicyOutcome>

@@ -121,3 +121,9 @@ export const MAX_POLICY_NAME = 256
 
 /** Sigil: a policy's `notes` (the hosted service states no bound). */
 export const MAX_POLICY_NOTES = 4096
+
+/** Sigil: selectors of a create_policy V1 / V2 intent (the hosted service states no bound). */
+export const MAX_POLICY_SELECTORS = 64
+
+/** Sigil: a selector's `subject`, `target` and each of its `targets` (the hosted service states no bound). */
+export const MAX_POLICY_SELECTOR_TEXT = 1024

@@ -8,7 +8,8 @@ import { approveActivity } from './operations/approve_activity.js'
 import { createApiKeys, createApiKeysV1 } from './operations/create_api_keys.js'
 import { createAuthenticators } from './operations/create_authenticators.js'
 import { createPolicies } from './operations/create_policies.js'
-import { createPolicyV3 } from './operations/create_policy.js'
+import { createPolicyV1, createPolicyV2, createPolicyV3 } from './operations/create_policy.js'
+import { getActivePolicies } from './operations/get_active_policies.js'
 import { createFiatOnRampCredential } from './operations/create_fiat_on_ramp_credential.js'
 import { createSmartContractInterface } from './operations/create_smart_contract_interface.js'
 import { createReadWriteSession } from './operations/create_read_write_session.js'
@@ -159,6 +160,8 @@ export const SUBMIT_OPERATIONS = [
   deleteSmartContractInterface,
   // issue 14: policies (hosted OpenAPI)
   createPolicyV3,
+  createPolicyV1,
+  createPolicyV2,
   createPolicies,
   updatePolicyV1,
   updatePolicyV2,
@@ -235,6 +238,7 @@ export const QUERY_OPERATIONS = [
   listPrivateKeyTags,
   getOrganization,
   listAppProofs,
+  getActivePolicies,
 ] as const
 
 /** Union of the concrete submit definitions (keeps literal names for the client). */

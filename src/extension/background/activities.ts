@@ -1,12 +1,15 @@
 /**
  * Activity history and votes (issue 7; wire-formats A2): list_activities with status, and
- * approve_activity / reject_activity by fingerprint for activities in CONSENSUS_NEEDED.
+ * approve_activity / reject_activity by fingerprint for activities in CONSENSUS_NEEDED. Policies
+ * (issue 14 item 5): a denial reads "Denied by policy 'name'", an activity waiting for approvals
+ * says who must approve, and one whose policies name the logged-in user waits for their vote.
  */
 import type { SigilClient } from '../../api/client'
-import type { Activity } from '../../api/common'
+import type { Activity, PolicyEvaluationRecord } from '../../api/common'
 import { siteName } from './activitySites'
 import { activityStatusText, activityTitle } from './activityText'
 import type { ActiveSession } from './core'
+import { deniedByPolicyText, isPolicyDenied, type WaitingFacts, waitingFor } from './policyText'
 
 /** An activity as the popup shows it. */
 export type ActivityView = {
@@ -24,6 +27,8 @@ export type ActivityView = {
   canReject: boolean
   createdAtMs: number
   failure?: string
+  /** Who the activity waits for, in words (CONSENSUS_NEEDED only). */
+  waitingFor?: string
 }
 
 function ms(t: Activity['createdAt']): number {
@@ -44,8 +49,56 @@ export function activityView(a: Activity, sites?: ReadonlyMap<string, string>): 
     canApprove: a.canApprove,
     canReject: a.canReject,
     createdAtMs: ms(a.createdAt),
-    ...(a.failure ? { failure: a.failure.message } : {}),
+    ...(a.failure ? { failure: isPolicyDenied(a.failure) ? deniedByPolicyText(a.failure.message) : a.failure.message } : {}),
   }
+}
+
+const WAITING = 'ACTIVITY_STATUS_CONSENSUS_NEEDED'
+
+/** A read the logged-in user may not be allowed (or able) to make: undefined instead of a failure. */
+async function maybe<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read()
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Says who each waiting activity waits for, and lets the logged-in user vote on one whose waiting
+ * policies name them (the service's `canApprove` covers the root quorum only). Reads the policies,
+ * users and each waiting activity's evaluations only when something waits.
+ */
+async function withWaiting(client: SigilClient, session: ActiveSession, activities: Activity[], views: ActivityView[]) {
+  const waiting = activities.filter((a) => a.status === WAITING)
+  if (waiting.length === 0) return views
+  const organizationId = session.record.organizationId
+  const [policies, users, evaluations] = await Promise.all([
+    maybe(() => client.listPolicies({ organizationId })),
+    maybe(() => client.listUsers({ organizationId })),
+    Promise.all(
+      waiting.map((a) =>
+        maybe(() => client.getPolicyEvaluations({ organizationId, activityId: a.id })).then((r): [string, PolicyEvaluationRecord[]] => [
+          a.id,
+          r?.policyEvaluations ?? [],
+        ]),
+      ),
+    ),
+  ])
+  const me = session.record.userId
+  const facts: WaitingFacts = {
+    me,
+    ...(policies ? { policies: policies.policies } : {}),
+    ...(users ? { userNames: new Map(users.users.map((u) => [u.userId, u.userName])) } : {}),
+  }
+  const byId = new Map(evaluations)
+  return views.map((v, i) => {
+    const a = activities[i] as Activity
+    if (a.status !== WAITING) return v
+    const w = waitingFor(byId.get(a.id) ?? [], facts)
+    const named = w.userIds.includes(me) && !a.votes.some((x) => x.userId === me)
+    return { ...v, waitingFor: w.text, canApprove: v.canApprove || named, canReject: v.canReject || named }
+  })
 }
 
 /** The latest activities of the session's organization, newest first, each with the site that asked for it (`sites`). */
@@ -58,7 +111,13 @@ export async function listActivities(
     organizationId: session.record.organizationId,
     paginationOptions: { limit: '50' },
   })
-  return { activities: activities.map((a) => activityView(a, sites)).sort((a, b) => b.createdAtMs - a.createdAtMs) }
+  const views = await withWaiting(
+    client,
+    session,
+    activities,
+    activities.map((a) => activityView(a, sites)),
+  )
+  return { activities: views.sort((a, b) => b.createdAtMs - a.createdAtMs) }
 }
 
 /** Vote on an activity by fingerprint; returns the activity after the vote. */

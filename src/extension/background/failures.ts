@@ -4,6 +4,7 @@
  */
 import { SigilError, SigilRequestError } from '../../api/errors'
 import { POPUP_ERROR_MESSAGES, type PopupErrorCode } from '../protocol/runtime'
+import { deniedByPolicyText, POLICY_DENIED } from './policyText'
 
 /** A failure a popup method reports with its own code. */
 export class ExtensionError extends Error {
@@ -38,6 +39,9 @@ export function isSessionKeyRejected(err: unknown): boolean {
 export function toPopupFailure(err: unknown): PopupFailure {
   if (err instanceof ExtensionError)
     return { code: err.code, message: clean(err.message), ...(err.field === undefined ? {} : { field: err.field }) }
+  // The organization's policies denied the activity (403): say so, with the policies the service names.
+  if (err instanceof SigilRequestError && err.code === POLICY_DENIED)
+    return { code: 'POLICY_DENIED', message: deniedByPolicyText(err.message) }
   if (err instanceof SigilRequestError)
     return { code: 'REQUEST_FAILED', message: clean(err.message) || POPUP_ERROR_MESSAGES.REQUEST_FAILED }
   if (err instanceof SigilError) {

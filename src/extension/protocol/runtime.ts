@@ -29,6 +29,7 @@ export const POPUP_ERROR_CODES = [
   'SERVICE_UNVERIFIED',
   'SETTINGS_LOCKED',
   'NODE_UNAVAILABLE',
+  'POLICY_DENIED',
 ] as const
 
 /** One of {@link POPUP_ERROR_CODES}. */
@@ -49,6 +50,7 @@ export const POPUP_ERROR_MESSAGES: Record<PopupErrorCode, string> = {
   SERVICE_UNVERIFIED: 'The service could not prove it is the one this wallet is connected to.',
   SETTINGS_LOCKED: 'This build of the wallet has fixed service settings.',
   NODE_UNAVAILABLE: 'The network’s node is not answering. Try again in a moment.',
+  POLICY_DENIED: 'Denied by policy.',
 }
 
 /** Background → popup: result union of a {@link PopupMessage}. */

@@ -1,8 +1,9 @@
 import type { z } from 'zod'
-import type { createPolicyV3 } from '../../api/operations/create_policy.js'
-import { insertPolicy } from '../store/policies.js'
+import type { createPolicyV1, createPolicyV2, createPolicyV3 } from '../../api/operations/create_policy.js'
+import { insertPolicy, type PolicyFields } from '../store/policies.js'
 import { assertPolicyRoom, policyFieldsOf } from './shared/policies.js'
-import type { ActivityHandler } from './types.js'
+import { selectorsToCondition } from './shared/policySelectors.js'
+import type { ActivityContext, ActivityHandler } from './types.js'
 
 /**
  * create_policy (hosted OpenAPI v1CreatePolicyIntentV3): parses `condition`, `consensus` and `time`
@@ -12,10 +13,40 @@ import type { ActivityHandler } from './types.js'
  * @throws INVALID_ARGUMENT when parameters.condition, parameters.consensus or parameters.time does not parse or names an unknown field (shared/policies.ts)
  * @throws FAILED_PRECONDITION when the organization already holds MAX_POLICIES (100) policies
  */
-export const handler: ActivityHandler<z.infer<typeof createPolicyV3.parameters>> = async (ctx, p) => {
-  const fields = policyFieldsOf(p, 'parameters')
+export const handler: ActivityHandler<z.infer<typeof createPolicyV3.parameters>> = (ctx, p) => store(ctx, policyFieldsOf(p, 'parameters'))
+
+async function store(ctx: ActivityContext, fields: PolicyFields) {
   await assertPolicyRoom(ctx.tx, ctx.organizationId, 1)
   const id = crypto.randomUUID()
   await insertPolicy(ctx.tx, { ...fields, id, orgId: ctx.organizationId, now: ctx.now })
   return { policyId: id }
 }
+
+/** The stored fields of a V1 / V2 intent: its selectors become the condition, with no consensus. */
+function fromSelectors(p: z.infer<typeof createPolicyV1.parameters> | z.infer<typeof createPolicyV2.parameters>): PolicyFields {
+  return {
+    name: p.policyName,
+    effect: p.effect,
+    condition: selectorsToCondition(p.selectors, 'parameters'),
+    consensus: '',
+    time: null,
+    notes: p.notes ?? '',
+  }
+}
+
+/**
+ * ACTIVITY_TYPE_CREATE_POLICY (v1CreatePolicyIntent): `selectors` of `{subject, operator, target}`
+ * become the policy's condition (shared/policySelectors.ts).
+ *
+ * @throws INVALID_ARGUMENT when a selector's clause does not parse (parameters.selectors[i])
+ * @throws FAILED_PRECONDITION when the organization already holds MAX_POLICIES (100) policies
+ */
+export const handlerV1: ActivityHandler<z.infer<typeof createPolicyV1.parameters>> = (ctx, p) => store(ctx, fromSelectors(p))
+
+/**
+ * ACTIVITY_TYPE_CREATE_POLICY_V2 (v1CreatePolicyIntentV2): `selectors` of `{subject, operator, targets}`.
+ *
+ * @throws INVALID_ARGUMENT when a selector's clause does not parse (parameters.selectors[i])
+ * @throws FAILED_PRECONDITION when the organization already holds MAX_POLICIES (100) policies
+ */
+export const handlerV2: ActivityHandler<z.infer<typeof createPolicyV2.parameters>> = (ctx, p) => store(ctx, fromSelectors(p))

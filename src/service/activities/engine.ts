@@ -24,7 +24,9 @@ import { listPolicyEvaluations } from '../store/policies.js'
 import { getUser } from '../store/users.js'
 import type { Decision } from '../policy/index.js'
 import {
+  createPolicyCache,
   evaluateActivity,
+  evaluationRow,
   type GatePolicy,
   isAllowed,
   isDenied,
@@ -126,6 +128,8 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
     ACTIVITY_TYPE_APPROVE_ACTIVITY: voteHandler('VOTE_SELECTION_APPROVED'),
     ACTIVITY_TYPE_REJECT_ACTIVITY: voteHandler('VOTE_SELECTION_REJECTED'),
   }
+  // Parsed policies of this instance, checked against the organization's version on each use.
+  const policyCache = createPolicyCache()
 
   /**
    * Runs the handler of `a.type` and checks its result against the operation's result schema: a
@@ -197,7 +201,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
     // Without policies (or for root-only types) the activity waits for the root quorum, as before.
     let gate: { policies: GatePolicy[]; decision: Decision } | undefined
     if (!isMember && policiesMayGovern(input.type)) {
-      const policies = await loadPolicies(rt.db, quorumOrgId)
+      const policies = await loadPolicies(rt.db, quorumOrgId, policyCache, input.principal.policiesVersion)
       if (policies.length > 0) {
         const decision = await evaluateActivity(rt.db, policies, {
           orgId: quorumOrgId,
@@ -260,26 +264,18 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       if (gate && isDenied(gate.decision)) throw policyDenied(gate.decision, gate.policies)
       if (needsConsensus) {
         // Nothing runs before the quorum (or the policies' consensus) approves.
-        if (evaluation) {
-          return await rt.db.transaction(async (tx) => {
-            const { voter } = await recordActivity(tx, row, vote)
-            await recordEvaluation(tx, evaluation)
-            return { activity: { ...row, seq: 0 }, known: knownWith(voter) }
-          })
-        }
-        // One statement records the activity and the vote.
-        const { voter } = await recordActivity(rt.db, row, vote)
+        // One statement records the activity, the vote and what the policies decided for it.
+        const { voter } = await recordActivity(rt.db, row, vote, evaluation && evaluationRow(evaluation))
         return { activity: { ...row, seq: 0 }, known: knownWith(voter) }
       }
       return await rt.db.transaction(async (tx) => {
-        if (evaluation) await recordEvaluation(tx, evaluation)
         const result = await runHandler(tx, row, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)
         const activity = { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs }
         // The finished activity is the transaction's last statement: a byte-identical resubmission
         // (or a concurrent twin) conflicts on the unique fingerprint here, every effect of this run
         // rolls back and the stored activity is replayed below, so it is never executed twice.
-        const { voter } = await recordActivity(tx, activity, vote)
+        const { voter } = await recordActivity(tx, activity, vote, evaluation && evaluationRow(evaluation))
         // An activity that changed the quorum or its members must not answer with the old one.
         return { activity: { ...activity, seq: 0 }, known: QUORUM_TYPES.has(row.type) ? undefined : knownWith(voter) }
       })
@@ -408,7 +404,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           await execute()
           return { activityId: target.id }
         }
-        const policies = await loadPolicies(tx, target.quorum_org_id)
+        const policies = await loadPolicies(tx, target.quorum_org_id, policyCache)
         const decision = await evaluateActivity(tx, policies, {
           orgId: target.quorum_org_id,
           type: target.type,

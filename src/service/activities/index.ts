@@ -58,7 +58,7 @@ import { handler as ethSendRawTransaction } from './eth_send_raw_transaction.js'
 import { handler as solSendTransaction } from './sol_send_transaction.js'
 import { handler as createSmartContractInterface } from './create_smart_contract_interface.js'
 import { handler as deleteSmartContractInterface } from './delete_smart_contract_interface.js'
-import { handler as createPolicy } from './create_policy.js'
+import { handler as createPolicy, handlerV1 as createPolicyV1, handlerV2 as createPolicyV2 } from './create_policy.js'
 import { handler as createPolicies } from './create_policies.js'
 import { handlerV1 as updatePolicyV1, handlerV2 as updatePolicyV2 } from './update_policy.js'
 import { handler as deletePolicy } from './delete_policy.js'
@@ -138,6 +138,8 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2: solSendTransaction,
   ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE: createSmartContractInterface,
   ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE: deleteSmartContractInterface,
+  ACTIVITY_TYPE_CREATE_POLICY: createPolicyV1,
+  ACTIVITY_TYPE_CREATE_POLICY_V2: createPolicyV2,
   ACTIVITY_TYPE_CREATE_POLICY_V3: createPolicy,
   ACTIVITY_TYPE_CREATE_POLICIES: createPolicies,
   ACTIVITY_TYPE_UPDATE_POLICY: updatePolicyV1,

@@ -152,6 +152,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
         scheme: check.scheme,
         signature: decoded.signature,
         quorum: quorumOf(key),
+        policiesVersion: key.policies_version ?? undefined,
       },
       effectiveOrganizationId: picked.effectiveOrganizationId,
     }
@@ -212,6 +213,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
         scheme: 'SIGNATURE_SCHEME_TK_WEBAUTHN',
         signature: stamp.signature,
         quorum: quorumOf(auth),
+        policiesVersion: auth.policies_version ?? undefined,
       },
       effectiveOrganizationId: picked.effectiveOrganizationId,
     }

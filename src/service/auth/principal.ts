@@ -17,6 +17,11 @@ export type Principal = {
    * engine a query); absent when the credential path does not read it.
    */
   quorum?: Quorum | undefined
+  /**
+   * The version of `organizationId`'s policies (migration 009), read in the same statement as
+   * `quorum`: the engine uses its parsed policies without another read when they are at it.
+   */
+  policiesVersion?: string | undefined
 }
 
 /** An organization's root quorum. */

@@ -12,7 +12,7 @@
  * budget denies the activity: a policy too costly to evaluate must not be skipped.
  */
 import type { EvalError } from './errors.js'
-import { type EvalResult, evaluate } from './evaluate.js'
+import { evaluate } from './evaluate.js'
 import { DEFAULT_STEP_BUDGET } from './limits.js'
 import type { ParsedPolicy } from './policy.js'
 import type { PolicyContext } from './types/namespaces.js'
@@ -65,6 +65,13 @@ export type DecideOptions = {
   readonly totalStepBudget?: number
 }
 
+/** The ids of the evaluations with this outcome. */
+function idsWith(evaluations: readonly PolicyEvaluation[], outcome: PolicyOutcome): string[] {
+  const out: string[] = []
+  for (const e of evaluations) if (e.outcome === outcome) out.push(e.policyId)
+  return out
+}
+
 /** Evaluate every policy of the organization for one vote and apply the engine rules. Never throws. */
 export function decide(policies: readonly DecisionPolicy[], context: PolicyContext, options: DecideOptions): Decision {
   if (options.rootQuorum) return { outcome: 'OUTCOME_ALLOW', reason: 'ROOT_QUORUM', policyIds: [], evaluations: [] }
@@ -72,49 +79,60 @@ export function decide(policies: readonly DecisionPolicy[], context: PolicyConte
   let remaining = options.totalStepBudget ?? perExpression * 10
   const evaluations: PolicyEvaluation[] = []
   for (const p of policies) {
-    const record = evaluatePolicy(p, context, () => Math.max(0, Math.min(perExpression, remaining)))
+    const record = evaluatePolicy(p, context, Math.max(0, Math.min(perExpression, remaining)))
     remaining -= record.steps
     evaluations.push(record)
     if (record.error?.code === 'EVALUATION_BUDGET_EXCEEDED') {
       return { outcome: 'OUTCOME_ERROR', reason: 'EVALUATION_BUDGET_EXCEEDED', policyIds: [p.policyId], evaluations }
     }
   }
-  const ids = (outcome: PolicyOutcome): string[] => evaluations.filter((e) => e.outcome === outcome).map((e) => e.policyId)
-  const denied = ids('OUTCOME_DENY_EXPLICIT')
+  const denied = idsWith(evaluations, 'OUTCOME_DENY_EXPLICIT')
   if (denied.length > 0) return { outcome: 'OUTCOME_DENY_EXPLICIT', reason: 'EXPLICIT_DENY', policyIds: denied, evaluations }
-  const allowed = ids('OUTCOME_ALLOW')
+  const allowed = idsWith(evaluations, 'OUTCOME_ALLOW')
   if (allowed.length > 0) return { outcome: 'OUTCOME_ALLOW', reason: 'POLICY_ALLOW', policyIds: allowed, evaluations }
-  const waiting = ids('OUTCOME_REQUIRES_CONSENSUS')
+  const waiting = idsWith(evaluations, 'OUTCOME_REQUIRES_CONSENSUS')
   if (waiting.length > 0) return { outcome: 'OUTCOME_REQUIRES_CONSENSUS', reason: 'CONSENSUS_NEEDED', policyIds: waiting, evaluations }
   return { outcome: 'OUTCOME_DENY_IMPLICIT', reason: 'IMPLICIT_DENY', policyIds: [], evaluations }
 }
 
-/** Evaluate one policy: time, then condition, then consensus. */
-export function evaluatePolicy(policy: DecisionPolicy, context: PolicyContext, budget: () => number): PolicyEvaluation {
-  let steps = 0
-  const run = (expression: 'condition' | 'consensus' | 'time'): EvalResult | undefined => {
-    const expr = policy.parsed[expression]
-    if (expr === undefined) return undefined
-    const r = evaluate(expr, context, { stepBudget: Math.max(0, budget() - steps) })
-    steps += r.steps
-    return r
-  }
-  const fail = (expression: 'condition' | 'consensus' | 'time', error: EvalError): PolicyEvaluation => ({
-    policyId: policy.policyId,
+/** A failed expression's record. */
+function failed(policyId: string, expression: 'condition' | 'consensus' | 'time', error: EvalError, steps: number): PolicyEvaluation {
+  return {
+    policyId,
     outcome: 'OUTCOME_ERROR',
-    error: { ...error, expression },
+    error: { code: error.code, offset: error.offset, message: error.message, expression },
     steps,
-  })
-  const time = run('time')
-  if (time !== undefined && !time.ok) return fail('time', time.error)
-  if (time !== undefined && !time.value) return { policyId: policy.policyId, outcome: 'OUTCOME_TIME_INACTIVE', steps }
-  const condition = run('condition')
-  if (condition !== undefined && !condition.ok) return fail('condition', condition.error)
-  const applies = condition === undefined || condition.value
-  if (!applies) return { policyId: policy.policyId, outcome: 'OUTCOME_DENY_IMPLICIT', steps }
-  const consensus = run('consensus')
-  if (consensus !== undefined && !consensus.ok) return fail('consensus', consensus.error)
-  const agreed = consensus === undefined || consensus.value
+  }
+}
+
+/**
+ * Evaluate one policy within `budget` steps: time, then condition, then consensus. No closures
+ * here: this runs once per policy per activity, and the service's loader names each closure it
+ * creates (a property definition per call).
+ */
+export function evaluatePolicy(policy: DecisionPolicy, context: PolicyContext, budget: number): PolicyEvaluation {
+  const { time: timeExpr, condition: conditionExpr, consensus: consensusExpr } = policy.parsed
+  const id = policy.policyId
+  let steps = 0
+  if (timeExpr !== undefined) {
+    const time = evaluate(timeExpr, context, { stepBudget: Math.max(0, budget - steps) })
+    steps += time.steps
+    if (!time.ok) return failed(id, 'time', time.error, steps)
+    if (!time.value) return { policyId: id, outcome: 'OUTCOME_TIME_INACTIVE', steps }
+  }
+  if (conditionExpr !== undefined) {
+    const condition = evaluate(conditionExpr, context, { stepBudget: Math.max(0, budget - steps) })
+    steps += condition.steps
+    if (!condition.ok) return failed(id, 'condition', condition.error, steps)
+    if (!condition.value) return { policyId: id, outcome: 'OUTCOME_DENY_IMPLICIT', steps }
+  }
+  let agreed = true
+  if (consensusExpr !== undefined) {
+    const consensus = evaluate(consensusExpr, context, { stepBudget: Math.max(0, budget - steps) })
+    steps += consensus.steps
+    if (!consensus.ok) return failed(id, 'consensus', consensus.error, steps)
+    agreed = consensus.value
+  }
   const deny = policy.effect === 'EFFECT_DENY'
   const outcome: PolicyOutcome = agreed
     ? deny
@@ -123,5 +141,5 @@ export function evaluatePolicy(policy: DecisionPolicy, context: PolicyContext, b
     : deny
       ? 'OUTCOME_DENY_IMPLICIT'
       : 'OUTCOME_REQUIRES_CONSENSUS'
-  return { policyId: policy.policyId, outcome, steps }
+  return { policyId: id, outcome, steps }
 }

@@ -132,6 +132,8 @@ class Evaluator {
       default:
         raw = undefined
     }
+    // Objects (the usual case here) need no conversion; the message is built only for a failure.
+    if (typeof raw === 'object' && raw !== null && !(raw instanceof Date)) return raw as Value
     return normalize(raw, offset, `'${name}'`)
   }
 
@@ -140,7 +142,10 @@ class Evaluator {
       throw new EvalFailure('TYPE_MISMATCH', offset, `a ${typeName(obj)} has no field '${key}'`)
     }
     const rec = obj as { readonly [key: string]: unknown }
-    return normalize(Object.hasOwn(rec, key) ? rec[key] : undefined, offset, `field '${key}'`)
+    const raw = Object.hasOwn(rec, key) ? rec[key] : undefined
+    // Strings, bools and bigints are values as they are; the message is built only when needed.
+    if (typeof raw === 'string' || typeof raw === 'boolean' || typeof raw === 'bigint') return raw
+    return normalize(raw, offset, `field '${key}'`)
   }
 
   private list(v: Value, offset: number, what: string): readonly unknown[] {

@@ -33,6 +33,7 @@ import { handler as listPrivateKeys } from './list_private_keys.js'
 import { handler as listPrivateKeyTags } from './list_private_key_tags.js'
 import { handler as getOrganization } from './get_organization.js'
 import { handler as listAppProofs } from './list_app_proofs.js'
+import { handler as getActivePolicies } from './get_active_policies.js'
 
 /** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
 export const QUERY_HANDLERS = {
@@ -70,4 +71,5 @@ export const QUERY_HANDLERS = {
   list_private_key_tags: listPrivateKeyTags,
   get_organization: getOrganization,
   list_app_proofs: listAppProofs,
+  get_active_policies: getActivePolicies,
 } satisfies QueryHandlerTable

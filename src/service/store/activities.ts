@@ -1,6 +1,7 @@
 import type { Sql } from './sql.js'
 import { getQuorum } from './organizations.js'
 import { type PageOptions, readPage } from './page.js'
+import type { PolicyEvaluationRow } from './policies.js'
 import { CREDENTIAL_AGGREGATES, type CredentialAggregates, type UserRow, type UserWire, userWireById, userWireFromRow } from './users.js'
 import { toTimestamp } from './time.js'
 
@@ -109,10 +110,16 @@ export async function insertActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>, vote
 
 /**
  * Inserts a finished activity (result, failure and proofs already set) and, when there is one,
- * the submitter's vote; in the same statement reads the voter's wire User (null when the user
- * does not exist), which the submit response shows in the vote.
+ * the submitter's vote and what the organization's policies decided for it (`evaluation`, a
+ * get_policy_evaluations record); in the same statement reads the voter's wire User (null when the
+ * user does not exist), which the submit response shows in the vote.
  */
-export async function recordActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>, vote?: VoteRow): Promise<{ voter?: UserWire | null }> {
+export async function recordActivity(
+  sql: Sql,
+  a: Omit<ActivityRow, 'seq'>,
+  vote?: VoteRow,
+  evaluation?: PolicyEvaluationRow,
+): Promise<{ voter?: UserWire | null }> {
   if (!vote) {
     await insertActivity(sql, a)
     return {}
@@ -128,10 +135,17 @@ export async function recordActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>, vote
     vote.scheme,
     vote.created_at,
   ]
+  let withEvaluation = ''
+  if (evaluation) {
+    params.push(evaluation.id, evaluation.organization_id, JSON.stringify(evaluation.evaluations), evaluation.created_at)
+    withEvaluation = `,
+     e AS (INSERT INTO policy_evaluations (id, activity_id, organization_id, vote_id, evaluations, created_at)
+           SELECT $28, a.id, $29, $20, $30::jsonb, $31::bigint FROM a)`
+  }
   const [row] = await sql.query<UserRow & CredentialAggregates>(
     `WITH a AS (${INSERT_ACTIVITY} RETURNING id),
      v AS (INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, created_at)
-           SELECT $20, a.id, $21, $22, $23, $24, $25, $26, $27 FROM a)
+           SELECT $20, a.id, $21, $22, $23, $24, $25, $26, $27 FROM a)${withEvaluation}
      SELECT u.*, ${CREDENTIAL_AGGREGATES} FROM users u WHERE u.id = $21`,
     params,
   )

@@ -124,15 +124,18 @@ export async function listSubOrganizationIds(
 
 /**
  * SQL columns `quorum_threshold` and `quorum_user_ids`: the root quorum of the organization
- * `orgIdExpr` names, for a lookup that reads it in the same statement (see {@link quorumOf}).
+ * `orgIdExpr` names, for a lookup that reads it in the same statement (see {@link quorumOf}); and
+ * `policies_version`, the version of its policies (migration 009), which the engine checks its
+ * parsed policies against.
  */
 export function quorumColumns(orgIdExpr: string): string {
   return `(SELECT o.quorum_threshold FROM organizations o WHERE o.id = ${orgIdExpr}) AS quorum_threshold,
-    (SELECT array_agg(q.user_id) FROM quorum_members q WHERE q.organization_id = ${orgIdExpr}) AS quorum_user_ids`
+    (SELECT array_agg(q.user_id) FROM quorum_members q WHERE q.organization_id = ${orgIdExpr}) AS quorum_user_ids,
+    (SELECT o.policies_version FROM organizations o WHERE o.id = ${orgIdExpr}) AS policies_version`
 }
 
 /** The columns {@link quorumColumns} adds to a row. */
-export type QuorumColumns = { quorum_threshold: number | null; quorum_user_ids: string[] | null }
+export type QuorumColumns = { quorum_threshold: number | null; quorum_user_ids: string[] | null; policies_version: string | null }
 
 /** The quorum of a row read with {@link quorumColumns} (same defaults as {@link getQuorum}). */
 export function quorumOf(row: { quorum_threshold?: number | null; quorum_user_ids?: string[] | null }): {

@@ -69,6 +69,34 @@ export async function listPolicies(sql: Sql, orgId: string): Promise<PolicyRow[]
   return rows.map(num)
 }
 
+/**
+ * The version of the organization's policies (migration 009): changes with every write to its
+ * policies, in the writing transaction. Undefined when there is no such organization.
+ */
+export async function policiesVersion(sql: Sql, orgId: string): Promise<string | undefined> {
+  const [row] = await sql.query<{ policies_version: string }>('SELECT policies_version FROM organizations WHERE id = $1', [orgId])
+  return row?.policies_version
+}
+
+/**
+ * The organization's policies, oldest first, with the version they are at: one statement, so the
+ * version names exactly these rows. Undefined when there is no such organization.
+ */
+export async function listPoliciesVersioned(sql: Sql, orgId: string): Promise<{ version: string; rows: PolicyRow[] } | undefined> {
+  const rows = await sql.query<PolicyRow & { policies_version: string; has_policy: boolean }>(
+    `SELECT o.policies_version, p.id IS NOT NULL AS has_policy, p.*
+       FROM organizations o LEFT JOIN policies p ON p.organization_id = o.id
+      WHERE o.id = $1 ORDER BY p.seq`,
+    [orgId],
+  )
+  const [first] = rows
+  if (!first) return undefined
+  return {
+    version: first.policies_version,
+    rows: rows.filter((r) => r.has_policy).map(({ policies_version: _v, has_policy: _h, ...r }) => num(r)),
+  }
+}
+
 export async function updatePolicy(sql: Sql, orgId: string, id: string, p: PolicyFields & { now: number }): Promise<void> {
   await sql.query(
     `UPDATE policies SET name = $3, effect = $4, condition = $5, consensus = $6, time_expr = $7, notes = $8, updated_at = $9

@@ -51,6 +51,8 @@ const SUBMIT_NAMES = [
   'create_smart_contract_interface',
   'delete_smart_contract_interface',
   'create_policy',
+  'create_policy',
+  'create_policy',
   'create_policies',
   'update_policy',
   'update_policy',
@@ -120,6 +122,7 @@ const QUERY_NAMES = [
   'list_private_key_tags',
   'get_organization',
   'list_app_proofs',
+  'get_active_policies',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {

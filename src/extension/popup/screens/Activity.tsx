@@ -1,4 +1,8 @@
-/** Pending approvals (CONSENSUS_NEEDED, canApprove) with approve/reject, and the activity history. */
+/**
+ * Pending approvals (CONSENSUS_NEEDED, canApprove: the root quorum, or a user the waiting policies
+ * name) with approve/reject, and the activity history; an activity waiting for approvals says who
+ * must approve, a denied one "Denied by policy 'name'" (background/activities.ts).
+ */
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import type { PopupApi } from '../../background/popupMethods'
 import type { PopupClient } from '../client'
@@ -28,6 +32,7 @@ function Pending({
     <li class="pending" data-activity-id={activity.id}>
       <strong>{label}</strong>
       <span class="hint">{when(activity.createdAtMs)}</span>
+      {activity.waitingFor && <span class="hint waiting-for">{activity.waitingFor}</span>}
       <div class="row">
         <button
           type="button"
@@ -92,6 +97,7 @@ export function Activity({ client, onSessionLost }: ActivityProps) {
               <time class="hint" dateTime={new Date(a.createdAtMs).toISOString()}>
                 {when(a.createdAtMs)}
               </time>
+              {a.waitingFor && <span class="hint waiting-for">{a.waitingFor}</span>}
               {a.failure && <span class="error">{a.failure}</span>}
             </span>
             <span class={`badge ${a.status.toLowerCase()}`}>{a.statusText}</span>

@@ -21,7 +21,13 @@ import {
   parsePolicy,
   ROOT_QUORUM_ACTIVITY_TYPES,
 } from '../../policy/index.js'
-import { insertPolicyEvaluation, listPolicies } from '../../store/policies.js'
+import {
+  insertPolicyEvaluation,
+  listPoliciesVersioned,
+  type PolicyEvaluationRow,
+  type PolicyRow,
+  policiesVersion,
+} from '../../store/policies.js'
 import type { Sql } from '../../store/sql.js'
 import { getUser } from '../../store/users.js'
 import { credentialsOf, keywordsRead, type PolicyVote, resourceContexts } from './policyContext.js'
@@ -29,6 +35,8 @@ import { credentialsOf, keywordsRead, type PolicyVote, resourceContexts } from '
 /** Types policies never govern: only the root quorum runs them. */
 const ROOT_ONLY_TYPES: ReadonlySet<string> = new Set([
   ...ROOT_QUORUM_ACTIVITY_TYPES,
+  'ACTIVITY_TYPE_CREATE_POLICY',
+  'ACTIVITY_TYPE_CREATE_POLICY_V2',
   'ACTIVITY_TYPE_CREATE_POLICY_V3',
   'ACTIVITY_TYPE_CREATE_POLICIES',
   'ACTIVITY_TYPE_UPDATE_POLICY',
@@ -47,19 +55,81 @@ export function policiesMayGovern(type: string): boolean {
 /** A policy as the engine evaluates it, with its name for messages. */
 export type GatePolicy = DecisionPolicy & { name: string }
 
+/** The parsed policies of one organization at one version (migration 009). */
+type CachedPolicies = { version: string; policies: GatePolicy[] }
+
+/**
+ * Parsed policies per organization, valid for the version read with them. Each activity checks the
+ * organization's current version (read with the credential, or one primary-key lookup) and uses the
+ * cached set only when it is the same: a write by any instance on the same database changes the
+ * version in its own transaction, so a cached set is never served after its policies changed.
+ * Parses are also kept by the policy's text, so an update re-parses only the policy it changed.
+ */
+export type PolicyCache = {
+  organizations: Map<string, CachedPolicies>
+  parsed: Map<string, GatePolicy['parsed']>
+  /** Policies held by `organizations`, all organizations together. */
+  held: number
+}
+
+/** At most this many policy texts, and policies of all cached organizations together; the oldest entries go first. */
+const CACHE_LIMIT = 10_000
+
+/** An empty cache, one per engine (service instance). */
+export function createPolicyCache(): PolicyCache {
+  return { organizations: new Map(), parsed: new Map(), held: 0 }
+}
+
+function rememberParsed(cache: PolicyCache, key: string, parsed: GatePolicy['parsed']): void {
+  cache.parsed.set(key, parsed)
+  if (cache.parsed.size > CACHE_LIMIT) cache.parsed.delete(cache.parsed.keys().next().value as string)
+}
+
+function rememberOrganization(cache: PolicyCache, orgId: string, entry: CachedPolicies): void {
+  const old = cache.organizations.get(orgId)
+  if (old) {
+    cache.held -= old.policies.length
+    cache.organizations.delete(orgId)
+  }
+  cache.organizations.set(orgId, entry)
+  cache.held += entry.policies.length
+  for (const [id, e] of cache.organizations) {
+    if (cache.held <= CACHE_LIMIT || id === orgId) break
+    cache.organizations.delete(id)
+    cache.held -= e.policies.length
+  }
+}
+
+function parseRow(r: PolicyRow, cache: PolicyCache | undefined): GatePolicy {
+  const key = JSON.stringify([r.condition, r.consensus, r.time_expr])
+  let parsed = cache?.parsed.get(key)
+  if (!parsed) {
+    const p = parsePolicy({ condition: r.condition, consensus: r.consensus, time: r.time_expr ?? undefined })
+    if (!p.ok) throw new SigilError('INTERNAL', `stored policy ${r.id} does not parse`)
+    parsed = p.policy
+    if (cache) rememberParsed(cache, key, parsed)
+  }
+  return { policyId: r.id, effect: r.effect, parsed, name: r.name }
+}
+
 /**
  * The organization's policies, parsed. A stored policy that no longer parses (it did when it was
- * stored) fails the activity rather than being skipped: a DENY must never be lost.
+ * stored) fails the activity rather than being skipped: a DENY must never be lost. With a cache,
+ * an unchanged set costs one read of the organization's policies version, or none when the caller
+ * read it already (`knownVersion`, read with the credential: the set in force at that read).
  *
  * @throws INTERNAL when a stored policy does not parse
  */
-export async function loadPolicies(sql: Sql, orgId: string): Promise<GatePolicy[]> {
-  const rows = await listPolicies(sql, orgId)
-  return rows.map((r) => {
-    const parsed = parsePolicy({ condition: r.condition, consensus: r.consensus, time: r.time_expr ?? undefined })
-    if (!parsed.ok) throw new SigilError('INTERNAL', `stored policy ${r.id} does not parse`)
-    return { policyId: r.id, effect: r.effect, parsed: parsed.policy, name: r.name }
-  })
+export async function loadPolicies(sql: Sql, orgId: string, cache?: PolicyCache, knownVersion?: string): Promise<GatePolicy[]> {
+  if (cache) {
+    const hit = cache.organizations.get(orgId)
+    if (hit && hit.version === (knownVersion ?? (await policiesVersion(sql, orgId)))) return hit.policies
+  }
+  const read = await listPoliciesVersioned(sql, orgId)
+  if (!read) return []
+  const policies = read.rows.map((r) => parseRow(r, cache))
+  if (cache) rememberOrganization(cache, orgId, { version: read.version, policies })
+  return policies
 }
 
 /** `signWith` → `sign_with`: the hosted `activity.params` names the intent's fields in snake case (docs examples). */
@@ -165,17 +235,22 @@ export function policyDenied(d: Decision, policies: readonly GatePolicy[]): Sigi
   return new SigilError('POLICY_DENIED', `activity denied by policy: ${d.outcome}, ${why}${names.length ? `: ${names.join(', ')}` : ''}`)
 }
 
-/** Records one evaluation of the activity (for the vote `voteId`). */
-export async function recordEvaluation(
-  sql: Sql,
-  e: { activityId: string; orgId: string; voteId: string; decision: Decision; now: number },
-): Promise<void> {
-  await insertPolicyEvaluation(sql, {
+/** What an evaluation of the activity (for the vote `voteId`) records. */
+export type EvaluationRecord = { activityId: string; orgId: string; voteId: string; decision: Decision; now: number }
+
+/** The stored row of an evaluation (get_policy_evaluations). */
+export function evaluationRow(e: EvaluationRecord): PolicyEvaluationRow {
+  return {
     id: crypto.randomUUID(),
     activity_id: e.activityId,
     organization_id: e.orgId,
     vote_id: e.voteId,
     evaluations: e.decision.evaluations.map((x) => ({ policyId: x.policyId, outcome: x.outcome })),
     created_at: e.now,
-  })
+  }
+}
+
+/** Records one evaluation of the activity (for the vote `voteId`). */
+export async function recordEvaluation(sql: Sql, e: EvaluationRecord): Promise<void> {
+  await insertPolicyEvaluation(sql, evaluationRow(e))
 }

@@ -54,13 +54,13 @@ describe('policy examples from the docs', () => {
         expect(r.ok ? 'ok' : r.error.message).toBe('ok')
       })
       it('applies to its matching context', () => {
-        const record = evaluatePolicy(policyOf(ex, i), ex.match, () => 100_000)
+        const record = evaluatePolicy(policyOf(ex, i), ex.match, 100_000)
         expect(record).toMatchObject({ outcome: applied(ex) })
         const d = decide([policyOf(ex, i)], ex.match, { rootQuorum: false })
         expect(d.outcome).toBe(applied(ex))
       })
       it('does not apply to its non-matching context', () => {
-        const record = evaluatePolicy(policyOf(ex, i), patch(ex.match, ex.miss), () => 100_000)
+        const record = evaluatePolicy(policyOf(ex, i), patch(ex.match, ex.miss), 100_000)
         expect(record.outcome).not.toBe(applied(ex))
         expect(record.outcome).not.toBe('OUTCOME_ERROR')
       })
