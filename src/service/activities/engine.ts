@@ -210,6 +210,8 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           approverIds: [input.principal.userId],
           votes: [{ userId: input.principal.userId, publicKey: input.principal.publicKey }],
           now,
+          // The submitter's tags and email came with the credential (API keys): no second read.
+          ...(input.principal.user ? { known: [{ id: input.principal.userId, ...input.principal.user }] } : {}),
         })
         gate = { policies, decision }
       }

@@ -7,7 +7,7 @@ import { verifyApiKeyStampAsync } from '../../crypto/verifyStampAsync.js'
 import type { ServiceConfig } from '../config.js'
 import type { Sql } from '../store/sql.js'
 import { allowedOriginsOf, ancestry, quorumOf } from '../store/organizations.js'
-import { apiKeysByPublicKey, authenticatorsByCredentialId, byCreatedThenId, setAuthenticatorSignCount } from '../store/users.js'
+import { apiKeysByPublicKey, authenticatorsByCredentialId, byCreatedThenId, keyUserOf, setAuthenticatorSignCount } from '../store/users.js'
 import { attestedSignatureCheck, authenticateAttested } from '../otp/attested.js'
 import { originAllowed } from './origins.js'
 import type { Principal } from './principal.js'
@@ -153,6 +153,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
         signature: decoded.signature,
         quorum: quorumOf(key),
         policiesVersion: key.policies_version ?? undefined,
+        user: keyUserOf(key),
       },
       effectiveOrganizationId: picked.effectiveOrganizationId,
     }

@@ -22,6 +22,8 @@ export type Principal = {
    * `quorum`: the engine uses its parsed policies without another read when they are at it.
    */
   policiesVersion?: string | undefined
+  /** The credential's user as policies see it (`approvers[].tags`, `.email`), read with the credential when it could be. */
+  user?: { tags: string[]; email?: string } | undefined
 }
 
 /** An organization's root quorum. */

@@ -236,10 +236,23 @@ export async function apiKeyExists(sql: Sql, k: { id: string; publicKey: string;
  * Every API key with this public key (lower-case hex, any organization), each with the root
  * quorum of its organization read in the same statement. Unordered.
  */
-export async function apiKeysByPublicKey(sql: Sql, publicKey: string): Promise<Array<ApiKeyRow & QuorumColumns>> {
-  return sql.query<ApiKeyRow & QuorumColumns>(`SELECT k.*, ${quorumColumns('k.organization_id')} FROM api_keys k WHERE k.public_key = $1`, [
-    publicKey,
-  ])
+export async function apiKeysByPublicKey(sql: Sql, publicKey: string): Promise<Array<ApiKeyRow & QuorumColumns & KeyUserColumns>> {
+  return sql.query<ApiKeyRow & QuorumColumns & KeyUserColumns>(
+    `SELECT k.*, ${quorumColumns('k.organization_id')},
+       (SELECT json_build_object('tags', u.user_tags, 'email', u.user_email) FROM users u WHERE u.id = k.user_id) AS key_user
+     FROM api_keys k WHERE k.public_key = $1`,
+    [publicKey],
+  )
+}
+
+/** The key's user as policies see it (tags, email), read with the key (saves the policy engine a query). */
+export type KeyUserColumns = { key_user: { tags: string[]; email: string | null } | string | null }
+
+/** {@link KeyUserColumns} as a value (the JSON may arrive as text from some drivers). */
+export function keyUserOf(row: KeyUserColumns): { tags: string[]; email?: string } | undefined {
+  const v = typeof row.key_user === 'string' ? (JSON.parse(row.key_user) as { tags: string[]; email: string | null }) : row.key_user
+  if (!v) return undefined
+  return { tags: Array.isArray(v.tags) ? v.tags : [], ...(v.email ? { email: v.email } : {}) }
 }
 
 /** Deletes one API key of the user; false when the user has no key with this id. */

@@ -171,10 +171,17 @@ export async function evaluateActivity(
     approverIds: readonly string[]
     votes?: readonly PolicyVote[]
     now: number
+    /** Approvers already read (the submitter, with the credential): not read again. */
+    known?: readonly PolicyUser[]
   },
 ): Promise<Decision> {
   const approvers: PolicyUser[] = []
   for (const id of a.approverIds) {
+    const known = a.known?.find((k) => k.id === id)
+    if (known) {
+      approvers.push(known)
+      continue
+    }
     const u = await getUser(sql, a.orgId, id)
     if (u) approvers.push({ id: u.id, tags: u.user_tags, ...(u.user_email ? { email: u.user_email } : {}) })
   }
