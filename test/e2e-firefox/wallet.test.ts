@@ -97,8 +97,8 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect and sig
 
   beforeAll(async () => {
     ff = await launchFirefox()
-    // Firefox sends `Origin: moz-extension://<uuid>`, a UUID drawn per profile: the service and its
-    // relay must allow it, as a Firefox user does with SIGIL_ALLOWED_ORIGINS (README).
+    // Firefox sends `Origin: moz-extension://<uuid>`, a UUID drawn per profile: the service's relay
+    // must allow it, as a Firefox user does with SIGIL_ALLOWED_ORIGINS (README, "Loading in Firefox").
     svc = await startTestService({ allowedOrigins: [EXTENSION_ORIGIN, 'http://localhost', ff.origin] })
     const script = await viemDappScript()
     pages = await startPageServer({
@@ -123,6 +123,22 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect and sig
     const status = await callBackground(popup, 'getStatus')
     expect(status).toMatchObject({ ok: true, result: { loggedIn: false, extensionId: GECKO_ID } })
     await shot(popup, 'popup-login')
+  })
+
+  it('a service left at its default origins refuses the add-on, and the popup names the origin to allow', async () => {
+    const strict = await startTestService() // allows Chromium's pinned origin and localhost only
+    try {
+      await clickButton(popup, 'Settings')
+      await fill(popup, 'Service URL', strict.url)
+      await fill(popup, 'Relay URL', `${strict.url}/auth`)
+      await clickButton(popup, 'Check service')
+      const said = `The relay at ${strict.url}/auth does not accept this extension's origin ${ff.origin}: its operator must allow it (SIGIL_ALLOWED_ORIGINS).`
+      await popup.waitForFunction((t) => document.body.innerText.includes(t), { timeout: 15_000, polling: 100 }, said)
+      expect(await popup.$('#candidate-fingerprint')).toBeNull()
+      await clickButton(popup, 'Back to login')
+    } finally {
+      await strict.stop()
+    }
   })
 
   it('trusts the test service through Settings (check, fingerprint, trust and connect)', async () => {
