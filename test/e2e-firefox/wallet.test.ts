@@ -6,9 +6,10 @@
  * and the signature verifies; locking rejects what is pending and refuses what comes after.
  *
  * Only in the Chromium suite (test/e2e), and why:
- * - Passkeys (sign-up, login, unlock): headless Firefox has no virtual WebAuthn authenticator that
- *   puppeteer can drive (Chromium has CDP `WebAuthn.addVirtualAuthenticator`; WebDriver's
- *   "Virtual Authenticators" extension commands are Marionette/classic only, not BiDi).
+ * - Passkeys (sign-up, login, unlock): Firefox throws SecurityError for `navigator.credentials` on
+ *   `moz-extension://` pages (with or without an rp.id), so passkeys cannot work in the Firefox
+ *   build at all, headless or not; this suite checks that the popup says so. (Nor could puppeteer
+ *   add a virtual authenticator over BiDi, as the Chromium suite does over CDP.)
  * - Background restart (service worker stopped via CDP): Firefox runs the background as an event
  *   page, which BiDi cannot suspend on demand.
  * - Keys at rest (IndexedDB read inside the service worker): BiDi reaches no background realm here.
@@ -17,6 +18,7 @@ import type { Page } from 'puppeteer-core'
 import { type Hex, stringToHex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN, GECKO_ID } from '../../src/api/identity'
+import { PASSKEYS_UNAVAILABLE } from '../../src/extension/popup/useAction'
 import { startPageServer, type PageServer } from '../e2e/helpers/pageServer'
 import { viemDappScript } from '../e2e/helpers/viemDapp'
 import { messageCount, otpCodeOf, waitForMessage } from '../e2e/helpers/wallet'
@@ -153,6 +155,20 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect and sig
     await clickButton(popup, 'Back to login')
     const status = await callBackground(popup, 'getStatus')
     expect(status.result.settings).toMatchObject({ apiBaseUrl: svc.url, relayUrl: `${svc.url}/auth` })
+  })
+
+  it('passkeys: Firefox refuses WebAuthn on moz-extension:// pages, and the popup says so', async () => {
+    await clickButton(popup, 'Passkey')
+    await clickButton(popup, 'Log in with passkey')
+    await popup.waitForFunction((t) => document.body.innerText.includes(t), { timeout: 15_000, polling: 100 }, PASSKEYS_UNAVAILABLE)
+    const refused = await popup.evaluate(() =>
+      navigator.credentials.get({ publicKey: { challenge: new Uint8Array(32) } }).then(
+        () => 'resolved',
+        (e: Error) => e.name,
+      ),
+    )
+    expect(refused).toBe('SecurityError')
+    expect(await popup.$eval('#status', (e) => e.getAttribute('data-logged-in'))).toBe('false')
   })
 
   it('signs up by email OTP with the code from the dev mailbox, and lists the accounts the service holds', async () => {
