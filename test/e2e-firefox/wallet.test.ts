@@ -3,7 +3,9 @@
  * the add-on installs and its popup renders; the service is trusted through Settings; email OTP
  * sign-up with the code from the dev mailbox; the accounts list is the service's; a viem dApp finds
  * Sigil through EIP-6963, connects and gets a `personal_sign` approved in Sigil's approval window,
- * and the signature verifies; locking rejects what is pending and refuses what comes after.
+ * and the signature verifies; the popup shows a dev-chain balance and a dApp's eth_sendTransaction,
+ * approved, lands on the dev EVM node (anvil); locking rejects what is pending and refuses what
+ * comes after.
  *
  * Only in the Chromium suite (test/e2e), and why:
  * - Passkeys (sign-up, login, unlock): Firefox throws SecurityError for `navigator.credentials` on
@@ -15,30 +17,23 @@
  * - Keys at rest (IndexedDB read inside the service worker): BiDi reaches no background realm here.
  */
 import type { Page } from 'puppeteer-core'
-import { type Hex, stringToHex, verifyMessage } from 'viem'
+import { createPublicClient, getAddress, type Hex, http, parseEther, stringToHex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN, GECKO_ID } from '../../src/api/identity'
+import { resolveNetworks } from '../../src/chains/networks'
+import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm'
 import { PASSKEYS_UNAVAILABLE } from '../../src/extension/popup/useAction'
 import { startPageServer, type PageServer } from '../e2e/helpers/pageServer'
 import { viemDappScript } from '../e2e/helpers/viemDapp'
 import { messageCount, otpCodeOf, waitForMessage } from '../e2e/helpers/wallet'
+import { freePort } from '../integration/helpers/process'
 import { startTestService, type TestService } from '../integration/helpers/service'
-import {
-  byLabel,
-  byText,
-  callBackground,
-  clickButton,
-  fill,
-  type LaunchedFirefox,
-  launchFirefox,
-  openExtensionPage,
-  openPopup,
-  shot,
-} from './helpers/firefox'
+import { byLabel, byText, callBackground, clickButton, fill, type LaunchedFirefox, launchFirefox, openPopup, shot } from './helpers/firefox'
 
 type Outcome = { ok: unknown } | { code: number; message: string }
 
-describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect and sign, lock', () => {
+describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect, sign and send, lock', () => {
+  let node: RunningEvmNode
   let svc: TestService
   let ff: LaunchedFirefox
   let pages: PageServer
@@ -101,7 +96,11 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect and sig
     ff = await launchFirefox()
     // Firefox sends `Origin: moz-extension://<uuid>`, a UUID drawn per profile: the service's relay
     // must allow it, as a Firefox user does with SIGIL_ALLOWED_ORIGINS (README, "Loading in Firefox").
-    svc = await startTestService({ allowedOrigins: [EXTENSION_ORIGIN, 'http://localhost', ff.origin] })
+    node = await startEvmNode({ port: await freePort() })
+    svc = await startTestService({
+      allowedOrigins: [EXTENSION_ORIGIN, 'http://localhost', ff.origin],
+      networks: resolveNetworks(`eip155:31337=${node.url}`),
+    })
     const script = await viemDappScript()
     pages = await startPageServer({
       '/': `<!doctype html><html><head><title>viem dApp</title></head><body><h1>viem dApp</h1><script>${script}</script></body></html>`,
@@ -112,6 +111,7 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect and sig
     await ff?.close()
     await pages?.close()
     await svc?.stop()
+    await node?.close()
   })
 
   it('installs as an MV3 add-on with an event-page background, and the popup renders logged out', async () => {
@@ -232,6 +232,35 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect and sig
     expect(await verifyMessage({ address: address as Hex, message: 'something else', signature })).toBe(false)
   })
 
+  it('a reopened popup shows the balance the dev faucet gave; eth_sendTransaction approved in our window lands on the dev chain', async () => {
+    expect((await svc.post('/dev/faucet', { caip2: 'eip155:31337', address, amount: '2' }, null)).status).toBe(200)
+    const again = await openPopup(ff, popup)
+    const eth = `li.account[data-address="${address}"] ul.balances li[data-symbol="ETH"]`
+    await again.waitForSelector(eth, { timeout: 20_000 })
+    expect(await again.$eval(eth, (e) => [e.getAttribute('data-balance'), e.textContent])).toEqual([parseEther('2').toString(), '2 ETH'])
+    await shot(again, 'popup-balances')
+    await again.close()
+
+    const to = getAddress(`0x${'5e'.repeat(20)}`)
+    const value = parseEther('0.5')
+    const { outcome, approval } = await withApproval(() =>
+      dapp.evaluate((a, t, v) => (window as any).dapp.send(a, t, v, undefined), address, to, value.toString()),
+    )
+    expect(await approval.$eval('h1', (e) => e.textContent)).toBe('Send this transaction?')
+    const shown = await approval.$eval('[aria-label="Transaction"]', (e) => e.textContent ?? '')
+    expect(shown).toContain(to)
+    expect(shown).toContain('0.5 ETH')
+    await shot(approval, 'approval-send')
+    await clickButton(approval, 'Approve')
+    const hash = ((await outcome) as { ok: Hex }).ok
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(await dapp.evaluate((h) => (window as any).dapp.receipt(h), hash)).toMatchObject({ ok: { status: 'success' } })
+    const chain = createPublicClient({ transport: http(node.url) })
+    const onChain = await chain.getTransaction({ hash })
+    expect([getAddress(onChain.from), onChain.to && getAddress(onChain.to), onChain.value]).toEqual([getAddress(address), to, value])
+    expect(await chain.getBalance({ address: to })).toBe(value)
+  })
+
   it('Lock now rejects the pending request and closes its window; afterwards signing and the popup calls are refused', async () => {
     const { outcome } = await withApproval(() => request('personal_sign', [stringToHex('pending at lock'), address]))
     // What the extension sees of its approval windows (puppeteer keeps closed Firefox tabs as targets).
@@ -251,7 +280,7 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect and sig
   })
 
   it('a reopened popup shows the locked wallet, not the accounts', async () => {
-    const again = await openExtensionPage(ff, '/popup.html', '#status[data-state="ready"]')
+    const again = await openPopup(ff, popup)
     expect(await again.$eval('#status', (e) => e.getAttribute('data-logged-in'))).toBe('false')
     expect(await again.$$('li.account')).toHaveLength(0)
     await byLabel(again, 'Email address')

@@ -65,18 +65,35 @@ export async function launchFirefox(): Promise<LaunchedFirefox> {
   return { browser, uuid, origin: `moz-extension://${uuid}`, close: () => browser.close() }
 }
 
-/** Open one of the add-on's pages (e.g. `/popup.html`) in a new tab and wait for `readySelector`. */
-export async function openExtensionPage(ff: LaunchedFirefox, path: string, readySelector: string): Promise<Page> {
-  const page = await ff.browser.newPage()
-  await page.setViewport({ width: 380, height: 600 })
-  await page.goto(`${ff.origin}${path}`, { timeout: 3_000 }).catch(() => {})
+/**
+ * Open one of the add-on's pages (e.g. `/popup.html`) in a new tab and wait for `readySelector`.
+ *
+ * With `opener` (an add-on page already open), the add-on opens the tab itself (`tabs.create`), as
+ * it opens its approval windows; BiDi shows the tab at `about:blank` and never reports its
+ * navigation, so it is found as the next new tab. Without, a blank tab is navigated there; that
+ * works for the first page, but once an approval window has been open, BiDi answers "no such frame"
+ * for such a tab as it moves into the add-on's process.
+ */
+export async function openExtensionPage(ff: LaunchedFirefox, path: string, readySelector: string, opener?: Page): Promise<Page> {
+  let page: Page | null
+  if (opener) {
+    const known = new Set(ff.browser.targets())
+    const opened = ff.browser.waitForTarget((t) => t.type() === 'page' && !known.has(t), { timeout: 15_000 })
+    await opener.evaluate((url) => (globalThis as any).browser.tabs.create({ url }).then(() => undefined), path)
+    page = await (await opened).page()
+    if (!page) throw new Error(`the tab opened for ${path} has no page`)
+  } else {
+    page = await ff.browser.newPage()
+    await page.goto(`${ff.origin}${path}`, { timeout: 3_000 }).catch(() => {})
+  }
   await page.waitForSelector(readySelector, { timeout: 15_000 })
+  await page.setViewport({ width: 380, height: 600 })
   return page
 }
 
-/** Open the popup as a tab and wait for the background's status (as the Chromium suite does). */
-export function openPopup(ff: LaunchedFirefox): Promise<Page> {
-  return openExtensionPage(ff, '/popup.html', '#status[data-state="ready"]')
+/** Open the popup as a tab and wait for the background's status (as the Chromium suite does); see {@link openExtensionPage}. */
+export function openPopup(ff: LaunchedFirefox, opener?: Page): Promise<Page> {
+  return openExtensionPage(ff, '/popup.html', '#status[data-state="ready"]', opener)
 }
 
 /** Call the background's popup table from an extension page (the router's allowed sender). */
