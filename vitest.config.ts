@@ -47,6 +47,17 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        test: {
+          // Firefox ESR driven by puppeteer-core over WebDriver BiDi (test/e2e-firefox/helpers/firefox.ts).
+          name: 'e2e-firefox',
+          include: ['test/e2e-firefox/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 })

@@ -20,12 +20,15 @@ export default defineConfig({
     icons: { 16: 'icon-16.png', 48: 'icon-48.png', 128: 'icon-128.png' },
     ...(browser === 'firefox'
       ? {
+          // 140 (the ESR Debian ships): data_collection_permissions, which AMO requires of new
+          // add-ons, needs Firefox 140 on desktop and 142 on Android; MAIN-world content scripts need 128.
           browser_specific_settings: {
             gecko: {
               id: GECKO_ID,
-              strict_min_version: '142.0',
+              strict_min_version: '140.0',
               data_collection_permissions: { required: ['none'] },
             },
+            gecko_android: { strict_min_version: '142.0' },
           },
         }
       : { key: EXTENSION_MANIFEST_KEY }),

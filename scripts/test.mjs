@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The one test command (README): type check, lint and format (Biome), both extension builds, unit and
 // integration tests (again on PostgreSQL when SIGIL_TEST_DATABASE_URL is set),
-// then the Chromium end-to-end suite. Ends with one line `N passed, N failed`
+// then the Chromium end-to-end suite and the Firefox one (web-ext lint included). Ends with one line `N passed, N failed`
 // totalling every runner, so CI can tell a run that tested nothing.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -68,6 +68,7 @@ if (process.env.SIGIL_TEST_DATABASE_URL) {
   vitest('fuzz-postgres', ['fuzz'], { DATABASE_URL: process.env.SIGIL_TEST_DATABASE_URL })
 }
 vitest('e2e', ['e2e'])
+vitest('e2e-firefox', ['e2e-firefox'])
 
 console.log('\nrunner                 passed  failed  skipped  seconds')
 for (const [name, p, f, s, ms] of rows) {

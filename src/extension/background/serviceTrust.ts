@@ -23,6 +23,15 @@ export type VerifiedService = {
 
 type Fetch = typeof globalThis.fetch
 
+/** What {@link getJson} gives for a refusal naming ORIGIN_NOT_ALLOWED: the service does not allow this extension's origin. */
+const ORIGIN_REFUSED = Symbol('ORIGIN_NOT_ALLOWED')
+
+/** Whether a wire error body carries the reason ORIGIN_NOT_ALLOWED. */
+function namesOriginNotAllowed(body: unknown): boolean {
+  const details = (body as { details?: unknown } | null)?.details
+  return Array.isArray(details) && details.some((d) => (d as { reason?: unknown } | null)?.reason === 'ORIGIN_NOT_ALLOWED')
+}
+
 async function getJson(doFetch: Fetch, url: string, init: RequestInit): Promise<unknown> {
   let res: Response
   try {
@@ -30,12 +39,14 @@ async function getJson(doFetch: Fetch, url: string, init: RequestInit): Promise<
   } catch (cause) {
     throw new SigilError('NETWORK', `${url}: request failed`, { cause })
   }
-  if (!res.ok) return undefined
+  let body: unknown
   try {
-    return await res.json()
+    body = await res.json()
   } catch {
     return undefined
   }
+  if (res.ok) return body
+  return res.status === 403 && namesOriginNotAllowed(body) ? ORIGIN_REFUSED : undefined
 }
 
 const WHY: Record<IdentityFailure, string> = {
@@ -47,6 +58,20 @@ const WHY: Record<IdentityFailure, string> = {
 
 function refuse(what: string, url: string, reason: IdentityFailure): ExtensionError {
   return new ExtensionError('SERVICE_UNVERIFIED', `The ${what} at ${url} ${WHY[reason]}. Nothing but this check was sent to it.`)
+}
+
+/**
+ * The service or relay refuses this extension's origin. In Firefox that origin is
+ * `moz-extension://<UUID>`, drawn per profile, so no service allows it by default (README,
+ * "Loading in Firefox"): say which origin to add rather than "no valid identity".
+ */
+function refuseOrigin(what: string, url: string): ExtensionError {
+  const origin = globalThis.location?.origin
+  const ours = origin ? `this extension's origin ${origin}` : "this extension's origin"
+  return new ExtensionError(
+    'SERVICE_UNVERIFIED',
+    `The ${what} at ${url} does not accept ${ours}: its operator must allow it (SIGIL_ALLOWED_ORIGINS). Nothing but this check was sent to it.`,
+  )
 }
 
 const isHosted = (apiBaseUrl: string) => originOf(apiBaseUrl) === HOSTED_SERVICE.origin
@@ -71,6 +96,7 @@ export async function verifyService(
     origins = [HOSTED_SERVICE.origin]
   } else {
     const doc = await getJson(doFetch, opts.apiBaseUrl + SERVICE_IDENTITY_PATH, { method: 'GET' })
+    if (doc === ORIGIN_REFUSED) throw refuseOrigin('service', opts.apiBaseUrl)
     const v = verifyServiceIdentity(doc, { url: opts.apiBaseUrl, pinnedKey: opts.pinnedKey })
     if (!v.ok) throw refuse('service', opts.apiBaseUrl, v.reason)
     keys = v.statement.keys
@@ -83,6 +109,7 @@ export async function verifyService(
       headers: { 'Content-Type': 'application/json' },
       body: '{}',
     })
+    if (doc === ORIGIN_REFUSED) throw refuseOrigin('relay', opts.relayUrl)
     const v = verifyServiceIdentity(doc, { url: opts.relayUrl, pinnedKey: keys.identity, checkOrigin: false })
     if (!v.ok) throw refuse('relay', opts.relayUrl, v.reason)
     if (!sameServiceKeys(v.statement.keys, keys)) throw refuse('relay', opts.relayUrl, 'IDENTITY_KEY_MISMATCH')

@@ -8,8 +8,9 @@
  * limits an area to extension pages and the service worker. The level is not persisted, so the
  * background sets it on every start (top level of the worker, before any listener runs).
  *
- * Firefox: `setAccessLevel` exists for `storage.session` only; `storage.local` stays readable and
- * writable by content scripts. So wherever `storage.local` could not be restricted, the
+ * Firefox: `storage.local` stays readable and writable by content scripts, and there is no
+ * `setAccessLevel` on `storage.local` (nor on `storage.session`: undefined in Firefox ESR 153, so
+ * the background logs `session` as unsupported there). So wherever `storage.local` could not be restricted, the
  * background keeps its persistent state ({@link PERSISTENT_KEYS}) in the extension's own
  * IndexedDB instead (idbStorageArea.ts; origin `moz-extension://…`, which content scripts, running
  * in the page's origin, cannot open): {@link choosePersistentArea}. The first such start moves

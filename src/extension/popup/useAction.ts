@@ -13,6 +13,20 @@ export type Action = {
   clear(): void
 }
 
+/**
+ * Shown when WebAuthn throws SecurityError: Firefox refuses `navigator.credentials` on
+ * `moz-extension://` pages whatever the rp.id (Chromium allows its extension origin, toolchain.md §5).
+ */
+export const PASSKEYS_UNAVAILABLE = 'This browser does not allow passkeys in extension pages (Firefox). Log in by email or SMS.'
+
+/** The sentence for an exception thrown in the popup itself (not a background reply). */
+function thrownText(e: unknown): string {
+  if (!(e instanceof Error)) return 'The action failed.'
+  if (e.name === 'NotAllowedError') return 'The passkey prompt was cancelled.'
+  if (e.name === 'SecurityError') return PASSKEYS_UNAVAILABLE
+  return 'The action failed.'
+}
+
 /** `onSessionLost` runs when the background says the session is gone. */
 export function useAction(onSessionLost?: () => void): Action {
   const [busy, setBusy] = useState(false)
@@ -34,7 +48,7 @@ export function useAction(onSessionLost?: () => void): Action {
         if (isSessionLost(reply)) onSessionLost?.()
         return undefined
       } catch (e) {
-        setError(e instanceof Error && e.name === 'NotAllowedError' ? 'The passkey prompt was cancelled.' : 'The action failed.')
+        setError(thrownText(e))
         return undefined
       } finally {
         setBusy(false)
