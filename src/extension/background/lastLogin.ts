@@ -25,6 +25,11 @@ export const LastLogin = z.object({
   email: z.string().max(320).optional(),
   hasPasskey: z.boolean(),
   credentialId: CredentialId.optional(),
+  /**
+   * The account's passkeys when it logged in another way (email or SMS): the unlock then accepts
+   * one of these only, never a passkey of another account on the same authenticator.
+   */
+  credentialIds: z.array(CredentialId).max(10).optional(),
 })
 /** A parsed last login. */
 export type LastLogin = z.output<typeof LastLogin>

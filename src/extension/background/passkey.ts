@@ -97,12 +97,13 @@ async function forgetSignup(core: Core): Promise<void> {
 /**
  * Passkey login step 1: make the session key, build the stamp_login body and return the WebAuthn
  * challenge over it, with the credentials the assertion may use (`[credentialId]` when one is
- * expected, else any).
+ * expected, the account's `credentialIds` when the account is known but not its passkey, else any).
  */
 export async function beginPasskeyLogin(
   core: Core,
-  p: { credentialId?: string | undefined } = {},
+  p: { credentialId?: string | undefined; credentialIds?: readonly string[] | undefined } = {},
 ): Promise<{ challenge: string; allowCredentials: string[] }> {
+  const allowCredentials = p.credentialId ? [p.credentialId] : [...(p.credentialIds ?? [])]
   const organizationId = await parentOrganizationId(core)
   const created = await createSessionKey()
   // Sealed while the user answers the passkey prompt; only its public key is in the body.
@@ -119,9 +120,10 @@ export async function beginPasskeyLogin(
     url: apiBaseUrl + stampLogin.path,
     publicKeyHex: created.publicKeyHex,
     ...(p.credentialId ? { credentialId: p.credentialId } : {}),
+    ...(!p.credentialId && allowCredentials.length > 0 ? { credentialIds: allowCredentials } : {}),
     createdAt: core.now(),
   })
-  return { challenge: webauthnChallengeForBody(utf8Encode(body)), allowCredentials: p.credentialId ? [p.credentialId] : [] }
+  return { challenge: webauthnChallengeForBody(utf8Encode(body)), allowCredentials }
 }
 
 /** Passkey login step 2: send the body with the assertion as `X-Stamp-Webauthn`, check the session JWT. */
@@ -132,7 +134,8 @@ export async function finishPasskeyLogin(core: Core, assertion: WebauthnStamp): 
     throw new ExtensionError('NO_PENDING_LOGIN', 'The passkey request has expired. Please try again.')
   }
   try {
-    if (pending.credentialId !== undefined && assertion.credentialId !== pending.credentialId) {
+    const expected = pending.credentialId !== undefined ? [pending.credentialId] : pending.credentialIds
+    if (expected !== undefined && !expected.includes(assertion.credentialId)) {
       throw new ExtensionError(
         'INVALID_ARGUMENT',
         'That passkey belongs to another account. Use the passkey of the account you are opening.',

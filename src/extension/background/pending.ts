@@ -26,6 +26,8 @@ const SCHEMAS = {
     publicKeyHex: z.string(),
     /** The one credential this login accepts, when Sigil knows which it expects. */
     credentialId: z.string().optional(),
+    /** Or the credentials it accepts (the account's passkeys), when Sigil knows the account but not the passkey. */
+    credentialIds: z.array(z.string()).max(10).optional(),
     createdAt: z.number(),
   }),
   /** A service the user is about to connect to (serviceConnect.ts): shown, not yet confirmed. */

@@ -143,7 +143,7 @@ export const POPUP_METHODS = {
     handler: async (p, { core }) => sessionView(await passkeySignup(core, p)),
   }),
   passkeyLoginBegin: popupMethod({
-    params: z.object({ credentialId: CredentialId.optional() }).strict(),
+    params: z.object({ credentialId: CredentialId.optional(), credentialIds: z.array(CredentialId).max(10).optional() }).strict(),
     handler: (p, { core }) => beginPasskeyLogin(core, p),
   }),
   passkeyLoginFinish: popupMethod({

@@ -10,7 +10,7 @@ import { createP256WebCryptoKeyPair, createWebCryptoStamper } from '../../crypto
 import type { Core } from './core'
 import { ExtensionError } from './failures'
 import type { KeySlot } from './keyStore'
-import { writeLastLogin } from './lastLogin'
+import { CredentialId, writeLastLogin } from './lastLogin'
 import type { VerifiedService } from './serviceTrust'
 import type { LoginMethod, SessionRecord } from './sessionRecord'
 
@@ -75,6 +75,14 @@ export async function startJwtSession(
     ...(email ? { email } : {}),
     hasPasskey: user.authenticators.length > 0 || opts.method === 'passkey',
     ...(opts.credentialId ? { credentialId: opts.credentialId } : {}),
+    ...(!opts.credentialId && user.authenticators.length > 0
+      ? {
+          credentialIds: user.authenticators
+            .map((a) => a.credentialId)
+            .filter((id) => CredentialId.safeParse(id).success)
+            .slice(0, 10),
+        }
+      : {}),
   }).catch(() => undefined)
   return record
 }

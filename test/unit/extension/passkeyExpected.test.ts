@@ -25,6 +25,19 @@ describe('passkey login with an expected credential', () => {
     expect(await t.popup('passkeyLoginFinish', assertion('Y3JlZEE'))).toMatchObject({ ok: false, error: { code: 'NO_PENDING_LOGIN' } })
   })
 
+  it("after an email login, the account's passkeys only: another account's passkey is refused", async () => {
+    const t = setup({ routes: kitConfig })
+    const begin = await t.popup('passkeyLoginBegin', { credentialIds: ['Y3JlZEE', 'Y3JlZEM'] })
+    expect(begin).toMatchObject({ ok: true, result: { allowCredentials: ['Y3JlZEE', 'Y3JlZEM'] } })
+    const finish = await t.popup('passkeyLoginFinish', assertion('Y3JlZEI'))
+    expect(finish).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
+    expect(t.calls.some((c) => c.path.endsWith('/stamp_login'))).toBe(false)
+    expect(await t.popup('passkeyLoginBegin', { credentialIds: Array.from({ length: 11 }, () => 'Y3JlZEE') })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT' },
+    })
+  })
+
   it('without an expected credential any passkey may answer', async () => {
     const t = setup({ routes: kitConfig })
     expect(await t.popup('passkeyLoginBegin', {})).toMatchObject({ ok: true, result: { allowCredentials: [] } })

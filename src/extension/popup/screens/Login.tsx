@@ -29,10 +29,13 @@ export type LoginProps = {
 /** What the background remembers of the last login (lastLogin.ts). */
 export type LastLoginView = NonNullable<PopupApi['getStatus']['result']['lastLogin']>
 
-/** Passkey login; with `credentialId` only that passkey may answer. */
-function passkeyLogin(client: PopupClient, webauthn: Webauthn, credentialId?: string) {
+/** Passkey login; with `credentialId` only that passkey may answer, with `credentialIds` one of them. */
+function passkeyLogin(client: PopupClient, webauthn: Webauthn, credentialId?: string, credentialIds?: readonly string[]) {
   return async () => {
-    const begin = await client.call('passkeyLoginBegin', credentialId ? { credentialId } : {})
+    const begin = await client.call(
+      'passkeyLoginBegin',
+      credentialId ? { credentialId } : credentialIds?.length ? { credentialIds: [...credentialIds] } : {},
+    )
     if (!begin.ok) return begin
     const assertion = await webauthn.assert(begin.result.challenge, begin.result.allowCredentials)
     return client.call('passkeyLoginFinish', assertion)
@@ -58,7 +61,7 @@ function Unlock({
         type="button"
         class="primary"
         disabled={unlock.busy}
-        onClick={() => void unlock.run(passkeyLogin(client, webauthn, last.credentialId), onLoggedIn)}
+        onClick={() => void unlock.run(passkeyLogin(client, webauthn, last.credentialId, last.credentialIds), onLoggedIn)}
       >
         Unlock with passkey
       </button>
