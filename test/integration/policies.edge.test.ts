@@ -1,60 +1,23 @@
-/**
- * Policies' bad input and limits (issue 14, "Bad input and limits"), each with a defined outcome
- * and never a 500, through the official `@turnkey/http` client where it can send the request:
- * malformed policy JSON; a consensus over an empty list (parses; never met: the activity waits and
- * only the root quorum can complete it); an expression that errors at evaluation (the policy does
- * not apply: implicit deny); a consensus naming a user who is then deleted (never met by them; the
- * root quorum still can); a policy naming a user who does not exist (accepted, as the language
- * does not resolve ids). 100 kB expressions, 10,000 parentheses and unknown effects are in
- * policies.test.ts; mismatched types at evaluation time in test/unit/service/policy (the engine
- * does not fill the `dynamic` values yet: `eth.tx.contract_call_args`, `eth.eip_712.message`).
- */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newApiKey } from './helpers/keys.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { clientFor, startPolicyOrg } from './helpers/policyOrg.js'
+import { submitBody, type TestService } from './helpers/service.js'
 
+const people = ['bob', 'carol', 'dave'] as const
+type Person = (typeof people)[number]
 let svc: TestService
 let admin: TurnkeyClient
 let root: string
 let address: string
-const people = ['bob', 'carol', 'dave'] as const
-type Person = (typeof people)[number]
-const keys = Object.fromEntries(people.map((p) => [p, newApiKey(p)])) as Record<Person, ReturnType<typeof newApiKey>>
-const ids = {} as Record<Person, string>
-const clients = {} as Record<Person, TurnkeyClient>
+let _keys: Record<Person, ReturnType<typeof newApiKey>>
+let ids: Record<Person, string>
+let clients: Record<Person, TurnkeyClient>
 const now = () => String(Date.now())
-const clientOf = (k: { publicKey: string; privateKeyHex: string }) =>
-  new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: k.publicKey, apiPrivateKey: k.privateKeyHex }))
+const _clientOf = (k: { publicKey: string; privateKeyHex: string }) => clientFor(svc, k)
 
 beforeAll(async () => {
-  svc = await startTestService()
-  root = svc.admin.organizationId
-  admin = clientOf({ publicKey: svc.admin.publicKey, privateKeyHex: svc.admin.privateKey })
-  const r = await svc.post(
-    '/public/v1/submit/create_users',
-    submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', root, {
-      users: people.map((p) => ({ userName: p, apiKeys: [keys[p].param], authenticators: [], oauthProviders: [], userTags: [] })),
-    }),
-  )
-  expect(r.json.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
-  r.json.activity.result.createUsersResult.userIds.forEach((id: string, i: number) => {
-    ids[people[i] as Person] = id
-  })
-  for (const p of people) clients[p] = clientOf(keys[p])
-  const wallet = await admin.createWallet({
-    type: 'ACTIVITY_TYPE_CREATE_WALLET',
-    timestampMs: now(),
-    organizationId: root,
-    parameters: {
-      walletName: 'edge',
-      accounts: [
-        { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
-      ],
-    },
-  })
-  address = wallet.activity.result.createWalletResult?.addresses[0] as string
+  ;({ svc, root, admin, _keys, ids, clients, address } = await startPolicyOrg(people, 'edge'))
 })
 afterAll(async () => {
   await svc?.stop()

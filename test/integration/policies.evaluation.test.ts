@@ -1,58 +1,24 @@
-/**
- * Policy evaluation in the activity engine (issue 14 item 3), through the official `@turnkey/http`
- * client: users outside the root quorum are allowed by an ALLOW policy, denied by an explicit DENY
- * that beats it (403 POLICY_DENIED, FAILED), held by an implicit deny until the root quorum
- * approves, and a 2-of-3 `approvers` consensus completes through approve_activity (a rejection ends
- * it REJECTED). Each evaluation is served by get_policy_evaluations.
- */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newApiKey } from './helpers/keys.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { clientFor, startPolicyOrg } from './helpers/policyOrg.js'
+import { submitBody, type TestService } from './helpers/service.js'
 
+const people = ['bob', 'carol', 'dave', 'erin'] as const
+type Person = (typeof people)[number]
 let svc: TestService
 let admin: TurnkeyClient
 let root: string
 let address: string
-const people = ['bob', 'carol', 'dave', 'erin'] as const
-type Person = (typeof people)[number]
-const keys = Object.fromEntries(people.map((p) => [p, newApiKey(p)])) as Record<Person, ReturnType<typeof newApiKey>>
-const ids = {} as Record<Person, string>
-const clients = {} as Record<Person, TurnkeyClient>
+let keys: Record<Person, ReturnType<typeof newApiKey>>
+let ids: Record<Person, string>
+let clients: Record<Person, TurnkeyClient>
 
 const now = () => String(Date.now())
-const clientOf = (k: ReturnType<typeof newApiKey>) =>
-  new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: k.publicKey, apiPrivateKey: k.privateKeyHex }))
+const _clientOf = (k: { publicKey: string; privateKeyHex: string }) => clientFor(svc, k)
 
 beforeAll(async () => {
-  svc = await startTestService()
-  root = svc.admin.organizationId
-  admin = clientOf({ publicKey: svc.admin.publicKey, privateKeyHex: svc.admin.privateKey } as ReturnType<typeof newApiKey>)
-  // Users outside the root quorum, each with an API key (create_users V3: the official client types only V4).
-  const r = await svc.post(
-    '/public/v1/submit/create_users',
-    submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', root, {
-      users: people.map((p) => ({ userName: p, apiKeys: [keys[p].param], authenticators: [], oauthProviders: [], userTags: [] })),
-    }),
-  )
-  expect(r.json.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
-  r.json.activity.result.createUsersResult.userIds.forEach((id: string, i: number) => {
-    ids[people[i] as Person] = id
-  })
-  for (const p of people) clients[p] = clientOf(keys[p])
-  const wallet = await admin.createWallet({
-    type: 'ACTIVITY_TYPE_CREATE_WALLET',
-    timestampMs: now(),
-    organizationId: root,
-    parameters: {
-      walletName: 'treasury',
-      accounts: [
-        { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
-      ],
-    },
-  })
-  address = wallet.activity.result.createWalletResult?.addresses[0] as string
+  ;({ svc, root, admin, keys, ids, clients, address } = await startPolicyOrg(people, 'treasury'))
 })
 afterAll(async () => {
   await svc?.stop()

@@ -1,50 +1,23 @@
-/**
- * The older create_policy intents and get_active_policies (issue 14 item 1), through the official
- * `@turnkey/http` client, unmodified: ACTIVITY_TYPE_CREATE_POLICY (selectors of `{subject,
- * operator, target}`) and _V2 (`targets`) on create_policy's path, their selectors stored as a
- * condition (activities/shared/policySelectors.ts) that the engine then enforces; a selector that
- * does not parse is a 400 naming it. get_active_policies reports each policy's time window.
- */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newApiKey } from './helpers/keys.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { clientFor, startPolicyOrg } from './helpers/policyOrg.js'
+import { submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
 let admin: TurnkeyClient
 let bob: TurnkeyClient
 let root: string
 let address: string
-const bobKey = newApiKey('bob')
+let _bobKey: ReturnType<typeof newApiKey>
 const now = () => String(Date.now())
-const clientOf = (k: { publicKey: string; privateKeyHex: string }) =>
-  new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: k.publicKey, apiPrivateKey: k.privateKeyHex }))
+const _clientOf = (k: { publicKey: string; privateKeyHex: string }) => clientFor(svc, k)
 
 beforeAll(async () => {
-  svc = await startTestService()
-  root = svc.admin.organizationId
-  admin = clientOf({ publicKey: svc.admin.publicKey, privateKeyHex: svc.admin.privateKey })
-  const r = await svc.post(
-    '/public/v1/submit/create_users',
-    submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', root, {
-      users: [{ userName: 'bob', apiKeys: [bobKey.param], authenticators: [], oauthProviders: [], userTags: [] }],
-    }),
-  )
-  expect(r.json.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
-  bob = clientOf(bobKey)
-  const wallet = await admin.createWallet({
-    type: 'ACTIVITY_TYPE_CREATE_WALLET',
-    timestampMs: now(),
-    organizationId: root,
-    parameters: {
-      walletName: 'intents',
-      accounts: [
-        { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
-      ],
-    },
-  })
-  address = wallet.activity.result.createWalletResult?.addresses[0] as string
+  const org = await startPolicyOrg(['bob'], 'intents')
+  ;({ svc, root, admin, address } = org)
+  bob = org.clients.bob
+  _bobKey = org.keys.bob
 })
 afterAll(async () => {
   await svc?.stop()
