@@ -1,7 +1,6 @@
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newApiKey } from './helpers/keys.js'
-import { clientFor, startPolicyOrg } from './helpers/policyOrg.js'
+import { startPolicyOrg } from './helpers/policyOrg.js'
 import { submitBody, type TestService } from './helpers/service.js'
 
 const people = ['bob', 'carol', 'dave'] as const
@@ -10,14 +9,12 @@ let svc: TestService
 let admin: TurnkeyClient
 let root: string
 let address: string
-let _keys: Record<Person, ReturnType<typeof newApiKey>>
 let ids: Record<Person, string>
 let clients: Record<Person, TurnkeyClient>
 const now = () => String(Date.now())
-const _clientOf = (k: { publicKey: string; privateKeyHex: string }) => clientFor(svc, k)
 
 beforeAll(async () => {
-  ;({ svc, root, admin, _keys, ids, clients, address } = await startPolicyOrg(people, 'edge'))
+  ;({ svc, root, admin, ids, clients, address } = await startPolicyOrg(people, 'edge'))
 })
 afterAll(async () => {
   await svc?.stop()

@@ -9,6 +9,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import type { ApprovalDetails } from '../background/approvalPage'
 import type { ApprovalView, FieldRow } from '../background/approvalView'
+import type { DecodedCall as Call } from '../background/calldata'
 import type { PopupClient } from '../popup/client'
 import { failureText } from '../popup/messages'
 import { originParts, isInsecureOrigin, titleOf } from './format'
@@ -65,6 +66,19 @@ function EndOfFields({ onSeen }: { onSeen: () => void }) {
     return () => observer.disconnect()
   }, [onSeen])
   return <div ref={ref} class="end-of-fields" data-testid="approval-end" aria-hidden="true" />
+}
+
+/** A contract call decoded with the organization's ABIs or the well-known ones (calldata.ts). */
+function DecodedCall({ call }: { call: Call }) {
+  return (
+    <section class="summary" data-testid="approval-call" aria-label="Decoded call">
+      <h3>
+        Call: <code>{call.method}</code>
+      </h3>
+      <Warnings warnings={call.warnings} />
+      <Rows rows={call.rows} label="Decoded call" />
+    </section>
+  )
 }
 
 /** The network fee and the total, as the background built them (feeRows): gwei per gas, the native unit for amounts. */
@@ -149,15 +163,7 @@ function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => vo
         <>
           <Account address={view.address} />
           <Warnings warnings={view.warnings} />
-          {view.call && (
-            <section class="summary" data-testid="approval-call" aria-label="Decoded call">
-              <h3>
-                Call: <code>{view.call.method}</code>
-              </h3>
-              <Warnings warnings={view.call.warnings} />
-              <Rows rows={view.call.rows} label="Decoded call" />
-            </section>
-          )}
+          {view.call && <DecodedCall call={view.call} />}
           <Rows
             label="Transaction"
             rows={[
@@ -186,15 +192,7 @@ function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => vo
         <>
           <Account address={view.address} />
           <Warnings warnings={view.warnings} />
-          {view.call && (
-            <section class="summary" data-testid="approval-call" aria-label="Decoded call">
-              <h3>
-                Call: <code>{view.call.method}</code>
-              </h3>
-              <Warnings warnings={view.call.warnings} />
-              <Rows rows={view.call.rows} label="Decoded call" />
-            </section>
-          )}
+          {view.call && <DecodedCall call={view.call} />}
           <Rows
             label="Transaction"
             rows={[
