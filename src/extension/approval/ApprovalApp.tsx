@@ -13,6 +13,7 @@ import type { DecodedCall as Call } from '../background/calldata'
 import type { PopupClient } from '../popup/client'
 import { failureText } from '../popup/messages'
 import { originParts, isInsecureOrigin, titleOf } from './format'
+import { Account, Rows, Warnings } from './parts'
 import { SolanaViewBody } from './SolanaViews'
 
 /** Delay before Approve accepts clicks. */
@@ -22,30 +23,6 @@ type State = { s: 'loading' } | { s: 'ready'; details: ApprovalDetails } | { s: 
 
 /** Props: the background client, the id from the URL, and how to close the window. */
 export type ApprovalAppProps = { client: PopupClient; id: string | null; closeWindow: () => void }
-
-function Rows({ rows, label }: { rows: FieldRow[]; label: string }) {
-  return (
-    <dl class="fields" aria-label={label}>
-      {rows.map(([k, v], i) => (
-        <div key={`${i}-${k}`} class="field-row">
-          <dt>{k}</dt>
-          <dd>{v}</dd>
-        </div>
-      ))}
-    </dl>
-  )
-}
-
-function Warnings({ warnings }: { warnings: string[] }) {
-  if (warnings.length === 0) return null
-  return (
-    <ul class="warnings" data-testid="approval-warnings" aria-label="Warnings">
-      {warnings.map((w, i) => (
-        <li key={`${i}-${w}`}>{w}</li>
-      ))}
-    </ul>
-  )
-}
 
 /**
  * Calls `onSeen` once the element after the last field has been in the window's view (the page
@@ -88,18 +65,6 @@ function Fees({ rows }: { rows: FieldRow[] }) {
       <h3 id="approval-fees-title">Network fee</h3>
       <Rows rows={rows} label="Network fee" />
     </section>
-  )
-}
-
-function Account({ address }: { address: string }) {
-  return (
-    <p>
-      <span class="label">Account</span>
-      <br />
-      <code class="address" data-testid="approval-account">
-        {address}
-      </code>
-    </p>
   )
 }
 

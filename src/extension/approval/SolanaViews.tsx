@@ -3,34 +3,10 @@
  * transaction's decoded instructions (System transfers with from, to and the SOL amount), its fee
  * payer, network and warnings. Messages use the shared message view.
  */
-import type { ApprovalView, FieldRow } from '../background/approvalView'
+import type { ApprovalView } from '../background/approvalView'
+import { Account, Rows, Warnings } from './parts'
 
 type SolanaView = Extract<ApprovalView, { kind: 'solanaConnect' | 'solanaTransaction' }>
-
-function Rows({ rows, label, testId }: { rows: FieldRow[]; label: string; testId?: string }) {
-  return (
-    <dl class="fields" aria-label={label} data-testid={testId}>
-      {rows.map(([k, v], i) => (
-        <div key={`${i}-${k}`} class="field-row">
-          <dt>{k}</dt>
-          <dd>{v}</dd>
-        </div>
-      ))}
-    </dl>
-  )
-}
-
-function Account({ address }: { address: string }) {
-  return (
-    <p>
-      <span class="label">Account</span>
-      <br />
-      <code class="address" data-testid="approval-account">
-        {address}
-      </code>
-    </p>
-  )
-}
 
 /** The body of a Solana approval. */
 export function SolanaViewBody({ view }: { view: SolanaView }) {
@@ -49,13 +25,7 @@ export function SolanaViewBody({ view }: { view: SolanaView }) {
   return (
     <>
       <Account address={view.address} />
-      {view.warnings.length > 0 && (
-        <ul class="warnings" data-testid="approval-warnings" aria-label="Warnings">
-          {view.warnings.map((w, i) => (
-            <li key={`${i}-${w}`}>{w}</li>
-          ))}
-        </ul>
-      )}
+      <Warnings warnings={view.warnings} />
       <h2>Instructions ({view.instructions.length})</h2>
       {view.instructions.map((ix, i) => (
         <section key={`${i}-${ix.title}`} class="summary" data-testid="approval-instruction" aria-label={`Instruction ${i + 1}`}>
