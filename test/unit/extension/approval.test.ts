@@ -335,7 +335,7 @@ describe('dApp methods through the router', () => {
   })
 
   it("permissions: get, revoke; chain switch to known chains only, with approval, per site (another site's request stays)", {
-    timeout: 40_000,
+    timeout: 60_000,
   }, async () => {
     const t = setup()
     await t.connected()
@@ -348,7 +348,7 @@ describe('dApp methods through the router', () => {
     const w = await t.windowOpened(2)
     const otherSign = t.rpc('eth_requestAccounts', undefined, OTHER) // queued behind the switch
     await vi.waitFor(async () => expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } }), {
-      timeout: 15_000, // each round trip takes ~1 s on a loaded 2-core machine
+      timeout: 30_000, // each round trip takes ~1 s on a loaded 2-core machine (15 s once ran out in CI)
     })
     expect(t.windows).toHaveLength(2)
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
