@@ -5,7 +5,7 @@
  * ≤ 10% slower than without policies. "Without policies", a non-root user's activity only waits for
  * the root quorum (nothing is signed), so the baseline is the root user's identical signing with
  * no policies; the 1-policy row shows the per-activity gate cost apart from the policy count.
- * Phases alternate over `rounds` rounds and each row keeps its best round: the highest req/s and the
+ * Phases alternate over `rounds` rounds, each round starting one phase later, and each row keeps its best round: the highest req/s and the
  * lowest service CPU time per request (the machine is shared; CPU time per request is the steadier).
  * Run directly: `npx tsx bench/policy-submit.ts`; DATABASE_URL runs it on a fresh PostgreSQL database.
  */
@@ -75,7 +75,7 @@ function signBody(organizationId: string, signWith: string): string {
 /** A load result, and the service process's CPU time per request (steadier than req/s on a busy machine). */
 export type PolicySubmitRow = LoadResult & { policies: number; user: 'root' | 'non-root'; cpuMsPerRequest: number }
 
-/** Measures the rows; `durationMs` per phase and round (default 2000), `rounds` (default 3). */
+/** Measures the rows; `durationMs` per phase and round (default 2000), `rounds` (default 5). */
 export async function benchPolicySubmit(
   opts: {
     durationMs?: number
@@ -86,7 +86,7 @@ export async function benchPolicySubmit(
   } = {},
 ): Promise<PolicySubmitRow[]> {
   const durationMs = opts.durationMs ?? 2000
-  const rounds = opts.rounds ?? 3
+  const rounds = opts.rounds ?? 5
   const clients = opts.clients ?? 8
   const svc = await startBenchService(opts.databaseUrl ? await freshDatabase(opts.databaseUrl) : undefined)
   try {
@@ -163,7 +163,10 @@ export async function benchPolicySubmit(
     await runLoad('warm-up', clients, durationMs, submitAs(svc.stamper))
     const best = new Map<number, PolicySubmitRow>()
     for (let round = 0; round < rounds; round++) {
-      for (const [i, ph] of phases.entries()) {
+      // Each round starts one phase later, so no row always runs on the largest tables or the warmest JIT.
+      for (let k = 0; k < phases.length; k++) {
+        const i = (k + round) % phases.length
+        const ph = phases[i] as (typeof phases)[number]
         if (created.length !== ph.policies) await setPolicies(ph.policies)
         const submit = submitAs(ph.stamper)
         for (let w = 0; w < 30; w++)

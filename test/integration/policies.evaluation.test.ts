@@ -146,8 +146,16 @@ describe('policy evaluation for users outside the root quorum', () => {
     })
     expect(byAdmin.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
     expect(await evaluations(byAdmin.activity.id)).toEqual([])
+
+    // A record keeps every policy it went over, in the organization's order, after they are deleted.
+    const recorded = await evaluations(activity.activityId)
+    const order = recorded[0]!.policyEvaluations.map((x) => x.policyId)
+    expect(order.indexOf(allow)).toBeGreaterThanOrEqual(0)
+    expect(order.indexOf(deny)).toBeGreaterThan(order.indexOf(allow))
     await deletePolicy(deny)
     await deletePolicy(allow)
+    expect(await evaluations(activity.activityId)).toEqual(recorded)
+    expect(outcomeOf((await evaluations(ok.activity.id))[0]!, allow)).toBe('OUTCOME_ALLOW')
   })
 
   it('a 2-of-3 approvers consensus completes through approvals; a rejection ends it REJECTED', async () => {

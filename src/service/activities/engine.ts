@@ -20,20 +20,21 @@ import {
 import { rollbackToSavepoint, setSavepoint } from '../store/transactions.js'
 import type { UserWire } from '../store/users.js'
 import { getQuorum } from '../store/organizations.js'
-import { listPolicyEvaluations } from '../store/policies.js'
+import { hasPolicyEvaluations } from '../store/policies.js'
 import { getUser } from '../store/users.js'
 import type { Decision } from '../policy/index.js'
 import {
   createPolicyCache,
   evaluateActivity,
   evaluationRow,
-  type GatePolicy,
+  type PolicySet,
   isAllowed,
   isDenied,
   loadPolicies,
   policiesMayGovern,
   policyDenied,
   recordEvaluation,
+  storePolicySet,
 } from './shared/policyGate.js'
 import { submitByType } from '../../api/registry.js'
 import { toFieldViolations } from '../../api/validation.js'
@@ -199,11 +200,11 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
     const isVote = input.type === 'ACTIVITY_TYPE_APPROVE_ACTIVITY' || input.type === 'ACTIVITY_TYPE_REJECT_ACTIVITY'
     // A user outside the root quorum, in an organization with policies: the policies decide (issue 14).
     // Without policies (or for root-only types) the activity waits for the root quorum, as before.
-    let gate: { policies: GatePolicy[]; decision: Decision } | undefined
+    let gate: { set: PolicySet; decision: Decision } | undefined
     if (!isMember && policiesMayGovern(input.type)) {
-      const policies = await loadPolicies(rt.db, quorumOrgId, policyCache, input.principal.policiesVersion)
-      if (policies.length > 0) {
-        const decision = await evaluateActivity(rt.db, policies, {
+      const set = await loadPolicies(rt.db, quorumOrgId, policyCache, input.principal.policiesVersion)
+      if (set.policies.length > 0) {
+        const decision = await evaluateActivity(rt.db, set.policies, {
           orgId: quorumOrgId,
           type: input.type,
           intent: input.parameters,
@@ -213,7 +214,9 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           // The submitter's tags and email came with the credential (API keys): no second read.
           ...(input.principal.user ? { known: [{ id: input.principal.userId, ...input.principal.user }] } : {}),
         })
-        gate = { policies, decision }
+        gate = { set, decision }
+        // The evaluation names its policy set: recorded once per version, committed on its own.
+        await storePolicySet(rt.db, quorumOrgId, set, now, true)
       }
     }
     const needsConsensus = gate ? !isAllowed(gate.decision) && !isDenied(gate.decision) : !isVote && (isMember ? 1 : 0) < quorum.threshold
@@ -255,19 +258,20 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           }
         : undefined
 
+    // What policies decided for the submitter's vote, recorded on it (get_policy_evaluations).
+    const evaluated =
+      gate && vote ? evaluationRow({ orgId: quorumOrgId, voteId: vote.id, set: gate.set, decision: gate.decision, now }) : undefined
     const knownWith = (voter: UserWire | null | undefined): KnownFacts => ({
       votes: vote ? [vote] : [],
       quorum,
       ...(vote && voter !== undefined ? { voters: new Map([[vote.user_id, voter]]) } : {}),
     })
-    // What policies decided for the submitter's vote, recorded with the activity (get_policy_evaluations).
-    const evaluation = gate && vote ? { activityId: row.id, orgId: quorumOrgId, voteId: vote.id, decision: gate.decision, now } : undefined
     try {
-      if (gate && isDenied(gate.decision)) throw policyDenied(gate.decision, gate.policies)
+      if (gate && isDenied(gate.decision)) throw policyDenied(gate.decision, gate.set.policies)
       if (needsConsensus) {
         // Nothing runs before the quorum (or the policies' consensus) approves.
         // One statement records the activity, the vote and what the policies decided for it.
-        const { voter } = await recordActivity(rt.db, row, vote, evaluation && evaluationRow(evaluation))
+        const { voter } = await recordActivity(rt.db, row, vote, evaluated)
         return { activity: { ...row, seq: 0 }, known: knownWith(voter) }
       }
       return await rt.db.transaction(async (tx) => {
@@ -277,7 +281,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         // The finished activity is the transaction's last statement: a byte-identical resubmission
         // (or a concurrent twin) conflicts on the unique fingerprint here, every effect of this run
         // rolls back and the stored activity is replayed below, so it is never executed twice.
-        const { voter } = await recordActivity(tx, activity, vote, evaluation && evaluationRow(evaluation))
+        const { voter } = await recordActivity(tx, activity, vote, evaluated)
         // An activity that changed the quorum or its members must not answer with the old one.
         return { activity: { ...activity, seq: 0 }, known: QUORUM_TYPES.has(row.type) ? undefined : knownWith(voter) }
       })
@@ -296,12 +300,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       // Execution failed: nothing of it stays, but the attempt is recorded as FAILED (A2), in one statement.
       const failed = { ...row, status: STATUS.FAILED, failure: failureOf(e) }
       try {
-        if (evaluation) {
-          await rt.db.transaction(async (tx) => {
-            await insertActivity(tx, failed, vote)
-            await recordEvaluation(tx, evaluation)
-          })
-        } else await insertActivity(rt.db, failed, vote)
+        await insertActivity(rt.db, failed, vote, evaluated)
       } catch (recordError) {
         if (!isUniqueViolation(recordError)) throw recordError
         // A resubmission whose run failed (e.g. on the effects of the first run): replay that one.
@@ -352,7 +351,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       const isRoot = quorum.userIds.includes(ctx.submitter.userId)
       // An activity the policies decided (it has evaluations) takes votes from any user of its
       // organization: the policies' consensus names them. Any other takes root quorum votes only.
-      const governed = (await listPolicyEvaluations(tx, target.id)).length > 0
+      const governed = await hasPolicyEvaluations(tx, target.id)
       if (!isRoot && !(governed && (await getUser(tx, target.quorum_org_id, ctx.submitter.userId)))) {
         throw new SigilError('PERMISSION_DENIED', 'only members of the root quorum can vote on this activity')
       }
@@ -406,8 +405,8 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           await execute()
           return { activityId: target.id }
         }
-        const policies = await loadPolicies(tx, target.quorum_org_id, policyCache)
-        const decision = await evaluateActivity(tx, policies, {
+        const set = await loadPolicies(tx, target.quorum_org_id, policyCache)
+        const decision = await evaluateActivity(tx, set.policies, {
           orgId: target.quorum_org_id,
           type: target.type,
           intent: target.intent,
@@ -415,13 +414,13 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           votes: approved.map((v) => ({ userId: v.user_id, publicKey: v.public_key })),
           now,
         })
-        await recordEvaluation(tx, { activityId: target.id, orgId: target.quorum_org_id, voteId, decision, now })
+        await recordEvaluation(tx, { orgId: target.quorum_org_id, voteId, set, decision, now })
         if (isAllowed(decision)) await execute()
         else if (isDenied(decision)) {
           await finishActivity(tx, target.id, {
             status: STATUS.FAILED,
             result: null,
-            failure: failureOf(policyDenied(decision, policies)),
+            failure: failureOf(policyDenied(decision, set.policies)),
             appProofs: [],
             now,
           })

@@ -39,6 +39,14 @@ class EvalFailure {
 
 type Frame = { readonly name: string; readonly value: Value; readonly parent: Frame | undefined }
 
+/**
+ * What a compiled expression returns when a field or keyword it reads is missing (the common error:
+ * a policy written for another activity type). Returned up the tree rather than thrown, which costs
+ * far less than an exception; the failure itself is on the evaluator. Rarer errors are thrown.
+ */
+const FAILED: unique symbol = Symbol('failed')
+type Out = Value | typeof FAILED
+
 const typeName = (v: Value): string => {
   if (typeof v === 'boolean') return 'bool'
   if (typeof v === 'bigint') return 'int'
@@ -76,68 +84,17 @@ function normalize(raw: unknown, offset: number, what: string): Value {
 class Evaluator {
   steps = 0
   constructor(
-    private readonly context: PolicyContext,
-    private readonly budget: number,
+    readonly context: PolicyContext,
+    readonly budget: number,
   ) {}
 
-  private step(offset: number, n = 1): void {
+  step(offset: number, n = 1): void {
     this.steps += n
     if (this.steps > this.budget)
       throw new EvalFailure('EVALUATION_BUDGET_EXCEEDED', offset, `evaluation exceeded its budget of ${this.budget} steps`)
   }
 
-  private keyword(name: string, offset: number): Value {
-    const c = this.context
-    let raw: unknown
-    switch (name) {
-      case 'approvers':
-        raw = c.approvers
-        break
-      case 'credentials':
-        raw = c.credentials
-        break
-      case 'activity':
-        raw = c.activity
-        break
-      case 'eth':
-        raw = c.eth
-        break
-      case 'solana':
-        raw = c.solana
-        break
-      case 'tron':
-        raw = c.tron
-        break
-      case 'bitcoin':
-        raw = c.bitcoin
-        break
-      case 'tempo':
-        raw = c.tempo
-        break
-      case 'wallet':
-        raw = c.wallet
-        break
-      case 'wallets':
-        raw = c.wallets
-        break
-      case 'private_key':
-        raw = c.private_key
-        break
-      case 'wallet_account':
-        raw = c.wallet_account
-        break
-      case 'time':
-        raw = c.now === undefined ? undefined : { now: c.now }
-        break
-      default:
-        raw = undefined
-    }
-    // Objects (the usual case here) need no conversion; the message is built only for a failure.
-    if (typeof raw === 'object' && raw !== null && !(raw instanceof Date)) return raw as Value
-    return normalize(raw, offset, `'${name}'`)
-  }
-
-  private field(obj: Value, key: string, offset: number): Value {
+  field(obj: Value, key: string, offset: number): Out {
     if (typeof obj !== 'object' || obj instanceof PolicyTimestamp || Array.isArray(obj)) {
       throw new EvalFailure('TYPE_MISMATCH', offset, `a ${typeName(obj)} has no field '${key}'`)
     }
@@ -145,26 +102,38 @@ class Evaluator {
     const raw = Object.hasOwn(rec, key) ? rec[key] : undefined
     // Strings, bools and bigints are values as they are; the message is built only when needed.
     if (typeof raw === 'string' || typeof raw === 'boolean' || typeof raw === 'bigint') return raw
+    // So are structs, lists and timestamps (a Date is converted): no message is built on this path.
+    if (typeof raw === 'object' && raw !== null && !(raw instanceof Date)) return raw as Value
+    if (raw === undefined || raw === null) return this.missing(offset, `field '${key}'`)
     return normalize(raw, offset, `field '${key}'`)
   }
 
-  private list(v: Value, offset: number, what: string): readonly unknown[] {
+  /** The first failure of the evaluation, when an expression returned `FAILED`. */
+  failure: EvalFailure | undefined
+
+  /** Records that `what` is missing and returns `FAILED`. */
+  missing(offset: number, what: string): typeof FAILED {
+    this.failure = new EvalFailure('MISSING_FIELD', offset, `${what} is not available for this activity`)
+    return FAILED
+  }
+
+  list(v: Value, offset: number, what: string): readonly unknown[] {
     if (Array.isArray(v)) return v
     throw new EvalFailure('TYPE_MISMATCH', offset, `${what} applies to a list, found ${typeName(v)}`)
   }
 
-  private bool(v: Value, offset: number, what: string): boolean {
+  bool(v: Value, offset: number, what: string): boolean {
     if (typeof v === 'boolean') return v
     throw new EvalFailure('TYPE_MISMATCH', offset, `${what} must be a bool, found ${typeName(v)}`)
   }
 
-  private int(v: Value, offset: number, what: string): bigint {
+  int(v: Value, offset: number, what: string): bigint {
     if (typeof v === 'bigint') return v
     throw new EvalFailure('TYPE_MISMATCH', offset, `${what} must be an int, found ${typeName(v)}`)
   }
 
   /** Structural equality; values of different types are unequal. */
-  private equal(a: Value, b: Value, offset: number): boolean {
+  equal(a: Value, b: Value, offset: number): boolean {
     this.step(offset)
     if (typeof a !== 'object' || typeof b !== 'object') return a === b
     if (a instanceof PolicyTimestamp || b instanceof PolicyTimestamp) {
@@ -189,13 +158,13 @@ class Evaluator {
     return true
   }
 
-  private includes(xs: readonly unknown[], v: Value, offset: number): boolean {
+  includes(xs: readonly unknown[], v: Value, offset: number): boolean {
     let found = false
     for (const x of xs) if (this.equal(normalize(x, offset, 'a list element'), v, offset)) found = true
     return found
   }
 
-  private order(op: '<' | '<=' | '>' | '>=', a: Value, b: Value, offset: number): boolean {
+  order(op: '<' | '<=' | '>' | '>=', a: Value, b: Value, offset: number): boolean {
     let x: bigint
     let y: bigint
     if (typeof a === 'bigint' && typeof b === 'bigint') {
@@ -209,116 +178,310 @@ class Evaluator {
     }
     return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y
   }
+}
 
-  eval(e: Expr, frame: Frame | undefined): Value {
-    this.step(e.offset)
-    switch (e.kind) {
-      case 'bool':
-      case 'int':
-      case 'string':
-        return e.value
-      case 'timestamp':
-        return new PolicyTimestamp(e.epochNs)
-      case 'cronspan': {
-        const now = this.keyword('time', e.offset)
-        const ts = this.field(now, 'now', e.offset)
-        if (!(ts instanceof PolicyTimestamp)) throw new EvalFailure('TYPE_MISMATCH', e.offset, 'time.now is not a timestamp')
-        this.step(e.offset, Math.ceil(e.durationMinutes / 60))
-        return cronSpanActive(e.cron, e.durationMinutes, e.timeZone, ts.epochNs)
+/** Reads a keyword's raw value from the context. */
+type KeywordReader = (c: PolicyContext) => unknown
+
+/** The reader of each keyword; a name not listed is no keyword (`MISSING_FIELD` when read). */
+const KEYWORDS: Readonly<Record<string, KeywordReader>> = {
+  approvers: (c) => c.approvers,
+  credentials: (c) => c.credentials,
+  activity: (c) => c.activity,
+  eth: (c) => c.eth,
+  solana: (c) => c.solana,
+  tron: (c) => c.tron,
+  bitcoin: (c) => c.bitcoin,
+  tempo: (c) => c.tempo,
+  wallet: (c) => c.wallet,
+  wallets: (c) => c.wallets,
+  private_key: (c) => c.private_key,
+  wallet_account: (c) => c.wallet_account,
+  time: (c) => (c.now === undefined ? undefined : { now: c.now }),
+}
+const NO_KEYWORD: KeywordReader = () => undefined
+
+function keyword(ev: Evaluator, read: KeywordReader, name: string, offset: number): Out {
+  const raw = read(ev.context)
+  // Objects (the usual case here) need no conversion; the message is built only for a failure.
+  if (typeof raw === 'object' && raw !== null && !(raw instanceof Date)) return raw as Value
+  if (raw === undefined || raw === null) return ev.missing(offset, `'${name}'`)
+  return normalize(raw, offset, `'${name}'`)
+}
+
+/**
+ * An expression compiled to a function of the evaluator and the variables bound so far. Each node
+ * costs one step before its operands, in the order the tree walk took (left to right, every
+ * operand: no short circuit), so results, errors and step counts are those of the tree itself.
+ */
+type Code = (ev: Evaluator, frame: Frame | undefined) => Out
+
+/** Compiled code per parsed expression (parsed expressions are immutable and cached by the engine). */
+const compiled = new WeakMap<Expr, Code>()
+
+const NO_SCOPE: ReadonlySet<string> = new Set()
+
+/** Compiles `e`, in which the names of `scope` are variables bound by an enclosing any / all / filter. */
+function compile(e: Expr, scope: ReadonlySet<string>): Code {
+  const at = e.offset
+  switch (e.kind) {
+    case 'bool':
+    case 'int':
+    case 'string': {
+      const value = e.value
+      return (ev) => {
+        ev.step(at)
+        return value
       }
-      case 'list':
-        return e.items.map((item) => this.eval(item, frame))
-      case 'ident': {
-        for (let f = frame; f !== undefined; f = f.parent) if (f.name === e.name) return f.value
-        return this.keyword(e.name, e.offset)
+    }
+    case 'timestamp': {
+      const ns = e.epochNs
+      return (ev) => {
+        ev.step(at)
+        return new PolicyTimestamp(ns)
       }
-      case 'member':
-        return this.field(this.eval(e.object, frame), e.name, e.nameOffset)
-      case 'index': {
-        const obj = this.eval(e.object, frame)
-        const key = this.eval(e.index, frame)
+    }
+    case 'cronspan': {
+      const { cron, durationMinutes, timeZone } = e
+      const read = KEYWORDS.time as KeywordReader
+      return (ev) => {
+        ev.step(at)
+        const time = keyword(ev, read, 'time', at)
+        if (time === FAILED) return time
+        const ts = ev.field(time, 'now', at)
+        if (ts === FAILED) return ts
+        if (!(ts instanceof PolicyTimestamp)) throw new EvalFailure('TYPE_MISMATCH', at, 'time.now is not a timestamp')
+        ev.step(at, Math.ceil(durationMinutes / 60))
+        return cronSpanActive(cron, durationMinutes, timeZone, ts.epochNs)
+      }
+    }
+    case 'list': {
+      const items = e.items.map((item) => compile(item, scope))
+      return (ev, frame) => {
+        ev.step(at)
+        const out: Value[] = []
+        for (const item of items) {
+          const v = item(ev, frame)
+          if (v === FAILED) return v
+          out.push(v)
+        }
+        return out
+      }
+    }
+    case 'ident': {
+      const name = e.name
+      const read = Object.hasOwn(KEYWORDS, name) ? (KEYWORDS[name] as KeywordReader) : NO_KEYWORD
+      if (!scope.has(name)) {
+        return (ev) => {
+          ev.step(at)
+          return keyword(ev, read, name, at)
+        }
+      }
+      return (ev, frame) => {
+        ev.step(at)
+        for (let f = frame; f !== undefined; f = f.parent) if (f.name === name) return f.value
+        return keyword(ev, read, name, at)
+      }
+    }
+    case 'member': {
+      const object = compile(e.object, scope)
+      const { name, nameOffset } = e
+      return (ev, frame) => {
+        ev.step(at)
+        const obj = object(ev, frame)
+        return obj === FAILED ? obj : ev.field(obj, name, nameOffset)
+      }
+    }
+    case 'index': {
+      const object = compile(e.object, scope)
+      const index = compile(e.index, scope)
+      const indexAt = e.index.offset
+      return (ev, frame) => {
+        ev.step(at)
+        const obj = object(ev, frame)
+        if (obj === FAILED) return obj
+        const key = index(ev, frame)
+        if (key === FAILED) return key
         if (Array.isArray(obj) || typeof obj === 'string') {
-          const i = this.int(key, e.index.offset, 'an index')
+          const i = ev.int(key, indexAt, 'an index')
           if (i < 0n || i >= BigInt(obj.length)) {
-            throw new EvalFailure('INDEX_OUT_OF_BOUNDS', e.index.offset, `index ${i} is outside a ${typeName(obj)} of length ${obj.length}`)
+            throw new EvalFailure('INDEX_OUT_OF_BOUNDS', indexAt, `index ${i} is outside a ${typeName(obj)} of length ${obj.length}`)
           }
-          return typeof obj === 'string' ? (obj[Number(i)] as string) : normalize(obj[Number(i)], e.index.offset, `element ${i}`)
+          return typeof obj === 'string' ? (obj[Number(i)] as string) : normalize(obj[Number(i)], indexAt, `element ${i}`)
         }
         if (typeof key !== 'string')
-          throw new EvalFailure('TYPE_MISMATCH', e.index.offset, `a ${typeName(obj)} is indexed by a string, found ${typeName(key)}`)
-        return this.field(obj, key, e.index.offset)
+          throw new EvalFailure('TYPE_MISMATCH', indexAt, `a ${typeName(obj)} is indexed by a string, found ${typeName(key)}`)
+        return ev.field(obj, key, indexAt)
       }
-      case 'slice': {
-        const obj = this.eval(e.object, frame)
-        const start = this.int(this.eval(e.start, frame), e.start.offset, 'a slice start')
-        const end = this.int(this.eval(e.end, frame), e.end.offset, 'a slice end')
+    }
+    case 'slice': {
+      const object = compile(e.object, scope)
+      const start = compile(e.start, scope)
+      const end = compile(e.end, scope)
+      const startAt = e.start.offset
+      const endAt = e.end.offset
+      return (ev, frame) => {
+        ev.step(at)
+        const obj = object(ev, frame)
+        if (obj === FAILED) return obj
+        const first = start(ev, frame)
+        if (first === FAILED) return first
+        const from = ev.int(first, startAt, 'a slice start')
+        const last = end(ev, frame)
+        if (last === FAILED) return last
+        const to = ev.int(last, endAt, 'a slice end')
         if (!(Array.isArray(obj) || typeof obj === 'string')) {
-          throw new EvalFailure('TYPE_MISMATCH', e.offset, `only lists and strings can be sliced, found ${typeName(obj)}`)
+          throw new EvalFailure('TYPE_MISMATCH', at, `only lists and strings can be sliced, found ${typeName(obj)}`)
         }
-        if (start < 0n || start > end || end > BigInt(obj.length)) {
+        if (from < 0n || from > to || to > BigInt(obj.length)) {
           throw new EvalFailure(
             'INDEX_OUT_OF_BOUNDS',
-            e.start.offset,
-            `slice [${start}..${end}] is outside a ${typeName(obj)} of length ${obj.length}`,
+            startAt,
+            `slice [${from}..${to}] is outside a ${typeName(obj)} of length ${obj.length}`,
           )
         }
-        this.step(e.offset, Number(end - start) >> 4)
-        return obj.slice(Number(start), Number(end))
+        ev.step(at, Number(to - from) >> 4)
+        return obj.slice(Number(from), Number(to))
       }
-      case 'not':
-        return !this.bool(this.eval(e.operand, frame), e.operand.offset, "the operand of '!'")
-      case 'neg':
-        return -this.int(this.eval(e.operand, frame), e.operand.offset, "the operand of '-'")
-      case 'logical': {
-        // No short circuit: every operand is evaluated, an error in any is the expression's error.
-        let result = e.op === '&&'
-        for (const o of e.operands) {
-          const v = this.bool(this.eval(o, frame), o.offset, `an operand of '${e.op}'`)
-          result = e.op === '&&' ? result && v : result || v
+    }
+    case 'not': {
+      const operand = compile(e.operand, scope)
+      const operandAt = e.operand.offset
+      return (ev, frame) => {
+        ev.step(at)
+        const v = operand(ev, frame)
+        return v === FAILED ? v : !ev.bool(v, operandAt, "the operand of '!'")
+      }
+    }
+    case 'neg': {
+      const operand = compile(e.operand, scope)
+      const operandAt = e.operand.offset
+      return (ev, frame) => {
+        ev.step(at)
+        const v = operand(ev, frame)
+        return v === FAILED ? v : -ev.int(v, operandAt, "the operand of '-'")
+      }
+    }
+    case 'logical': {
+      // No short circuit: every operand is evaluated, an error in any is the expression's error.
+      const operands = e.operands.map((o) => compile(o, scope))
+      const offsets = e.operands.map((o) => o.offset)
+      const and = e.op === '&&'
+      const what = `an operand of '${e.op}'`
+      return (ev, frame) => {
+        ev.step(at)
+        let result = and
+        for (let i = 0; i < operands.length; i++) {
+          const x = (operands[i] as Code)(ev, frame)
+          if (x === FAILED) return x
+          const v = ev.bool(x, offsets[i] as number, what)
+          result = and ? result && v : result || v
         }
         return result
       }
-      case 'compare': {
-        const l = this.eval(e.left, frame)
-        const r = this.eval(e.right, frame)
-        switch (e.op) {
-          case '==':
-            return this.equal(l, r, e.offset)
-          case '!=':
-            return !this.equal(l, r, e.offset)
-          case 'in':
-            return this.includes(this.list(r, e.right.offset, "the right side of 'in'"), l, e.offset)
-          default:
-            return this.order(e.op, l, r, e.offset)
-        }
+    }
+    case 'compare': {
+      const left = compile(e.left, scope)
+      const right = compile(e.right, scope)
+      const op = e.op
+      const rightAt = e.right.offset
+      switch (op) {
+        case '==':
+          return (ev, frame) => {
+            ev.step(at)
+            const l = left(ev, frame)
+            if (l === FAILED) return l
+            const r = right(ev, frame)
+            return r === FAILED ? r : ev.equal(l, r, at)
+          }
+        case '!=':
+          return (ev, frame) => {
+            ev.step(at)
+            const l = left(ev, frame)
+            if (l === FAILED) return l
+            const r = right(ev, frame)
+            return r === FAILED ? r : !ev.equal(l, r, at)
+          }
+        case 'in':
+          return (ev, frame) => {
+            ev.step(at)
+            const l = left(ev, frame)
+            if (l === FAILED) return l
+            const r = right(ev, frame)
+            return r === FAILED ? r : ev.includes(ev.list(r, rightAt, "the right side of 'in'"), l, at)
+          }
+        default:
+          return (ev, frame) => {
+            ev.step(at)
+            const l = left(ev, frame)
+            if (l === FAILED) return l
+            const r = right(ev, frame)
+            return r === FAILED ? r : ev.order(op, l, r, at)
+          }
       }
-      case 'quantifier': {
-        const xs = this.list(this.eval(e.object, frame), e.object.offset, `${e.op}(…)`)
+    }
+    case 'quantifier': {
+      const object = compile(e.object, scope)
+      const body = compile(e.body, new Set([...scope, e.variable]))
+      const { op, variable } = e
+      const objectAt = e.object.offset
+      const bodyAt = e.body.offset
+      const what = `${op}(…)`
+      const predicate = `the predicate of ${op}(…)`
+      return (ev, frame) => {
+        ev.step(at)
+        const obj = object(ev, frame)
+        if (obj === FAILED) return obj
+        const xs = ev.list(obj, objectAt, what)
         let any = false
         let all = true
         const kept: unknown[] = []
         for (const x of xs) {
-          const item = normalize(x, e.object.offset, 'a list element')
-          const v = this.bool(
-            this.eval(e.body, { name: e.variable, value: item, parent: frame }),
-            e.body.offset,
-            `the predicate of ${e.op}(…)`,
-          )
+          const item = normalize(x, objectAt, 'a list element')
+          const b = body(ev, { name: variable, value: item, parent: frame })
+          if (b === FAILED) return b
+          const v = ev.bool(b, bodyAt, predicate)
           if (v) {
             any = true
-            if (e.op === 'filter') kept.push(item)
+            if (op === 'filter') kept.push(item)
           } else all = false
         }
-        return e.op === 'any' ? any : e.op === 'all' ? all : kept
+        return op === 'any' ? any : op === 'all' ? all : kept
       }
-      case 'contains': {
-        const xs = this.list(this.eval(e.object, frame), e.object.offset, 'contains(…)')
-        return this.includes(xs, this.eval(e.value, frame), e.offset)
+    }
+    case 'contains': {
+      const object = compile(e.object, scope)
+      const value = compile(e.value, scope)
+      const objectAt = e.object.offset
+      return (ev, frame) => {
+        ev.step(at)
+        const obj = object(ev, frame)
+        if (obj === FAILED) return obj
+        const xs = ev.list(obj, objectAt, 'contains(…)')
+        const v = value(ev, frame)
+        return v === FAILED ? v : ev.includes(xs, v, at)
       }
-      case 'count':
-        return BigInt(this.list(this.eval(e.object, frame), e.object.offset, 'count').length)
+    }
+    case 'count': {
+      const object = compile(e.object, scope)
+      const objectAt = e.object.offset
+      return (ev, frame) => {
+        ev.step(at)
+        const obj = object(ev, frame)
+        return obj === FAILED ? obj : BigInt(ev.list(obj, objectAt, 'count').length)
+      }
     }
   }
+}
+
+/** The compiled code of a parsed expression, compiled at its first evaluation. */
+function codeOf(expr: Expr): Code {
+  let code = compiled.get(expr)
+  if (!code) {
+    code = compile(expr, NO_SCOPE)
+    compiled.set(expr, code)
+  }
+  return code
 }
 
 /**
@@ -328,7 +491,11 @@ class Evaluator {
 export function evaluate(expr: Expr, context: PolicyContext, options: EvaluateOptions = {}): EvalResult {
   const ev = new Evaluator(context, options.stepBudget ?? DEFAULT_STEP_BUDGET)
   try {
-    const v = ev.eval(expr, undefined)
+    const v = codeOf(expr)(ev, undefined)
+    if (v === FAILED) {
+      const f = ev.failure as EvalFailure
+      return { ok: false, error: { code: f.code, offset: f.offset, message: f.message }, steps: ev.steps }
+    }
     if (typeof v !== 'boolean') {
       return {
         ok: false,

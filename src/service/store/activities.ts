@@ -1,7 +1,7 @@
 import type { Sql } from './sql.js'
 import { getQuorum } from './organizations.js'
 import { type PageOptions, readPage } from './page.js'
-import type { PolicyEvaluationRow } from './policies.js'
+import type { VoteEvaluation } from './policies.js'
 import { CREDENTIAL_AGGREGATES, type CredentialAggregates, type UserRow, type UserWire, userWireById, userWireFromRow } from './users.js'
 import { toTimestamp } from './time.js'
 
@@ -38,6 +38,8 @@ export type VoteRow = {
   signature: string
   scheme: string
   created_at: number
+  /** Set when the organization's policies evaluated this vote (migration 012); its activity is then theirs to decide. */
+  evaluation_id?: string | null
 }
 
 export async function getActivity(sql: Sql, id: string): Promise<ActivityRow | undefined> {
@@ -92,60 +94,47 @@ function activityParams(a: Omit<ActivityRow, 'seq'>): unknown[] {
   ]
 }
 
-export async function insertActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>, vote?: VoteRow): Promise<void> {
+/** The vote columns, and the evaluation's when there is one, from parameter `$20` on (after the activity's). */
+function voteInsert(vote: VoteRow, evaluation: VoteEvaluation | undefined, params: unknown[]): string {
+  params.push(vote.id, vote.user_id, vote.selection, vote.message, vote.public_key, vote.signature, vote.scheme, vote.created_at)
+  if (!evaluation)
+    return `INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, created_at)
+     SELECT $20, a.id, $21, $22, $23, $24, $25, $26, $27 FROM a`
+  params.push(evaluation.evaluation_id, evaluation.policy_set, evaluation.outcomes)
+  return `INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, created_at, evaluation_id, policy_set, outcomes)
+     SELECT $20, a.id, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30 FROM a`
+}
+
+/** Inserts an activity and, when there is one, the submitter's vote with what the policies decided for it. */
+export async function insertActivity(sql: Sql, a: Omit<ActivityRow, 'seq'>, vote?: VoteRow, evaluation?: VoteEvaluation): Promise<void> {
   const params = activityParams(a)
-  const insert = INSERT_ACTIVITY
   if (!vote) {
-    await sql.query(insert, params)
+    await sql.query(INSERT_ACTIVITY, params)
     return
   }
-  params.push(vote.id, vote.user_id, vote.selection, vote.message, vote.public_key, vote.signature, vote.scheme, vote.created_at)
-  await sql.query(
-    `WITH a AS (${insert} RETURNING id)
-     INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, created_at)
-     SELECT $20, a.id, $21, $22, $23, $24, $25, $26, $27 FROM a`,
-    params,
-  )
+  await sql.query(`WITH a AS (${INSERT_ACTIVITY} RETURNING id) ${voteInsert(vote, evaluation, params)}`, params)
 }
 
 /**
  * Inserts a finished activity (result, failure and proofs already set) and, when there is one,
  * the submitter's vote and what the organization's policies decided for it (`evaluation`, a
- * get_policy_evaluations record); in the same statement reads the voter's wire User (null when the
+ * get_policy_evaluations record, on the vote); in the same statement reads the voter's wire User (null when the
  * user does not exist), which the submit response shows in the vote.
  */
 export async function recordActivity(
   sql: Sql,
   a: Omit<ActivityRow, 'seq'>,
   vote?: VoteRow,
-  evaluation?: PolicyEvaluationRow,
+  evaluation?: VoteEvaluation,
 ): Promise<{ voter?: UserWire | null }> {
   if (!vote) {
     await insertActivity(sql, a)
     return {}
   }
-  const params: unknown[] = [
-    ...activityParams(a),
-    vote.id,
-    vote.user_id,
-    vote.selection,
-    vote.message,
-    vote.public_key,
-    vote.signature,
-    vote.scheme,
-    vote.created_at,
-  ]
-  let withEvaluation = ''
-  if (evaluation) {
-    params.push(evaluation.id, evaluation.organization_id, JSON.stringify(evaluation.evaluations), evaluation.created_at)
-    withEvaluation = `,
-     e AS (INSERT INTO policy_evaluations (id, activity_id, organization_id, vote_id, evaluations, created_at)
-           SELECT $28, a.id, $29, $20, $30::jsonb, $31::bigint FROM a)`
-  }
+  const params: unknown[] = activityParams(a)
   const [row] = await sql.query<UserRow & CredentialAggregates>(
     `WITH a AS (${INSERT_ACTIVITY} RETURNING id),
-     v AS (INSERT INTO votes (id, activity_id, user_id, selection, message, public_key, signature, scheme, created_at)
-           SELECT $20, a.id, $21, $22, $23, $24, $25, $26, $27 FROM a)${withEvaluation}
+     v AS (${voteInsert(vote, evaluation, params)})
      SELECT u.*, ${CREDENTIAL_AGGREGATES} FROM users u WHERE u.id = $21`,
     params,
   )

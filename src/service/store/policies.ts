@@ -126,8 +126,8 @@ export function policyToWire(row: PolicyRow) {
   }
 }
 
+/** An evaluation as get_policy_evaluations serves it: every policy of the set with its outcome. */
 export type PolicyEvaluationRow = {
-  seq?: number | string
   id: string
   activity_id: string
   organization_id: string
@@ -136,23 +136,102 @@ export type PolicyEvaluationRow = {
   created_at: number
 }
 
-/** Records one evaluation (the engine, in the activity's or the vote's transaction). */
-export async function insertPolicyEvaluation(sql: Sql, e: PolicyEvaluationRow): Promise<void> {
+/**
+ * An evaluation as the engine writes it, on the vote it evaluated (migration 012): its id, the set
+ * of policies it went over (their version) and one letter per policy of the set, in its order.
+ */
+export type VoteEvaluation = { evaluation_id: string; policy_set: string; outcomes: string }
+
+/** One letter per outcome in `votes.outcomes`. Never change a letter: stored rows use them. */
+export const OUTCOME_LETTERS: Readonly<Record<PolicyOutcome, string>> = {
+  OUTCOME_ALLOW: 'A',
+  OUTCOME_DENY_EXPLICIT: 'E',
+  OUTCOME_DENY_IMPLICIT: 'I',
+  OUTCOME_REQUIRES_CONSENSUS: 'C',
+  OUTCOME_REJECTED: 'R',
+  OUTCOME_ERROR: 'X',
+  OUTCOME_REQUIRES_AUTHENTICATORS: 'U',
+  OUTCOME_TIME_INACTIVE: 'T',
+}
+const OUTCOME_OF_LETTER: ReadonlyMap<string, PolicyOutcome> = new Map(
+  Object.entries(OUTCOME_LETTERS).map(([outcome, letter]) => [letter, outcome as PolicyOutcome]),
+)
+
+/**
+ * Records the policies of one version of the organization's policies, in evaluation order, once:
+ * a second write of the same version does nothing (the version names exactly one content).
+ */
+export async function insertPolicySet(
+  sql: Sql,
+  s: { version: string; orgId: string; policyIds: readonly string[]; now: number },
+): Promise<void> {
   await sql.query(
-    `INSERT INTO policy_evaluations (id, activity_id, organization_id, vote_id, evaluations, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [e.id, e.activity_id, e.organization_id, e.vote_id, JSON.stringify(e.evaluations), e.created_at],
+    `INSERT INTO policy_sets (version, organization_id, policy_ids, created_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (version) DO NOTHING`,
+    [s.version, s.orgId, JSON.stringify(s.policyIds), s.now],
   )
 }
 
-/** The evaluations recorded for an activity, oldest first. */
+/** Records the evaluation of a vote already stored (a vote on an activity; its policy set is recorded already). */
+export async function setVoteEvaluation(sql: Sql, voteId: string, e: VoteEvaluation): Promise<void> {
+  await sql.query('UPDATE votes SET evaluation_id = $2, policy_set = $3, outcomes = $4 WHERE id = $1', [
+    voteId,
+    e.evaluation_id,
+    e.policy_set,
+    e.outcomes,
+  ])
+}
+
+/** True when the policies decided the activity (it has an evaluation): its votes go to them. */
+export async function hasPolicyEvaluations(sql: Sql, activityId: string): Promise<boolean> {
+  const rows = await sql.query(
+    `SELECT 1 FROM votes WHERE activity_id = $1 AND evaluation_id IS NOT NULL
+     UNION ALL SELECT 1 FROM policy_evaluations WHERE activity_id = $1 LIMIT 1`,
+    [activityId],
+  )
+  return rows.length > 0
+}
+
+const parsed = <T>(v: T | string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : v)
+
+/**
+ * The evaluations recorded for an activity, oldest first: those on its votes, and any recorded
+ * as policy_evaluations rows before migration 012.
+ */
 export async function listPolicyEvaluations(sql: Sql, activityId: string): Promise<PolicyEvaluationRow[]> {
-  const rows = await sql.query<PolicyEvaluationRow>('SELECT * FROM policy_evaluations WHERE activity_id = $1 ORDER BY seq', [activityId])
-  return rows.map((r) => ({
-    ...r,
-    evaluations: typeof r.evaluations === 'string' ? JSON.parse(r.evaluations) : r.evaluations,
-    created_at: Number(r.created_at),
-  }))
+  const rows = await sql.query<
+    Omit<PolicyEvaluationRow, 'evaluations'> & {
+      evaluations: PolicyEvaluationRow['evaluations'] | string | null
+      outcomes: string | null
+      policy_ids: string[] | string | null
+    }
+  >(
+    `SELECT id, activity_id, organization_id, vote_id, evaluations, NULL AS outcomes, NULL::jsonb AS policy_ids, created_at, 0 AS src, seq AS ord
+       FROM policy_evaluations WHERE activity_id = $1
+     UNION ALL
+     SELECT v.evaluation_id, v.activity_id, a.quorum_org_id, v.id, NULL::jsonb, v.outcomes, s.policy_ids, v.created_at, 1, 0
+       FROM votes v JOIN activities a ON a.id = v.activity_id LEFT JOIN policy_sets s ON s.version = v.policy_set
+      WHERE v.activity_id = $1 AND v.evaluation_id IS NOT NULL
+     ORDER BY created_at, src, ord, vote_id`,
+    [activityId],
+  )
+  return rows.map((r) => {
+    const ids = parsed(r.policy_ids) ?? []
+    const evaluations =
+      parsed(r.evaluations) ??
+      [...(r.outcomes ?? '')].map((letter, i) => ({
+        policyId: ids[i] ?? '',
+        outcome: OUTCOME_OF_LETTER.get(letter) ?? 'OUTCOME_ERROR',
+      }))
+    return {
+      id: r.id,
+      activity_id: r.activity_id,
+      organization_id: r.organization_id,
+      vote_id: r.vote_id,
+      evaluations,
+      created_at: Number(r.created_at),
+    }
+  })
 }
 
 /** The wire record (hosted OpenAPI externalactivityv1PolicyEvaluation). */

@@ -22,11 +22,13 @@ import {
   ROOT_QUORUM_ACTIVITY_TYPES,
 } from '../../policy/index.js'
 import {
-  insertPolicyEvaluation,
+  insertPolicySet,
   listPoliciesVersioned,
-  type PolicyEvaluationRow,
+  OUTCOME_LETTERS,
   type PolicyRow,
   policiesVersion,
+  setVoteEvaluation,
+  type VoteEvaluation,
 } from '../../store/policies.js'
 import type { Sql } from '../../store/sql.js'
 import { getUser } from '../../store/users.js'
@@ -55,8 +57,11 @@ export function policiesMayGovern(type: string): boolean {
 /** A policy as the engine evaluates it, with its name for messages. */
 export type GatePolicy = DecisionPolicy & { name: string }
 
-/** The parsed policies of one organization at one version (migration 009). */
-type CachedPolicies = { version: string; policies: GatePolicy[] }
+/**
+ * The parsed policies of one organization at one version (migration 009), in evaluation order;
+ * `stored` once this instance recorded the set (migration 012) for the evaluations that name it.
+ */
+export type PolicySet = { version: string; policies: GatePolicy[]; stored: boolean }
 
 /**
  * Parsed policies per organization, valid for the version read with them. Each activity checks the
@@ -66,7 +71,7 @@ type CachedPolicies = { version: string; policies: GatePolicy[] }
  * Parses are also kept by the policy's text, so an update re-parses only the policy it changed.
  */
 export type PolicyCache = {
-  organizations: Map<string, CachedPolicies>
+  organizations: Map<string, PolicySet>
   parsed: Map<string, GatePolicy['parsed']>
   /** Policies held by `organizations`, all organizations together. */
   held: number
@@ -85,7 +90,7 @@ function rememberParsed(cache: PolicyCache, key: string, parsed: GatePolicy['par
   if (cache.parsed.size > CACHE_LIMIT) cache.parsed.delete(cache.parsed.keys().next().value as string)
 }
 
-function rememberOrganization(cache: PolicyCache, orgId: string, entry: CachedPolicies): void {
+function rememberOrganization(cache: PolicyCache, orgId: string, entry: PolicySet): void {
   const old = cache.organizations.get(orgId)
   if (old) {
     cache.held -= old.policies.length
@@ -113,23 +118,35 @@ function parseRow(r: PolicyRow, cache: PolicyCache | undefined): GatePolicy {
 }
 
 /**
- * The organization's policies, parsed. A stored policy that no longer parses (it did when it was
- * stored) fails the activity rather than being skipped: a DENY must never be lost. With a cache,
- * an unchanged set costs one read of the organization's policies version, or none when the caller
- * read it already (`knownVersion`, read with the credential: the set in force at that read).
+ * The organization's policies, parsed, with their version. A stored policy that no longer parses
+ * (it did when it was stored) fails the activity rather than being skipped: a DENY must never be
+ * lost. With a cache, an unchanged set costs one read of the organization's policies version, or
+ * none when the caller read it already (`knownVersion`, read with the credential: the set in force
+ * at that read). An organization that does not exist has no policies.
  *
  * @throws INTERNAL when a stored policy does not parse
  */
-export async function loadPolicies(sql: Sql, orgId: string, cache?: PolicyCache, knownVersion?: string): Promise<GatePolicy[]> {
+export async function loadPolicies(sql: Sql, orgId: string, cache?: PolicyCache, knownVersion?: string): Promise<PolicySet> {
   if (cache) {
     const hit = cache.organizations.get(orgId)
-    if (hit && hit.version === (knownVersion ?? (await policiesVersion(sql, orgId)))) return hit.policies
+    if (hit && hit.version === (knownVersion ?? (await policiesVersion(sql, orgId)))) return hit
   }
   const read = await listPoliciesVersioned(sql, orgId)
-  if (!read) return []
-  const policies = read.rows.map((r) => parseRow(r, cache))
-  if (cache) rememberOrganization(cache, orgId, { version: read.version, policies })
-  return policies
+  if (!read) return { version: '', policies: [], stored: false }
+  const set: PolicySet = { version: read.version, policies: read.rows.map((r) => parseRow(r, cache)), stored: false }
+  if (cache) rememberOrganization(cache, orgId, set)
+  return set
+}
+
+/**
+ * Records the set's policy ids under its version (migration 012), which the evaluations over it
+ * name. Once per set and instance when `remember` (the caller commits it on its own, outside any
+ * transaction that could roll it back); a repeated write does nothing.
+ */
+export async function storePolicySet(sql: Sql, orgId: string, set: PolicySet, now: number, remember: boolean): Promise<void> {
+  if (set.stored) return
+  await insertPolicySet(sql, { version: set.version, orgId, policyIds: set.policies.map((p) => p.policyId), now })
+  if (remember) set.stored = true
 }
 
 /** `signWith` → `sign_with`: the hosted `activity.params` names the intent's fields in snake case (docs examples). */
@@ -190,7 +207,11 @@ export async function evaluateActivity(
   const params =
     intent !== undefined && typeof intent === 'object' && !Array.isArray(intent) ? (intent as { [k: string]: PolicyDynamic }) : undefined
   // Only what some policy reads is looked up and parsed, once for all of them.
-  const read = keywordsRead(policies.map((p) => p.parsed))
+  let read = readBySet.get(policies)
+  if (!read) {
+    read = keywordsRead(policies.map((p) => p.parsed))
+    readBySet.set(policies, read)
+  }
   const variants = await resourceContexts(sql, a.orgId, a.type, a.intent, read)
   const base: PolicyContext = {
     approvers,
@@ -212,6 +233,9 @@ export async function evaluateActivity(
   }
   return strictest ?? decide(policies, base, { rootQuorum: false })
 }
+
+/** The keywords a set of policies reads, by the set (a cached set is the same array until its version changes). */
+const readBySet = new WeakMap<readonly GatePolicy[], ReadonlySet<string>>()
 
 /** How strict each decision is: a deny beats waiting for consensus, which beats an allow. */
 const SEVERITY: Readonly<Record<Decision['outcome'], number>> = {
@@ -242,22 +266,26 @@ export function policyDenied(d: Decision, policies: readonly GatePolicy[]): Sigi
   return new SigilError('POLICY_DENIED', `activity denied by policy: ${d.outcome}, ${why}${names.length ? `: ${names.join(', ')}` : ''}`)
 }
 
-/** What an evaluation of the activity (for the vote `voteId`) records. */
-export type EvaluationRecord = { activityId: string; orgId: string; voteId: string; decision: Decision; now: number }
+/** What an evaluation of an activity of `orgId` (for the vote `voteId`) over the policies of `set` records. */
+export type EvaluationRecord = { orgId: string; voteId: string; set: PolicySet; decision: Decision; now: number }
 
-/** The stored row of an evaluation (get_policy_evaluations). */
-export function evaluationRow(e: EvaluationRecord): PolicyEvaluationRow {
-  return {
-    id: crypto.randomUUID(),
-    activity_id: e.activityId,
-    organization_id: e.orgId,
-    vote_id: e.voteId,
-    evaluations: e.decision.evaluations.map((x) => ({ policyId: x.policyId, outcome: x.outcome })),
-    created_at: e.now,
+/**
+ * The evaluation as its vote stores it: the set's version and one outcome letter per policy, in the
+ * set's order (a decision stopped by the step budget covers a prefix of it).
+ *
+ * @throws INTERNAL when the decision's evaluations are not the set's policies in order
+ */
+export function evaluationRow(e: EvaluationRecord): VoteEvaluation {
+  let outcomes = ''
+  for (const [i, x] of e.decision.evaluations.entries()) {
+    if (e.set.policies[i]?.policyId !== x.policyId) throw new SigilError('INTERNAL', 'policy evaluation out of its set order')
+    outcomes += OUTCOME_LETTERS[x.outcome]
   }
+  return { evaluation_id: crypto.randomUUID(), policy_set: e.set.version, outcomes }
 }
 
-/** Records one evaluation of the activity (for the vote `voteId`). */
+/** Records the evaluation on its vote (stored already), with its policy set, in the caller's transaction. */
 export async function recordEvaluation(sql: Sql, e: EvaluationRecord): Promise<void> {
-  await insertPolicyEvaluation(sql, evaluationRow(e))
+  await storePolicySet(sql, e.orgId, e.set, e.now, false)
+  await setVoteEvaluation(sql, e.voteId, evaluationRow(e))
 }
