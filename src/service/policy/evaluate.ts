@@ -8,6 +8,11 @@
  * expression an error. Reading a field the context does not carry is `MISSING_FIELD`. `==` / `!=`
  * between values of different types are false / true; ordering or `in` on the wrong types is
  * `TYPE_MISMATCH`. Integers are bigint (u256 wei values compare exactly).
+ *
+ * Each parsed expression is compiled once (on its first evaluation) into closures, one per node,
+ * that count the same steps in the same order as a walk of the tree; a missing field, the usual
+ * error of a policy written for another activity type, is returned up the closures rather than
+ * thrown (bench/policy.ts: 100 policies decided in ~64 µs, from ~97 µs for the tree walk).
  */
 import type { Expr } from './ast.js'
 import type { EvalError, EvalErrorCode } from './errors.js'
