@@ -10,7 +10,11 @@
  *
  * Firefox: `storage.local` stays readable and writable by content scripts, and there is no
  * `setAccessLevel` on `storage.local` (nor on `storage.session`: undefined in Firefox ESR 153, so
- * the background logs `session` as unsupported there). So wherever `storage.local` could not be restricted, the
+ * the background logs `session` as unsupported there). `storage.session`, which holds the key
+ * store's wrapping key, needs none: Firefox exposes it to privileged extension contexts only and
+ * not to content scripts unless an extension widens it (MDN, storage.session and
+ * StorageArea.setAccessLevel: "only available to privileged (trusted) extension contexts"), the
+ * level Chrome reaches with the call above. So wherever `storage.local` could not be restricted, the
  * background keeps its persistent state ({@link PERSISTENT_KEYS}) in the extension's own
  * IndexedDB instead (idbStorageArea.ts; origin `moz-extension://…`, which content scripts, running
  * in the page's origin, cannot open): {@link choosePersistentArea}. The first such start moves
