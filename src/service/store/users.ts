@@ -191,7 +191,10 @@ export async function insertOauthProvider(
 
 /** The organization's user with this email (compared lower-cased; pass it lower-cased), if any. */
 export async function findOrgUserByEmail(sql: Sql, orgId: string, email: string): Promise<UserRow | undefined> {
-  const [row] = await sql.query<UserRow>('SELECT * FROM users WHERE organization_id = $1 AND lower(user_email) = $2 LIMIT 1', [orgId, email])
+  const [row] = await sql.query<UserRow>('SELECT * FROM users WHERE organization_id = $1 AND lower(user_email) = $2 LIMIT 1', [
+    orgId,
+    email,
+  ])
   return row
 }
 
