@@ -4,9 +4,11 @@
  */
 import type { ActivityType } from './enums.js'
 import type { QueryDefinition, SubmitDefinition } from './operation.js'
+import { acceptInvitation, acceptInvitationV1 } from './operations/accept_invitation.js'
 import { approveActivity } from './operations/approve_activity.js'
 import { createApiKeys, createApiKeysV1 } from './operations/create_api_keys.js'
 import { createAuthenticators } from './operations/create_authenticators.js'
+import { createInvitations } from './operations/create_invitations.js'
 import { createPolicies } from './operations/create_policies.js'
 import { createPolicyV1, createPolicyV2, createPolicyV3 } from './operations/create_policy.js'
 import { getActivePolicies } from './operations/get_active_policies.js'
@@ -19,6 +21,7 @@ import { createWallet } from './operations/create_wallet.js'
 import { createWalletAccounts } from './operations/create_wallet_accounts.js'
 import { deleteApiKeys } from './operations/delete_api_keys.js'
 import { deleteAuthenticators } from './operations/delete_authenticators.js'
+import { deleteInvitation } from './operations/delete_invitation.js'
 import { deleteFiatOnRampCredential } from './operations/delete_fiat_on_ramp_credential.js'
 import { deletePolicies } from './operations/delete_policies.js'
 import { deletePolicy } from './operations/delete_policy.js'
@@ -196,6 +199,11 @@ export const SUBMIT_OPERATIONS = [
   signTransactionV1,
   createApiKeysV1,
   createUsersV2,
+  // issue 15: invitations (accept_invitation on Sigil's own path)
+  createInvitations,
+  deleteInvitation,
+  acceptInvitation,
+  acceptInvitationV1,
 ] as const
 
 /** Every query definition. */

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { ApiKeysParam, AuthenticatorsParam, ClientSignature, OauthProvidersParam } from '../api/common.js'
+import { ApiKeysParam, AuthenticatorParams, AuthenticatorsParam, ClientSignature, OauthProvidersParam } from '../api/common.js'
 import { OtpType } from '../api/enums.js'
 import { RELAY_IDENTITY_PATH } from '../api/serviceIdentity.js'
 import { SigilError } from '../api/errors.js'
@@ -52,6 +52,12 @@ const Account = z.object({
 })
 const OtpAuth = z.object({ otpId: z.string(), otpCode: z.string(), targetPublicKey: z.string() })
 const RecoveryInit = z.object({ email: z.string().min(1, { error: 'required' }), targetPublicKey: z.string() })
+const AcceptInvitation = z.object({
+  organizationId: z.string().min(1, { error: 'required' }),
+  invitationId: z.string().min(1, { error: 'required' }),
+  userId: z.string().min(1, { error: 'required' }),
+  authenticator: AuthenticatorParams,
+})
 
 type OtpInfo = { contact: string; otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; expires: number }
 
@@ -328,6 +334,18 @@ export function createRelayApp(o: RelayOptions): Hono {
       emailCustomization: { appName },
     })
     return { organizationId, userId: r.userId }
+  })
+
+  // An invitee has no credential yet: the relay submits the acceptance as the parent; the
+  // invitation's code (the passkey's registration challenge) is what proves the invitee.
+  route('/v1/accept_invitation', AcceptInvitation, async (u, b) => {
+    const r = await u.client.acceptInvitation({
+      organizationId: b.organizationId,
+      invitationId: b.invitationId,
+      userId: b.userId,
+      authenticator: b.authenticator,
+    })
+    return { organizationId: b.organizationId, invitationId: r.invitationId, userId: r.userId }
   })
 
   app.notFound((c) => errorResponse(c, new SigilError('NOT_FOUND', `no such relay endpoint: ${c.req.method} ${c.req.path}`)))

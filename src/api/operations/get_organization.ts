@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { OrganizationScoped, Policy, PrivateKey, Tag, User, Wallet } from '../common.js'
 import { defineQuery } from '../operation.js'
+import { Invitation } from './create_invitations.js'
 
 /** Everything of an organization at once: users, policies, private keys, invitations, tags, root quorum, features, wallets. */
 export const getOrganization = defineQuery({
@@ -15,7 +16,7 @@ export const getOrganization = defineQuery({
       users: z.array(User),
       policies: z.array(Policy),
       privateKeys: z.array(PrivateKey),
-      invitations: z.array(z.record(z.string(), z.unknown())),
+      invitations: z.array(Invitation),
       tags: z.array(Tag),
       rootQuorum: z.object({ threshold: z.number(), userIds: z.array(z.string()) }),
       features: z.array(z.object({ name: z.string(), value: z.string() })),

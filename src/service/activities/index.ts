@@ -32,6 +32,9 @@ import { handler as updateUserEmail } from './update_user_email.js'
 import { handler as updateUserPhoneNumber } from './update_user_phone_number.js'
 import { handler as createApiOnlyUsers } from './create_api_only_users.js'
 import { handler as createUserTag } from './create_user_tag.js'
+import { handler as createInvitations } from './create_invitations.js'
+import { handler as deleteInvitation } from './delete_invitation.js'
+import { handler as acceptInvitation, handlerV1 as acceptInvitationV1 } from './accept_invitation.js'
 import { handler as updateUserTag } from './update_user_tag.js'
 import { handler as deleteUserTags } from './delete_user_tags.js'
 import { handler as updateWallet } from './update_wallet.js'
@@ -72,6 +75,10 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8: createSubOrganization,
   ACTIVITY_TYPE_CREATE_USERS_V3: createUsers,
   ACTIVITY_TYPE_CREATE_USERS_V2: createUsersV2,
+  ACTIVITY_TYPE_CREATE_INVITATIONS: createInvitations,
+  ACTIVITY_TYPE_DELETE_INVITATION: deleteInvitation,
+  ACTIVITY_TYPE_ACCEPT_INVITATION_V2: acceptInvitation,
+  ACTIVITY_TYPE_ACCEPT_INVITATION: acceptInvitationV1,
   ACTIVITY_TYPE_UPDATE_WALLET: updateWallet,
   ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS: deleteWalletAccounts,
   ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME: updateOrganizationName,

@@ -141,3 +141,34 @@ export function otpSms(appName: string, template: string | undefined, to: string
     delivery: 'pending',
   }
 }
+
+/** What an invitation email tells its receiver (create_invitations). */
+export type InvitationMail = {
+  organizationName: string
+  senderName: string
+  invitationId: string
+  userId: string
+  /** The one-time code: the WebAuthn registration challenge of the passkey that accepts. */
+  code: string
+  expiresInHours: number
+}
+
+/** The invitation email: who invites, to which organization, and the ids and code that accept it. */
+export function invitationEmail(m: InvitationMail, to: string, defaultFrom: string): NewMessage {
+  return emailMessage(
+    { appName: m.organizationName },
+    to,
+    defaultFrom,
+    `${m.senderName} invited you to ${m.organizationName}`,
+    [
+      `${m.senderName} invited you to join the organization ${m.organizationName}.`,
+      `Invitation id: ${m.invitationId}`,
+      `Your user id: ${m.userId}`,
+      `Invitation code: ${m.code}`,
+      'To accept, register a passkey whose WebAuthn challenge is the invitation code and send it with the invitation id and ' +
+        'your user id to the relay\u2019s /v1/accept_invitation (or accept it in the Sigil extension).',
+      `The invitation expires in ${m.expiresInHours} hours. If you did not expect it, ignore this email.`,
+    ],
+    m.code,
+  )
+}

@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8Encode } from '../../crypto/encoding.js'
+import { invitationToWire, listInvitations } from '../store/invitations.js'
 import { getOrganization, getQuorum, listFeatures } from '../store/organizations.js'
 import { listPolicies, policyToWire } from '../store/policies.js'
 import { listPrivateKeys, privateKeyToWire } from '../store/privateKeys.js'
@@ -12,8 +13,8 @@ import type { QueryHandler } from './types.js'
 /**
  * get_organization: `{organizationId}` → `{organizationData}` — the organization's users (with
  * credentials), policies, private keys, tags (user and private-key), root quorum, features,
- * wallets and smart contract interface references (digest: SHA-256 of the interface JSON).
- * Invitations are listed once Sigil has them.
+ * wallets, smart contract interface references (digest: SHA-256 of the interface JSON)
+ * and invitations (every status).
  */
 export const handler: QueryHandler = async ({ sql, organizationId }) => {
   const org = await getOrganization(sql, organizationId)
@@ -28,7 +29,7 @@ export const handler: QueryHandler = async ({ sql, organizationId }) => {
       users,
       policies: (await listPolicies(sql, organizationId)).map(policyToWire),
       privateKeys: (await listPrivateKeys(sql, organizationId)).map(privateKeyToWire),
-      invitations: [],
+      invitations: (await listInvitations(sql, organizationId)).map(invitationToWire),
       tags: tags.sort((a, b) => Number(a.seq) - Number(b.seq)).map(tagToWire),
       rootQuorum: await getQuorum(sql, organizationId),
       features: await listFeatures(sql, organizationId),

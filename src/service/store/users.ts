@@ -189,6 +189,15 @@ export async function insertOauthProvider(
   )
 }
 
+/** The organization's user with this email (compared lower-cased; pass it lower-cased), if any. */
+export async function findOrgUserByEmail(sql: Sql, orgId: string, email: string): Promise<UserRow | undefined> {
+  const [row] = await sql.query<UserRow>('SELECT * FROM users WHERE organization_id = $1 AND lower(user_email) = $2 LIMIT 1', [
+    orgId,
+    email,
+  ])
+  return row
+}
+
 /** Deletes a user; its credentials go with it (ON DELETE CASCADE). */
 export async function deleteUser(sql: Sql, userId: string): Promise<void> {
   await sql.query('DELETE FROM users WHERE id = $1', [userId])

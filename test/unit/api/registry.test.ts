@@ -85,6 +85,10 @@ const SUBMIT_NAMES = [
   'sign_transaction_v1',
   'create_api_keys_v1',
   'create_users_v2',
+  'create_invitations',
+  'delete_invitation',
+  'accept_invitation',
+  'accept_invitation_v1',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',
@@ -143,6 +147,8 @@ const EXPECTED_TYPES: Record<string, string> = {
   create_authenticators: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
   init_user_email_recovery: 'ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2',
   create_policy: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
+  accept_invitation: 'ACTIVITY_TYPE_ACCEPT_INVITATION_V2',
+  accept_invitation_v1: 'ACTIVITY_TYPE_ACCEPT_INVITATION',
 }
 
 describe('enums', () => {
