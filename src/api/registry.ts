@@ -59,6 +59,7 @@ import { listUserTags } from './operations/list_user_tags.js'
 import { updateWallet } from './operations/update_wallet.js'
 import { deleteWalletAccounts } from './operations/delete_wallet_accounts.js'
 import { updateOrganizationName } from './operations/update_organization_name.js'
+import { deleteSubOrganization } from './operations/delete_sub_organization.js'
 import { getApiKey } from './operations/get_api_key.js'
 import { getApiKeys } from './operations/get_api_keys.js'
 import { getAuthenticator } from './operations/get_authenticator.js'
@@ -174,6 +175,7 @@ export const SUBMIT_OPERATIONS = [
   updateWallet,
   deleteWalletAccounts,
   updateOrganizationName,
+  deleteSubOrganization,
   // issue 15: user tags
   createUserTag,
   updateUserTag,

@@ -40,6 +40,7 @@ import { handler as deleteUserTags } from './delete_user_tags.js'
 import { handler as updateWallet } from './update_wallet.js'
 import { handler as deleteWalletAccounts } from './delete_wallet_accounts.js'
 import { handler as updateOrganizationName } from './update_organization_name.js'
+import { handler as deleteSubOrganization } from './delete_sub_organization.js'
 import { handler as deleteApiKeys } from './delete_api_keys.js'
 import { handler as deleteAuthenticators } from './delete_authenticators.js'
 import { handler as deleteUsers } from './delete_users.js'
@@ -82,6 +83,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_UPDATE_WALLET: updateWallet,
   ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS: deleteWalletAccounts,
   ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME: updateOrganizationName,
+  ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION: deleteSubOrganization,
   ACTIVITY_TYPE_CREATE_USER_TAG: createUserTag,
   ACTIVITY_TYPE_UPDATE_USER_TAG: updateUserTag,
   ACTIVITY_TYPE_DELETE_USER_TAGS: deleteUserTags,

@@ -6,7 +6,7 @@ import { parseWebauthnStamp, webauthnChallengeForBody } from '../../crypto/verif
 import { verifyApiKeyStampAsync } from '../../crypto/verifyStampAsync.js'
 import type { ServiceConfig } from '../config.js'
 import type { Sql } from '../store/sql.js'
-import { allowedOriginsOf, ancestry, quorumOf } from '../store/organizations.js'
+import { allowedOriginsOf, ancestry, organizationExists, quorumOf } from '../store/organizations.js'
 import { apiKeysByPublicKey, authenticatorsByCredentialId, byCreatedThenId, keyUserOf, setAuthenticatorSignCount } from '../store/users.js'
 import { attestedSignatureCheck, authenticateAttested } from '../otp/attested.js'
 import { originAllowed } from './origins.js'
@@ -118,7 +118,9 @@ async function pickByOrganization<T extends { organization_id: string }>(
  */
 export async function authenticate(sql: Sql, config: ServiceConfig, input: AuthenticateInput): Promise<Authenticated> {
   const { signed } = input
-  if ((await ancestry(sql, input.organizationId)).length === 0) {
+  // Asked of the database on every request, not of the ancestry cache: a deleted sub-organization
+  // (delete_sub_organization) is not found from the moment its deletion commits, on every instance.
+  if (!(await organizationExists(sql, input.organizationId))) {
     throw fieldError('NOT_FOUND', 'organizationId', `organization ${input.organizationId} not found`)
   }
 

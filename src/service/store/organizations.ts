@@ -10,11 +10,20 @@ export type OrganizationRow = {
   allowed_origins: string[]
   created_at: number
   updated_at: number
+  /** Set by delete_sub_organization: the row stays as a tombstone and every lookup treats it as not found. */
+  deleted_at: number | null
 }
 
+/** The organization, unless unknown or deleted (migration 014). */
 export async function getOrganization(sql: Sql, id: string): Promise<OrganizationRow | undefined> {
-  const [row] = await sql.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1', [id])
+  const [row] = await sql.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1 AND deleted_at IS NULL', [id])
   return row
+}
+
+/** True when the organization exists and was not deleted. Never cached: a deletion must show at once, on every instance. */
+export async function organizationExists(sql: Sql, id: string): Promise<boolean> {
+  const rows = await sql.query('SELECT 1 FROM organizations WHERE id = $1 AND deleted_at IS NULL', [id])
+  return rows.length > 0
 }
 
 export async function getRootOrganization(sql: Sql): Promise<OrganizationRow | undefined> {
@@ -39,18 +48,23 @@ export async function insertOrganization(
 
 /**
  * Parent links never change once an organization exists, so ancestries are cached
- * (safe across instances sharing a database). Unknown organizations are not cached.
+ * (safe across instances sharing a database). Unknown and deleted organizations are not cached;
+ * a cached entry may outlive a deletion (on another instance), so whether the organization a
+ * request names still exists is asked with {@link organizationExists}, never from this cache.
  */
 const ancestryCache = new Map<string, string[]>()
 const ANCESTRY_CACHE_LIMIT = 10_000
 
-/** The organization and its ancestors, nearest first; empty when it does not exist. */
+/**
+ * The organization and its ancestors, nearest first; empty when it does not exist or was deleted
+ * (an organization with live sub-organizations is never deleted, so only the first can be).
+ */
 export async function ancestry(sql: Sql, id: string): Promise<string[]> {
   const hit = ancestryCache.get(id)
   if (hit) return hit
   const rows = await sql.query<{ id: string; depth: number }>(
     `WITH RECURSIVE up(id, parent_id, depth) AS (
-       SELECT id, parent_id, 0 FROM organizations WHERE id = $1
+       SELECT id, parent_id, 0 FROM organizations WHERE id = $1 AND deleted_at IS NULL
        UNION ALL
        SELECT o.id, o.parent_id, up.depth + 1 FROM organizations o JOIN up ON o.id = up.parent_id
      ) SELECT id, depth FROM up ORDER BY depth`,
@@ -62,6 +76,87 @@ export async function ancestry(sql: Sql, id: string): Promise<string[]> {
     ancestryCache.set(id, chain)
   }
   return chain
+}
+
+/**
+ * How delete_sub_organization treats every table with an `organization_id` column (a test checks
+ * the schema against this list, so a new table must be classified here):
+ * - `purged`: the organization's own state, deleted in this order (users first: their credentials go with them);
+ * - `cascaded`: rows that go with a purged row (ON DELETE CASCADE);
+ * - `kept`: history that stays readable under the tombstone: its activities, and the policy sets and
+ *   evaluations their votes point at (no secrets in either).
+ */
+export const ORGANIZATION_TABLES = {
+  purged: [
+    'users',
+    'wallets',
+    'private_keys',
+    'tags',
+    'policies',
+    'smart_contract_interfaces',
+    'send_transactions',
+    'onramp_transactions',
+    'fiat_onramp_credentials',
+    'otps',
+    'organization_features',
+  ],
+  cascaded: [
+    'quorum_members',
+    'api_keys',
+    'authenticators',
+    'oauth_providers',
+    'wallet_import_keys',
+    'wallet_accounts',
+    'private_key_addresses',
+  ],
+  kept: ['activities', 'policy_sets', 'policy_evaluations'],
+} as const
+
+/** The organization's row, locked until the transaction ends; undefined when unknown or deleted. */
+export async function lockOrganization(sql: Sql, id: string): Promise<OrganizationRow | undefined> {
+  const [row] = await sql.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [id])
+  return row
+}
+
+/** Ids of the live sub-organizations directly below the organization (at most `limit`). */
+export async function childOrganizationIds(sql: Sql, id: string, limit: number): Promise<string[]> {
+  const rows = await sql.query<{ id: string }>(
+    'SELECT id FROM organizations WHERE parent_id = $1 AND deleted_at IS NULL ORDER BY created_at, id LIMIT $2',
+    [id, limit],
+  )
+  return rows.map((r) => r.id)
+}
+
+/** Ids of the organization's wallets and private keys that were never exported, oldest first. */
+export async function unexportedKeyIds(sql: Sql, id: string): Promise<{ walletIds: string[]; privateKeyIds: string[] }> {
+  const rows = await sql.query<{ kind: 'wallet' | 'key'; id: string }>(
+    `SELECT 'wallet' AS kind, id, seq FROM wallets WHERE organization_id = $1 AND NOT exported
+     UNION ALL
+     SELECT 'key' AS kind, id, seq FROM private_keys WHERE organization_id = $1 AND NOT exported
+     ORDER BY kind, seq`,
+    [id],
+  )
+  return {
+    walletIds: rows.filter((r) => r.kind === 'wallet').map((r) => r.id),
+    privateKeyIds: rows.filter((r) => r.kind === 'key').map((r) => r.id),
+  }
+}
+
+/**
+ * Deletes an organization (delete_sub_organization): purges its state ({@link ORGANIZATION_TABLES})
+ * and marks its row deleted, which keeps its activity history. The caller checks that it has no
+ * live sub-organization and holds the row's lock.
+ */
+export async function deleteOrganization(sql: Sql, id: string, now: number): Promise<void> {
+  for (const table of ORGANIZATION_TABLES.purged) await sql.query(`DELETE FROM ${table} WHERE organization_id = $1`, [id])
+  await sql.query(`UPDATE organizations SET deleted_at = $2, updated_at = $2, allowed_origins = '[]'::jsonb WHERE id = $1`, [id, now])
+  ancestryCache.delete(id)
+}
+
+/** True when `orgId` names a deleted organization whose parent was `parentId` (its history stays readable there). */
+export async function isDeletedChildOf(sql: Sql, orgId: string, parentId: string): Promise<boolean> {
+  const rows = await sql.query('SELECT 1 FROM organizations WHERE id = $1 AND parent_id = $2 AND deleted_at IS NOT NULL', [orgId, parentId])
+  return rows.length > 0
 }
 
 /** True when `ancestorId` is `orgId` itself or one of its ancestors. */
@@ -99,9 +194,9 @@ export async function listSubOrganizationIds(
     sql,
     {
       select: `WITH RECURSIVE down(id) AS (
-       SELECT id FROM organizations WHERE parent_id = $1
+       SELECT id FROM organizations WHERE parent_id = $1 AND deleted_at IS NULL
        UNION ALL
-       SELECT o.id FROM organizations o JOIN down ON o.parent_id = down.id
+       SELECT o.id FROM organizations o JOIN down ON o.parent_id = down.id WHERE o.deleted_at IS NULL
      )
      SELECT o.id FROM organizations o JOIN down ON o.id = down.id`,
       where: filter ? [SUB_ORGANIZATION_FILTERS[filter.type]] : [],
@@ -113,7 +208,10 @@ export async function listSubOrganizationIds(
       noun: 'sub-organization',
       keyOf: async (id) => {
         if (id === orgId || !(await isSelfOrAncestor(sql, orgId, id))) return undefined
-        const [row] = await sql.query<{ created_at: number; id: string }>('SELECT created_at, id FROM organizations WHERE id = $1', [id])
+        const [row] = await sql.query<{ created_at: number; id: string }>(
+          'SELECT created_at, id FROM organizations WHERE id = $1 AND deleted_at IS NULL',
+          [id],
+        )
         return row && [row.created_at, row.id]
       },
     },

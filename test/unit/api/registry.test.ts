@@ -63,6 +63,7 @@ const SUBMIT_NAMES = [
   'update_wallet',
   'delete_wallet_accounts',
   'update_organization_name',
+  'delete_sub_organization',
   'create_user_tag',
   'update_user_tag',
   'delete_user_tags',
