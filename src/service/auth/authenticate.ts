@@ -112,17 +112,25 @@ async function pickByOrganization<T extends { organization_id: string }>(
   return undefined
 }
 
+const organizationNotFound = (id: string) => fieldError('NOT_FOUND', 'organizationId', `organization ${id} not found`)
+
+/**
+ * A credential of an ancestor acting on a sub-organization: the sub-organization must not have
+ * been deleted (delete_sub_organization), which the ancestry cache of this instance may not know
+ * when another instance deleted it, so the database is asked. A credential of the organization
+ * itself needs no such read: deleting an organization deletes its users and their credentials.
+ */
+async function requireLiveTarget(sql: Sql, credentialOrgId: string, targetOrgId: string): Promise<void> {
+  if (credentialOrgId !== targetOrgId && !(await organizationExists(sql, targetOrgId))) throw organizationNotFound(targetOrgId)
+}
+
 /**
  * Authenticates a request (wire-formats A4): the stamp's key or passkey must belong to a
  * user of the request's organization or of one of its ancestors. Throws a SigilError.
  */
 export async function authenticate(sql: Sql, config: ServiceConfig, input: AuthenticateInput): Promise<Authenticated> {
   const { signed } = input
-  // Asked of the database on every request, not of the ancestry cache: a deleted sub-organization
-  // (delete_sub_organization) is not found from the moment its deletion commits, on every instance.
-  if (!(await organizationExists(sql, input.organizationId))) {
-    throw fieldError('NOT_FOUND', 'organizationId', `organization ${input.organizationId} not found`)
-  }
+  if ((await ancestry(sql, input.organizationId)).length === 0) throw organizationNotFound(input.organizationId)
 
   if (signed.kind === 'API_KEY') {
     const { check } = signed
@@ -139,6 +147,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
       throw new SigilError('PERMISSION_DENIED', 'a sub-organization credential cannot act on its parent organization')
     }
     const key = picked.row
+    await requireLiveTarget(sql, key.organization_id, input.organizationId)
     if (key.expires_at !== null && Number(key.expires_at) <= input.now) {
       throw new SigilError('STAMP_KEY_EXPIRED', `${EXPIRED_KEY_MESSAGE}: ${publicKey}`)
     }
@@ -168,6 +177,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
     if (!picked) throw new SigilError('STAMP_KEY_UNKNOWN', UNKNOWN_KEY_MESSAGE)
     // Credential ids are public: verify the assertion before telling a denial (403) from a bad stamp (401).
     const auth = picked.row
+    await requireLiveTarget(sql, auth.organization_id, input.organizationId)
     let origin: string
     try {
       origin = (JSON.parse(utf8Decode(base64UrlDecode(stamp.clientDataJson))) as { origin?: unknown }).origin as string

@@ -88,6 +88,7 @@ export async function ancestry(sql: Sql, id: string): Promise<string[]> {
  */
 export const ORGANIZATION_TABLES = {
   purged: [
+    'invitations',
     'users',
     'wallets',
     'private_keys',
