@@ -13,7 +13,16 @@ import { getActivePolicies } from './operations/get_active_policies.js'
 import { createFiatOnRampCredential } from './operations/create_fiat_on_ramp_credential.js'
 import { createSmartContractInterface } from './operations/create_smart_contract_interface.js'
 import { createReadWriteSession } from './operations/create_read_write_session.js'
-import { createSubOrganization } from './operations/create_sub_organization.js'
+import {
+  createSubOrganization,
+  createSubOrganizationV1,
+  createSubOrganizationV2,
+  createSubOrganizationV3,
+  createSubOrganizationV4,
+  createSubOrganizationV5,
+  createSubOrganizationV6,
+  createSubOrganizationV7,
+} from './operations/create_sub_organization.js'
 import { createUsers, createUsersV2, createUsersV3 } from './operations/create_users.js'
 import { createWallet } from './operations/create_wallet.js'
 import { createWalletAccounts } from './operations/create_wallet_accounts.js'
@@ -196,6 +205,14 @@ export const SUBMIT_OPERATIONS = [
   signTransactionV1,
   createApiKeysV1,
   createUsersV2,
+  // issue 15 item 6: older versions the clients send
+  createSubOrganizationV1,
+  createSubOrganizationV2,
+  createSubOrganizationV3,
+  createSubOrganizationV4,
+  createSubOrganizationV5,
+  createSubOrganizationV6,
+  createSubOrganizationV7,
 ] as const
 
 /** Every query definition. */

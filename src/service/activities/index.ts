@@ -15,7 +15,16 @@ import { handler as updateFiatOnRampCredential } from './update_fiat_on_ramp_cre
 import { handler as deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
 import { handler as createApiKeys, handlerV1 as createApiKeysV1 } from './create_api_keys.js'
 import { handler as createAuthenticators } from './create_authenticators.js'
-import { handler as createSubOrganization } from './create_sub_organization.js'
+import {
+  handler as createSubOrganization,
+  handlerV1 as createSubOrganizationV1,
+  handlerV2 as createSubOrganizationV2,
+  handlerV3 as createSubOrganizationV3,
+  handlerV4 as createSubOrganizationV4,
+  handlerV5 as createSubOrganizationV5,
+  handlerV6 as createSubOrganizationV6,
+  handlerV7 as createSubOrganizationV7,
+} from './create_sub_organization.js'
 import { handler as createUsers, handlerV2 as createUsersV2 } from './create_users.js'
 import { handler as initImportPrivateKey } from './init_import_private_key.js'
 import { handler as importPrivateKey } from './import_private_key.js'
@@ -70,6 +79,13 @@ import { handler as deletePolicies } from './delete_policies.js'
  */
 export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8: createSubOrganization,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION: createSubOrganizationV1,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V2: createSubOrganizationV2,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3: createSubOrganizationV3,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V4: createSubOrganizationV4,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5: createSubOrganizationV5,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6: createSubOrganizationV6,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7: createSubOrganizationV7,
   ACTIVITY_TYPE_CREATE_USERS_V3: createUsers,
   ACTIVITY_TYPE_CREATE_USERS_V2: createUsersV2,
   ACTIVITY_TYPE_UPDATE_WALLET: updateWallet,

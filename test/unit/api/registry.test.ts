@@ -85,6 +85,14 @@ const SUBMIT_NAMES = [
   'sign_transaction_v1',
   'create_api_keys_v1',
   'create_users_v2',
+  // issue 15 item 6: older versions
+  'create_sub_organization_v1',
+  'create_sub_organization_v2',
+  'create_sub_organization_v3',
+  'create_sub_organization_v4',
+  'create_sub_organization_v5',
+  'create_sub_organization_v6',
+  'create_sub_organization_v7',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',

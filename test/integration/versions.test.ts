@@ -1,0 +1,283 @@
+/**
+ * Issue 15 item 6: the older activity versions the clients send, each on its operation's path with
+ * its own intent and result keys. Every version: a raw stamped submit completes, its intent is
+ * echoed under the old intent key and its result under the old result key, its effects are there;
+ * one bad input answers 400 naming the field (in the old intent's spelling).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EXTENSION_ORIGIN } from '../../src/api/identity.js'
+import { authenticatorParam, createSoftAuthenticator, randomChallenge } from '../helpers/softAuthenticator.js'
+import { newApiKey } from './helpers/keys.js'
+import { startTestService, submitBody, type TestService } from './helpers/service.js'
+
+let svc: TestService
+let org: string
+
+const S = '/public/v1/submit/'
+const SUB_ORG = `${S}create_sub_organization`
+
+/** The field paths of a wire error's BadRequest detail. */
+function violatedFields(json: any): string[] {
+  const details: any[] = Array.isArray(json?.details) ? json.details : []
+  return details.flatMap((d) => (Array.isArray(d.fieldViolations) ? d.fieldViolations.map((v: any) => String(v.field)) : []))
+}
+
+/** Submits `type` on `path`; expects a completed activity and returns it. */
+async function completed(path: string, type: string, parameters: unknown, orgId = org) {
+  const r = await svc.post(path, submitBody(type, orgId, parameters))
+  expect(r.status, JSON.stringify(r.json)).toBe(200)
+  expect(r.json.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+  expect(r.json.activity.type).toBe(type)
+  return r.json.activity
+}
+
+/** Submits `type` on `path`; expects a 400 naming `field`. */
+async function refused(path: string, type: string, parameters: unknown, field: string, orgId = org) {
+  const r = await svc.post(path, submitBody(type, orgId, parameters))
+  expect(r.status, JSON.stringify(r.json)).toBe(400)
+  expect(violatedFields(r.json)).toContain(field)
+  return r.json
+}
+
+async function users(orgId: string) {
+  const r = await svc.post('/public/v1/query/list_users', { organizationId: orgId })
+  expect(r.status).toBe(200)
+  return r.json.users as any[]
+}
+
+function oidcToken(iss: string, sub: string, aud: string) {
+  const payload = Buffer.from(JSON.stringify({ iss, sub, aud })).toString('base64url')
+  return `eyJhbGciOiJub25lIn0.${payload}.sig`
+}
+
+const ETH_ACCOUNT = {
+  curve: 'CURVE_SECP256K1',
+  pathFormat: 'PATH_FORMAT_BIP32',
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+}
+
+beforeAll(async () => {
+  svc = await startTestService()
+  org = svc.admin.organizationId
+})
+
+afterAll(async () => {
+  await svc?.stop()
+})
+
+describe('create_sub_organization V1 to V7', () => {
+  it('V1: a name and one passkey make a single root user; result createSubOrganizationResult', async () => {
+    const soft = createSoftAuthenticator({ rpId: EXTENSION_ORIGIN, origin: EXTENSION_ORIGIN })
+    const a = await completed(SUB_ORG, 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION', {
+      name: 'v1 org',
+      rootAuthenticator: authenticatorParam(soft, randomChallenge(), 'v1 passkey'),
+    })
+    expect(a.intent.createSubOrganizationIntent.name).toBe('v1 org')
+    const r = a.result.createSubOrganizationResult
+    expect(r.rootUserIds).toHaveLength(1)
+    const [u] = await users(r.subOrganizationId)
+    expect(u.userId).toBe(r.rootUserIds[0])
+    expect(u.authenticators.map((x: any) => x.authenticatorName)).toEqual(['v1 passkey'])
+    // the passkey stamps in the new sub-organization
+    const who = await svc.post('/public/v1/query/whoami', { organizationId: r.subOrganizationId }, soft.stamper())
+    expect(who.status, JSON.stringify(who.json)).toBe(200)
+    expect(who.json.userId).toBe(u.userId)
+
+    const evil = createSoftAuthenticator({ rpId: 'evil.example', origin: EXTENSION_ORIGIN })
+    // an attestation for another RP ID: refused, named in V1's own field
+    const bad = await svc.post(
+      SUB_ORG,
+      submitBody('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION', org, {
+        name: 'v1 bad',
+        rootAuthenticator: authenticatorParam(evil, randomChallenge(), 'evil'),
+      }),
+    )
+    expect(bad.status, JSON.stringify(bad.json)).toBe(400)
+    const fields = violatedFields(bad.json)
+    expect(fields.length).toBeGreaterThan(0)
+    expect(fields.every((f) => f.startsWith('parameters.rootAuthenticator'))).toBe(true)
+    await refused(SUB_ORG, 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION', { name: 'v1 no passkey' }, 'parameters.rootAuthenticator')
+  })
+
+  it('V2: root users with API keys without curveType (P-256 keys that stamp); result createSubOrganizationResult', async () => {
+    const k = newApiKey('v2 key')
+    const a = await completed(SUB_ORG, 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V2', {
+      subOrganizationName: 'v2 org',
+      rootUsers: [{ userName: 'v2 root', apiKeys: [{ apiKeyName: 'v2 key', publicKey: k.publicKey }], authenticators: [] }],
+      rootQuorumThreshold: 1,
+    })
+    expect(a.intent.createSubOrganizationIntentV2.subOrganizationName).toBe('v2 org')
+    const r = a.result.createSubOrganizationResult
+    const [u] = await users(r.subOrganizationId)
+    expect(u.apiKeys.map((x: any) => x.credential.type)).toEqual(['CREDENTIAL_TYPE_API_KEY_P256'])
+    const who = await svc.post('/public/v1/query/whoami', { organizationId: r.subOrganizationId }, k.stamper)
+    expect(who.json.userId).toBe(r.rootUserIds[0])
+
+    await refused(
+      SUB_ORG,
+      'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V2',
+      { subOrganizationName: 'v2 bad', rootUsers: [{ userName: 'x', apiKeys: [], authenticators: [] }], rootQuorumThreshold: 2 },
+      'parameters.rootQuorumThreshold',
+    )
+  })
+
+  it('V3: private keys made in the new sub-organization; result createSubOrganizationResultV3', async () => {
+    const a = await completed(SUB_ORG, 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3', {
+      subOrganizationName: 'v3 org',
+      rootUsers: [{ userName: 'v3 root', apiKeys: [], authenticators: [] }],
+      rootQuorumThreshold: 1,
+      privateKeys: [
+        { privateKeyName: 'v3 key', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] },
+      ],
+    })
+    expect(a.intent.createSubOrganizationIntentV3.privateKeys[0].privateKeyName).toBe('v3 key')
+    const r = a.result.createSubOrganizationResultV3
+    expect(r.rootUserIds).toHaveLength(1)
+    expect(r.privateKeys).toHaveLength(1)
+    expect(r.privateKeys[0].addresses[0].address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    const k = await svc.post('/public/v1/query/get_private_key', {
+      organizationId: r.subOrganizationId,
+      privateKeyId: r.privateKeys[0].privateKeyId,
+    })
+    expect(k.status).toBe(200)
+    expect(k.json.privateKey.privateKeyName).toBe('v3 key')
+    // none in the parent
+    const parent = await svc.post('/public/v1/query/get_private_key', { organizationId: org, privateKeyId: r.privateKeys[0].privateKeyId })
+    expect(parent.status).toBe(404)
+
+    const before = (await svc.post('/public/v1/query/list_suborgs', { organizationId: org })).json.organizationIds.length
+    await refused(
+      SUB_ORG,
+      'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3',
+      {
+        subOrganizationName: 'v3 bad',
+        rootUsers: [{ userName: 'x', apiKeys: [], authenticators: [] }],
+        rootQuorumThreshold: 1,
+        privateKeys: [{ privateKeyName: 'k', curve: 'CURVE_ED25519', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }],
+      },
+      'parameters.privateKeys[0].addressFormats[0]',
+    )
+    // all or nothing: the refused request made no sub-organization
+    const after = (await svc.post('/public/v1/query/list_suborgs', { organizationId: org })).json.organizationIds.length
+    expect(after).toBe(before)
+  })
+
+  it('V4: a wallet and the email flags; result createSubOrganizationResultV4', async () => {
+    const a = await completed(SUB_ORG, 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V4', {
+      subOrganizationName: 'v4 org',
+      rootUsers: [{ userName: 'v4 root', userEmail: 'v4@example.com', apiKeys: [], authenticators: [] }],
+      rootQuorumThreshold: 1,
+      wallet: { walletName: 'v4 wallet', accounts: [ETH_ACCOUNT] },
+      disableEmailRecovery: true,
+    })
+    expect(a.intent.createSubOrganizationIntentV4.wallet.walletName).toBe('v4 wallet')
+    const r = a.result.createSubOrganizationResultV4
+    expect(r.wallet.addresses[0]).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    const configs = await svc.post('/public/v1/query/get_organization_configs', { organizationId: r.subOrganizationId })
+    expect(configs.json.configs.features.map((f: any) => f.name)).toEqual(['FEATURE_NAME_EMAIL_RECOVERY'])
+
+    await refused(
+      SUB_ORG,
+      'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V4',
+      {
+        subOrganizationName: 'v4 bad',
+        rootUsers: [{ userName: 'x', apiKeys: [], authenticators: [] }],
+        rootQuorumThreshold: 1,
+        wallet: { walletName: 'w', accounts: [{ ...ETH_ACCOUNT, path: 'nonsense' }] },
+      },
+      'parameters.wallet.accounts[0].path',
+    )
+  })
+
+  it('V5: root users with OAuth providers by token; result createSubOrganizationResultV5', async () => {
+    const a = await completed(SUB_ORG, 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5', {
+      subOrganizationName: 'v5 org',
+      rootUsers: [
+        {
+          userName: 'v5 root',
+          apiKeys: [],
+          authenticators: [],
+          oauthProviders: [{ providerName: 'Issuer', oidcToken: oidcToken('https://issuer.example', 'v5-user', 'app') }],
+        },
+      ],
+      rootQuorumThreshold: 1,
+    })
+    expect(a.intent.createSubOrganizationIntentV5.rootUsers[0].oauthProviders[0].providerName).toBe('Issuer')
+    const r = a.result.createSubOrganizationResultV5
+    expect(r.wallet).toBeUndefined()
+    const [u] = await users(r.subOrganizationId)
+    expect(u.oauthProviders.map((p: any) => [p.issuer, p.subject, p.audience])).toEqual([['https://issuer.example', 'v5-user', 'app']])
+
+    // V5's OAuth providers are by token only: claims alone are not a V5 provider
+    await refused(
+      SUB_ORG,
+      'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5',
+      {
+        subOrganizationName: 'v5 bad',
+        rootUsers: [
+          {
+            userName: 'x',
+            apiKeys: [],
+            authenticators: [],
+            oauthProviders: [{ providerName: 'Claims', oidcClaims: { iss: 'a', sub: 'b', aud: 'c' } }],
+          },
+        ],
+        rootQuorumThreshold: 1,
+      },
+      'parameters.rootUsers[0].oauthProviders[0].oidcToken',
+    )
+  })
+
+  it('V6: API keys with curveType; result createSubOrganizationResultV6', async () => {
+    const k = newApiKey('v6 key')
+    const a = await completed(SUB_ORG, 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6', {
+      subOrganizationName: 'v6 org',
+      rootUsers: [{ userName: 'v6 root', apiKeys: [k.param], authenticators: [], oauthProviders: [] }],
+      rootQuorumThreshold: 1,
+      wallet: { walletName: 'v6 wallet', accounts: [ETH_ACCOUNT] },
+    })
+    expect(a.intent.createSubOrganizationIntentV6.rootUsers[0].apiKeys[0].curveType).toBe('API_KEY_CURVE_P256')
+    const r = a.result.createSubOrganizationResultV6
+    expect(r.wallet.walletId).toBeTruthy()
+    const who = await svc.post('/public/v1/query/whoami', { organizationId: r.subOrganizationId }, k.stamper)
+    expect(who.json.userId).toBe(r.rootUserIds[0])
+
+    await refused(
+      SUB_ORG,
+      'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6',
+      {
+        subOrganizationName: 'v6 bad',
+        rootUsers: [{ userName: 'x', apiKeys: [{ apiKeyName: 'k', publicKey: k.publicKey }], authenticators: [], oauthProviders: [] }],
+        rootQuorumThreshold: 1,
+      },
+      'parameters.rootUsers[0].apiKeys[0].curveType',
+    )
+  })
+
+  it('V7: phone numbers and the OTP flags; result createSubOrganizationResultV7', async () => {
+    const a = await completed(SUB_ORG, 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7', {
+      subOrganizationName: 'v7 org',
+      rootUsers: [{ userName: 'v7 root', userPhoneNumber: '+15555550107', apiKeys: [], authenticators: [], oauthProviders: [] }],
+      rootQuorumThreshold: 1,
+      disableSmsAuth: true,
+    })
+    expect(a.intent.createSubOrganizationIntentV7.disableSmsAuth).toBe(true)
+    const r = a.result.createSubOrganizationResultV7
+    const [u] = await users(r.subOrganizationId)
+    expect(u.userPhoneNumber).toBe('+15555550107')
+    const configs = await svc.post('/public/v1/query/get_organization_configs', { organizationId: r.subOrganizationId })
+    expect(configs.json.configs.features.map((f: any) => f.name)).toEqual(['FEATURE_NAME_SMS_AUTH'])
+
+    await refused(
+      SUB_ORG,
+      'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7',
+      {
+        subOrganizationName: 'v7 bad',
+        rootUsers: [{ userName: 'x', userPhoneNumber: '555', apiKeys: [], authenticators: [], oauthProviders: [] }],
+        rootQuorumThreshold: 1,
+      },
+      'parameters.rootUsers[0].userPhoneNumber',
+    )
+  })
+})
