@@ -6,7 +6,7 @@ import type { ActivityType } from './enums.js'
 import type { QueryDefinition, SubmitDefinition } from './operation.js'
 import { approveActivity } from './operations/approve_activity.js'
 import { createApiKeys, createApiKeysV1 } from './operations/create_api_keys.js'
-import { createAuthenticators } from './operations/create_authenticators.js'
+import { createAuthenticators, createAuthenticatorsV1 } from './operations/create_authenticators.js'
 import { createPolicies } from './operations/create_policies.js'
 import { createPolicyV1, createPolicyV2, createPolicyV3 } from './operations/create_policy.js'
 import { getActivePolicies } from './operations/get_active_policies.js'
@@ -23,7 +23,7 @@ import {
   createSubOrganizationV6,
   createSubOrganizationV7,
 } from './operations/create_sub_organization.js'
-import { createUsers, createUsersV2, createUsersV3 } from './operations/create_users.js'
+import { createUsers, createUsersV1, createUsersV2, createUsersV3 } from './operations/create_users.js'
 import { createWallet } from './operations/create_wallet.js'
 import { createWalletAccounts } from './operations/create_wallet_accounts.js'
 import { deleteApiKeys } from './operations/delete_api_keys.js'
@@ -213,6 +213,8 @@ export const SUBMIT_OPERATIONS = [
   createSubOrganizationV5,
   createSubOrganizationV6,
   createSubOrganizationV7,
+  createAuthenticatorsV1,
+  createUsersV1,
 ] as const
 
 /** Every query definition. */

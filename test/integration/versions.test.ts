@@ -281,3 +281,119 @@ describe('create_sub_organization V1 to V7', () => {
     )
   })
 })
+
+/** A registration in the legacy form (the browser's PublicKeyCredential), for `userId`. */
+function legacyAuthenticator(
+  name: string,
+  userId: string,
+  soft = createSoftAuthenticator({ rpId: EXTENSION_ORIGIN, origin: EXTENSION_ORIGIN }),
+) {
+  const { challenge, attestation } = authenticatorParam(soft, randomChallenge(), name)
+  return {
+    soft,
+    param: {
+      authenticatorName: name,
+      userId,
+      challenge,
+      attestation: {
+        id: attestation.credentialId,
+        type: 'public-key',
+        rawId: attestation.credentialId,
+        authenticatorAttachment: 'cross-platform',
+        response: {
+          clientDataJson: attestation.clientDataJson,
+          attestationObject: attestation.attestationObject,
+          transports: attestation.transports,
+        },
+        clientExtensionResults: { credProps: { rk: true } },
+      },
+    },
+  }
+}
+
+describe('legacy authenticators: create_authenticators V1 and create_users V1', () => {
+  it('CREATE_USERS (V1): accessType, P-256 API keys and a legacy passkey that stamps; result createUsersResult', async () => {
+    const k = newApiKey('v1 user key')
+    const passkey = legacyAuthenticator('v1 user passkey', 'ignored')
+    const a = await completed(`${S}create_users`, 'ACTIVITY_TYPE_CREATE_USERS', {
+      users: [
+        {
+          userName: 'v1 user',
+          accessType: 'ACCESS_TYPE_ALL',
+          apiKeys: [{ apiKeyName: 'v1 key', publicKey: k.publicKey }],
+          authenticators: [passkey.param],
+          userTags: [],
+        },
+      ],
+    })
+    expect(a.intent.createUsersIntent.users[0].accessType).toBe('ACCESS_TYPE_ALL')
+    const id = a.result.createUsersResult.userIds[0]
+    const u = (await svc.post('/public/v1/query/get_user', { organizationId: org, userId: id })).json.user
+    expect(u.apiKeys.map((x: any) => x.credential.type)).toEqual(['CREDENTIAL_TYPE_API_KEY_P256'])
+    expect(u.authenticators.map((x: any) => x.authenticatorName)).toEqual(['v1 user passkey'])
+    for (const stamper of [k.stamper, passkey.soft.stamper()]) {
+      const who = await svc.post('/public/v1/query/whoami', { organizationId: org }, stamper)
+      expect(who.json.userId).toBe(id)
+    }
+
+    await refused(
+      `${S}create_users`,
+      'ACTIVITY_TYPE_CREATE_USERS',
+      { users: [{ userName: 'v1 bad', accessType: 'ACCESS_TYPE_NONE', apiKeys: [], authenticators: [], userTags: [] }] },
+      'parameters.users[0].accessType',
+    )
+    // a passkey for another RP ID: refused, named in the legacy form's spelling
+    const evil = legacyAuthenticator('evil', 'x', createSoftAuthenticator({ rpId: 'evil.example', origin: EXTENSION_ORIGIN }))
+    const bad = await svc.post(
+      `${S}create_users`,
+      submitBody('ACTIVITY_TYPE_CREATE_USERS', org, {
+        users: [{ userName: 'v1 evil', accessType: 'ACCESS_TYPE_WEB', apiKeys: [], authenticators: [evil.param], userTags: [] }],
+      }),
+    )
+    expect(bad.status, JSON.stringify(bad.json)).toBe(400)
+    expect(violatedFields(bad.json)).toContain('parameters.users[0].authenticators[0].attestation')
+  })
+
+  it('CREATE_AUTHENTICATORS (V1): legacy passkeys for the named user; result createAuthenticatorsResult', async () => {
+    const created = await completed(`${S}create_users`, 'ACTIVITY_TYPE_CREATE_USERS_V2', {
+      users: [{ userName: 'passkey owner', apiKeys: [], authenticators: [], userTags: [] }],
+    })
+    const userId = created.result.createUsersResult.userIds[0]
+    const passkey = legacyAuthenticator('v1 passkey', userId)
+    const a = await completed(`${S}create_authenticators`, 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS', {
+      userId,
+      authenticators: [passkey.param],
+    })
+    expect(a.intent.createAuthenticatorsIntent.authenticators[0].attestation.rawId).toBe(passkey.param.attestation.rawId)
+    const [authenticatorId] = a.result.createAuthenticatorsResult.authenticatorIds
+    const u = (await svc.post('/public/v1/query/get_user', { organizationId: org, userId })).json.user
+    expect(u.authenticators.map((x: any) => x.authenticatorId)).toEqual([authenticatorId])
+    const who = await svc.post('/public/v1/query/whoami', { organizationId: org }, passkey.soft.stamper())
+    expect(who.json.userId).toBe(userId)
+
+    const other = legacyAuthenticator('for someone else', 'another-user')
+    await refused(
+      `${S}create_authenticators`,
+      'ACTIVITY_TYPE_CREATE_AUTHENTICATORS',
+      { userId, authenticators: [other.param] },
+      'parameters.authenticators[0].userId',
+    )
+    const mangled = legacyAuthenticator('mangled', userId)
+    await refused(
+      `${S}create_authenticators`,
+      'ACTIVITY_TYPE_CREATE_AUTHENTICATORS',
+      {
+        userId,
+        authenticators: [
+          {
+            ...mangled.param,
+            attestation: { ...mangled.param.attestation, response: { ...mangled.param.attestation.response, clientDataJson: '!!' } },
+          },
+        ],
+      },
+      'parameters.authenticators[0].attestation.response.clientDataJson',
+    )
+    const after = (await svc.post('/public/v1/query/get_user', { organizationId: org, userId })).json.user
+    expect(after.authenticators).toHaveLength(1)
+  })
+})

@@ -14,7 +14,7 @@ import { handler as createFiatOnRampCredential } from './create_fiat_on_ramp_cre
 import { handler as updateFiatOnRampCredential } from './update_fiat_on_ramp_credential.js'
 import { handler as deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
 import { handler as createApiKeys, handlerV1 as createApiKeysV1 } from './create_api_keys.js'
-import { handler as createAuthenticators } from './create_authenticators.js'
+import { handler as createAuthenticators, handlerV1 as createAuthenticatorsV1 } from './create_authenticators.js'
 import {
   handler as createSubOrganization,
   handlerV1 as createSubOrganizationV1,
@@ -25,7 +25,7 @@ import {
   handlerV6 as createSubOrganizationV6,
   handlerV7 as createSubOrganizationV7,
 } from './create_sub_organization.js'
-import { handler as createUsers, handlerV2 as createUsersV2 } from './create_users.js'
+import { handler as createUsers, handlerV1 as createUsersV1, handlerV2 as createUsersV2 } from './create_users.js'
 import { handler as initImportPrivateKey } from './init_import_private_key.js'
 import { handler as importPrivateKey } from './import_private_key.js'
 import { handler as exportPrivateKey } from './export_private_key.js'
@@ -86,6 +86,8 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5: createSubOrganizationV5,
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6: createSubOrganizationV6,
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7: createSubOrganizationV7,
+  ACTIVITY_TYPE_CREATE_AUTHENTICATORS: createAuthenticatorsV1,
+  ACTIVITY_TYPE_CREATE_USERS: createUsersV1,
   ACTIVITY_TYPE_CREATE_USERS_V3: createUsers,
   ACTIVITY_TYPE_CREATE_USERS_V2: createUsersV2,
   ACTIVITY_TYPE_UPDATE_WALLET: updateWallet,

@@ -93,6 +93,8 @@ const SUBMIT_NAMES = [
   'create_sub_organization_v5',
   'create_sub_organization_v6',
   'create_sub_organization_v7',
+  'create_authenticators_v1',
+  'create_users_v1',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',
