@@ -12,7 +12,7 @@ import { createPolicyV1, createPolicyV2, createPolicyV3 } from './operations/cre
 import { getActivePolicies } from './operations/get_active_policies.js'
 import { createFiatOnRampCredential } from './operations/create_fiat_on_ramp_credential.js'
 import { createSmartContractInterface } from './operations/create_smart_contract_interface.js'
-import { createReadWriteSession } from './operations/create_read_write_session.js'
+import { createReadWriteSession, createReadWriteSessionV1 } from './operations/create_read_write_session.js'
 import {
   createSubOrganization,
   createSubOrganizationV1,
@@ -83,9 +83,9 @@ import { getWalletAddressBalances } from './operations/get_wallet_address_balanc
 import { importWallet } from './operations/import_wallet.js'
 import { initFiatOnRamp } from './operations/init_fiat_on_ramp.js'
 import { initImportWallet } from './operations/init_import_wallet.js'
-import { initOtp } from './operations/init_otp.js'
-import { initOtpAuth } from './operations/init_otp_auth.js'
-import { initUserEmailRecovery } from './operations/init_user_email_recovery.js'
+import { initOtp, initOtpV1, initOtpV2 } from './operations/init_otp.js'
+import { initOtpAuth, initOtpAuthV1, initOtpAuthV2 } from './operations/init_otp_auth.js'
+import { initUserEmailRecovery, initUserEmailRecoveryV1 } from './operations/init_user_email_recovery.js'
 import { listActivities } from './operations/list_activities.js'
 import { listEthTransactionHistory } from './operations/list_eth_transaction_history.js'
 import { listFiatOnRampCredentials } from './operations/list_fiat_on_ramp_credentials.js'
@@ -215,6 +215,12 @@ export const SUBMIT_OPERATIONS = [
   createSubOrganizationV7,
   createAuthenticatorsV1,
   createUsersV1,
+  initOtpAuthV1,
+  initOtpAuthV2,
+  initOtpV1,
+  initOtpV2,
+  initUserEmailRecoveryV1,
+  createReadWriteSessionV1,
 ] as const
 
 /** Every query definition. */

@@ -6,6 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN } from '../../src/api/identity.js'
+import { decryptCredentialBundle } from '../../src/crypto/credentialBundle.js'
+import { bytesToHex } from '../../src/crypto/encoding.js'
+import { generateP256KeyPair } from '../../src/crypto/p256.js'
+import { createApiKeyStamper } from '../../src/crypto/stamp.js'
 import { authenticatorParam, createSoftAuthenticator, randomChallenge } from '../helpers/softAuthenticator.js'
 import { newApiKey } from './helpers/keys.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
@@ -395,5 +399,189 @@ describe('legacy authenticators: create_authenticators V1 and create_users V1', 
     )
     const after = (await svc.post('/public/v1/query/get_user', { organizationId: org, userId })).json.user
     expect(after.authenticators).toHaveLength(1)
+  })
+})
+
+type Msg = { to: string; subject: string; text: string }
+
+/** The newest dev-mailbox message to `to`. */
+async function lastMessageTo(to: string): Promise<Msg> {
+  const res = await fetch(`${svc.url}/dev/messages`)
+  const { messages } = (await res.json()) as { messages: Msg[] }
+  const m = messages.find((x) => x.to === to)
+  expect(m).toBeDefined()
+  return m!
+}
+
+const codeIn = (m: Msg) => m.text.match(/verification code is:? ([0-9A-Z]+)/)?.[1]
+
+/** verify_otp V1 with the code of the last message to `contact`: the OTP of `otpId` verifies. */
+async function verifies(otpId: string, contact: string) {
+  const code = codeIn(await lastMessageTo(contact))
+  expect(code).toBeDefined()
+  const v = await svc.post(`${S}verify_otp`, submitBody('ACTIVITY_TYPE_VERIFY_OTP', org, { otpId, otpCode: code }))
+  expect(v.status, JSON.stringify(v.json)).toBe(200)
+  expect(v.json.activity.result.verifyOtpResult.verificationToken).toBeTruthy()
+}
+
+describe('OTP, recovery and session versions', () => {
+  it('INIT_OTP_AUTH (V1): the app name from the email customization; result initOtpAuthResult', async () => {
+    const contact = 'otp-auth-v1@example.com'
+    const a = await completed(`${S}init_otp_auth`, 'ACTIVITY_TYPE_INIT_OTP_AUTH', {
+      otpType: 'OTP_TYPE_EMAIL',
+      contact,
+      emailCustomization: { appName: 'Old App' },
+    })
+    expect(a.intent.initOtpAuthIntent.contact).toBe(contact)
+    expect(a.result.initOtpAuthResult.otpId).toBeTruthy()
+    const m = await lastMessageTo(contact)
+    expect(m.subject).toContain('Old App')
+    expect(codeIn(m)).toHaveLength(9)
+    await verifies(a.result.initOtpAuthResult.otpId, contact)
+
+    await refused(
+      `${S}init_otp_auth`,
+      'ACTIVITY_TYPE_INIT_OTP_AUTH',
+      { otpType: 'OTP_TYPE_EMAIL', contact: 'not an email' },
+      'parameters.contact',
+    )
+  })
+
+  it('INIT_OTP_AUTH_V2: otpLength and alphanumeric, Sigil as the app name when none is given; result initOtpAuthResultV2', async () => {
+    const contact = '+15555550202'
+    const a = await completed(`${S}init_otp_auth`, 'ACTIVITY_TYPE_INIT_OTP_AUTH_V2', {
+      otpType: 'OTP_TYPE_SMS',
+      contact,
+      otpLength: 6,
+      alphanumeric: false,
+    })
+    expect(a.intent.initOtpAuthIntentV2.otpLength).toBe(6)
+    const m = await lastMessageTo(contact)
+    expect(m.text).toContain('Sigil')
+    expect(codeIn(m)).toMatch(/^[0-9]{6}$/)
+    await verifies(a.result.initOtpAuthResultV2.otpId, contact)
+
+    await refused(
+      `${S}init_otp_auth`,
+      'ACTIVITY_TYPE_INIT_OTP_AUTH_V2',
+      { otpType: 'OTP_TYPE_SMS', contact, otpLength: 3 },
+      'parameters.otpLength',
+    )
+  })
+
+  it('INIT_OTP (V1) and INIT_OTP_V2: result initOtpResult without a target bundle', async () => {
+    const c1 = 'otp-v1@example.com'
+    const v1 = await completed(`${S}init_otp`, 'ACTIVITY_TYPE_INIT_OTP', {
+      otpType: 'OTP_TYPE_EMAIL',
+      contact: c1,
+      expirationSeconds: '120',
+    })
+    expect(v1.intent.initOtpIntent.expirationSeconds).toBe('120')
+    expect(Object.keys(v1.result.initOtpResult)).toEqual(['otpId'])
+    expect((await lastMessageTo(c1)).subject).toContain('Sigil')
+    await verifies(v1.result.initOtpResult.otpId, c1)
+    await refused(
+      `${S}init_otp`,
+      'ACTIVITY_TYPE_INIT_OTP',
+      { otpType: 'OTP_TYPE_EMAIL', contact: c1, expirationSeconds: '601' },
+      'parameters.expirationSeconds',
+    )
+
+    const c2 = 'otp-v2@example.com'
+    const v2 = await completed(`${S}init_otp`, 'ACTIVITY_TYPE_INIT_OTP_V2', { otpType: 'OTP_TYPE_EMAIL', contact: c2, appName: 'V2 App' })
+    expect(v2.intent.initOtpIntentV2.appName).toBe('V2 App')
+    expect(Object.keys(v2.result.initOtpResult)).toEqual(['otpId'])
+    expect((await lastMessageTo(c2)).subject).toContain('V2 App')
+    await verifies(v2.result.initOtpResult.otpId, c2)
+    await refused(`${S}init_otp`, 'ACTIVITY_TYPE_INIT_OTP_V2', { otpType: 'OTP_TYPE_EMAIL', contact: c2 }, 'parameters.appName')
+  })
+
+  it('INIT_USER_EMAIL_RECOVERY (V1): no customization needed; result initUserEmailRecoveryResult', async () => {
+    const email = 'recover-v1@example.com'
+    const created = await completed(`${S}create_users`, 'ACTIVITY_TYPE_CREATE_USERS_V2', {
+      users: [{ userName: 'recoverer', userEmail: email, apiKeys: [], authenticators: [], userTags: [] }],
+    })
+    const userId = created.result.createUsersResult.userIds[0]
+    const target = generateP256KeyPair()
+    const a = await completed(`${S}init_user_email_recovery`, 'ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY', {
+      email,
+      targetPublicKey: bytesToHex(target.publicKeyUncompressed),
+    })
+    expect(a.intent.initUserEmailRecoveryIntent.email).toBe(email)
+    expect(a.result.initUserEmailRecoveryResult.userId).toBe(userId)
+    expect((await lastMessageTo(email)).subject).toContain('Recover your Sigil account')
+
+    await refused(
+      `${S}init_user_email_recovery`,
+      'ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY',
+      { email: 'not an email', targetPublicKey: bytesToHex(target.publicKeyUncompressed) },
+      'parameters.email',
+    )
+  })
+
+  it('CREATE_READ_WRITE_SESSION (V1): a session for the stamping user named by email; result createReadWriteSessionResult', async () => {
+    const email = 'session-v1@example.com'
+    const k = newApiKey('session user key')
+    const other = newApiKey('other root key')
+    const soft = createSoftAuthenticator({ rpId: EXTENSION_ORIGIN, origin: EXTENSION_ORIGIN })
+    const sub = await completed(SUB_ORG, 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6', {
+      subOrganizationName: 'session org',
+      rootUsers: [
+        {
+          userName: 'session user',
+          userEmail: email,
+          apiKeys: [k.param],
+          authenticators: [authenticatorParam(soft, randomChallenge(), 'session passkey')],
+          oauthProviders: [],
+        },
+        { userName: 'other root', userEmail: 'other-root@example.com', apiKeys: [other.param], authenticators: [], oauthProviders: [] },
+      ],
+      rootQuorumThreshold: 1,
+    })
+    const subOrg = sub.result.createSubOrganizationResultV6.subOrganizationId
+    const userId = sub.result.createSubOrganizationResultV6.rootUserIds[0]
+    const target = generateP256KeyPair()
+    const r = await svc.post(
+      `${S}create_read_write_session`,
+      submitBody('ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION', subOrg, { targetPublicKey: bytesToHex(target.publicKeyUncompressed), email }),
+      k.stamper,
+    )
+    expect(r.status, JSON.stringify(r.json)).toBe(200)
+    expect(r.json.activity.intent.createReadWriteSessionIntent.email).toBe(email)
+    const result = r.json.activity.result.createReadWriteSessionResult
+    expect([result.organizationId, result.userId, result.username]).toEqual([subOrg, userId, 'session user'])
+    const opened = await decryptCredentialBundle({ bundle: result.credentialBundle, privateKey: target.privateKey })
+    expect(opened.ok).toBe(true)
+    if (!opened.ok) return
+    const session = createApiKeyStamper({ privateKeyHex: bytesToHex(opened.plaintext) })
+    expect((await svc.post('/public/v1/query/whoami', { organizationId: subOrg }, session)).json.userId).toBe(userId)
+
+    // another user of the same organization may not take a session for that user by naming their email
+    const stolen = await svc.post(
+      `${S}create_read_write_session`,
+      submitBody('ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION', subOrg, { targetPublicKey: bytesToHex(target.publicKeyUncompressed), email }),
+      other.stamper,
+    )
+    expect(stolen.status, JSON.stringify(stolen.json)).toBe(400)
+    expect(violatedFields(stolen.json)).toEqual(['parameters.email'])
+    // an email no user of the organization has: 404 naming it
+    const unknown = await svc.post(
+      `${S}create_read_write_session`,
+      submitBody('ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION', subOrg, {
+        targetPublicKey: bytesToHex(target.publicKeyUncompressed),
+        email: 'nobody@example.com',
+      }),
+      k.stamper,
+    )
+    expect(unknown.status).toBe(404)
+    expect(JSON.stringify(unknown.json)).toContain('parameters.email')
+    // like V2, a passkey stamp naming the parent organization finds its sub-organization
+    const viaParent = await svc.post(
+      `${S}create_read_write_session`,
+      submitBody('ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION', org, { targetPublicKey: bytesToHex(target.publicKeyUncompressed), email }),
+      soft.stamper(),
+    )
+    expect(viaParent.status, JSON.stringify(viaParent.json)).toBe(200)
+    expect(viaParent.json.activity.result.createReadWriteSessionResult.organizationId).toBe(subOrg)
   })
 })

@@ -1,12 +1,12 @@
 import type { ActivityHandlerTable, SubmitType, VoteType } from './types.js'
-import { handler as initOtpAuth } from './init_otp_auth.js'
+import { handler as initOtpAuth, handlerV1 as initOtpAuthV1 } from './init_otp_auth.js'
 import { handler as otpAuth } from './otp_auth.js'
-import { handler as initOtp } from './init_otp.js'
+import { handler as initOtp, handlerV1 as initOtpV1, handlerV2 as initOtpV2 } from './init_otp.js'
 import { handlerV1 as verifyOtpV1, handlerV2 as verifyOtpV2 } from './verify_otp.js'
 import { handlerV1 as otpLoginV1, handlerV2 as otpLoginV2 } from './otp_login.js'
 import { handler as stampLogin } from './stamp_login.js'
-import { handler as createReadWriteSession } from './create_read_write_session.js'
-import { handler as initUserEmailRecovery } from './init_user_email_recovery.js'
+import { handler as createReadWriteSession, handlerV1 as createReadWriteSessionV1 } from './create_read_write_session.js'
+import { handler as initUserEmailRecovery, handlerV1 as initUserEmailRecoveryV1 } from './init_user_email_recovery.js'
 import { handler as recoverUser } from './recover_user.js'
 import { handler as updateAllowedOrigins } from './update_allowed_origins.js'
 import { handler as initFiatOnRamp } from './init_fiat_on_ramp.js'
@@ -88,6 +88,12 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7: createSubOrganizationV7,
   ACTIVITY_TYPE_CREATE_AUTHENTICATORS: createAuthenticatorsV1,
   ACTIVITY_TYPE_CREATE_USERS: createUsersV1,
+  ACTIVITY_TYPE_INIT_OTP_AUTH: initOtpAuthV1,
+  ACTIVITY_TYPE_INIT_OTP_AUTH_V2: initOtpAuthV1,
+  ACTIVITY_TYPE_INIT_OTP: initOtpV1,
+  ACTIVITY_TYPE_INIT_OTP_V2: initOtpV2,
+  ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY: initUserEmailRecoveryV1,
+  ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION: createReadWriteSessionV1,
   ACTIVITY_TYPE_CREATE_USERS_V3: createUsers,
   ACTIVITY_TYPE_CREATE_USERS_V2: createUsersV2,
   ACTIVITY_TYPE_UPDATE_WALLET: updateWallet,

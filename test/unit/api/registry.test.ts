@@ -95,6 +95,12 @@ const SUBMIT_NAMES = [
   'create_sub_organization_v7',
   'create_authenticators_v1',
   'create_users_v1',
+  'init_otp_auth_v1',
+  'init_otp_auth_v2',
+  'init_otp_v1',
+  'init_otp_v2',
+  'init_user_email_recovery_v1',
+  'create_read_write_session_v1',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',
