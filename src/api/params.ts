@@ -43,3 +43,12 @@ export const InitOtpFields = z.object({
   replyToEmailAddress: z.string().optional(),
 })
 export type InitOtpFields = z.infer<typeof InitOtpFields>
+
+/**
+ * The OTP-init parameters of the older versions (init_otp V1, and init_otp_auth V1/V2 less some
+ * fields): no top-level `appName`; the email customization carries an optional one.
+ */
+export const InitOtpFieldsV1 = InitOtpFields.omit({ appName: true, emailCustomization: true }).extend({
+  emailCustomization: EmailAuthCustomization.optional(),
+})
+export type InitOtpFieldsV1 = z.infer<typeof InitOtpFieldsV1>

@@ -7,16 +7,25 @@ import type { QueryDefinition, SubmitDefinition } from './operation.js'
 import { acceptInvitation, acceptInvitationV1 } from './operations/accept_invitation.js'
 import { approveActivity } from './operations/approve_activity.js'
 import { createApiKeys, createApiKeysV1 } from './operations/create_api_keys.js'
-import { createAuthenticators } from './operations/create_authenticators.js'
 import { createInvitations } from './operations/create_invitations.js'
+import { createAuthenticators, createAuthenticatorsV1 } from './operations/create_authenticators.js'
 import { createPolicies } from './operations/create_policies.js'
 import { createPolicyV1, createPolicyV2, createPolicyV3 } from './operations/create_policy.js'
 import { getActivePolicies } from './operations/get_active_policies.js'
 import { createFiatOnRampCredential } from './operations/create_fiat_on_ramp_credential.js'
 import { createSmartContractInterface } from './operations/create_smart_contract_interface.js'
-import { createReadWriteSession } from './operations/create_read_write_session.js'
-import { createSubOrganization } from './operations/create_sub_organization.js'
-import { createUsers, createUsersV2, createUsersV3 } from './operations/create_users.js'
+import { createReadWriteSession, createReadWriteSessionV1 } from './operations/create_read_write_session.js'
+import {
+  createSubOrganization,
+  createSubOrganizationV1,
+  createSubOrganizationV2,
+  createSubOrganizationV3,
+  createSubOrganizationV4,
+  createSubOrganizationV5,
+  createSubOrganizationV6,
+  createSubOrganizationV7,
+} from './operations/create_sub_organization.js'
+import { createUsers, createUsersV1, createUsersV2, createUsersV3 } from './operations/create_users.js'
 import { createWallet } from './operations/create_wallet.js'
 import { createWalletAccounts } from './operations/create_wallet_accounts.js'
 import { deleteApiKeys } from './operations/delete_api_keys.js'
@@ -78,9 +87,9 @@ import { getWalletAddressBalances } from './operations/get_wallet_address_balanc
 import { importWallet } from './operations/import_wallet.js'
 import { initFiatOnRamp } from './operations/init_fiat_on_ramp.js'
 import { initImportWallet } from './operations/init_import_wallet.js'
-import { initOtp } from './operations/init_otp.js'
-import { initOtpAuth } from './operations/init_otp_auth.js'
-import { initUserEmailRecovery } from './operations/init_user_email_recovery.js'
+import { initOtp, initOtpV1, initOtpV2 } from './operations/init_otp.js'
+import { initOtpAuth, initOtpAuthV1, initOtpAuthV2 } from './operations/init_otp_auth.js'
+import { initUserEmailRecovery, initUserEmailRecoveryV1 } from './operations/init_user_email_recovery.js'
 import { listActivities } from './operations/list_activities.js'
 import { listEthTransactionHistory } from './operations/list_eth_transaction_history.js'
 import { listFiatOnRampCredentials } from './operations/list_fiat_on_ramp_credentials.js'
@@ -206,6 +215,22 @@ export const SUBMIT_OPERATIONS = [
   deleteInvitation,
   acceptInvitation,
   acceptInvitationV1,
+  // issue 15 item 6: older versions the clients send
+  createSubOrganizationV1,
+  createSubOrganizationV2,
+  createSubOrganizationV3,
+  createSubOrganizationV4,
+  createSubOrganizationV5,
+  createSubOrganizationV6,
+  createSubOrganizationV7,
+  createAuthenticatorsV1,
+  createUsersV1,
+  initOtpAuthV1,
+  initOtpAuthV2,
+  initOtpV1,
+  initOtpV2,
+  initUserEmailRecoveryV1,
+  createReadWriteSessionV1,
 ] as const
 
 /** Every query definition. */

@@ -1,8 +1,8 @@
 /** create_users (service-interface.md Intents "createUsersIntentV2"; Turnkey V3 adds phone and OAuth). */
 import { z } from 'zod'
-import { ApiKeyParamsNoCurve, ApiKeysParam, AuthenticatorsParam, OauthProvidersParam } from '../common.js'
+import { ApiKeyParamsNoCurve, ApiKeysParam, AuthenticatorsParam, LegacyAuthenticatorParams, OauthProvidersParam } from '../common.js'
 import { StringArray, boundedArray } from '../fields.js'
-import { MAX_API_KEYS_PER_USER, MAX_USER_TAGS, MAX_USERS } from '../limits.js'
+import { MAX_API_KEYS_PER_USER, MAX_AUTHENTICATORS_PER_USER, MAX_USER_TAGS, MAX_USERS } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 
 /** One user to create. */
@@ -60,6 +60,34 @@ export const createUsersV2 = defineSubmit({
         userEmail: z.string().optional(),
         apiKeys: boundedArray(ApiKeyParamsNoCurve, MAX_API_KEYS_PER_USER),
         authenticators: AuthenticatorsParam,
+        userTags: boundedArray(z.string(), MAX_USER_TAGS),
+      }),
+      MAX_USERS,
+    ),
+  }),
+  result: CreateUsersResult,
+})
+
+/**
+ * ACTIVITY_TYPE_CREATE_USERS (V1), on the same path: as V2 but with an `accessType` (accepted, not
+ * kept: every Sigil user may use every credential it has) and authenticators in the legacy form.
+ */
+export const createUsersV1 = defineSubmit({
+  name: 'create_users_v1',
+  path: '/public/v1/submit/create_users',
+  type: 'ACTIVITY_TYPE_CREATE_USERS',
+  intentKey: 'createUsersIntent',
+  resultKey: 'createUsersResult',
+  parameters: z.object({
+    users: boundedArray(
+      z.object({
+        userName: z.string().min(1, { error: 'required' }),
+        userEmail: z.string().optional(),
+        accessType: z.enum(['ACCESS_TYPE_WEB', 'ACCESS_TYPE_API', 'ACCESS_TYPE_ALL'], {
+          error: 'one of ACCESS_TYPE_WEB, ACCESS_TYPE_API, ACCESS_TYPE_ALL',
+        }),
+        apiKeys: boundedArray(ApiKeyParamsNoCurve, MAX_API_KEYS_PER_USER),
+        authenticators: boundedArray(LegacyAuthenticatorParams, MAX_AUTHENTICATORS_PER_USER),
         userTags: boundedArray(z.string(), MAX_USER_TAGS),
       }),
       MAX_USERS,

@@ -1,7 +1,9 @@
 import type { z } from 'zod'
-import type { createAuthenticators } from '../../api/operations/create_authenticators.js'
+import { invalidField } from '../../api/errors.js'
+import type { createAuthenticators, createAuthenticatorsV1 } from '../../api/operations/create_authenticators.js'
 import { registerAuthenticator } from './shared/credentials.js'
 import { requireUser } from './shared/lookup.js'
+import { fromLegacyAuthenticator, withLegacyAuthenticatorFields } from './shared/legacyAuthenticators.js'
 import type { ActivityHandler } from './types.js'
 
 /**
@@ -18,4 +20,19 @@ export const handler: ActivityHandler<z.infer<typeof createAuthenticators.parame
     authenticatorIds.push(await registerAuthenticator(ctx, ctx.organizationId, p.userId, a, `parameters.authenticators[${i}]`))
   }
   return { authenticatorIds }
+}
+
+/**
+ * create_authenticators V1: authenticators in the legacy form, each naming the same user as
+ * parameters.userId, verified as V2's are.
+ *
+ * @throws INVALID_ARGUMENT when an authenticator's userId is not parameters.userId, its attestation type is not public-key or its rawId differs from its id, or as V2
+ */
+export const handlerV1: ActivityHandler<z.infer<typeof createAuthenticatorsV1.parameters>> = async (ctx, p) => {
+  const authenticators = p.authenticators.map((a, i) => {
+    const field = `parameters.authenticators[${i}]`
+    if (a.userId !== p.userId) throw invalidField(`${field}.userId`, 'must be parameters.userId')
+    return fromLegacyAuthenticator(a, field)
+  })
+  return withLegacyAuthenticatorFields(() => handler(ctx, { userId: p.userId, authenticators }))
 }

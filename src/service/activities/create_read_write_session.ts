@@ -1,7 +1,9 @@
 import type { z } from 'zod'
-import type { createReadWriteSession } from '../../api/operations/create_read_write_session.js'
-import { SigilError, invalidField } from '../../api/errors.js'
+import type { createReadWriteSession, createReadWriteSessionV1 } from '../../api/operations/create_read_write_session.js'
+import { SigilError, fieldError, invalidField } from '../../api/errors.js'
+import { findUserByContact, normaliseContact } from '../otp/contact.js'
 import { getOrganization } from '../store/organizations.js'
+import { renamed } from './shared/fieldNames.js'
 import { requireUser } from './shared/lookup.js'
 import { expirySeconds, issueCredentialBundle } from './shared/sessionKeys.js'
 import type { ActivityHandler } from './types.js'
@@ -40,5 +42,26 @@ export const handler: ActivityHandler<z.infer<typeof createReadWriteSession.para
     username: user.user_name,
     apiKeyId,
     credentialBundle,
+  }
+}
+
+/**
+ * create_read_write_session V1: the session is for the user of the organization with
+ * parameters.email; otherwise as V2 (errors about the user name parameters.email).
+ *
+ * @throws NOT_FOUND when no user of the organization has parameters.email
+ * @throws INVALID_ARGUMENT when parameters.email is not an email address or names another user of the stamping user's own organization, or as V2
+ */
+export const handlerV1: ActivityHandler<z.infer<typeof createReadWriteSessionV1.parameters>> = async (ctx, p) => {
+  const email = normaliseContact('OTP_TYPE_EMAIL', p.email, 'parameters.email')
+  const user = await findUserByContact(ctx.tx, ctx.organizationId, 'OTP_TYPE_EMAIL', email)
+  if (!user || user.organization_id !== ctx.organizationId) {
+    throw fieldError('NOT_FOUND', 'parameters.email', 'no user with this email in the organization')
+  }
+  const { email: _, ...rest } = p
+  try {
+    return await handler(ctx, { ...rest, userId: user.id })
+  } catch (e) {
+    throw renamed(e, (f) => (f === 'parameters.userId' ? 'parameters.email' : f))
   }
 }

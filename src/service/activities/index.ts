@@ -1,12 +1,12 @@
 import type { ActivityHandlerTable, SubmitType, VoteType } from './types.js'
-import { handler as initOtpAuth } from './init_otp_auth.js'
+import { handler as initOtpAuth, handlerV1 as initOtpAuthV1 } from './init_otp_auth.js'
 import { handler as otpAuth } from './otp_auth.js'
-import { handler as initOtp } from './init_otp.js'
+import { handler as initOtp, handlerV1 as initOtpV1, handlerV2 as initOtpV2 } from './init_otp.js'
 import { handlerV1 as verifyOtpV1, handlerV2 as verifyOtpV2 } from './verify_otp.js'
 import { handlerV1 as otpLoginV1, handlerV2 as otpLoginV2 } from './otp_login.js'
 import { handler as stampLogin } from './stamp_login.js'
-import { handler as createReadWriteSession } from './create_read_write_session.js'
-import { handler as initUserEmailRecovery } from './init_user_email_recovery.js'
+import { handler as createReadWriteSession, handlerV1 as createReadWriteSessionV1 } from './create_read_write_session.js'
+import { handler as initUserEmailRecovery, handlerV1 as initUserEmailRecoveryV1 } from './init_user_email_recovery.js'
 import { handler as recoverUser } from './recover_user.js'
 import { handler as updateAllowedOrigins } from './update_allowed_origins.js'
 import { handler as initFiatOnRamp } from './init_fiat_on_ramp.js'
@@ -14,9 +14,18 @@ import { handler as createFiatOnRampCredential } from './create_fiat_on_ramp_cre
 import { handler as updateFiatOnRampCredential } from './update_fiat_on_ramp_credential.js'
 import { handler as deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
 import { handler as createApiKeys, handlerV1 as createApiKeysV1 } from './create_api_keys.js'
-import { handler as createAuthenticators } from './create_authenticators.js'
-import { handler as createSubOrganization } from './create_sub_organization.js'
-import { handler as createUsers, handlerV2 as createUsersV2 } from './create_users.js'
+import { handler as createAuthenticators, handlerV1 as createAuthenticatorsV1 } from './create_authenticators.js'
+import {
+  handler as createSubOrganization,
+  handlerV1 as createSubOrganizationV1,
+  handlerV2 as createSubOrganizationV2,
+  handlerV3 as createSubOrganizationV3,
+  handlerV4 as createSubOrganizationV4,
+  handlerV5 as createSubOrganizationV5,
+  handlerV6 as createSubOrganizationV6,
+  handlerV7 as createSubOrganizationV7,
+} from './create_sub_organization.js'
+import { handler as createUsers, handlerV1 as createUsersV1, handlerV2 as createUsersV2 } from './create_users.js'
 import { handler as initImportPrivateKey } from './init_import_private_key.js'
 import { handler as importPrivateKey } from './import_private_key.js'
 import { handler as exportPrivateKey } from './export_private_key.js'
@@ -74,6 +83,21 @@ import { handler as deletePolicies } from './delete_policies.js'
  */
 export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8: createSubOrganization,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION: createSubOrganizationV1,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V2: createSubOrganizationV2,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3: createSubOrganizationV3,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V4: createSubOrganizationV4,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V5: createSubOrganizationV5,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V6: createSubOrganizationV6,
+  ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7: createSubOrganizationV7,
+  ACTIVITY_TYPE_CREATE_AUTHENTICATORS: createAuthenticatorsV1,
+  ACTIVITY_TYPE_CREATE_USERS: createUsersV1,
+  ACTIVITY_TYPE_INIT_OTP_AUTH: initOtpAuthV1,
+  ACTIVITY_TYPE_INIT_OTP_AUTH_V2: initOtpAuthV1,
+  ACTIVITY_TYPE_INIT_OTP: initOtpV1,
+  ACTIVITY_TYPE_INIT_OTP_V2: initOtpV2,
+  ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY: initUserEmailRecoveryV1,
+  ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION: createReadWriteSessionV1,
   ACTIVITY_TYPE_CREATE_USERS_V3: createUsers,
   ACTIVITY_TYPE_CREATE_USERS_V2: createUsersV2,
   ACTIVITY_TYPE_CREATE_INVITATIONS: createInvitations,

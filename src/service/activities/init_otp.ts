@@ -1,6 +1,7 @@
-import type { InitOtpFields } from '../../api/params.js'
+import type { InitOtpFields, InitOtpFieldsV1 } from '../../api/params.js'
 import { createTargetBundle } from '../../crypto/signedBundle.js'
 import { initiateOtp } from '../otp/initiate.js'
+import { otpFieldsOf } from './shared/olderVersions.js'
 import type { ActivityHandler } from './types.js'
 
 /**
@@ -19,3 +20,9 @@ export const handler: ActivityHandler<InitOtpFields> = async (ctx, p) => {
   })
   return { otpId, otpEncryptionTargetBundle }
 }
+
+/** init_otp V2: V3's fields, the result `{otpId}` only (no target bundle: V2 clients send codes in the clear). */
+export const handlerV2: ActivityHandler<InitOtpFields> = (ctx, p) => initiateOtp(ctx, p)
+
+/** init_otp V1: as V2, the app name taken from the email customization (else Sigil's). */
+export const handlerV1: ActivityHandler<InitOtpFieldsV1> = (ctx, p) => initiateOtp(ctx, otpFieldsOf(p))

@@ -1,5 +1,6 @@
-import type { InitOtpFields } from '../../api/params.js'
+import type { InitOtpFields, InitOtpFieldsV1 } from '../../api/params.js'
 import { initiateOtp } from '../otp/initiate.js'
+import { otpFieldsOf } from './shared/olderVersions.js'
 import type { ActivityHandler } from './types.js'
 
 /**
@@ -10,3 +11,6 @@ import type { ActivityHandler } from './types.js'
  * @throws FAILED_PRECONDITION when no delivery is configured for the OTP type (SMTP or SMS webhook) and the dev mailbox is off
  */
 export const handler: ActivityHandler<InitOtpFields> = (ctx, p) => initiateOtp(ctx, p)
+
+/** init_otp_auth V1 and V2: as V3, the app name taken from the email customization (else Sigil's). */
+export const handlerV1: ActivityHandler<InitOtpFieldsV1> = (ctx, p) => initiateOtp(ctx, otpFieldsOf(p))

@@ -1,11 +1,12 @@
 import type { z } from 'zod'
-import type { initUserEmailRecovery } from '../../api/operations/init_user_email_recovery.js'
+import type { initUserEmailRecovery, initUserEmailRecoveryV1 } from '../../api/operations/init_user_email_recovery.js'
 import { fieldError, SigilError } from '../../api/errors.js'
 import { enqueueMessage } from '../mail/outbox.js'
 import { checkEmailOptions, recoveryEmail, type EmailOptions } from '../mail/templates.js'
 import { findUserByContact, normaliseContact } from '../otp/contact.js'
 import { listFeatures } from '../store/organizations.js'
 import { expirySeconds, issueCredentialBundle } from './shared/sessionKeys.js'
+import { appNameOf } from './shared/olderVersions.js'
 import type { ActivityHandler } from './types.js'
 
 /**
@@ -43,3 +44,7 @@ export const handler: ActivityHandler<z.infer<typeof initUserEmailRecovery.param
   ctx.rt.log.info('recovery initiated', { userId: user.id, organizationId: user.organization_id })
   return { userId: user.id }
 }
+
+/** init_user_email_recovery V1: as V2, the app name optional (Sigil's when none is given). */
+export const handlerV1: ActivityHandler<z.infer<typeof initUserEmailRecoveryV1.parameters>> = (ctx, p) =>
+  handler(ctx, { ...p, emailCustomization: { ...p.emailCustomization, appName: appNameOf(p.emailCustomization) } })

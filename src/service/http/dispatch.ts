@@ -28,7 +28,7 @@ export type Dispatcher = {
 const RECOVERY_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_RECOVER_USER_KEY_P256'
 
 /** Operations whose credential may be found among the sub-organizations of the named one. */
-const DESCENDANT_LOOKUP = new Set(['whoami', 'stamp_login', 'create_read_write_session'])
+const DESCENDANT_LOOKUP = new Set(['whoami', 'stamp_login', 'create_read_write_session', 'create_read_write_session_v1'])
 
 /** The submit envelope (service-interface.md "Common submit envelope"). */
 const Envelope = z.object({

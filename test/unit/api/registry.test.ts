@@ -90,6 +90,22 @@ const SUBMIT_NAMES = [
   'delete_invitation',
   'accept_invitation',
   'accept_invitation_v1',
+  // issue 15 item 6: older versions
+  'create_sub_organization_v1',
+  'create_sub_organization_v2',
+  'create_sub_organization_v3',
+  'create_sub_organization_v4',
+  'create_sub_organization_v5',
+  'create_sub_organization_v6',
+  'create_sub_organization_v7',
+  'create_authenticators_v1',
+  'create_users_v1',
+  'init_otp_auth_v1',
+  'init_otp_auth_v2',
+  'init_otp_v1',
+  'init_otp_v2',
+  'init_user_email_recovery_v1',
+  'create_read_write_session_v1',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',
