@@ -67,7 +67,7 @@ const selectorsOf = <S extends z.ZodType>(selector: S) =>
 
 /** ACTIVITY_TYPE_CREATE_POLICY (v1CreatePolicyIntent). */
 export const createPolicyV1 = defineSubmit({
-  name: 'create_policy',
+  name: 'create_policy_v1',
   path: '/public/v1/submit/create_policy',
   type: 'ACTIVITY_TYPE_CREATE_POLICY',
   intentKey: 'createPolicyIntent',
@@ -83,7 +83,7 @@ export const createPolicyV1 = defineSubmit({
 
 /** ACTIVITY_TYPE_CREATE_POLICY_V2 (v1CreatePolicyIntentV2). */
 export const createPolicyV2 = defineSubmit({
-  name: 'create_policy',
+  name: 'create_policy_v2',
   path: '/public/v1/submit/create_policy',
   type: 'ACTIVITY_TYPE_CREATE_POLICY_V2',
   intentKey: 'createPolicyIntentV2',

@@ -18,7 +18,7 @@ const UpdatePolicyIntent = z.object({
 
 /** ACTIVITY_TYPE_UPDATE_POLICY (no `time`). */
 export const updatePolicyV1 = defineSubmit({
-  name: 'update_policy',
+  name: 'update_policy_v1',
   path: '/public/v1/submit/update_policy',
   type: 'ACTIVITY_TYPE_UPDATE_POLICY',
   intentKey: 'updatePolicyIntent',

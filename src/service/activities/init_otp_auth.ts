@@ -14,3 +14,6 @@ export const handler: ActivityHandler<InitOtpFields> = (ctx, p) => initiateOtp(c
 
 /** init_otp_auth V1 and V2: as V3, the app name taken from the email customization (else Sigil's). */
 export const handlerV1: ActivityHandler<InitOtpFieldsV1> = (ctx, p) => initiateOtp(ctx, otpFieldsOf(p))
+
+/** init_otp_auth V2: the fields of V1. */
+export const handlerV2 = handlerV1
