@@ -40,6 +40,7 @@ function named(noun: string, ids: string[]): string {
  * @throws PERMISSION_DENIED when the submitter is not a user of the sub-organization's parent
  * @throws FAILED_PRECONDITION when it has sub-organizations of its own
  * @throws FAILED_PRECONDITION when it holds wallets or private keys never exported and parameters.deleteWithoutExport is not true
+ * @throws NOT_FOUND when the organization was deleted meanwhile (organizationId)
  */
 export const handler: ActivityHandler<z.infer<typeof deleteSubOrganization.parameters>> = async (ctx, p) => {
   const org = await lockOrganization(ctx.tx, ctx.organizationId)

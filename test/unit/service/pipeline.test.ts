@@ -42,11 +42,11 @@ describe('pipeline: submit', () => {
     expect(err.fieldViolations[0]?.field).toBe('type')
   })
 
-  it('rejects an unknown type, a missing one and an older version not accepted on the path', () => {
+  it('rejects an unknown type, a missing one and a known type not accepted on the path', () => {
     const path = '/public/v1/submit/create_wallet'
     expect(thrown(() => readSubmit(path, enc(body('ACTIVITY_TYPE_NOPE', {})))).message).toBe('type: unknown activity type')
     expect(
-      thrown(() => readSubmit('/public/v1/submit/create_sub_organization', enc(body('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7', {})))).code,
+      thrown(() => readSubmit('/public/v1/submit/create_sub_organization', enc(body('ACTIVITY_TYPE_CREATE_ORGANIZATION_V2', {})))).code,
     ).toBe('UNKNOWN_ACTIVITY_TYPE')
     expect(thrown(() => readSubmit(path, enc({ organizationId: ORG }))).message).toBe('type: required')
   })
