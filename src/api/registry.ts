@@ -14,6 +14,7 @@ import { createPolicyV1, createPolicyV2, createPolicyV3 } from './operations/cre
 import { getActivePolicies } from './operations/get_active_policies.js'
 import { createFiatOnRampCredential } from './operations/create_fiat_on_ramp_credential.js'
 import { createSmartContractInterface } from './operations/create_smart_contract_interface.js'
+import { createReadOnlySession } from './operations/create_read_only_session.js'
 import { createReadWriteSession } from './operations/create_read_write_session.js'
 import { createSubOrganization } from './operations/create_sub_organization.js'
 import { createUsers, createUsersV2, createUsersV3 } from './operations/create_users.js'
@@ -206,6 +207,8 @@ export const SUBMIT_OPERATIONS = [
   deleteInvitation,
   acceptInvitation,
   acceptInvitationV1,
+  // issue 16: read-only sessions
+  createReadOnlySession,
 ] as const
 
 /** Every query definition. */

@@ -5,6 +5,7 @@ import { handler as initOtp } from './init_otp.js'
 import { handlerV1 as verifyOtpV1, handlerV2 as verifyOtpV2 } from './verify_otp.js'
 import { handlerV1 as otpLoginV1, handlerV2 as otpLoginV2 } from './otp_login.js'
 import { handler as stampLogin } from './stamp_login.js'
+import { handler as createReadOnlySession } from './create_read_only_session.js'
 import { handler as createReadWriteSession } from './create_read_write_session.js'
 import { handler as initUserEmailRecovery } from './init_user_email_recovery.js'
 import { handler as recoverUser } from './recover_user.js'
@@ -112,6 +113,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_OTP_LOGIN_V2: otpLoginV2,
   ACTIVITY_TYPE_STAMP_LOGIN: stampLogin,
   ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2: createReadWriteSession,
+  ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION: createReadOnlySession,
   ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2: initUserEmailRecovery,
   ACTIVITY_TYPE_RECOVER_USER: recoverUser,
   ACTIVITY_TYPE_UPDATE_ALLOWED_ORIGINS: updateAllowedOrigins,

@@ -90,6 +90,8 @@ const SUBMIT_NAMES = [
   'delete_invitation',
   'accept_invitation',
   'accept_invitation_v1',
+  // issue 16
+  'create_read_only_session',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',
@@ -150,6 +152,7 @@ const EXPECTED_TYPES: Record<string, string> = {
   create_policy: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
   accept_invitation: 'ACTIVITY_TYPE_ACCEPT_INVITATION_V2',
   accept_invitation_v1: 'ACTIVITY_TYPE_ACCEPT_INVITATION',
+  create_read_only_session: 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION',
 }
 
 describe('enums', () => {
