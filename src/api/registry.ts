@@ -31,6 +31,7 @@ import { deleteUsers } from './operations/delete_users.js'
 import { deleteWallets } from './operations/delete_wallets.js'
 import { ethSendRawTransaction } from './operations/eth_send_raw_transaction.js'
 import { ethSendTransaction, ethSendTransactionV1 } from './operations/eth_send_transaction.js'
+import { emailAuth, emailAuthV1, emailAuthV2 } from './operations/email_auth.js'
 import { exportWallet } from './operations/export_wallet.js'
 import { exportWalletAccount } from './operations/export_wallet_account.js'
 import { getActivity } from './operations/get_activity.js'
@@ -207,8 +208,11 @@ export const SUBMIT_OPERATIONS = [
   deleteInvitation,
   acceptInvitation,
   acceptInvitationV1,
-  // issue 16: read-only sessions
+  // issue 16: read-only sessions and email auth
   createReadOnlySession,
+  emailAuth,
+  emailAuthV2,
+  emailAuthV1,
 ] as const
 
 /** Every query definition. */

@@ -7,6 +7,7 @@ import { handlerV1 as otpLoginV1, handlerV2 as otpLoginV2 } from './otp_login.js
 import { handler as stampLogin } from './stamp_login.js'
 import { handler as createReadOnlySession } from './create_read_only_session.js'
 import { handler as createReadWriteSession } from './create_read_write_session.js'
+import { handler as emailAuth } from './email_auth.js'
 import { handler as initUserEmailRecovery } from './init_user_email_recovery.js'
 import { handler as recoverUser } from './recover_user.js'
 import { handler as updateAllowedOrigins } from './update_allowed_origins.js'
@@ -114,6 +115,9 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_STAMP_LOGIN: stampLogin,
   ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2: createReadWriteSession,
   ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION: createReadOnlySession,
+  ACTIVITY_TYPE_EMAIL_AUTH_V3: emailAuth,
+  ACTIVITY_TYPE_EMAIL_AUTH_V2: emailAuth,
+  ACTIVITY_TYPE_EMAIL_AUTH: emailAuth,
   ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2: initUserEmailRecovery,
   ACTIVITY_TYPE_RECOVER_USER: recoverUser,
   ACTIVITY_TYPE_UPDATE_ALLOWED_ORIGINS: updateAllowedOrigins,

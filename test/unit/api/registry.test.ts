@@ -92,6 +92,9 @@ const SUBMIT_NAMES = [
   'accept_invitation_v1',
   // issue 16
   'create_read_only_session',
+  'email_auth',
+  'email_auth_v2',
+  'email_auth_v1',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',
@@ -153,6 +156,9 @@ const EXPECTED_TYPES: Record<string, string> = {
   accept_invitation: 'ACTIVITY_TYPE_ACCEPT_INVITATION_V2',
   accept_invitation_v1: 'ACTIVITY_TYPE_ACCEPT_INVITATION',
   create_read_only_session: 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION',
+  email_auth: 'ACTIVITY_TYPE_EMAIL_AUTH_V3',
+  email_auth_v2: 'ACTIVITY_TYPE_EMAIL_AUTH_V2',
+  email_auth_v1: 'ACTIVITY_TYPE_EMAIL_AUTH',
 }
 
 describe('enums', () => {
