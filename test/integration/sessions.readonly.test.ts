@@ -213,6 +213,41 @@ describe('create_read_only_session', () => {
     expect(users.users.map((u) => u.userName)).toEqual(['subby'])
   })
 
+  it("stops when the session's user is deleted (401)", async () => {
+    const a = newApiKey('a')
+    const b = newApiKey('b')
+    const sub = await svc.post(
+      '/public/v1/submit/create_sub_organization',
+      submitBody('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', org, {
+        subOrganizationName: 'two roots',
+        rootUsers: [rootUser('ann', [a.param]), rootUser('ben', [b.param])],
+        rootQuorumThreshold: 1,
+      }),
+    )
+    expect(sub.status).toBe(200)
+    const { subOrganizationId: subOrgId, rootUserIds } = sub.json.activity.result.createSubOrganizationResultV8
+    const benSession = await createSession(new TurnkeyClient({ baseUrl: svc.url }, b.stamper), subOrgId)
+    expect(benSession.userId).toBe(rootUserIds[1])
+    const read = () => svc.post(`${Q}whoami`, { organizationId: subOrgId }, null, { 'X-Session': benSession.session })
+    expect((await read()).json.userId).toBe(rootUserIds[1])
+    const S = '/public/v1/submit/'
+    const quorum = await svc.post(
+      `${S}update_root_quorum`,
+      submitBody('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', subOrgId, { threshold: 1, userIds: [rootUserIds[0]] }),
+      a.stamper,
+    )
+    expect(quorum.status).toBe(200)
+    const del = await svc.post(
+      `${S}delete_users`,
+      submitBody('ACTIVITY_TYPE_DELETE_USERS', subOrgId, { userIds: [rootUserIds[1]] }),
+      a.stamper,
+    )
+    expect(del.status).toBe(200)
+    const after = await read()
+    expect(after.status).toBe(401)
+    expect(after.json.message).toContain('no longer exists')
+  })
+
   it('answers an X-Session on a submit with 403 before the organization is even looked up', async () => {
     const res = await svc.post(
       '/public/v1/submit/create_wallet',
