@@ -10,6 +10,7 @@ import { createPolicies } from './create_policies.js'
 import { createPolicyV3, createPolicyV1, createPolicyV2 } from './create_policy.js'
 import { createPrivateKeyTag } from './create_private_key_tag.js'
 import { createPrivateKeys, createPrivateKeysV1 } from './create_private_keys.js'
+import { createReadOnlySession } from './create_read_only_session.js'
 import { createReadWriteSession, createReadWriteSessionV1 } from './create_read_write_session.js'
 import { createSmartContractInterface } from './create_smart_contract_interface.js'
 import {
@@ -41,6 +42,7 @@ import { deleteUsers } from './delete_users.js'
 import { deleteWalletAccounts } from './delete_wallet_accounts.js'
 import { deleteWallets } from './delete_wallets.js'
 import { disablePrivateKey } from './disable_private_key.js'
+import { emailAuth, emailAuthV2, emailAuthV1 } from './email_auth.js'
 import { ethSendRawTransaction } from './eth_send_raw_transaction.js'
 import { ethSendTransactionV1, ethSendTransaction } from './eth_send_transaction.js'
 import { exportPrivateKey } from './export_private_key.js'
@@ -133,6 +135,7 @@ export const SUBMIT_DEFINITIONS = [
   createPrivateKeyTag,
   createPrivateKeys,
   createPrivateKeysV1,
+  createReadOnlySession,
   createReadWriteSession,
   createReadWriteSessionV1,
   createSmartContractInterface,
@@ -166,6 +169,9 @@ export const SUBMIT_DEFINITIONS = [
   deleteWalletAccounts,
   deleteWallets,
   disablePrivateKey,
+  emailAuth,
+  emailAuthV2,
+  emailAuthV1,
   ethSendRawTransaction,
   ethSendTransactionV1,
   ethSendTransaction,

@@ -10,6 +10,7 @@ import { handler as createPolicies } from './create_policies.js'
 import { handler as createPolicy, handlerV1 as createPolicyV1, handlerV2 as createPolicyV2 } from './create_policy.js'
 import { handler as createPrivateKeyTag } from './create_private_key_tag.js'
 import { handler as createPrivateKeys, handlerV1 as createPrivateKeysV1 } from './create_private_keys.js'
+import { handler as createReadOnlySession } from './create_read_only_session.js'
 import { handler as createReadWriteSession, handlerV1 as createReadWriteSessionV1 } from './create_read_write_session.js'
 import { handler as createSmartContractInterface } from './create_smart_contract_interface.js'
 import {
@@ -41,6 +42,7 @@ import { handler as deleteUsers } from './delete_users.js'
 import { handler as deleteWalletAccounts } from './delete_wallet_accounts.js'
 import { handler as deleteWallets } from './delete_wallets.js'
 import { handler as disablePrivateKey } from './disable_private_key.js'
+import { handler as emailAuth } from './email_auth.js'
 import { handler as ethSendRawTransaction } from './eth_send_raw_transaction.js'
 import { handler as ethSendTransaction } from './eth_send_transaction.js'
 import { handler as exportPrivateKey } from './export_private_key.js'
@@ -99,6 +101,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG: createPrivateKeyTag,
   ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2: createPrivateKeys,
   ACTIVITY_TYPE_CREATE_PRIVATE_KEYS: createPrivateKeysV1,
+  ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION: createReadOnlySession,
   ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2: createReadWriteSession,
   ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION: createReadWriteSessionV1,
   ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE: createSmartContractInterface,
@@ -132,6 +135,9 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS: deleteWalletAccounts,
   ACTIVITY_TYPE_DELETE_WALLETS: deleteWallets,
   ACTIVITY_TYPE_DISABLE_PRIVATE_KEY: disablePrivateKey,
+  ACTIVITY_TYPE_EMAIL_AUTH_V3: emailAuth,
+  ACTIVITY_TYPE_EMAIL_AUTH_V2: emailAuth,
+  ACTIVITY_TYPE_EMAIL_AUTH: emailAuth,
   ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION: ethSendRawTransaction,
   ACTIVITY_TYPE_ETH_SEND_TRANSACTION: ethSendTransaction,
   ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2: ethSendTransaction,

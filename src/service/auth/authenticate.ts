@@ -2,12 +2,20 @@ import { verifyAuthenticationResponse } from '@simplewebauthn/server'
 import { fieldError, SigilError } from '../../api/errors.js'
 import { bytesToHex, hexToBytes, base64UrlDecode, utf8Decode } from '../../crypto/encoding.js'
 import { compressP256PublicKey } from '../../crypto/p256.js'
+import { verifySessionJwt } from '../../crypto/jwt.js'
 import { parseWebauthnStamp, webauthnChallengeForBody } from '../../crypto/verifyStamp.js'
 import { verifyApiKeyStampAsync } from '../../crypto/verifyStampAsync.js'
 import type { ServiceConfig } from '../config.js'
 import type { Sql } from '../store/sql.js'
 import { allowedOriginsOf, ancestry, organizationExists, quorumOf } from '../store/organizations.js'
-import { apiKeysByPublicKey, authenticatorsByCredentialId, byCreatedThenId, keyUserOf, setAuthenticatorSignCount } from '../store/users.js'
+import {
+  apiKeysByPublicKey,
+  authenticatorsByCredentialId,
+  byCreatedThenId,
+  getUser,
+  keyUserOf,
+  setAuthenticatorSignCount,
+} from '../store/users.js'
 import { attestedSignatureCheck, authenticateAttested } from '../otp/attested.js'
 import { originAllowed } from './origins.js'
 import type { Principal } from './principal.js'
@@ -36,7 +44,15 @@ export type AuthenticateInput = {
   now: number
   /** The verifier key of OTP verification tokens; given only where X-Stamp-Attested is accepted (stamp_login, issue 5). */
   verifierPublicKeyHex?: string | undefined
+  /**
+   * The service's session key; given only where an `X-Session` read-only session is accepted: on
+   * queries. Anywhere else (every submit path) a read-only session is refused with 403.
+   */
+  sessionPublicKeyHex?: string | undefined
 }
+
+/** What every submit answers to a read-only session, whatever its activity type. */
+export const READ_ONLY_SESSION_REFUSED = 'a read-only session cannot submit activities'
 
 export type Authenticated = {
   principal: Principal
@@ -68,7 +84,10 @@ export async function stampSignatureCheck(headers: { get(name: string): string |
     attestedSignatureCheck(attested, rawBody) // issue 5: over the raw body, before parsing
     return { kind: 'ATTESTED' as const, header: attested }
   }
-  throw new SigilError('STAMP_MISSING', 'request is not stamped: send X-Stamp, X-Stamp-Webauthn or X-Stamp-Attested')
+  // A read-only session (create_read_only_session) is a bearer token: it signs nothing, a stamp wins over it.
+  const session = headers.get('x-session')
+  if (session) return { kind: 'SESSION' as const, token: session }
+  throw new SigilError('STAMP_MISSING', 'request is not stamped: send X-Stamp, X-Stamp-Webauthn, X-Stamp-Attested or X-Session')
 }
 
 function stampError(reason: string): SigilError {
@@ -130,6 +149,8 @@ async function requireLiveTarget(sql: Sql, credentialOrgId: string, targetOrgId:
  */
 export async function authenticate(sql: Sql, config: ServiceConfig, input: AuthenticateInput): Promise<Authenticated> {
   const { signed } = input
+  // Before anything else: a read-only session never writes, valid or not (issue 16 item 6).
+  if (signed.kind === 'SESSION' && !input.sessionPublicKeyHex) throw new SigilError('PERMISSION_DENIED', READ_ONLY_SESSION_REFUSED)
   if ((await ancestry(sql, input.organizationId)).length === 0) throw organizationNotFound(input.organizationId)
 
   if (signed.kind === 'API_KEY') {
@@ -232,10 +253,55 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
     }
   }
 
+  if (signed.kind === 'SESSION' && input.sessionPublicKeyHex) {
+    return authenticateReadOnlySession(sql, signed.token, { ...input, sessionPublicKeyHex: input.sessionPublicKeyHex })
+  }
+
   if (signed.kind === 'ATTESTED' && input.verifierPublicKeyHex) {
     return authenticateAttested(sql, signed.header, { ...input, verifierPublicKeyHex: input.verifierPublicKeyHex })
   }
   throw new SigilError('STAMP_SCHEME_UNSUPPORTED', 'X-Stamp-Attested is accepted only on stamp_login')
+}
+
+/**
+ * Resolves an `X-Session` read-only session (create_read_only_session): a session JWT signed by the
+ * service's session key, unexpired, of `session_type` SESSION_TYPE_READ_ONLY (a read-write session
+ * JWT only tells the client its own key: it is no credential), whose user still exists. Like a
+ * credential, it reads its user's organization and the sub-organizations below it.
+ */
+async function authenticateReadOnlySession(
+  sql: Sql,
+  token: string,
+  input: AuthenticateInput & { sessionPublicKeyHex: string },
+): Promise<Authenticated> {
+  const verified = verifySessionJwt(token, input.sessionPublicKeyHex, { nowMs: input.now })
+  if (!verified.ok) {
+    if (verified.reason === 'TOKEN_EXPIRED') throw new SigilError('STAMP_KEY_EXPIRED', 'X-Session: the read-only session has expired')
+    throw new SigilError('TOKEN_INVALID', 'X-Session: not a valid session')
+  }
+  const claims = verified.claims
+  if (claims.session_type !== 'SESSION_TYPE_READ_ONLY') {
+    throw new SigilError('TOKEN_INVALID', 'X-Session: only a read-only session (SESSION_TYPE_READ_ONLY) is accepted')
+  }
+  const user = await getUser(sql, claims.organization_id, claims.user_id)
+  if (!user) throw new SigilError('STAMP_KEY_UNKNOWN', "X-Session: the session's user no longer exists")
+  const picked = await pickByOrganization(sql, [{ organization_id: claims.organization_id }], input.organizationId, input.allowDescendant)
+  if (!picked || 'denied' in picked) {
+    throw new SigilError('PERMISSION_DENIED', "X-Session: the session's user cannot read this organization")
+  }
+  await requireLiveTarget(sql, claims.organization_id, input.organizationId)
+  return {
+    principal: {
+      userId: user.id,
+      organizationId: claims.organization_id,
+      credentialKind: 'READ_ONLY_SESSION',
+      credentialId: '',
+      publicKey: claims.public_key,
+      scheme: 'SESSION_TYPE_READ_ONLY',
+      signature: '',
+    },
+    effectiveOrganizationId: picked.effectiveOrganizationId,
+  }
 }
 
 /** Origins an organization (or any ancestor) allowed with update_allowed_origins. */

@@ -3,8 +3,9 @@ export type Principal = {
   userId: string
   /** The organization the credential's user belongs to. */
   organizationId: string
-  credentialKind: 'API_KEY' | 'WEBAUTHN' | 'ATTESTED'
-  /** api key id or authenticator id */
+  /** READ_ONLY_SESSION: an `X-Session` read-only session JWT (queries only, never submits). */
+  credentialKind: 'API_KEY' | 'WEBAUTHN' | 'ATTESTED' | 'READ_ONLY_SESSION'
+  /** api key id or authenticator id (a read-only session: empty, it has no stored credential) */
   credentialId: string
   publicKey: string
   scheme: string

@@ -7,6 +7,7 @@ export const CORS_HEADERS = [
   'X-Stamp',
   'X-Stamp-Webauthn',
   'X-Stamp-Attested',
+  'X-Session',
   'X-Client-Version',
   'X-Auth-Proxy-Config-ID',
   'X-Captcha-Token',

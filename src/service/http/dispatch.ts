@@ -28,7 +28,13 @@ export type Dispatcher = {
 const RECOVERY_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_RECOVER_USER_KEY_P256'
 
 /** Operations whose credential may be found among the sub-organizations of the named one. */
-const DESCENDANT_LOOKUP = new Set(['whoami', 'stamp_login', 'create_read_write_session', 'create_read_write_session_v1'])
+const DESCENDANT_LOOKUP = new Set([
+  'whoami',
+  'stamp_login',
+  'create_read_write_session',
+  'create_read_write_session_v1',
+  'create_read_only_session',
+])
 
 /** The submit envelope (service-interface.md "Common submit envelope"). */
 const Envelope = z.object({
@@ -203,6 +209,8 @@ export async function handleQuery(rt: Runtime, d: Dispatcher, path: string, head
     organizationId,
     allowDescendant: DESCENDANT_LOOKUP.has(definition.name),
     now: rt.now(),
+    // Queries alone accept a read-only session (X-Session); authenticate refuses it on every submit.
+    sessionPublicKeyHex: rt.keys.session.publicKeyHex,
   })
   const request = readQueryRequest(definition, json)
   const handler = d.queries[definition.name as QueryName]

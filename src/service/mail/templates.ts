@@ -121,6 +121,24 @@ export function recoveryEmail(o: EmailOptions, to: string, bundle: string, expir
   )
 }
 
+/** The email-auth email: the credential bundle in the body, and in the magic link when a template is given. */
+export function emailAuthEmail(o: EmailOptions, to: string, bundle: string, expiresInSeconds: number, defaultFrom: string): NewMessage {
+  const minutes = Math.max(1, Math.round(expiresInSeconds / 60))
+  const app = o.appName.trim() || 'your account'
+  return emailMessage(
+    { ...o, appName: app },
+    to,
+    defaultFrom,
+    `Log in to ${app}`,
+    [
+      `Someone asked to log in to ${app} with this email address. If it was you, use this login code within ${minutes} minute${minutes === 1 ? '' : 's'}:`,
+      bundle,
+      'If you did not ask for it, ignore this email.',
+    ],
+    bundle,
+  )
+}
+
 /** The OTP SMS: `smsCustomization.template` with `%s` or `{{code}}` replaced, or a default text. */
 export function otpSms(appName: string, template: string | undefined, to: string, code: string, from: string): NewMessage {
   const text = template

@@ -106,6 +106,11 @@ const SUBMIT_NAMES = [
   'init_otp_v2',
   'init_user_email_recovery_v1',
   'create_read_write_session_v1',
+  // issue 16
+  'create_read_only_session',
+  'email_auth',
+  'email_auth_v2',
+  'email_auth_v1',
 ]
 const QUERY_NAMES = [
   'get_organization_configs',
@@ -166,6 +171,10 @@ const EXPECTED_TYPES: Record<string, string> = {
   create_policy: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
   accept_invitation: 'ACTIVITY_TYPE_ACCEPT_INVITATION_V2',
   accept_invitation_v1: 'ACTIVITY_TYPE_ACCEPT_INVITATION',
+  create_read_only_session: 'ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION',
+  email_auth: 'ACTIVITY_TYPE_EMAIL_AUTH_V3',
+  email_auth_v2: 'ACTIVITY_TYPE_EMAIL_AUTH_V2',
+  email_auth_v1: 'ACTIVITY_TYPE_EMAIL_AUTH',
 }
 
 describe('enums', () => {
