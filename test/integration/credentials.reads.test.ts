@@ -1,15 +1,9 @@
-/**
- * Issue 15 "Credentials reads" and get_wallet_account through the unmodified `@turnkey/http`
- * client: API keys and passkeys by id and by user, wallet accounts by address and path, and the
- * 404 of another organization's ids.
- */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN } from '../../src/api/identity.js'
 import { authenticatorParam, createSoftAuthenticator, randomChallenge } from '../helpers/softAuthenticator.js'
 import { newApiKey } from './helpers/keys.js'
-import { startTestService, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, type TestService } from './helpers/service.js'
 
 let svc: TestService
 let client: TurnkeyClient
@@ -31,10 +25,7 @@ async function _failure(p: Promise<unknown>): Promise<{ status: number; code: un
 beforeAll(async () => {
   svc = await startTestService()
   rootOrg = svc.admin.organizationId
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
   const soft = createSoftAuthenticator({ rpId: EXTENSION_ORIGIN, origin: EXTENSION_ORIGIN })
   const key = newApiKey('sub key')
   const res = await client.createSubOrganization({

@@ -25,7 +25,6 @@ import {
   type KeyPairSigner,
 } from '@solana/kit'
 import { TurnkeyClient } from '@turnkey/http'
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { createPublicClient, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEV_SOLANA_CAIP2, DEV_SOLANA_GENESIS_HASH, resolveNetworks } from '../../src/chains/networks.js'
@@ -33,7 +32,7 @@ import { DEV_FUNDER } from '../../src/devchain/evm.js'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index.js'
 import { startSolanaRpc } from '../../src/devchain/solana/server.js'
 import { freePort } from './helpers/process.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let chains: RunningDevChains
 let svc: TestService
@@ -279,10 +278,7 @@ describe('balances and supported assets (issue 11, item 6)', () => {
     )
     expect(res.status).toBe(200)
     ;[eth, sol] = res.json.activity.result.createWalletResult.addresses
-    client = new TurnkeyClient(
-      { baseUrl: svc.url },
-      new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-    )
+    client = adminTurnkeyClient(svc)
   })
 
   it('reads native balances from the dev chains, through the official client unmodified', async () => {

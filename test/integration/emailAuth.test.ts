@@ -1,16 +1,10 @@
-/**
- * Issue 16 item 6: email_auth (V3, V2 and V1) through the unmodified `@turnkey/http` client and the
- * dev mailbox. The email carries a credential bundle (also as the magic link's `%s`) that only the
- * target key opens, to an EMAIL_AUTH key that stamps as the user; bad input is a 4xx naming the field.
- */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decryptCredentialBundle } from '../../src/crypto/credentialBundle.js'
 import { bytesToHex } from '../../src/crypto/encoding.js'
 import { generateP256KeyPair } from '../../src/crypto/p256.js'
 import { createApiKeyStamper } from '../../src/crypto/stamp.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
 let admin: TurnkeyClient
@@ -63,10 +57,7 @@ const emailAuthV2 = (parameters: Record<string, unknown>, type = 'ACTIVITY_TYPE_
 beforeAll(async () => {
   svc = await startTestService()
   org = svc.admin.organizationId
-  admin = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  admin = adminTurnkeyClient(svc)
   ;({ orgId: subOrgId, userId: subUserId } = await subOrg('dora', email))
   ;({ orgId: closedOrgId } = await subOrg('closed', closedEmail, { disableEmailAuth: true }))
 })

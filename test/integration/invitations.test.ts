@@ -1,17 +1,9 @@
-/**
- * Issue 15 invitations through the unmodified `@turnkey/http` client (create_invitations,
- * delete_invitation, get_organization) and Sigil's own accept_invitation path: the email in the
- * dev mailbox carries the ids and the one-time code, a passkey registered with the code as its
- * challenge accepts, the new user stamps with it. Refusals: wrong code, accepted / revoked /
- * expired invitations, unknown and other-organization ids, duplicates; nothing half-applied.
- */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN } from '../../src/api/identity.js'
 import { authenticatorParam, createSoftAuthenticator, randomChallenge, type SoftAuthenticator } from '../helpers/softAuthenticator.js'
 import { newApiKey } from './helpers/keys.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 const ACCEPT = '/public/v1/submit/accept_invitation'
 const CREATE = '/public/v1/submit/create_invitations'
@@ -88,10 +80,7 @@ async function userExists(userId: string): Promise<boolean> {
 beforeAll(async () => {
   svc = await startTestService({ now: () => Date.now() + offsetMs })
   org = svc.admin.organizationId
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
   const users = await client.createUsers({
     type: 'ACTIVITY_TYPE_CREATE_USERS_V4',
     timestampMs: ts(),

@@ -7,7 +7,7 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newApiKey } from './helpers/keys.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
 let client: TurnkeyClient
@@ -41,10 +41,7 @@ function fieldsOf(json: any): string {
 beforeAll(async () => {
   svc = await startTestService()
   org = svc.admin.organizationId
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
   const key = newApiKey('sub')
   const r = await client.createSubOrganization({
     type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8',

@@ -34,7 +34,7 @@ import { bytesToHex, concatBytes } from '../../src/crypto/encoding.js'
 import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm.js'
 import { newApiKey } from './helpers/keys.js'
 import { freePort } from './helpers/process.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let node: RunningEvmNode
 let svc: TestService
@@ -65,10 +65,7 @@ beforeAll(async () => {
   node = await startEvmNode({ port: await freePort() })
   svc = await startTestService({ networks: resolveNetworks(`eip155:31337=${node.url}`) })
   root = svc.admin.organizationId
-  admin = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  admin = adminTurnkeyClient(svc)
   bob = new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: bobKey.publicKey, apiPrivateKey: bobKey.privateKeyHex }))
   const users = await svc.post(
     '/public/v1/submit/create_users',

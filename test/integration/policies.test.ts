@@ -10,7 +10,7 @@ import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_POLICIES } from '../../src/api/limits.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
 let client: TurnkeyClient
@@ -19,10 +19,7 @@ let root: string
 beforeAll(async () => {
   svc = await startTestService()
   root = svc.admin.organizationId
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
 })
 afterAll(async () => {
   await svc?.stop()

@@ -4,7 +4,6 @@
  * formats that do not fit the curve, unknown and foreign ids, unexported deletes), all or nothing.
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { decryptExportBundle, encryptPrivateKeyToBundle } from '@turnkey/crypto'
 import { TurnkeyClient } from '@turnkey/http'
 import { base58 } from '@scure/base'
@@ -13,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesToHex, hexToBytes } from '../../src/crypto/encoding.js'
 import { generateP256KeyPair } from '../../src/crypto/p256.js'
 import { newApiKey } from './helpers/keys.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
 let client: TurnkeyClient
@@ -53,10 +52,7 @@ async function signDigest(signWith: string, digest: string) {
 beforeAll(async () => {
   svc = await startTestService()
   org = svc.admin.organizationId
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
 })
 afterAll(async () => {
   await svc?.stop()

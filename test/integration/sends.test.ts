@@ -16,7 +16,6 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   type Blockhash,
 } from '@solana/kit'
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
@@ -28,7 +27,7 @@ import { DEV_FUNDER, DEV_MNEMONIC, startEvmNode } from '../../src/devchain/evm.j
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index.js'
 import { sendFromDevFunder } from './helpers/devchain.js'
 import { freePort } from './helpers/process.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let chains: RunningDevChains
 let svc: TestService
@@ -47,10 +46,7 @@ beforeAll(async () => {
     ),
   })
   org = svc.admin.organizationId
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
   const wallet = await client.createWallet({
     type: 'ACTIVITY_TYPE_CREATE_WALLET',
     timestampMs: String(Date.now()),

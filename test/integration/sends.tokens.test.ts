@@ -15,7 +15,6 @@ import {
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
 } from '@solana/kit'
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { createPublicClient, getAddress, type Hex, http, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -26,7 +25,7 @@ import { type RunningDevChains, startDevChains } from '../../src/devchain/index.
 import { newApiKey, rootUser } from './helpers/keys.js'
 import { freePort } from './helpers/process.js'
 import { deployTestToken, sendFromDevFunder } from './helpers/devchain.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 import { ERC20_ARTIFACT, ERC20_BALANCE_OF_ABI } from '../fixtures/contracts/erc20.js'
 
 const _artifact = ERC20_ARTIFACT
@@ -90,10 +89,7 @@ beforeAll(async () => {
     ),
   })
   org = svc.admin.organizationId
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
   const wallet = await client.createWallet({
     type: 'ACTIVITY_TYPE_CREATE_WALLET',
     timestampMs: String(Date.now()),

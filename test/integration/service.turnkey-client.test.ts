@@ -5,7 +5,7 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { encryptOnRampSecret } from '@turnkey/crypto'
 import { bytesToHex, hexToBytes } from '../../src/crypto/encoding.js'
 import { compressP256PublicKey } from '../../src/crypto/p256.js'
-import { startTestService, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, type TestService } from './helpers/service.js'
 import { newApiKey } from './helpers/keys.js'
 
 // The official client of the hosted service, unmodified, against our service (issue 3).
@@ -13,10 +13,7 @@ let svc: TestService
 let client: TurnkeyClient
 beforeAll(async () => {
   svc = await startTestService()
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
 })
 afterAll(async () => {
   await svc?.stop()

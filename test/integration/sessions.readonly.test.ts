@@ -1,9 +1,3 @@
-/**
- * Issue 16 item 6: create_read_only_session through the unmodified `@turnkey/http` client. The
- * session (a SESSION_TYPE_READ_ONLY session JWT) sent as the `X-Session` header reads as its user
- * on query paths, is refused on every submit path (403, nothing recorded), and stops at its expiry.
- */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SUBMIT_OPERATIONS } from '../../src/api/registry.js'
@@ -11,7 +5,7 @@ import { base64UrlEncode, utf8Encode } from '../../src/crypto/encoding.js'
 import { decodeJwtPayload, signSessionJwt } from '../../src/crypto/jwt.js'
 import { generateP256KeyPair } from '../../src/crypto/p256.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
 let admin: TurnkeyClient
@@ -50,10 +44,7 @@ async function activityIds(organizationId = org): Promise<string[]> {
 beforeAll(async () => {
   svc = await startTestService({ now: () => Date.now() + offsetMs })
   org = svc.admin.organizationId
-  admin = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  admin = adminTurnkeyClient(svc)
   adminUserId = (await admin.getWhoami({ organizationId: org })).userId
   const w = await admin.createWallet({
     type: 'ACTIVITY_TYPE_CREATE_WALLET',

@@ -16,7 +16,7 @@ import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
 import { freePort } from './helpers/process.js'
 import { sendFromDevFunder } from './helpers/devchain.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 const DENIER = JSON.parse(readFileSync(new URL('../fixtures/contracts/Denier.json', import.meta.url), 'utf8')) as {
   abi: Abi
@@ -49,10 +49,7 @@ beforeAll(async () => {
   node = await startEvmNode({ port: await freePort() })
   svc = await startTestService({ networks: resolveNetworks(`eip155:31337=${node.url}`) })
   root = svc.admin.organizationId
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
 })
 afterAll(async () => {
   await svc?.stop()

@@ -11,7 +11,7 @@ import { bytesToHex } from '../../src/crypto/encoding.js'
 import { generateP256KeyPair } from '../../src/crypto/p256.js'
 import { ORGANIZATION_TABLES } from '../../src/service/store/organizations.js'
 import { newApiKey } from './helpers/keys.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 const S = '/public/v1/submit/'
 const GRPC = { PERMISSION_DENIED: 7, NOT_FOUND: 5, FAILED_PRECONDITION: 9, UNAUTHENTICATED: 16 }
@@ -117,10 +117,7 @@ async function rowsIn(table: string, orgId: string): Promise<number> {
 beforeAll(async () => {
   svc = await startTestService()
   root = svc.admin.organizationId
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
 })
 afterAll(async () => {
   await svc?.stop()

@@ -1,13 +1,7 @@
-/**
- * Issue 15 user tags through the unmodified `@turnkey/http` client: create → list → update →
- * delete, the tag ids on each user record, create_users with tags, and the refusals (unknown ids,
- * another organization's ids, duplicate names), nothing half-applied.
- */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newApiKey } from './helpers/keys.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
 let client: TurnkeyClient
@@ -35,10 +29,7 @@ async function addUser(name: string, userTags: string[] = []): Promise<string> {
 beforeAll(async () => {
   svc = await startTestService()
   org = svc.admin.organizationId
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
   alice = await addUser('alice')
   bob = await addUser('bob')
   const r = await client.createSubOrganization({

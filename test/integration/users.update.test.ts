@@ -7,7 +7,7 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newApiKey } from './helpers/keys.js'
-import { startTestService, submitBody, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
 let client: TurnkeyClient
@@ -38,10 +38,7 @@ async function verificationTokenFor(otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS', 
 beforeAll(async () => {
   svc = await startTestService()
   org = svc.admin.organizationId
-  client = new TurnkeyClient(
-    { baseUrl: svc.url },
-    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
-  )
+  client = adminTurnkeyClient(svc)
   const r = await client.createUsers({
     type: 'ACTIVITY_TYPE_CREATE_USERS_V4',
     timestampMs: ts(),

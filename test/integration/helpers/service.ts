@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { ApiKeyStamper } from '@turnkey/api-key-stamper'
+import { TurnkeyClient } from '@turnkey/http'
 import pg from 'pg'
 import { createApiKeyStamper } from '../../../src/crypto/stamp.js'
 import { resolveConfig, type ServiceConfig } from '../../../src/service/config.js'
@@ -74,4 +76,12 @@ export async function startTestService(
 /** A submit body in the official SDKs' key order (wire-formats B4). */
 export function submitBody(type: string, organizationId: string, parameters: unknown, extra: Record<string, unknown> = {}) {
   return { parameters, organizationId, timestampMs: String(Date.now()), type, ...extra }
+}
+
+/** The hosted service's official client (`@turnkey/http`, unmodified) stamped with the test service's admin key (root user). */
+export function adminTurnkeyClient(svc: TestService): TurnkeyClient {
+  return new TurnkeyClient(
+    { baseUrl: svc.url },
+    new ApiKeyStamper({ apiPublicKey: svc.admin.publicKey, apiPrivateKey: svc.admin.privateKey }),
+  )
 }
