@@ -31,6 +31,7 @@ import { deleteApiKeys } from './delete_api_keys.js'
 import { deleteAuthenticators } from './delete_authenticators.js'
 import { deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
 import { deleteInvitation } from './delete_invitation.js'
+import { deleteOauthProviders } from './delete_oauth_providers.js'
 import { deletePolicies } from './delete_policies.js'
 import { deletePolicy } from './delete_policy.js'
 import { deletePrivateKeyTags } from './delete_private_key_tags.js'
@@ -55,6 +56,7 @@ import { getApiKeys } from './get_api_keys.js'
 import { getAuthenticator } from './get_authenticator.js'
 import { getAuthenticators } from './get_authenticators.js'
 import { getNonces } from './get_nonces.js'
+import { getOauthProviders } from './get_oauth_providers.js'
 import { getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
 import { getOrganization } from './get_organization.js'
 import { getOrganizationConfigs } from './get_organization_configs.js'
@@ -158,6 +160,7 @@ export const SUBMIT_DEFINITIONS = [
   deleteAuthenticators,
   deleteFiatOnRampCredential,
   deleteInvitation,
+  deleteOauthProviders,
   deletePolicies,
   deletePolicy,
   deletePrivateKeyTags,
@@ -232,6 +235,7 @@ export const QUERY_DEFINITIONS = [
   getAuthenticator,
   getAuthenticators,
   getNonces,
+  getOauthProviders,
   getOnRampTransactionStatus,
   getOrganization,
   getOrganizationConfigs,

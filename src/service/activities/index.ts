@@ -31,6 +31,7 @@ import { handler as deleteApiKeys } from './delete_api_keys.js'
 import { handler as deleteAuthenticators } from './delete_authenticators.js'
 import { handler as deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
 import { handler as deleteInvitation } from './delete_invitation.js'
+import { handler as deleteOauthProviders } from './delete_oauth_providers.js'
 import { handler as deletePolicies } from './delete_policies.js'
 import { handler as deletePolicy } from './delete_policy.js'
 import { handler as deletePrivateKeyTags } from './delete_private_key_tags.js'
@@ -124,6 +125,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_DELETE_AUTHENTICATORS: deleteAuthenticators,
   ACTIVITY_TYPE_DELETE_FIAT_ON_RAMP_CREDENTIAL: deleteFiatOnRampCredential,
   ACTIVITY_TYPE_DELETE_INVITATION: deleteInvitation,
+  ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS: deleteOauthProviders,
   ACTIVITY_TYPE_DELETE_POLICIES: deletePolicies,
   ACTIVITY_TYPE_DELETE_POLICY: deletePolicy,
   ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS: deletePrivateKeyTags,

@@ -7,6 +7,7 @@ import { handler as getApiKeys } from './get_api_keys.js'
 import { handler as getAuthenticator } from './get_authenticator.js'
 import { handler as getAuthenticators } from './get_authenticators.js'
 import { handler as getNonces } from './get_nonces.js'
+import { handler as getOauthProviders } from './get_oauth_providers.js'
 import { handler as getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
 import { handler as getOrganization } from './get_organization.js'
 import { handler as getOrganizationConfigs } from './get_organization_configs.js'
@@ -45,6 +46,7 @@ export const QUERY_HANDLERS = {
   get_authenticator: getAuthenticator,
   get_authenticators: getAuthenticators,
   get_nonces: getNonces,
+  get_oauth_providers: getOauthProviders,
   get_on_ramp_transaction_status: getOnRampTransactionStatus,
   get_organization: getOrganization,
   get_organization_configs: getOrganizationConfigs,

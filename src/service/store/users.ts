@@ -1,4 +1,5 @@
 import { type QuorumColumns, quorumColumns } from './organizations.js'
+import { oauthProviderToWire } from './oauthProviders.js'
 import type { Sql } from './sql.js'
 import { toTimestamp } from './time.js'
 
@@ -358,15 +359,7 @@ function userWire(user: UserRow, row: CredentialAggregates | undefined) {
     authenticators: authenticators.map(authenticatorToWire),
     apiKeys: apiKeys.map(apiKeyToWire),
     userTags: user.user_tags,
-    oauthProviders: oauth.map((p) => ({
-      providerId: p.id,
-      providerName: p.provider_name,
-      issuer: p.issuer,
-      audience: p.audience,
-      subject: p.subject,
-      createdAt: toTimestamp(Number(p.created_at)),
-      updatedAt: toTimestamp(Number(p.updated_at)),
-    })),
+    oauthProviders: oauth.map(oauthProviderToWire),
     createdAt: toTimestamp(Number(user.created_at)),
     updatedAt: toTimestamp(Number(user.updated_at)),
     // Required by the hosted service's v1User type; Sigil has no MFA policies yet.

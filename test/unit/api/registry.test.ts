@@ -106,6 +106,8 @@ const SUBMIT_NAMES = [
   'init_otp_v2',
   'init_user_email_recovery_v1',
   'create_read_write_session_v1',
+  // issue 16: OAuth providers
+  'delete_oauth_providers',
   // issue 16
   'create_read_only_session',
   'email_auth',
@@ -113,6 +115,7 @@ const SUBMIT_NAMES = [
   'email_auth_v1',
 ]
 const QUERY_NAMES = [
+  'get_oauth_providers',
   'get_organization_configs',
   'list_users',
   'list_activities',
