@@ -102,3 +102,27 @@ export function seaportOrder(offerer: string, recipient: string, offerCount = 13
     },
   }
 }
+
+/** An EIP-2612 `Permit` of USD Coin (domain "USD Coin", version 2, chain 1) at `verifyingContract`. */
+export function usdcPermit(p: { verifyingContract: string; owner: string; spender: string; value: string; deadline: string | number }) {
+  return {
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
+      ],
+      Permit: [
+        { name: 'owner', type: 'address' },
+        { name: 'spender', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'deadline', type: 'uint256' },
+      ],
+    },
+    primaryType: 'Permit',
+    domain: { name: 'USD Coin', version: '2', chainId: 1, verifyingContract: p.verifyingContract },
+    message: { owner: p.owner, spender: p.spender, value: p.value, nonce: 0, deadline: p.deadline },
+  }
+}

@@ -32,6 +32,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveNetworks } from '../../src/chains/networks.js'
 import { bytesToHex, concatBytes } from '../../src/crypto/encoding.js'
 import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm.js'
+import { usdcPermit } from '../helpers/typedData.js'
 import { newApiKey } from './helpers/keys.js'
 import { freePort } from './helpers/process.js'
 import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
@@ -461,26 +462,7 @@ describe('wallet, wallet_account, eth.eip_712, credentials', () => {
 
   it('eth.eip_712.domain.verifying_contract: typed data for one contract only (addresses compared in lower case)', async () => {
     const typed = (verifyingContract: string) =>
-      JSON.stringify({
-        types: {
-          EIP712Domain: [
-            { name: 'name', type: 'string' },
-            { name: 'version', type: 'string' },
-            { name: 'chainId', type: 'uint256' },
-            { name: 'verifyingContract', type: 'address' },
-          ],
-          Permit: [
-            { name: 'owner', type: 'address' },
-            { name: 'spender', type: 'address' },
-            { name: 'value', type: 'uint256' },
-            { name: 'nonce', type: 'uint256' },
-            { name: 'deadline', type: 'uint256' },
-          ],
-        },
-        primaryType: 'Permit',
-        domain: { name: 'USD Coin', version: '2', chainId: 1, verifyingContract },
-        message: { owner: eth, spender: ALSO_ALLOWED, value: '1000000', nonce: 0, deadline: '1900000000' },
-      })
+      JSON.stringify(usdcPermit({ verifyingContract, owner: eth, spender: ALSO_ALLOWED, value: '1000000', deadline: '1900000000' }))
     const condition = `eth.eip_712.domain.verifying_contract == '${ALSO_ALLOWED.toLowerCase()}' && eth.eip_712.primary_type == 'Permit' && eth.eip_712.message['value'] <= 1000000 && eth.eip_712.domain.chain_id == 1`
     await withPolicies([{ name: 'permits for one token', effect: 'EFFECT_ALLOW', condition }], async ([allow]) => {
       const ok = await signPayload(eth, typed(ALSO_ALLOWED), 'PAYLOAD_ENCODING_EIP712')

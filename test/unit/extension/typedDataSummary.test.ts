@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { amountText, isUnlimited, timeText } from '@/src/extension/background/approvalText'
 import { checkTypedData, type TypedDataInput } from '@/src/extension/background/typedData'
 import { describeTypedData } from '@/src/extension/background/typedDataSummary'
-import { MAIL_TYPED_DATA, seaportOrder } from '../../helpers/typedData'
+import { MAIL_TYPED_DATA, seaportOrder, usdcPermit } from '../../helpers/typedData'
 
 const ME = '0x4242424242424242424242424242424242424242'
 const SPENDER = '0x5555555555555555555555555555555555555555'
@@ -10,29 +10,8 @@ const TOKEN = '0x6666666666666666666666666666666666666666'
 const MAX = (1n << 256n) - 1n
 const MAX160 = (1n << 160n) - 1n
 
-const DOMAIN_TYPE = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-]
-
 function permit(value: bigint | string): TypedDataInput {
-  return {
-    types: {
-      EIP712Domain: DOMAIN_TYPE,
-      Permit: [
-        { name: 'owner', type: 'address' },
-        { name: 'spender', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'deadline', type: 'uint256' },
-      ],
-    },
-    primaryType: 'Permit',
-    domain: { name: 'USD Coin', version: '2', chainId: 1, verifyingContract: TOKEN },
-    message: { owner: ME, spender: SPENDER, value: value.toString(), nonce: 0, deadline: 1893456000 },
-  }
+  return usdcPermit({ verifyingContract: TOKEN, owner: ME, spender: SPENDER, value: value.toString(), deadline: 1893456000 })
 }
 
 const PERMIT_DETAILS = [
