@@ -4,6 +4,7 @@ import type { OnRampProvider } from '../api/enumLists.js'
 import { EXTENSION_ORIGIN } from '../api/identity.js'
 import { type Network, resolveNetworks } from '../chains/networks.js'
 import { DEV_SERVICE_IDENTITY_PRIVATE_KEY } from '../devchain/devIdentity.js'
+import { parseOidcIssuers, type TrustedIssuer } from './oidc/issuers.js'
 
 /**
  * The service's configuration, resolved once from the environment (wire-formats A6)
@@ -62,6 +63,12 @@ const Env = z.object({
   SIGIL_TOKENS: z.string().optional(),
   /** The dev faucet at POST /dev/faucet: on unless production. */
   SIGIL_DEV_FAUCET: z.enum(['on', 'off']).optional(),
+  /** Trusted OIDC issuers (issue 16): a JSON array, see src/service/oidc/issuers.ts. */
+  SIGIL_OIDC_ISSUERS: z.string().optional(),
+  /** How long a fetch of an issuer's keys (or discovery document) may take. */
+  SIGIL_OIDC_FETCH_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
+  /** The development identity provider at /dev/oidc: on unless production. */
+  SIGIL_DEV_OIDC: z.enum(['on', 'off']).optional(),
   SIGIL_LOG: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 })
@@ -100,6 +107,12 @@ export type ServiceConfig = {
   networks: Network[]
   /** Serve the dev faucet (POST /dev/faucet). */
   devFaucet: boolean
+  /** OIDC issuers whose ID tokens sign users up and in (issue 16). */
+  oidcIssuers: TrustedIssuer[]
+  /** Serve (and trust) the development identity provider at /dev/oidc. */
+  devOidc: boolean
+  /** Timeout of one fetch of an issuer's keys or discovery document. */
+  oidcFetchTimeoutMs: number
 }
 
 /** Base URLs of one on-ramp provider: `live` for sandboxMode false, `sandbox` for true. */
@@ -130,8 +143,10 @@ export function resolveConfig(
   const e = parsed.data
   const production = e.NODE_ENV === 'production'
   let networks: Network[]
+  let oidcIssuers: TrustedIssuer[]
   try {
     networks = resolveNetworks(e.SIGIL_RPC, e.SIGIL_TOKENS)
+    oidcIssuers = parseOidcIssuers(e.SIGIL_OIDC_ISSUERS)
   } catch (err) {
     throw new Error(`invalid configuration: ${(err as Error).message}`)
   }
@@ -162,6 +177,9 @@ export function resolveConfig(
     relay: e.SIGIL_RELAY === 'on',
     networks,
     devFaucet: e.SIGIL_DEV_FAUCET ? e.SIGIL_DEV_FAUCET === 'on' : !production,
+    oidcIssuers,
+    devOidc: e.SIGIL_DEV_OIDC ? e.SIGIL_DEV_OIDC === 'on' : !production,
+    oidcFetchTimeoutMs: e.SIGIL_OIDC_FETCH_TIMEOUT_MS,
   }
   return { ...config, ...overrides }
 }

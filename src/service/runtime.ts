@@ -1,6 +1,8 @@
 import type { ServiceConfig } from './config.js'
 import type { ServiceKeys } from './keys.js'
 import type { Logger } from './logger.js'
+import type { DevIdentityProvider } from '../devchain/oidcProvider.js'
+import type { OidcVerifier } from './oidc/verify.js'
 import type { Database } from './store/sql.js'
 import type { SecretBox } from './store/secrets.js'
 
@@ -16,4 +18,8 @@ export type Runtime = {
   rootOrganizationId: string
   /** Where this instance listens (`http://host:port`), known once the server is bound. */
   baseUrl: string
+  /** Verifies OIDC ID tokens against the trusted issuers (issue 16). */
+  oidc: OidcVerifier
+  /** The development identity provider at /dev/oidc, when served. */
+  devIdp: DevIdentityProvider | undefined
 }

@@ -9,6 +9,8 @@ import type { ServiceConfig } from './config.js'
 import { createApp, type ServiceApp } from './http/app.js'
 import { QUERY_HANDLERS } from './queries/index.js'
 import { startSendTracker } from './sends/tracker.js'
+import { createDevIdentityProvider } from '../devchain/oidcProvider.js'
+import { createOidcVerifier } from './oidc/verify.js'
 import { loadServiceKeys } from './keys.js'
 import { createLogger, type Logger } from './logger.js'
 import type { Runtime } from './runtime.js'
@@ -59,6 +61,13 @@ export async function startService(
     const keys = await loadServiceKeys(db, secrets, config.identityKeyHex)
     const now = options.now ?? Date.now
     const admin = await bootstrap(db, config.dataDir, now())
+    let baseUrl = `http://${config.host}:${config.port}`
+    const devIdp = config.devOidc ? await createDevIdentityProvider({ baseUrl: () => config.publicUrl ?? baseUrl, now }) : undefined
+    const oidc = createOidcVerifier({
+      issuers: () => (devIdp ? [...config.oidcIssuers, devIdp.trusted()] : config.oidcIssuers),
+      now,
+      timeoutMs: config.oidcFetchTimeoutMs,
+    })
     const rt: Runtime = {
       config,
       db,
@@ -67,7 +76,9 @@ export async function startService(
       log,
       now,
       rootOrganizationId: admin.organizationId,
-      baseUrl: `http://${config.host}:${config.port}`,
+      baseUrl,
+      oidc,
+      devIdp,
     }
 
     const engine = createEngine(rt, ACTIVITY_HANDLERS)
@@ -80,6 +91,7 @@ export async function startService(
     const port = (server.address() as AddressInfo).port
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
     rt.baseUrl = url
+    baseUrl = url
     const tracker = startSendTracker(rt)
     log.info('service listening', { url, database: db.kind, dataDir: config.dataDir })
 

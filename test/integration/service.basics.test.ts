@@ -1,3 +1,4 @@
+import { DEV_OIDC_CLIENT_ID, devSubject } from '../../src/devchain/oidcProvider.js'
 import { statSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -215,8 +216,8 @@ describe('activities', () => {
   })
 
   it('creates root users with OAuth providers from claims or from an OIDC token', async () => {
-    const payload = Buffer.from(JSON.stringify({ iss: 'https://issuer.example', sub: 'user-42', aud: 'app-1' })).toString('base64url')
-    const oidcToken = `eyJhbGciOiJub25lIn0.${payload}.sig`
+    // A token of the service's dev identity provider (trusted in development), verified at creation.
+    const oidcToken = await svc.rt.devIdp!.issueIdToken({ email: 'olga@example.com' })
     const r = await svc.post(
       '/public/v1/submit/create_sub_organization',
       submitBody(SUB, svc.admin.organizationId, {
@@ -240,7 +241,7 @@ describe('activities', () => {
     const rows = providers.map((p: any) => [p.providerName, p.issuer, p.subject, p.audience]).sort()
     expect(rows).toEqual([
       ['Example', 'https://accounts.example', 'abc', 'client-9'],
-      ['Token', 'https://issuer.example', 'user-42', 'app-1'],
+      ['Token', svc.rt.devIdp!.issuer(), devSubject('olga@example.com'), DEV_OIDC_CLIENT_ID],
     ])
     const bad = await svc.post(
       '/public/v1/submit/create_sub_organization',

@@ -4,6 +4,7 @@
  * echoed under the old intent key and its result under the old result key, its effects are there;
  * one bad input answers 400 naming the field (in the old intent's spelling).
  */
+import { DEV_OIDC_CLIENT_ID, devSubject } from '../../src/devchain/oidcProvider.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN } from '../../src/api/identity.js'
 import { decryptCredentialBundle } from '../../src/crypto/credentialBundle.js'
@@ -49,9 +50,9 @@ async function users(orgId: string) {
   return r.json.users as any[]
 }
 
-function oidcToken(iss: string, sub: string, aud: string) {
-  const payload = Buffer.from(JSON.stringify({ iss, sub, aud })).toString('base64url')
-  return `eyJhbGciOiJub25lIn0.${payload}.sig`
+/** An ID token of the service's own dev identity provider (a trusted issuer in development). */
+function oidcToken(email: string) {
+  return svc.rt.devIdp!.issueIdToken({ email })
 }
 
 const ETH_ACCOUNT = {
@@ -202,7 +203,7 @@ describe('create_sub_organization V1 to V7', () => {
           userName: 'v5 root',
           apiKeys: [],
           authenticators: [],
-          oauthProviders: [{ providerName: 'Issuer', oidcToken: oidcToken('https://issuer.example', 'v5-user', 'app') }],
+          oauthProviders: [{ providerName: 'Issuer', oidcToken: await oidcToken('v5@example.com') }],
         },
       ],
       rootQuorumThreshold: 1,
@@ -211,7 +212,9 @@ describe('create_sub_organization V1 to V7', () => {
     const r = a.result.createSubOrganizationResultV5
     expect(r.wallet).toBeUndefined()
     const [u] = await users(r.subOrganizationId)
-    expect(u.oauthProviders.map((p: any) => [p.issuer, p.subject, p.audience])).toEqual([['https://issuer.example', 'v5-user', 'app']])
+    expect(u.oauthProviders.map((p: any) => [p.issuer, p.subject, p.audience])).toEqual([
+      [svc.rt.devIdp!.issuer(), devSubject('v5@example.com'), DEV_OIDC_CLIENT_ID],
+    ])
 
     // V5's OAuth providers are by token only: claims alone are not a V5 provider
     await refused(

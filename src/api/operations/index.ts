@@ -6,6 +6,7 @@ import { createApiOnlyUsers } from './create_api_only_users.js'
 import { createAuthenticators, createAuthenticatorsV1 } from './create_authenticators.js'
 import { createFiatOnRampCredential } from './create_fiat_on_ramp_credential.js'
 import { createInvitations } from './create_invitations.js'
+import { createOauthProviders, createOauthProvidersV1 } from './create_oauth_providers.js'
 import { createPolicies } from './create_policies.js'
 import { createPolicyV3, createPolicyV1, createPolicyV2 } from './create_policy.js'
 import { createPrivateKeyTag } from './create_private_key_tag.js'
@@ -92,6 +93,8 @@ import { listUserTags } from './list_user_tags.js'
 import { listUsers } from './list_users.js'
 import { listWalletAccounts } from './list_wallet_accounts.js'
 import { listWallets } from './list_wallets.js'
+import { oauth } from './oauth.js'
+import { oauthLogin } from './oauth_login.js'
 import { otpAuth } from './otp_auth.js'
 import { otpLogin, otpLoginV1 } from './otp_login.js'
 import { recoverUser } from './recover_user.js'
@@ -130,6 +133,8 @@ export const SUBMIT_DEFINITIONS = [
   createAuthenticatorsV1,
   createFiatOnRampCredential,
   createInvitations,
+  createOauthProviders,
+  createOauthProvidersV1,
   createPolicies,
   createPolicyV3,
   createPolicyV1,
@@ -194,6 +199,8 @@ export const SUBMIT_DEFINITIONS = [
   initOtpAuthV1,
   initUserEmailRecovery,
   initUserEmailRecoveryV1,
+  oauth,
+  oauthLogin,
   otpAuth,
   otpLogin,
   otpLoginV1,

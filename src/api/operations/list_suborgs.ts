@@ -4,7 +4,7 @@ import { PaginationOptions } from '../common.js'
 import { defineQuery } from '../operation.js'
 
 /** Filters a sub-organization can be found by. */
-export const SubOrgFilterType = z.enum(['NAME', 'USERNAME', 'EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'PUBLIC_KEY'])
+export const SubOrgFilterType = z.enum(['NAME', 'USERNAME', 'EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'PUBLIC_KEY', 'OIDC_TOKEN'])
 
 /** Sub-organizations of the organization matching a filter → `{organizationIds}`. */
 export const listSuborgs = defineQuery({

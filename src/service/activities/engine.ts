@@ -83,6 +83,9 @@ export function fingerprintOf(rawBody: Uint8Array): string {
   return `sha256:${bytesToHex(sha256(rawBody))}`
 }
 
+/** Activity types whose parameters may hold OIDC ID tokens (sign-up, OAuth providers, OAuth logins). */
+const MAY_CARRY_OIDC_TOKENS = /OAUTH|SUB_ORGANIZATION|CREATE_USERS/
+
 /** A detail naming the activity that failed, for the error body (A2). */
 export function activityDetail(a: Pick<ActivityRow, 'id' | 'status' | 'type'>) {
   return { '@type': 'type.googleapis.com/sigil.ActivityInfo', activityId: a.id, status: a.status, activityType: a.type }
@@ -274,6 +277,8 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         const { voter } = await recordActivity(rt.db, row, vote, evaluated)
         return { activity: { ...row, seq: 0 }, known: knownWith(voter) }
       }
+      // OIDC tokens' signing keys are fetched before the transaction, never while it holds the database.
+      if (MAY_CARRY_OIDC_TOKENS.test(input.type)) await rt.oidc.prefetch(input.parameters)
       return await rt.db.transaction(async (tx) => {
         const result = await runHandler(tx, row, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)

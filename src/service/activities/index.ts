@@ -6,6 +6,7 @@ import { handler as createApiOnlyUsers } from './create_api_only_users.js'
 import { handler as createAuthenticators, handlerV1 as createAuthenticatorsV1 } from './create_authenticators.js'
 import { handler as createFiatOnRampCredential } from './create_fiat_on_ramp_credential.js'
 import { handler as createInvitations } from './create_invitations.js'
+import { handler as createOauthProviders, handlerV2 as createOauthProvidersV2 } from './create_oauth_providers.js'
 import { handler as createPolicies } from './create_policies.js'
 import { handler as createPolicy, handlerV1 as createPolicyV1, handlerV2 as createPolicyV2 } from './create_policy.js'
 import { handler as createPrivateKeyTag } from './create_private_key_tag.js'
@@ -57,6 +58,8 @@ import { handler as initImportWallet } from './init_import_wallet.js'
 import { handler as initOtp, handlerV1 as initOtpV1, handlerV2 as initOtpV2 } from './init_otp.js'
 import { handler as initOtpAuth, handlerV1 as initOtpAuthV1, handlerV2 as initOtpAuthV2 } from './init_otp_auth.js'
 import { handler as initUserEmailRecovery, handlerV1 as initUserEmailRecoveryV1 } from './init_user_email_recovery.js'
+import { handler as oauth } from './oauth.js'
+import { handler as oauthLogin } from './oauth_login.js'
 import { handler as otpAuth } from './otp_auth.js'
 import { handlerV1 as otpLoginV1, handlerV2 as otpLoginV2 } from './otp_login.js'
 import { handler as recoverUser } from './recover_user.js'
@@ -95,6 +98,8 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_AUTHENTICATORS: createAuthenticatorsV1,
   ACTIVITY_TYPE_CREATE_FIAT_ON_RAMP_CREDENTIAL: createFiatOnRampCredential,
   ACTIVITY_TYPE_CREATE_INVITATIONS: createInvitations,
+  ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2: createOauthProvidersV2,
+  ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS: createOauthProviders,
   ACTIVITY_TYPE_CREATE_POLICIES: createPolicies,
   ACTIVITY_TYPE_CREATE_POLICY_V3: createPolicy,
   ACTIVITY_TYPE_CREATE_POLICY: createPolicyV1,
@@ -159,6 +164,8 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_INIT_OTP_AUTH: initOtpAuthV1,
   ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2: initUserEmailRecovery,
   ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY: initUserEmailRecoveryV1,
+  ACTIVITY_TYPE_OAUTH: oauth,
+  ACTIVITY_TYPE_OAUTH_LOGIN: oauthLogin,
   ACTIVITY_TYPE_OTP_AUTH: otpAuth,
   ACTIVITY_TYPE_OTP_LOGIN_V2: otpLoginV2,
   ACTIVITY_TYPE_OTP_LOGIN: otpLoginV1,

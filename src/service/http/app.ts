@@ -7,6 +7,7 @@ import { readBody, limitBody } from './body.js'
 import { cors, sameOriginOnly } from './cors.js'
 import { identityDocument } from './identity.js'
 import { SERVICE_IDENTITY_PATH } from '../../api/serviceIdentity.js'
+import { DEV_OIDC_PATH } from '../../devchain/oidcProvider.js'
 import { handleQuery, handleSubmit } from './dispatch.js'
 import type { Dispatcher } from './dispatch.js'
 import { asSigilError, errorResponse } from './errors.js'
@@ -60,7 +61,18 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
     '/dev/faucet',
     cors({ allowed: (origin) => extensionFaucet(origin, '/dev/faucet'), methods: 'POST, OPTIONS', expose: 'X-Request-Id' }),
   )
-  app.use('/dev/*', sameOriginOnly({ alsoAllow: extensionFaucet }))
+  // The dev identity provider's discovery and keys are public documents; its token endpoint answers
+  // the extension (its "Continue with …" exchanges the code from its background).
+  const extension = (origin: string) => /^(chrome|moz)-extension:\/\//.test(origin) && originAllowed(origin, rt.config.allowedOrigins)
+  const devOidcPublic = new Set([`${DEV_OIDC_PATH}/jwks`, `${DEV_OIDC_PATH}/.well-known/openid-configuration`])
+  const extensionDev = (origin: string, path: string) =>
+    devOidcPublic.has(path) || ((path === '/dev/faucet' || path === `${DEV_OIDC_PATH}/token`) && extension(origin))
+  if (rt.devIdp) {
+    for (const path of devOidcPublic) app.use(path, cors({ allowed: () => true, methods: 'GET, OPTIONS' }))
+    app.use(`${DEV_OIDC_PATH}/token`, cors({ allowed: extension, methods: 'POST, OPTIONS', headers: 'Content-Type' }))
+  }
+  app.use('/dev/*', sameOriginOnly({ alsoAllow: extensionDev }))
+  rt.devIdp?.mount(app)
 
   app.get('/healthz', (c) =>
     c.json({

@@ -4,7 +4,7 @@
  */
 import type { Sql } from './sql.js'
 import { toTimestamp } from './time.js'
-import type { OauthProviderRow } from './users.js'
+import type { OauthProviderRow, UserRow } from './users.js'
 
 /** The organization's OAuth providers, of one user when `userId` is given; oldest first. */
 export async function listOauthProviders(sql: Sql, orgId: string, userId?: string): Promise<OauthProviderRow[]> {
@@ -33,4 +33,28 @@ export function oauthProviderToWire(p: OauthProviderRow) {
     createdAt: toTimestamp(Number(p.created_at)),
     updatedAt: toTimestamp(Number(p.updated_at)),
   }
+}
+
+/** An OIDC identity: a verified ID token's issuer, audience and subject. */
+export type OidcIdentity = { iss: string; aud: string; sub: string }
+
+/**
+ * The user with this OAuth identity in the organization or its sub-organizations (any depth), the
+ * nearest first; undefined when none.
+ */
+export async function findUserInTreeByOauthIdentity(sql: Sql, orgId: string, id: OidcIdentity): Promise<UserRow | undefined> {
+  const [row] = await sql.query<UserRow & { depth: number }>(
+    `WITH RECURSIVE down(id, depth) AS (
+       SELECT id, 0 FROM organizations WHERE id = $1 AND deleted_at IS NULL
+       UNION ALL
+       SELECT o.id, down.depth + 1 FROM organizations o JOIN down ON o.parent_id = down.id WHERE o.deleted_at IS NULL
+     )
+     SELECT u.*, down.depth FROM oauth_providers p
+       JOIN down ON p.organization_id = down.id
+       JOIN users u ON u.id = p.user_id
+      WHERE p.issuer = $2 AND p.subject = $3 AND p.audience = $4
+      ORDER BY down.depth, p.created_at, p.id LIMIT 1`,
+    [orgId, id.iss, id.sub, id.aud],
+  )
+  return row
 }

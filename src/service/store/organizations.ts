@@ -167,7 +167,7 @@ export async function isSelfOrAncestor(sql: Sql, ancestorId: string, orgId: stri
 
 /** What a sub-organization can be found by (list_suborgs `filterType`) and the value it must have. */
 export type SubOrganizationFilter = {
-  type: 'NAME' | 'USERNAME' | 'EMAIL' | 'PHONE_NUMBER' | 'CREDENTIAL_ID' | 'PUBLIC_KEY'
+  type: 'NAME' | 'USERNAME' | 'EMAIL' | 'PHONE_NUMBER' | 'CREDENTIAL_ID' | 'PUBLIC_KEY' | 'OIDC_TOKEN'
   value: string
 }
 
@@ -179,6 +179,9 @@ const SUB_ORGANIZATION_FILTERS: Record<SubOrganizationFilter['type'], string> = 
   PHONE_NUMBER: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.user_phone_number = $2)',
   CREDENTIAL_ID: 'EXISTS (SELECT 1 FROM authenticators a WHERE a.organization_id = o.id AND a.credential_id = $2)',
   PUBLIC_KEY: 'EXISTS (SELECT 1 FROM api_keys k WHERE k.organization_id = o.id AND k.public_key = lower($2))',
+  // The value is the verified identity `{"iss","aud","sub"}` as JSON (the query verifies the token).
+  OIDC_TOKEN: `EXISTS (SELECT 1 FROM oauth_providers p WHERE p.organization_id = o.id
+    AND p.issuer = ($2::jsonb ->> 'iss') AND p.subject = ($2::jsonb ->> 'sub') AND p.audience = ($2::jsonb ->> 'aud'))`,
 }
 
 /**

@@ -108,6 +108,10 @@ const SUBMIT_NAMES = [
   'create_read_write_session_v1',
   // issue 16: OAuth providers
   'delete_oauth_providers',
+  'create_oauth_providers',
+  'create_oauth_providers_v1',
+  'oauth',
+  'oauth_login',
   // issue 16
   'create_read_only_session',
   'email_auth',

@@ -1,6 +1,5 @@
 import type { ApiKeyParams, AuthenticatorParams, OauthProviderParams } from '../../../api/common.js'
 import { invalidField } from '../../../api/errors.js'
-import { decodeJwtPayload } from '../../../crypto/jwt.js'
 import { insertOauthProvider, insertUser } from '../../store/users.js'
 import type { ActivityContext } from '../types.js'
 import { registerApiKey, registerAuthenticator } from './credentials.js'
@@ -54,16 +53,7 @@ export async function createUser(ctx: ActivityContext, orgId: string, u: NewUser
     await registerAuthenticator(ctx, orgId, userId, a, `${field}.authenticators[${i}]`)
   }
   for (const [i, p] of u.oauthProviders.entries()) {
-    const f = `${field}.oauthProviders[${i}]`
-    let claims = p.oidcClaims
-    if (!claims && p.oidcToken) {
-      const payload = decodeJwtPayload(p.oidcToken)
-      if (payload && typeof payload.iss === 'string' && typeof payload.sub === 'string') {
-        const aud = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud
-        claims = { iss: payload.iss, sub: payload.sub, aud: typeof aud === 'string' ? aud : '' }
-      }
-    }
-    if (!claims) throw invalidField(f, 'needs oidcClaims or a decodable oidcToken')
+    const claims = await oauthIdentity(ctx, p, `${field}.oauthProviders[${i}]`)
     await insertOauthProvider(ctx.tx, {
       id: crypto.randomUUID(),
       orgId,
@@ -76,4 +66,29 @@ export async function createUser(ctx: ActivityContext, orgId: string, u: NewUser
     })
   }
   return userId
+}
+
+/**
+ * The OIDC identity `{iss, aud, sub}` an OAuth provider parameter names: its `oidcToken` verified
+ * (signature, trusted issuer, audience, expiry; src/service/oidc/verify.ts), or the `oidcClaims` the
+ * organization states itself (V2 parameters). Both given: they must name the same identity.
+ *
+ * @throws TOKEN_INVALID naming `field.oidcToken` when the token does not verify
+ * @throws INVALID_ARGUMENT naming `field` when neither is given, or `field.oidcClaims` when it disagrees with the token
+ */
+export async function oauthIdentity(
+  ctx: ActivityContext,
+  p: OauthProviderParams,
+  field: string,
+): Promise<{ iss: string; aud: string; sub: string }> {
+  if (p.oidcToken !== undefined) {
+    const t = await ctx.rt.oidc.verify(p.oidcToken, { field: `${field}.oidcToken` })
+    const c = p.oidcClaims
+    if (c && (c.iss.replace(/\/+$/, '') !== t.iss || c.aud !== t.aud || c.sub !== t.sub)) {
+      throw invalidField(`${field}.oidcClaims`, 'names another identity than oidcToken')
+    }
+    return { iss: t.iss, aud: t.aud, sub: t.sub }
+  }
+  if (p.oidcClaims) return p.oidcClaims
+  throw invalidField(field, 'needs oidcToken or oidcClaims')
 }
