@@ -10,6 +10,8 @@ const tmp = '.tmp'
 mkdirSync(tmp, { recursive: true })
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const rows = []
+/** Failed tests by runner, repeated at the end so the last lines of a long log name them. */
+const failures = []
 
 function run(cmd, args, env = {}) {
   const started = Date.now()
@@ -48,6 +50,23 @@ function vitest(name, projects, env = {}) {
     failed = report.numFailedTests + (report.numRuntimeErrorTestSuites ?? 0)
     skipped = report.numPendingTests + report.numTodoTests
     if (!ok && failed === 0) failed = 1 // a crash outside any test still fails the run
+    for (const file of report.testResults ?? []) {
+      const where = String(file.name ?? '').replace(`${process.cwd()}/`, '')
+      for (const t of file.assertionResults ?? []) {
+        if (t.status !== 'failed') continue
+        const why = String(t.failureMessages?.[0] ?? '')
+          .split('\n')[0]
+          .slice(0, 300)
+        failures.push(`${name}: ${where} > ${t.fullName ?? t.title}\n    ${why}`)
+      }
+      if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) {
+        failures.push(
+          `${name}: ${where} (the file failed outside its tests)\n    ${String(file.message ?? '')
+            .split('\n')[0]
+            .slice(0, 300)}`,
+        )
+      }
+    }
   } catch {
     failed = 1 // no report: the runner itself failed
   }
@@ -70,6 +89,10 @@ if (process.env.SIGIL_TEST_DATABASE_URL) {
 vitest('e2e', ['e2e'])
 vitest('e2e-firefox', ['e2e-firefox'])
 
+if (failures.length) {
+  console.log('\nfailed tests:')
+  for (const f of failures) console.log(`  ${f}`)
+}
 console.log('\nrunner                 passed  failed  skipped  seconds')
 for (const [name, p, f, s, ms] of rows) {
   console.log(
