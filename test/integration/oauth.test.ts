@@ -10,11 +10,12 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bytesToHex } from '../../src/crypto/encoding.js'
+import { p256 } from '@noble/curves/nist.js'
+import { base64UrlEncode, bytesToHex, utf8Encode } from '../../src/crypto/encoding.js'
 import { oidcNonce } from '../../src/crypto/oidcNonce.js'
 import { generateP256KeyPair, p256PublicKeyFromPrivate } from '../../src/crypto/p256.js'
 import { startTestIssuer, type TestIssuer } from '../helpers/oidcIssuer.js'
-import { adminTurnkeyClient, startTestService, type TestService } from './helpers/service.js'
+import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
 let idp: TestIssuer
@@ -218,6 +219,39 @@ describe('oauth_login and oauth', () => {
     )
     expect([e.grpc, e.code]).toEqual([5, 'NOT_FOUND'])
     expect(e.message).toContain('OAuth identity')
+  })
+})
+
+describe('stamp_login with X-Stamp-Attested (OIDC), as @turnkey/core logs in with OAuth', () => {
+  function attested(token: string, privateKey: Uint8Array) {
+    const publicKey = bytesToHex(p256.getPublicKey(privateKey, true))
+    return {
+      async stamp(body: string) {
+        const signature = bytesToHex(p256.sign(utf8Encode(body), privateKey, { prehash: true, lowS: false, format: 'der' }))
+        const json = JSON.stringify({ publicKeyAttestation: token, scheme: 'STAMP_ATTESTED_SCHEME_P256_OIDC', publicKey, signature })
+        return { stampHeaderName: 'X-Stamp-Attested', stampHeaderValue: base64UrlEncode(utf8Encode(json)) }
+      },
+    }
+  }
+
+  it('a token whose nonce is sha256 of the stamp key logs in the user holding its identity; another key is refused', async () => {
+    const kp = generateP256KeyPair()
+    const stampKey = bytesToHex(p256.getPublicKey(kp.privateKey, true))
+    const token = await idp.sign({ sub: 'ada-1', nonce: oidcNonce(stampKey) })
+    const session = generateP256KeyPair()
+    const body = (org: string) =>
+      submitBody('ACTIVITY_TYPE_STAMP_LOGIN', org, { publicKey: bytesToHex(session.publicKey), expirationSeconds: '900' })
+    const ok = await svc.post('/public/v1/submit/stamp_login', body(root), attested(token, kp.privateKey))
+    expect(ok.status, JSON.stringify(ok.json)).toBe(200)
+    const claims = JSON.parse(Buffer.from(ok.json.activity.result.stampLoginResult.session.split('.')[1], 'base64url').toString())
+    expect([claims.user_id, claims.organization_id]).toEqual([userId, subOrg])
+
+    const other = await svc.post('/public/v1/submit/stamp_login', body(root), attested(token, generateP256KeyPair().privateKey))
+    expect(other.status).toBe(401)
+    expect(other.json.message).toContain('nonce')
+    // Elsewhere than stamp_login an attested stamp is no credential.
+    const who = await svc.post('/public/v1/query/whoami', { organizationId: subOrg }, attested(token, kp.privateKey))
+    expect(who.status).toBe(401)
   })
 })
 

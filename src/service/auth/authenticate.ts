@@ -17,6 +17,7 @@ import {
   setAuthenticatorSignCount,
 } from '../store/users.js'
 import { attestedSignatureCheck, authenticateAttested } from '../otp/attested.js'
+import type { OidcVerifier } from '../oidc/verify.js'
 import { originAllowed } from './origins.js'
 import type { Principal } from './principal.js'
 
@@ -44,6 +45,8 @@ export type AuthenticateInput = {
   now: number
   /** The verifier key of OTP verification tokens; given only where X-Stamp-Attested is accepted (stamp_login, issue 5). */
   verifierPublicKeyHex?: string | undefined
+  /** The OIDC verifier, for X-Stamp-Attested with an OIDC token (stamp_login, issue 16). */
+  oidc?: OidcVerifier | undefined
   /**
    * The service's session key; given only where an `X-Session` read-only session is accepted: on
    * queries. Anywhere else (every submit path) a read-only session is refused with 403.

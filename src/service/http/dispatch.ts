@@ -167,6 +167,7 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
     allowDescendant: DESCENDANT_LOOKUP.has(definition.name),
     now,
     verifierPublicKeyHex: definition.name === 'stamp_login' ? rt.keys.verifier.publicKeyHex : undefined,
+    oidc: definition.name === 'stamp_login' ? rt.oidc : undefined,
   })
   if (Math.abs(Number(body.timestampMs) - now) > rt.config.timestampWindowMs) {
     throw fieldError('TIMESTAMP_OUT_OF_WINDOW', 'timestampMs', 'request timestamp is outside the allowed window of the service clock')

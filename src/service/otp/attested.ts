@@ -6,6 +6,9 @@ import type { Principal } from '../auth/principal.js'
 import type { Sql } from '../store/sql.js'
 import { isSelfOrAncestor } from '../store/organizations.js'
 import { findUserByContact } from './contact.js'
+import { acceptedNonces } from '../activities/shared/oauthIdentity.js'
+import type { OidcVerifier } from '../oidc/verify.js'
+import { findUserInTreeByOauthIdentity } from '../store/oauthProviders.js'
 
 /** Checks an `X-Stamp-Attested` header's signature over the raw body (B1.4); throws a SigilError. */
 export function attestedSignatureCheck(header: string, rawBody: Uint8Array): void {
@@ -34,14 +37,15 @@ export function attestedSignatureCheck(header: string, rawBody: Uint8Array): voi
 export async function authenticateAttested(
   sql: Sql,
   header: string,
-  input: { rawBody: Uint8Array; organizationId: string; now: number; verifierPublicKeyHex: string },
+  input: { rawBody: Uint8Array; organizationId: string; now: number; verifierPublicKeyHex: string; oidc?: OidcVerifier | undefined },
 ): Promise<{ principal: Principal; effectiveOrganizationId: string }> {
   attestedSignatureCheck(header, input.rawBody)
   const parsed = parseAttestedStamp(header)
   if (!parsed.ok) throw new SigilError('STAMP_MALFORMED', 'X-Stamp-Attested is malformed')
   const stamp = parsed.stamp
+  if (stamp.scheme === 'STAMP_ATTESTED_SCHEME_P256_OIDC' && input.oidc) return authenticateOidc(sql, stamp, input.oidc, input.organizationId)
   if (stamp.scheme !== 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN') {
-    throw new SigilError('STAMP_SCHEME_UNSUPPORTED', 'X-Stamp-Attested: only STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN is supported')
+    throw new SigilError('STAMP_SCHEME_UNSUPPORTED', 'X-Stamp-Attested: this scheme is not supported here')
   }
   const token = verifyVerificationToken(stamp.publicKeyAttestation, input.verifierPublicKeyHex, { nowMs: input.now })
   if (!token.ok) {
@@ -75,6 +79,44 @@ export async function authenticateAttested(
       organizationId: user.organization_id,
       credentialKind: 'ATTESTED',
       credentialId: claims.id,
+      publicKey: stampKey,
+      scheme: stamp.scheme,
+      signature: stamp.signature,
+    },
+    effectiveOrganizationId: user.organization_id,
+  }
+}
+
+/**
+ * `STAMP_ATTESTED_SCHEME_P256_OIDC` (B1.4; issue 16): the attestation is an OIDC ID token of a trusted
+ * issuer whose nonce is sha256 of the stamp's public key (the key that signed the body); the principal
+ * is the user holding the token's identity in the request organization or its sub-organizations.
+ */
+async function authenticateOidc(
+  sql: Sql,
+  stamp: { publicKeyAttestation: string; publicKey: string; scheme: string; signature: string },
+  oidc: OidcVerifier,
+  organizationId: string,
+): Promise<{ principal: Principal; effectiveOrganizationId: string }> {
+  let stampKey: string
+  let nonces: string[]
+  try {
+    stampKey = compressedKeyHex(stamp.publicKey, 'publicKey')
+    nonces = acceptedNonces(stamp.publicKey, 'publicKey')
+  } catch {
+    throw new SigilError('STAMP_MALFORMED', 'X-Stamp-Attested: public key is not a P-256 key')
+  }
+  const t = await oidc.verify(stamp.publicKeyAttestation, { field: 'X-Stamp-Attested.publicKeyAttestation', nonce: nonces })
+  const user = await findUserInTreeByOauthIdentity(sql, organizationId, t)
+  if (!user) {
+    throw new SigilError('STAMP_KEY_UNKNOWN', 'X-Stamp-Attested: no user with this OAuth identity in the organization or its sub-organizations')
+  }
+  return {
+    principal: {
+      userId: user.id,
+      organizationId: user.organization_id,
+      credentialKind: 'ATTESTED',
+      credentialId: `oidc:${t.iss}#${t.sub}`,
       publicKey: stampKey,
       scheme: stamp.scheme,
       signature: stamp.signature,
