@@ -50,6 +50,12 @@ const Account = z.object({
   verificationToken: z.string().optional(),
   oidcToken: z.string().optional(),
 })
+const OauthLogin = z.object({
+  oidcToken: z.string().min(1, { error: 'required' }),
+  publicKey: z.string().min(1, { error: 'required' }),
+  invalidateExisting: z.boolean().optional(),
+  organizationId: z.string().optional(),
+})
 const OtpAuth = z.object({ otpId: z.string(), otpCode: z.string(), targetPublicKey: z.string() })
 const RecoveryInit = z.object({ email: z.string().min(1, { error: 'required' }), targetPublicKey: z.string() })
 const AcceptInvitation = z.object({
@@ -82,6 +88,7 @@ export function createRelayApp(o: RelayOptions): Hono {
   const upstreamOf = upstreamFactory(o)
   const appName = o.appName ?? 'Sigil'
   const otps = new Map<string, OtpInfo>()
+  const oauthProviders = o.oauthProviders ?? (() => [])
   const app = new Hono()
 
   const rememberOtp = (otpId: string, info: Omit<OtpInfo, 'expires'>) => {
@@ -116,7 +123,7 @@ export function createRelayApp(o: RelayOptions): Hono {
     })
   }
 
-  async function findAccount(u: Upstream, filterType: 'EMAIL' | 'PHONE_NUMBER' | 'PUBLIC_KEY', filterValue: string) {
+  async function findAccount(u: Upstream, filterType: 'EMAIL' | 'PHONE_NUMBER' | 'PUBLIC_KEY' | 'OIDC_TOKEN', filterValue: string) {
     const { organizationIds } = await u.client.listSuborgs({ organizationId: u.parentOrgId, filterType, filterValue })
     return organizationIds[0]
   }
@@ -239,7 +246,16 @@ export function createRelayApp(o: RelayOptions): Hono {
       if (await findAccount(u, contact.filter, normalise(contact.otpType, contact.value))) {
         throw new SigilError('ALREADY_EXISTS', 'an account with this contact already exists')
       }
-    } else if (b.authenticators.length === 0 && b.apiKeys.length === 0 && b.oauthProviders.length === 0) {
+    }
+    for (const [i, p] of b.oauthProviders.entries()) {
+      if (p.oidcClaims && !p.oidcToken) {
+        throw new SigilError('INVALID_ARGUMENT', `oauthProviders[${i}].oidcToken: a sign-up proves its OAuth identity with an ID token`)
+      }
+      if (p.oidcToken && (await findAccount(u, 'OIDC_TOKEN', p.oidcToken))) {
+        throw new SigilError('ALREADY_EXISTS', 'an account with this OAuth identity already exists')
+      }
+    }
+    if (!contact && b.authenticators.length === 0 && b.apiKeys.length === 0 && b.oauthProviders.length === 0) {
       throw new SigilError('INVALID_ARGUMENT', 'authenticators: a sign-up needs a contact, a passkey or a key')
     }
     return createAccount(
@@ -252,12 +268,28 @@ export function createRelayApp(o: RelayOptions): Hono {
       b,
     )
   }
+  route('/v1/oauth_login', OauthLogin, async (u, b) => {
+    const organizationId = b.organizationId ?? (await findAccount(u, 'OIDC_TOKEN', b.oidcToken))
+    if (!organizationId) throw new SigilError('NOT_FOUND', 'no account for this OAuth identity')
+    const r = await u.client.oauthLogin({
+      organizationId,
+      oidcToken: b.oidcToken,
+      publicKey: b.publicKey,
+      ...(b.invalidateExisting !== undefined ? { invalidateExisting: b.invalidateExisting } : {}),
+    })
+    return { session: r.session }
+  })
   route('/v1/signup', Signup, signup)
   route('/v1/signup_v2', Signup, signup)
 
   route('/v1/account', Account, async (u, b) => {
-    if (b.filterType === 'OIDC_TOKEN' || b.filterType === 'OIDC_CLAIMS') {
-      throw new SigilError('INVALID_ARGUMENT', 'filterType: OAuth accounts are not supported by this relay')
+    if (b.filterType === 'OIDC_CLAIMS') {
+      throw new SigilError('INVALID_ARGUMENT', 'filterType: look accounts up by OIDC_TOKEN (claims alone prove nothing)')
+    }
+    if (b.filterType === 'OIDC_TOKEN') {
+      // The upstream verifies the token (signature, trusted issuer, audience, expiry): proof of the identity.
+      const organizationId = await findAccount(u, 'OIDC_TOKEN', b.oidcToken ?? b.filterValue)
+      return organizationId ? { organizationId } : {}
     }
     if (b.filterType === 'PUBLIC_KEY') {
       const organizationId = await findAccount(u, 'PUBLIC_KEY', b.filterValue)
@@ -272,7 +304,10 @@ export function createRelayApp(o: RelayOptions): Hono {
   })
 
   route('/v1/wallet_kit_config', z.object({}).loose(), async (u) => ({
-    enabledProviders: ['email', 'sms', 'passkey'],
+    enabledProviders: ['email', 'sms', 'passkey', ...(oauthProviders().length ? ['oauth'] : [])],
+    oauthClientIds: Object.fromEntries(oauthProviders().map((p) => [p.name, p.clientId])),
+    // Sigil: each provider as a client runs its authorization-code flow (the extension's "Continue with …").
+    oauthProviders: oauthProviders(),
     sessionExpirationSeconds: '900',
     organizationId: u.parentOrgId,
     otpAlphanumeric: true,

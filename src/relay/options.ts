@@ -20,4 +20,15 @@ export type RelayOptions = {
   cors?: boolean
   fetch?: typeof globalThis.fetch
   now?: () => number
+  /** The OIDC providers sign-up and login may use ("Continue with …"), announced by /v1/wallet_kit_config. */
+  oauthProviders?: () => RelayOauthProvider[]
+}
+
+/** An OIDC provider as a client needs it to run the authorization-code flow with PKCE. */
+export type RelayOauthProvider = {
+  name: string
+  issuer: string
+  clientId: string
+  authorizationEndpoint: string | undefined
+  tokenEndpoint: string | undefined
 }

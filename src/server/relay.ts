@@ -25,6 +25,14 @@ export function mountRelay(app: ServiceApp, rt: Runtime): void {
     // The service's CORS covers its interface only: the relay answers its own preflights.
     cors: true,
     now: rt.now,
+    oauthProviders: () =>
+      rt.oidc.issuers().map((t) => ({
+        name: t.name,
+        issuer: t.issuer,
+        clientId: t.clientId,
+        authorizationEndpoint: t.authorizationEndpoint,
+        tokenEndpoint: t.tokenEndpoint,
+      })),
   })
   app.route('/auth', relay)
 }

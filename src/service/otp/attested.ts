@@ -43,7 +43,8 @@ export async function authenticateAttested(
   const parsed = parseAttestedStamp(header)
   if (!parsed.ok) throw new SigilError('STAMP_MALFORMED', 'X-Stamp-Attested is malformed')
   const stamp = parsed.stamp
-  if (stamp.scheme === 'STAMP_ATTESTED_SCHEME_P256_OIDC' && input.oidc) return authenticateOidc(sql, stamp, input.oidc, input.organizationId)
+  if (stamp.scheme === 'STAMP_ATTESTED_SCHEME_P256_OIDC' && input.oidc)
+    return authenticateOidc(sql, stamp, input.oidc, input.organizationId)
   if (stamp.scheme !== 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN') {
     throw new SigilError('STAMP_SCHEME_UNSUPPORTED', 'X-Stamp-Attested: this scheme is not supported here')
   }
@@ -109,7 +110,10 @@ async function authenticateOidc(
   const t = await oidc.verify(stamp.publicKeyAttestation, { field: 'X-Stamp-Attested.publicKeyAttestation', nonce: nonces })
   const user = await findUserInTreeByOauthIdentity(sql, organizationId, t)
   if (!user) {
-    throw new SigilError('STAMP_KEY_UNKNOWN', 'X-Stamp-Attested: no user with this OAuth identity in the organization or its sub-organizations')
+    throw new SigilError(
+      'STAMP_KEY_UNKNOWN',
+      'X-Stamp-Attested: no user with this OAuth identity in the organization or its sub-organizations',
+    )
   }
   return {
     principal: {
