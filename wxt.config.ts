@@ -10,7 +10,7 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Sigil',
     description: 'A wallet whose keys never live in the browser.',
-    permissions: ['storage', 'alarms'],
+    permissions: ['storage', 'alarms', 'identity'],
     host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
     // A service elsewhere is reached only after the user allows its host (popup Settings, issue 13 item 9).
     optional_host_permissions: ['https://*/*'],

@@ -23,6 +23,13 @@ export default defineBackground(() => {
       openTab: async (url) => {
         await browser.tabs.create({ url })
       },
+      // "Continue with …" (issue 16): the browser's own sign-in window; its redirect never loads.
+      webAuthFlow: async (url) => {
+        const back = await browser.identity.launchWebAuthFlow({ url, interactive: true })
+        if (!back) throw new Error('the sign-in window returned nothing')
+        return back
+      },
+      authRedirectUrl: () => browser.identity.getRedirectURL('oidc'),
     },
     {
       openApprovalWindow: async (id) => {

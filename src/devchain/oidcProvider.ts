@@ -133,7 +133,8 @@ ${message ? `<p id="email-error" class="err" role="alert">${esc(message)}</p>` :
     return {
       'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; base-uri 'none'; frame-ancestors 'none'`,
       'Cache-Control': 'no-store',
-      'Referrer-Policy': 'no-referrer',
+      // same-origin, not no-referrer: with no-referrer the form's POST carries `Origin: null` (refused by /dev/*).
+      'Referrer-Policy': 'same-origin',
     }
   }
 

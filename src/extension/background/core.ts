@@ -60,6 +60,13 @@ export type CoreDeps = {
   alarms: AlarmsLike
   /** Open a URL in a new tab (`browser.tabs.create`). */
   openTab(url: string): Promise<void>
+  /**
+   * Runs an OAuth authorization in the browser's own window (`browser.identity.launchWebAuthFlow`,
+   * interactive) and resolves with the URL it was redirected to; absent where the browser has none.
+   */
+  webAuthFlow?: (url: string) => Promise<string>
+  /** The redirect URL the browser intercepts for {@link webAuthFlow} (`browser.identity.getRedirectURL`). */
+  authRedirectUrl?: () => string
   fetch?: typeof globalThis.fetch
   now?: () => number
 }

@@ -14,6 +14,7 @@ import { BUILD_CONFIG } from './buildConfig'
 import { popupMethod } from './methods'
 import { onRampStatus, readLastOnRamp, startOnRamp } from './onRamp'
 import { startOtp, verifyOtp } from './otp'
+import { loginWithOauth, oauthProviders } from './oauth'
 import { CredentialId, readLastLogin } from './lastLogin'
 import { beginPasskeyLogin, finishPasskeyLogin, passkeySignup } from './passkey'
 import { readPending } from './pending'
@@ -121,6 +122,14 @@ export const POPUP_METHODS = {
   serviceConnect: popupMethod({
     params: z.object({ fingerprint: z.string().regex(/^[0-9A-F]{4}( [0-9A-F]{4}){7}$/, 'must be the fingerprint shown') }),
     handler: (p, { core }) => confirmService(core, p),
+  }),
+  oauthProviders: popupMethod({
+    params: noParams,
+    handler: (_p, { core }) => oauthProviders(core),
+  }),
+  oauthLogin: popupMethod({
+    params: z.object({ issuer: z.url({ protocol: /^https?$/ }).max(2048) }).strict(),
+    handler: async (p, { core }) => sessionView(await loginWithOauth(core, p)),
   }),
   otpStart: popupMethod({
     params: otpStart,

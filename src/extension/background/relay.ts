@@ -17,7 +17,18 @@ const SessionResult = z.object({ session: z.string().min(1).max(8192) })
 const SignupResult = z.object({ organizationId: z.string().min(1), userId: z.string().min(1) }).loose()
 const AccountResult = z.object({ organizationId: z.string().optional() })
 const RecoveryInitResult = z.object({ organizationId: z.string().min(1), userId: z.string().min(1) }).loose()
-const WalletKitConfig = z.object({ organizationId: z.string().min(1) }).loose()
+/** An OIDC provider the relay announces (Sigil's wallet_kit_config `oauthProviders`). */
+const OauthProvider = z.object({
+  name: z.string().min(1).max(40),
+  issuer: z.url({ protocol: /^https?$/ }),
+  clientId: z.string().min(1).max(512),
+  authorizationEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+  tokenEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+})
+export type RelayOauthProvider = z.output<typeof OauthProvider>
+const WalletKitConfig = z
+  .object({ organizationId: z.string().min(1), oauthProviders: z.array(OauthProvider).max(20).optional().catch(undefined) })
+  .loose()
 const ErrorBody = z.object({ code: z.number(), message: z.string() }).loose()
 
 /** `/v1/signup` body (wire-formats B6 signup). */
@@ -32,7 +43,8 @@ export type SignupBody = {
   clientSignature?: ClientSignature
   apiKeys: ApiKeyParams[]
   authenticators: AuthenticatorParams[]
-  oauthProviders: never[]
+  /** OAuth sign-up: the provider's ID token proves the identity (verified by the service). */
+  oauthProviders: Array<{ providerName: string; oidcToken: string }>
 }
 
 /** The relay endpoints the extension uses. */
@@ -49,11 +61,13 @@ export type RelayClient = {
     organizationId: string
   }): Promise<z.output<typeof SessionResult>>
   signup(body: SignupBody): Promise<z.output<typeof SignupResult>>
-  account(body: {
-    filterType: 'EMAIL' | 'PHONE_NUMBER'
-    filterValue: string
-    verificationToken: string
-  }): Promise<z.output<typeof AccountResult>>
+  account(
+    body:
+      | { filterType: 'EMAIL' | 'PHONE_NUMBER'; filterValue: string; verificationToken: string }
+      | { filterType: 'OIDC_TOKEN'; filterValue: string },
+  ): Promise<z.output<typeof AccountResult>>
+  /** A session JWT for `publicKey`; the ID token's nonce is sha256 of it. */
+  oauthLogin(body: { oidcToken: string; publicKey: string; organizationId: string }): Promise<z.output<typeof SessionResult>>
   recoveryInit(body: { email: string; targetPublicKey: string }): Promise<z.output<typeof RecoveryInitResult>>
   walletKitConfig(): Promise<z.output<typeof WalletKitConfig>>
 }
@@ -100,6 +114,7 @@ export function createRelayClient(opts: { baseUrl: string; fetch?: typeof global
     otpLogin: (body) => post('/v1/otp_login_v2', body, SessionResult),
     signup: (body) => post('/v1/signup_v2', body, SignupResult),
     account: (body) => post('/v1/account', body, AccountResult),
+    oauthLogin: (body) => post('/v1/oauth_login', body, SessionResult),
     recoveryInit: (body) => post('/v1/recovery_init', body, RecoveryInitResult),
     walletKitConfig: () => post('/v1/wallet_kit_config', {}, WalletKitConfig),
   }

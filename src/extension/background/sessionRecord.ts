@@ -10,7 +10,7 @@ import type { StorageAreaLike } from './storageArea'
 export const SESSION_KEY = 'sigil.session'
 
 /** How the session was obtained. */
-export const LOGIN_METHODS = ['email', 'sms', 'passkey'] as const
+export const LOGIN_METHODS = ['email', 'sms', 'passkey', 'oauth'] as const
 /** One of {@link LOGIN_METHODS}. */
 export type LoginMethod = (typeof LOGIN_METHODS)[number]
 

@@ -4,7 +4,7 @@
  * "Unlock with passkey" when it has one (asking for its own credential when Sigil knows it), and
  * its email pre-filled for an email code.
  */
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import type { PopupApi } from '../../background/popupMethods'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine, Field } from '../ui'
@@ -195,6 +195,47 @@ function PasskeyPanel({ client, webauthn, onLoggedIn, ...signup }: PasskeyPanelP
   )
 }
 
+/**
+ * "Continue with <provider>" for each OIDC provider the service offers (issue 16). The browser's
+ * sign-in window takes the focus (and may close this popup): the background finishes the login,
+ * and a reopened popup shows the wallet.
+ */
+function OauthButtons({ client, onLoggedIn }: { client: PopupClient; onLoggedIn(): void }) {
+  const [providers, setProviders] = useState<Array<{ name: string; issuer: string }>>([])
+  const [active, setActive] = useState<string | null>(null)
+  const action = useAction()
+  useEffect(() => {
+    let live = true
+    void client.call('oauthProviders').then((r) => {
+      if (live && r.ok) setProviders(r.result)
+    })
+    return () => {
+      live = false
+    }
+  }, [client])
+  if (providers.length === 0) return null
+  return (
+    <div class="oauth" role="group" aria-label="Sign in with a provider">
+      {providers.map((p) => (
+        <button
+          key={p.issuer}
+          type="button"
+          disabled={action.busy}
+          onClick={() => {
+            setActive(p.name)
+            void action.run(() => client.call('oauthLogin', { issuer: p.issuer }), onLoggedIn)
+          }}
+        >
+          Continue with {p.name}
+        </button>
+      ))}
+      <Busy busy={action.busy} label={`Waiting for ${active ?? 'the provider'}…`} />
+      <ErrorLine error={action.error} />
+      <p class="hint">Or with your email, phone or passkey:</p>
+    </div>
+  )
+}
+
 const METHODS: Array<[Method, string]> = [
   ['email', 'Email'],
   ['sms', 'SMS'],
@@ -219,6 +260,7 @@ export function Login({ client, webauthn, pendingOtp, pendingPasskeySignup, last
     <section aria-labelledby="login-heading">
       <h2 id="login-heading">{unlockable ? 'Unlock Sigil' : 'Log in or sign up'}</h2>
       {unlockable && lastLogin && <Unlock client={client} webauthn={webauthn} last={lastLogin} onLoggedIn={onLoggedIn} />}
+      <OauthButtons client={client} onLoggedIn={onLoggedIn} />
       <div class="segmented" role="group" aria-label="Login method">
         {METHODS.map(([m, label]) => (
           <button key={m} type="button" aria-pressed={method === m} onClick={() => setMethod(m)}>

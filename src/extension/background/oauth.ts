@@ -1,0 +1,145 @@
+/**
+ * "Continue with <provider>" (issue 16): sign-up and login with an OpenID Connect provider the
+ * relay announces. The session key is made here first; the authorization request carries
+ * `nonce = sha256(publicKey)` (the hosted service's rule), so the ID token the provider returns can
+ * only log in this key. The browser runs the authorization-code flow with PKCE in its own window
+ * (`identity.launchWebAuthFlow`); the code is exchanged for the ID token here; the relay finds the
+ * account by the token (or creates it with the token as its OAuth provider) and `/v1/oauth_login`
+ * answers with a session JWT for the key, checked against the pinned service like every login.
+ * The ID token is never stored; nothing but the public key leaves the background.
+ */
+import { sha256 } from '@noble/hashes/sha2.js'
+import { z } from 'zod'
+import { SigilRequestError } from '../../api/errors'
+import { base64UrlDecode, base64UrlEncode, utf8Decode, utf8Encode } from '../../crypto/encoding'
+import { oidcNonce } from '../../crypto/oidcNonce'
+import type { Core } from './core'
+import { ExtensionError } from './failures'
+import type { RelayOauthProvider } from './relay'
+import { createSessionKey, startJwtSession } from './sessionLogin'
+import type { SessionRecord } from './sessionRecord'
+
+/** What the popup shows: one "Continue with …" per provider. */
+export type OauthProviderView = { name: string; issuer: string }
+
+const TokenResponse = z.object({ id_token: z.string().min(10).max(16_384) }).loose()
+
+/** The providers the relay announces that this wallet can run (both endpoints known). */
+export async function oauthProviders(core: Core): Promise<OauthProviderView[]> {
+  if (!core.deps.webAuthFlow) return []
+  const config = await (await core.relay()).walletKitConfig()
+  return (config.oauthProviders ?? []).filter(usable).map((p) => ({ name: p.name, issuer: p.issuer }))
+}
+
+function usable(p: RelayOauthProvider): p is RelayOauthProvider & { authorizationEndpoint: string; tokenEndpoint: string } {
+  return Boolean(p.authorizationEndpoint && p.tokenEndpoint)
+}
+
+/** The claims of an ID token, read (not verified: the service verifies it) to check our own nonce and name the account. */
+function peek(idToken: string): { nonce?: unknown; email?: unknown } {
+  try {
+    return JSON.parse(utf8Decode(base64UrlDecode(idToken.split('.')[1] ?? ''))) as { nonce?: unknown; email?: unknown }
+  } catch {
+    return {}
+  }
+}
+
+const random = (n: number) => base64UrlEncode(crypto.getRandomValues(new Uint8Array(n)))
+
+/** Runs the provider's login for a fresh session key; signs up on first use. */
+export async function loginWithOauth(core: Core, p: { issuer: string }): Promise<SessionRecord> {
+  const { webAuthFlow, authRedirectUrl } = core.deps
+  if (!webAuthFlow || !authRedirectUrl)
+    throw new ExtensionError('INVALID_ARGUMENT', 'This browser cannot run a sign-in window for the extension.')
+  const relay = await core.relay()
+  const config = await relay.walletKitConfig()
+  const provider = (config.oauthProviders ?? []).find((x) => x.issuer === p.issuer)
+  if (!provider || !usable(provider))
+    throw new ExtensionError('INVALID_ARGUMENT', 'This sign-in provider is not offered by the service.', 'issuer')
+
+  const key = await createSessionKey()
+  const nonce = oidcNonce(key.publicKeyHex)
+  const verifier = random(32)
+  const state = random(16)
+  const redirectUri = authRedirectUrl()
+  const url = new URL(provider.authorizationEndpoint)
+  for (const [k, v] of Object.entries({
+    client_id: provider.clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'openid email',
+    code_challenge: base64UrlEncode(sha256(utf8Encode(verifier))),
+    code_challenge_method: 'S256',
+    nonce,
+    state,
+    prompt: 'select_account',
+  })) {
+    url.searchParams.set(k, v)
+  }
+
+  let back: URL
+  try {
+    back = new URL(await webAuthFlow(url.toString()))
+  } catch (e) {
+    // Chromium: "The user did not approve access." when the window is closed; other texts say what failed.
+    const why = String((e as Error)?.message ?? '').slice(0, 120)
+    throw new ExtensionError(
+      'NO_PENDING_LOGIN',
+      /did not approve|cancel|closed/i.test(why) || !why
+        ? `Sign-in with ${provider.name} was closed before it finished.`
+        : `Sign-in with ${provider.name} could not finish: ${why}`,
+    )
+  }
+  if (back.searchParams.get('state') !== state)
+    throw new ExtensionError('SERVICE_UNVERIFIED', 'The sign-in answer was not for this request.')
+  const error = back.searchParams.get('error')
+  if (error) throw new ExtensionError('REQUEST_FAILED', `${provider.name} refused the sign-in (${error.slice(0, 60)}).`)
+  const code = back.searchParams.get('code')
+  if (!code) throw new ExtensionError('REQUEST_FAILED', `${provider.name} sent no authorization code.`)
+
+  const doFetch = core.deps.fetch ?? ((input, init) => globalThis.fetch(input, init))
+  let idToken: string
+  try {
+    const res = await doFetch(provider.tokenEndpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        client_id: provider.clientId,
+        code_verifier: verifier,
+      }),
+      redirect: 'error',
+    })
+    const parsed = TokenResponse.safeParse(await res.json().catch(() => undefined))
+    if (!res.ok || !parsed.success) throw new ExtensionError('REQUEST_FAILED', `${provider.name} did not give an ID token for the sign-in.`)
+    idToken = parsed.data.id_token
+  } catch (e) {
+    if (e instanceof ExtensionError) throw e
+    throw new ExtensionError('NETWORK', `Could not reach ${provider.name} to finish the sign-in.`)
+  }
+  const claims = peek(idToken)
+  if (claims.nonce !== nonce) throw new ExtensionError('SERVICE_UNVERIFIED', `The ID token from ${provider.name} is not for this sign-in.`)
+  const email = typeof claims.email === 'string' ? claims.email.slice(0, 320) : undefined
+
+  let { organizationId } = await relay.account({ filterType: 'OIDC_TOKEN', filterValue: idToken })
+  if (!organizationId) {
+    try {
+      const signup = await relay.signup({
+        userName: email ?? `${provider.name} user`,
+        apiKeys: [],
+        authenticators: [],
+        oauthProviders: [{ providerName: provider.name, oidcToken: idToken }],
+      })
+      organizationId = signup.organizationId
+    } catch (err) {
+      if (err instanceof SigilRequestError && err.code === 'ALREADY_EXISTS') {
+        throw new ExtensionError('REQUEST_FAILED', 'This account was just created elsewhere. Please sign in again.')
+      }
+      throw err
+    }
+  }
+  const { session } = await relay.oauthLogin({ oidcToken: idToken, publicKey: key.publicKeyHex, organizationId })
+  return startJwtSession(core, { jwt: session, key, method: 'oauth', ...(email ? { username: email } : {}) })
+}
