@@ -19,6 +19,8 @@ import { adminTurnkeyClient, startTestService, submitBody, type TestService } fr
 
 let svc: TestService
 let idp: TestIssuer
+/** A trusted issuer whose keys endpoint answers slower than the service waits. */
+let slowIdp: TestIssuer
 let client: TurnkeyClient
 let root: string
 let subOrg: string
@@ -50,7 +52,12 @@ async function apiKeyCount(orgId: string, uid: string): Promise<number> {
 
 beforeAll(async () => {
   idp = await startTestIssuer({ audience: 'app-1' })
-  const issuers = JSON.stringify([{ issuer: idp.issuer, audiences: ['app-1', 'app-2'], jwksUri: idp.jwksUri, name: 'Test IdP' }])
+  slowIdp = await startTestIssuer({ audience: 'app-1' })
+  slowIdp.delayMs = 3000
+  const issuers = JSON.stringify([
+    { issuer: idp.issuer, audiences: ['app-1', 'app-2'], jwksUri: idp.jwksUri, name: 'Test IdP' },
+    { issuer: slowIdp.issuer, audiences: ['app-1'], jwksUri: slowIdp.jwksUri, name: 'Slow IdP' },
+  ])
   svc = await startTestService({
     oidcIssuers: (await import('../../src/service/oidc/issuers.js')).parseOidcIssuers(issuers),
     oidcFetchTimeoutMs: 400,
@@ -82,6 +89,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.stop()
   await idp?.stop()
+  await slowIdp?.stop()
 })
 
 describe('sign-up with an OIDC token', () => {
@@ -324,6 +332,36 @@ describe('create_oauth_providers and get_sub_org_ids by OIDC_TOKEN', () => {
       }),
     )
     expect(e.message).toContain('filterValue')
+  })
+})
+
+describe('an issuer whose keys cannot be fetched', () => {
+  it('answers UNAVAILABLE (503-class) within the fetch timeout, naming the field, and creates nothing', async () => {
+    const before = (await client.getSubOrgIds({ organizationId: root })).organizationIds.length
+    const started = Date.now()
+    const e = await refusal(
+      client.createSubOrganization({
+        type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8',
+        timestampMs: ts(),
+        organizationId: root,
+        parameters: {
+          subOrganizationName: 'slow',
+          rootUsers: [
+            {
+              userName: 'sam',
+              apiKeys: [],
+              authenticators: [],
+              oauthProviders: [{ providerName: 'Slow', oidcToken: await slowIdp.sign({ sub: 'sam' }) }],
+            },
+          ],
+          rootQuorumThreshold: 1,
+        },
+      }),
+    )
+    expect(Date.now() - started).toBeLessThan(2500)
+    expect([e.grpc, e.code]).toEqual([14, 'UNAVAILABLE'])
+    expect(e.message).toContain('parameters.rootUsers[0].oauthProviders[0].oidcToken')
+    expect((await client.getSubOrgIds({ organizationId: root })).organizationIds.length).toBe(before)
   })
 })
 

@@ -48,7 +48,19 @@ export type OidcVerifierOptions = {
   minRefetchMs?: number
 }
 
-type CacheEntry = { jwks: JwksDocument; fetchedAt: number; inFlight?: Promise<JwksDocument> | undefined }
+type CacheEntry = {
+  jwks: JwksDocument
+  fetchedAt: number
+  inFlight?: Promise<JwksDocument> | undefined
+  /** The last failed fetch: not tried again for a few seconds (the activity's own check then fails at once). */
+  failed?: { at: number; message: string } | undefined
+}
+/** How long a failed key fetch is remembered before the issuer is tried again. */
+const FAILURE_MEMORY_MS = 5000
+
+function unavailable(field: string, t: TrustedIssuer, why: string): SigilError {
+  return new SigilError('UNAVAILABLE', `${field}: the signing keys of ${t.issuer} could not be fetched (${why.slice(0, 200)}); retry later`)
+}
 
 function invalid(field: string, description: string): SigilError {
   return fieldError('TOKEN_INVALID', field, description)
@@ -95,6 +107,9 @@ export function createOidcVerifier(o: OidcVerifierOptions): OidcVerifier {
     const hasKid = (jwks: JwksDocument) => kid === undefined || jwks.keys.some((k) => k.kid === kid)
     if (entry && now - entry.fetchedAt < maxAgeMs && (hasKid(entry.jwks) || now - entry.fetchedAt < minRefetchMs)) return entry.jwks
     if (entry?.inFlight) return entry.inFlight
+    if (entry?.failed && now - entry.failed.at < FAILURE_MEMORY_MS && !(entry.fetchedAt > 0 && hasKid(entry.jwks))) {
+      throw unavailable(field, t, entry.failed.message)
+    }
     const inFlight = fetchKeys(t)
     const slot: CacheEntry = entry ?? { jwks: { keys: [] }, fetchedAt: 0 }
     slot.inFlight = inFlight
@@ -105,15 +120,10 @@ export function createOidcVerifier(o: OidcVerifierOptions): OidcVerifier {
       return jwks
     } catch (e) {
       slot.inFlight = undefined
+      slot.failed = { at: o.now(), message: (e as Error).message }
       // Keys fetched before still verify tokens they signed while the issuer is unreachable.
       if (entry && entry.fetchedAt > 0 && hasKid(entry.jwks)) return entry.jwks
-      throw new SigilError(
-        'UNAVAILABLE',
-        `${field}: the signing keys of ${t.issuer} could not be fetched (${(e as Error).message}); retry later`,
-        {
-          cause: e,
-        },
-      )
+      throw unavailable(field, t, (e as Error).message)
     }
   }
 

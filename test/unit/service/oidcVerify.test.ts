@@ -83,7 +83,15 @@ describe('OIDC key cache', () => {
     expect(Date.now() - started).toBeLessThan(1000)
     expect(e.code).toBe('UNAVAILABLE')
     expect(e.message).toContain('parameters.oidcToken')
+    // Remembered for a few seconds: the next check fails at once, without another fetch.
+    const fetches = idp.fetches.jwks
+    const again = Date.now()
+    expect((await failure(slow.verify(await idp.sign({ sub: 'y' }), { field: 'f' }))).code).toBe('UNAVAILABLE')
+    expect(Date.now() - again).toBeLessThan(100)
     idp.delayMs = 0
+    clock += 6000
+    expect((await slow.verify(await idp.sign({ sub: 'z' }), { field: 'f' })).sub).toBe('z')
+    expect(idp.fetches.jwks).toBeGreaterThan(fetches)
 
     const v = verifier()
     const token = await idp.sign({ sub: 'cached' })
