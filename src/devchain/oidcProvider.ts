@@ -226,6 +226,7 @@ ${message ? `<p id="email-error" class="err" role="alert">${esc(message)}</p>` :
       clientId: DEV_OIDC_CLIENT_ID,
       authorizationEndpoint: `${issuer()}/authorize`,
       tokenEndpoint: `${issuer()}/token`,
+      flow: 'code',
     }),
     issueIdToken,
     mount,

@@ -31,4 +31,6 @@ export type RelayOauthProvider = {
   clientId: string
   authorizationEndpoint: string | undefined
   tokenEndpoint: string | undefined
+  /** `code`: authorization code + PKCE at the token endpoint; `implicit`: the ID token comes in the redirect. */
+  flow: 'code' | 'implicit'
 }

@@ -32,6 +32,7 @@ export function mountRelay(app: ServiceApp, rt: Runtime): void {
         clientId: t.clientId,
         authorizationEndpoint: t.authorizationEndpoint,
         tokenEndpoint: t.tokenEndpoint,
+        flow: t.flow,
       })),
   })
   app.route('/auth', relay)

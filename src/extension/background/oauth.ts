@@ -31,8 +31,9 @@ export async function oauthProviders(core: Core): Promise<OauthProviderView[]> {
   return (config.oauthProviders ?? []).filter(usable).map((p) => ({ name: p.name, issuer: p.issuer }))
 }
 
-function usable(p: RelayOauthProvider): p is RelayOauthProvider & { authorizationEndpoint: string; tokenEndpoint: string } {
-  return Boolean(p.authorizationEndpoint && p.tokenEndpoint)
+/** A provider this wallet can run: an authorization endpoint, and a token endpoint for the code flow. */
+function usable(p: RelayOauthProvider): p is RelayOauthProvider & { authorizationEndpoint: string } {
+  return Boolean(p.authorizationEndpoint && (p.flow === 'implicit' || p.tokenEndpoint))
 }
 
 /** The claims of an ID token, read (not verified: the service verifies it) to check our own nonce and name the account. */
@@ -62,17 +63,18 @@ export async function loginWithOauth(core: Core, p: { issuer: string }): Promise
   const verifier = random(32)
   const state = random(16)
   const redirectUri = authRedirectUrl()
+  const implicit = provider.flow === 'implicit'
   const url = new URL(provider.authorizationEndpoint)
   for (const [k, v] of Object.entries({
     client_id: provider.clientId,
     redirect_uri: redirectUri,
-    response_type: 'code',
     scope: 'openid email',
-    code_challenge: base64UrlEncode(sha256(utf8Encode(verifier))),
-    code_challenge_method: 'S256',
     nonce,
     state,
     prompt: 'select_account',
+    ...(implicit
+      ? { response_type: 'id_token', response_mode: 'fragment' }
+      : { response_type: 'code', code_challenge: base64UrlEncode(sha256(utf8Encode(verifier))), code_challenge_method: 'S256' }),
   })) {
     url.searchParams.set(k, v)
   }
@@ -90,35 +92,12 @@ export async function loginWithOauth(core: Core, p: { issuer: string }): Promise
         : `Sign-in with ${provider.name} could not finish: ${why}`,
     )
   }
-  if (back.searchParams.get('state') !== state)
-    throw new ExtensionError('SERVICE_UNVERIFIED', 'The sign-in answer was not for this request.')
-  const error = back.searchParams.get('error')
+  // The code flow answers in the query; the implicit flow in the fragment.
+  const answer = implicit ? new URLSearchParams(back.hash.replace(/^#/, '')) : back.searchParams
+  if (answer.get('state') !== state) throw new ExtensionError('SERVICE_UNVERIFIED', 'The sign-in answer was not for this request.')
+  const error = answer.get('error')
   if (error) throw new ExtensionError('REQUEST_FAILED', `${provider.name} refused the sign-in (${error.slice(0, 60)}).`)
-  const code = back.searchParams.get('code')
-  if (!code) throw new ExtensionError('REQUEST_FAILED', `${provider.name} sent no authorization code.`)
-
-  const doFetch = core.deps.fetch ?? ((input, init) => globalThis.fetch(input, init))
-  let idToken: string
-  try {
-    const res = await doFetch(provider.tokenEndpoint, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirectUri,
-        client_id: provider.clientId,
-        code_verifier: verifier,
-      }),
-      redirect: 'error',
-    })
-    const parsed = TokenResponse.safeParse(await res.json().catch(() => undefined))
-    if (!res.ok || !parsed.success) throw new ExtensionError('REQUEST_FAILED', `${provider.name} did not give an ID token for the sign-in.`)
-    idToken = parsed.data.id_token
-  } catch (e) {
-    if (e instanceof ExtensionError) throw e
-    throw new ExtensionError('NETWORK', `Could not reach ${provider.name} to finish the sign-in.`)
-  }
+  const idToken = implicit ? implicitToken(answer, provider.name) : await exchangeCode(core, provider, answer, redirectUri, verifier)
   const claims = peek(idToken)
   if (claims.nonce !== nonce) throw new ExtensionError('SERVICE_UNVERIFIED', `The ID token from ${provider.name} is not for this sign-in.`)
   const email = typeof claims.email === 'string' ? claims.email.slice(0, 320) : undefined
@@ -142,4 +121,43 @@ export async function loginWithOauth(core: Core, p: { issuer: string }): Promise
   }
   const { session } = await relay.oauthLogin({ oidcToken: idToken, publicKey: key.publicKeyHex, organizationId })
   return startJwtSession(core, { jwt: session, key, method: 'oauth', ...(email ? { username: email } : {}) })
+}
+
+function implicitToken(answer: URLSearchParams, name: string): string {
+  const token = answer.get('id_token')
+  if (!token || token.length > 16_384) throw new ExtensionError('REQUEST_FAILED', `${name} sent no ID token.`)
+  return token
+}
+
+/** The code flow's second half: the code and the PKCE verifier for the ID token. */
+async function exchangeCode(
+  core: Core,
+  provider: RelayOauthProvider,
+  answer: URLSearchParams,
+  redirectUri: string,
+  verifier: string,
+): Promise<string> {
+  const code = answer.get('code')
+  if (!code || !provider.tokenEndpoint) throw new ExtensionError('REQUEST_FAILED', `${provider.name} sent no authorization code.`)
+  const doFetch = core.deps.fetch ?? ((input, init) => globalThis.fetch(input, init))
+  try {
+    const res = await doFetch(provider.tokenEndpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        client_id: provider.clientId,
+        code_verifier: verifier,
+      }),
+      redirect: 'error',
+    })
+    const parsed = TokenResponse.safeParse(await res.json().catch(() => undefined))
+    if (!res.ok || !parsed.success) throw new ExtensionError('REQUEST_FAILED', `${provider.name} did not give an ID token for the sign-in.`)
+    return parsed.data.id_token
+  } catch (e) {
+    if (e instanceof ExtensionError) throw e
+    throw new ExtensionError('NETWORK', `Could not reach ${provider.name} to finish the sign-in.`)
+  }
 }

@@ -24,6 +24,7 @@ const OauthProvider = z.object({
   clientId: z.string().min(1).max(512),
   authorizationEndpoint: z.url({ protocol: /^https?$/ }).optional(),
   tokenEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+  flow: z.enum(['code', 'implicit']).default('code'),
 })
 export type RelayOauthProvider = z.output<typeof OauthProvider>
 const WalletKitConfig = z

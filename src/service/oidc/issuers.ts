@@ -7,7 +7,9 @@
  *                                                           // neither: found by OIDC discovery
  *     "name": "Google",                                     // shown on "Continue with Google"
  *     "clientId": "1234.apps.googleusercontent.com",         // the extension's client id (default: audiences[0])
- *     "authorizationEndpoint": "…", "tokenEndpoint": "…" }   // for the extension (default: discovery)
+ *     "authorizationEndpoint": "…", "tokenEndpoint": "…",   // for the extension
+ *     "flow": "code" }                                      // or "implicit" (response_type=id_token, e.g. Google
+ *                                                           // for extensions, whose clients have no secret-less code flow)
  *
  * In development the service's own identity provider (`/dev/oidc`) is trusted beside these.
  */
@@ -31,6 +33,8 @@ const IssuerEntry = z
     clientId: z.string().min(1).optional(),
     authorizationEndpoint: HttpUrl.optional(),
     tokenEndpoint: HttpUrl.optional(),
+    /** How a client gets the ID token: `code` (authorization code + PKCE, the default) or `implicit` (`response_type=id_token`). */
+    flow: z.enum(['code', 'implicit']).optional(),
   })
   .refine((e) => !(e.jwksUri && e.jwksFile), { error: 'give jwksUri or jwksFile, not both' })
 
@@ -44,6 +48,7 @@ export type TrustedIssuer = {
   clientId: string
   authorizationEndpoint: string | undefined
   tokenEndpoint: string | undefined
+  flow: 'code' | 'implicit'
 }
 
 /** An issuer URL as compared with a token's `iss`: without a trailing slash. */
@@ -94,6 +99,7 @@ export function parseOidcIssuers(value: string | undefined): TrustedIssuer[] {
       clientId: e.clientId ?? (e.audiences[0] as string),
       authorizationEndpoint: e.authorizationEndpoint,
       tokenEndpoint: e.tokenEndpoint,
+      flow: e.flow ?? 'code',
     }
   })
 }

@@ -96,3 +96,57 @@ describe('OAuth login in the background', () => {
     await expect(loginWithOauth(closed.core, { issuer: 'https://evil.example' })).rejects.toMatchObject({ field: 'issuer' })
   })
 })
+
+describe('a provider configured for the implicit flow (response_type=id_token)', () => {
+  it('takes the ID token from the redirect fragment, checks state and nonce, and logs in', async () => {
+    const { startTestIssuer } = await import('../../helpers/oidcIssuer')
+    const { parseOidcIssuers } = await import('@/src/service/oidc/issuers')
+    const idp = await startTestIssuer({ audience: 'ext-client' })
+    const implicitSvc = await startTestService({
+      devOidc: false,
+      oidcIssuers: parseOidcIssuers(
+        JSON.stringify([
+          {
+            issuer: idp.issuer,
+            audiences: ['ext-client'],
+            jwksUri: idp.jwksUri,
+            name: 'Implicit IdP',
+            authorizationEndpoint: `${idp.issuer}/authorize`,
+            flow: 'implicit',
+          },
+        ]),
+      ),
+    })
+    try {
+      const seen: URL[] = []
+      const flow = async (url: string) => {
+        const u = new URL(url)
+        seen.push(u)
+        const token = await idp.sign({ sub: 'imp-1', email: 'imp@example.test', nonce: u.searchParams.get('nonce') })
+        return `${REDIRECT}#id_token=${token}&state=${u.searchParams.get('state')}`
+      }
+      const f = fakeDeps()
+      vi.mocked(f.deps.fetch).mockImplementation((async (url: string, init?: RequestInit) =>
+        fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), Origin: EXTENSION_ORIGIN } })) as never)
+      f.deps.now = () => Date.now()
+      const core = createCore({ ...f.deps, webAuthFlow: flow, authRedirectUrl: () => REDIRECT })
+      await pinService(f.deps.local, implicitSvc.url)
+      expect(await oauthProviders(core)).toEqual([{ name: 'Implicit IdP', issuer: idp.issuer }])
+      const record = await loginWithOauth(core, { issuer: idp.issuer })
+      expect(record).toMatchObject({ method: 'oauth', username: 'imp@example.test' })
+      expect(seen[0]?.searchParams.get('response_type')).toBe('id_token')
+      expect(seen[0]?.searchParams.get('code_challenge')).toBeNull()
+
+      // A fragment whose state is not ours is refused.
+      const forged = createCore({
+        ...f.deps,
+        webAuthFlow: async (url) => (await flow(url)).replace(/state=[^&]+$/, 'state=forged'),
+        authRedirectUrl: () => REDIRECT,
+      })
+      await expect(loginWithOauth(forged, { issuer: idp.issuer })).rejects.toMatchObject({ code: 'SERVICE_UNVERIFIED' })
+    } finally {
+      await implicitSvc.stop()
+      await idp.stop()
+    }
+  })
+})
