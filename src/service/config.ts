@@ -63,6 +63,8 @@ const Env = z.object({
   /** The dev faucet at POST /dev/faucet: on unless production. */
   SIGIL_DEV_FAUCET: z.enum(['on', 'off']).optional(),
   SIGIL_LOG: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Webhooks (issue 16): deliver to loopback/private addresses; on unless production. */
+  SIGIL_WEBHOOK_PRIVATE_URLS: z.enum(['on', 'off']).optional(),
   NODE_ENV: z.string().optional(),
 })
 
@@ -100,6 +102,20 @@ export type ServiceConfig = {
   networks: Network[]
   /** Serve the dev faucet (POST /dev/faucet). */
   devFaucet: boolean
+  /** Webhook delivery (issue 16, src/service/webhooks/README.md). */
+  webhooks: WebhookConfig
+}
+
+/** Webhook delivery settings; `allowPrivateUrls` is dev mode's (loopback and private receivers allowed). */
+export type WebhookConfig = {
+  allowPrivateUrls: boolean
+  /** Attempts per delivery before it is given up (DEAD). */
+  maxAttempts: number
+  /** First retry delay; each next one doubles (capped at `maxBackoffMs`), with jitter. */
+  backoffMs: number
+  maxBackoffMs: number
+  /** Per attempt, connection to response headers. */
+  timeoutMs: number
 }
 
 /** Base URLs of one on-ramp provider: `live` for sandboxMode false, `sandbox` for true. */
@@ -162,6 +178,13 @@ export function resolveConfig(
     relay: e.SIGIL_RELAY === 'on',
     networks,
     devFaucet: e.SIGIL_DEV_FAUCET ? e.SIGIL_DEV_FAUCET === 'on' : !production,
+    webhooks: {
+      allowPrivateUrls: e.SIGIL_WEBHOOK_PRIVATE_URLS ? e.SIGIL_WEBHOOK_PRIVATE_URLS === 'on' : !production,
+      maxAttempts: 8,
+      backoffMs: 1_000,
+      maxBackoffMs: 5 * 60_000,
+      timeoutMs: 10_000,
+    },
   }
   return { ...config, ...overrides }
 }

@@ -16,6 +16,8 @@ import { openDatabase } from './store/db.js'
 import { migrate } from './store/migrate.js'
 import { createSecretBox, loadMasterKey } from './store/secrets.js'
 import { countServiceKeys } from './store/serviceKeys.js'
+import { startWebhookDispatcher } from './webhooks/dispatcher.js'
+import { loadWebhookSigner, registerWebhookSigner } from './webhooks/signing.js'
 
 export type RunningService = {
   url: string
@@ -70,6 +72,10 @@ export async function startService(
       baseUrl: `http://${config.host}:${config.port}`,
     }
 
+    // Webhooks (src/service/webhooks): the signing key, published at the JWKS route.
+    const webhookSigner = await loadWebhookSigner(db, secrets)
+    registerWebhookSigner(rt, webhookSigner)
+
     const engine = createEngine(rt, ACTIVITY_HANDLERS)
     const { mount } = options
     const app = createApp(rt, { engine, queries: QUERY_HANDLERS }, mount ? { mount: (a) => mount(a, rt) } : {})
@@ -81,6 +87,7 @@ export async function startService(
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
     rt.baseUrl = url
     const tracker = startSendTracker(rt)
+    const webhooks = startWebhookDispatcher(rt, webhookSigner)
     log.info('service listening', { url, database: db.kind, dataDir: config.dataDir })
 
     let closing: Promise<void> | undefined
@@ -97,6 +104,7 @@ export async function startService(
           closeIdle(server)
         })
         await tracker.stop()
+        await webhooks.stop()
         await db.close()
         log.info('service stopped')
       })())

@@ -1,0 +1,94 @@
+/**
+ * Webhook signatures, the hosted service's scheme (wire-formats B9, `@turnkey/crypto`
+ * `verifyTurnkeyWebhookSignature`): Ed25519 over `v1.ed25519.<keyId>.<timestampMs>.<eventId>.` followed
+ * by the exact body bytes. One service-wide signing key, made on first start and kept sealed under
+ * the master key in `service_keys` (name `webhookSigning`), so every instance sharing the database
+ * signs with it; receivers find its public half at GET /public/v1/discovery/webhooks/jwks.
+ */
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { base64UrlEncode, bytesToHex, concatBytes, utf8Encode } from '../../crypto/encoding.js'
+import type { Database } from '../store/sql.js'
+import type { SecretBox } from '../store/secrets.js'
+import { getServiceKey, insertServiceKeyIfAbsent } from '../store/serviceKeys.js'
+
+/** Where receivers fetch the verification keys (no authentication, like the hosted service's). */
+export const WEBHOOK_JWKS_PATH = '/public/v1/discovery/webhooks/jwks'
+export const SIGNATURE_VERSION = 'v1'
+export const SIGNATURE_ALGORITHM = 'ed25519'
+const KEY_NAME = 'webhookSigning'
+const PURPOSE = `service-key:${KEY_NAME}`
+
+export type WebhookSigner = {
+  keyId: string
+  /** Hex of the 32-byte Ed25519 public key (what `verifyTurnkeyWebhookSignature` takes). */
+  publicKeyHex: string
+  /** Hex of the 64-byte signature over the signed input of one delivery. */
+  sign(input: { timestampMs: string; eventId: string; body: Uint8Array }): string
+  jwks(): { keys: Jwk[] }
+}
+
+export type Jwk = {
+  kid: string
+  kty: 'OKP'
+  crv: 'Ed25519'
+  alg: 'EdDSA'
+  use: 'sig'
+  x: string
+  turnkey_signature_algorithm: typeof SIGNATURE_ALGORITHM
+  turnkey_signature_version: typeof SIGNATURE_VERSION
+}
+
+/** The bytes a signature covers (the same construction as `@turnkey/crypto` `buildSignedInput`). */
+export function signedInput(keyId: string, timestampMs: string, eventId: string, body: Uint8Array): Uint8Array {
+  return concatBytes(utf8Encode(`${SIGNATURE_VERSION}.${SIGNATURE_ALGORITHM}.${keyId}.${timestampMs}.${eventId}.`), body)
+}
+
+/** A signer over `privateKey` (32-byte Ed25519 seed). The key id is derived from the public key. */
+export function webhookSigner(privateKey: Uint8Array): WebhookSigner {
+  const publicKey = ed25519.getPublicKey(privateKey)
+  const keyId = `sigil-webhook-${bytesToHex(sha256(publicKey)).slice(0, 16)}`
+  const jwk: Jwk = {
+    kid: keyId,
+    kty: 'OKP',
+    crv: 'Ed25519',
+    alg: 'EdDSA',
+    use: 'sig',
+    x: base64UrlEncode(publicKey),
+    turnkey_signature_algorithm: SIGNATURE_ALGORITHM,
+    turnkey_signature_version: SIGNATURE_VERSION,
+  }
+  return {
+    keyId,
+    publicKeyHex: bytesToHex(publicKey),
+    sign: ({ timestampMs, eventId, body }) => bytesToHex(ed25519.sign(signedInput(keyId, timestampMs, eventId, body), privateKey)),
+    jwks: () => ({ keys: [jwk] }),
+  }
+}
+
+/** Loads the webhook signing key, making it on first start (the first instance to write wins). */
+export async function loadWebhookSigner(db: Database, box: SecretBox): Promise<WebhookSigner> {
+  const fresh = ed25519.utils.randomSecretKey()
+  await insertServiceKeyIfAbsent(db, {
+    name: KEY_NAME,
+    publicKey: bytesToHex(ed25519.getPublicKey(fresh)),
+    privateKeyEnc: box.seal(fresh, PURPOSE),
+    createdAt: Date.now(),
+  })
+  fresh.fill(0)
+  const row = await getServiceKey(db, KEY_NAME)
+  if (!row) throw new Error(`service key ${KEY_NAME} missing`)
+  return webhookSigner(box.open(row.private_key_enc, PURPOSE))
+}
+
+const signers = new WeakMap<object, WebhookSigner>()
+
+/** Makes `signer` the one the runtime's JWKS route publishes. */
+export function registerWebhookSigner(rt: object, signer: WebhookSigner): void {
+  signers.set(rt, signer)
+}
+
+/** The JWKS of the runtime's webhook signer (undefined before the service registered one). */
+export function webhookJwks(rt: object): { keys: Jwk[] } | undefined {
+  return signers.get(rt)?.jwks()
+}
