@@ -5,7 +5,7 @@ import { base64UrlDecode, bytesToHex } from '../../src/crypto/encoding.js'
 import { resolveConfig } from '../../src/service/config.js'
 import { countOutbox } from '../../src/service/store/webhooks.js'
 import { queueActivityUpdate } from '../../src/service/webhooks/events.js'
-import { newApiKey } from './helpers/keys.js'
+import { newApiKey, rootUser } from './helpers/keys.js'
 import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './helpers/webhookReceiver.js'
 
@@ -406,6 +406,58 @@ describe('deliveries', () => {
     } finally {
       svc.rt.config.webhooks.allowPrivateUrls = true
     }
+  })
+})
+
+describe('consensus', () => {
+  it('CONSENSUS_NEEDED, then COMPLETED on approval, then REJECTED for another: one event per status, with the votes', async () => {
+    const keys = [newApiKey('m1'), newApiKey('m2'), newApiKey('m3')]
+    const r = await svc.post(
+      '/public/v1/submit/create_sub_organization',
+      submitBody('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', org, {
+        subOrganizationName: 'council',
+        rootUsers: keys.map((k, i) => rootUser(`m${i}`, [k.param])),
+        rootQuorumThreshold: 2,
+      }),
+    )
+    const council = r.json.activity.result.createSubOrganizationResultV8.subOrganizationId as string
+    const rx = await receiver()
+    await createEndpoint(
+      rx.url,
+      [{ eventType: 'ACTIVITY_UPDATES', filtersJson: '{"activityTypes":["ACTIVITY_TYPE_CREATE_USER_TAG"]}' }],
+      council,
+    )
+    const propose = async (name: string) =>
+      (
+        await svc.post(
+          '/public/v1/submit/create_user_tag',
+          submitBody('ACTIVITY_TYPE_CREATE_USER_TAG', council, { userTagName: name, userIds: [] }),
+          keys[0]?.stamper,
+        )
+      ).json.activity as { id: string; fingerprint: string; status: string }
+    const vote = (kind: 'approve' | 'reject', fingerprint: string, voter = keys[1]) =>
+      svc.post(
+        `/public/v1/submit/${kind}_activity`,
+        submitBody(kind === 'approve' ? 'ACTIVITY_TYPE_APPROVE_ACTIVITY' : 'ACTIVITY_TYPE_REJECT_ACTIVITY', council, { fingerprint }),
+        voter?.stamper,
+      )
+    const yes = await propose('approved')
+    const no = await propose('rejected')
+    expect(yes.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
+    expect((await vote('approve', yes.fingerprint)).status).toBe(200)
+    // One rejection leaves the threshold reachable (no status change, no event); the second ends it.
+    expect((await vote('reject', no.fingerprint)).status).toBe(200)
+    await sleep(200)
+    expect((await vote('reject', no.fingerprint, keys[2])).status).toBe(200)
+    const statusesOf = (id: string) => rx.received.filter((w) => activityOf(w).id === id).map((w) => activityOf(w).status)
+    await rx.waitFor(() => statusesOf(yes.id).length >= 2 && statusesOf(no.id).length >= 2)
+    await sleep(200)
+    expect(statusesOf(yes.id).sort()).toEqual(['ACTIVITY_STATUS_COMPLETED', 'ACTIVITY_STATUS_CONSENSUS_NEEDED'])
+    expect(statusesOf(no.id).sort()).toEqual(['ACTIVITY_STATUS_CONSENSUS_NEEDED', 'ACTIVITY_STATUS_REJECTED'])
+    const completed = rx.received.find((w) => activityOf(w).id === yes.id && activityOf(w).status === 'ACTIVITY_STATUS_COMPLETED')
+    const body = JSON.parse(completed?.body ?? '{}') as { votes: unknown[]; result: Record<string, unknown> }
+    expect(body.votes).toHaveLength(2)
+    expect(body.result).toHaveProperty('createUserTagResult')
   })
 })
 
