@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { base64UrlDecode, bytesToHex } from '../../src/crypto/encoding.js'
 import { resolveConfig } from '../../src/service/config.js'
 import { countOutbox } from '../../src/service/store/webhooks.js'
-import { queueActivityUpdate } from '../../src/service/webhooks/events.js'
+import { rollbackToSavepoint, setSavepoint } from '../../src/service/store/transactions.js'
+import { forgetQueuedSince, queueActivityUpdate, queuedMark, transactionWithEvents } from '../../src/service/webhooks/events.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
 import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './helpers/webhookReceiver.js'
@@ -333,8 +334,9 @@ describe('deliveries', () => {
       updated_at: now,
     }
     let queuedInside: Record<string, number> = {}
+    // The engine's transaction, rolled back after queueing.
     await expect(
-      svc.rt.db.transaction(async (tx) => {
+      transactionWithEvents(svc.rt, async (tx) => {
         await queueActivityUpdate(svc.rt, tx, ghost)
         queuedInside = await countOutbox(tx, subOrg)
         throw new Error('roll back')
@@ -342,6 +344,17 @@ describe('deliveries', () => {
     ).rejects.toThrow('roll back')
     expect(queuedInside.PENDING ?? 0).toBe((before.PENDING ?? 0) + 1)
     expect(await countOutbox(svc.rt.db, subOrg)).toEqual(before)
+    // Rolled back to a savepoint (a consensus-approved activity whose execution fails), the rest committed.
+    const kept = { ...ghost, id: crypto.randomUUID(), status: 'ACTIVITY_STATUS_FAILED' }
+    await transactionWithEvents(svc.rt, async (tx) => {
+      await setSavepoint(tx, 'webhooks_test')
+      const mark = queuedMark(tx)
+      await queueActivityUpdate(svc.rt, tx, ghost)
+      await rollbackToSavepoint(tx, 'webhooks_test')
+      forgetQueuedSince(tx, mark)
+      await queueActivityUpdate(svc.rt, tx, kept)
+    })
+    await rx.waitFor(about(kept.id))
     await sleep(300)
     expect(rx.received.some((w) => activityOf(w).id === ghost.id)).toBe(false)
   })

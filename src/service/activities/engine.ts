@@ -37,7 +37,7 @@ import {
   storePolicySet,
 } from './shared/policyGate.js'
 import { submitByType } from '../../api/registry.js'
-import { queueActivityUpdate, transactionWithEvents, withActivityUpdate } from '../webhooks/events.js'
+import { forgetQueuedSince, queueActivityUpdate, queuedMark, transactionWithEvents, withActivityUpdate } from '../webhooks/events.js'
 import { toFieldViolations } from '../../api/validation.js'
 import {
   type ActivityContext,
@@ -391,6 +391,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       /** Runs the approved activity; its failure undoes its effects, not the vote. */
       const execute = async () => {
         await setSavepoint(tx, CONSENSUS_SAVEPOINT)
+        const queued = queuedMark(tx)
         try {
           const result = await runHandler(tx, target, target.intent, now, undefined)
           const appProofs = proofs(target, target.intent, result)
@@ -398,6 +399,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         } catch (e) {
           if (!(e instanceof SigilError) || e.code === 'UNAVAILABLE') throw e
           await rollbackToSavepoint(tx, CONSENSUS_SAVEPOINT)
+          forgetQueuedSince(tx, queued)
           await finishTarget({ status: STATUS.FAILED, result: null, failure: failureOf(e), appProofs: [], now })
         }
       }

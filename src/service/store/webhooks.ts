@@ -94,7 +94,7 @@ export async function listWebhookSubscriptions(sql: Sql, endpointIds: readonly s
 }
 
 /** An active subscription of an active endpoint, with the endpoint's organization. */
-export type WebhookTargetRow = { endpoint_id: string; organization_id: string; event_type: string; filters_json: string }
+export type WebhookTargetRow = { endpoint_id: string; organization_id: string; url: string; event_type: string; filters_json: string }
 
 /**
  * The active subscriptions of active endpoints of `orgId` and of every organization above it
@@ -107,7 +107,7 @@ export async function listWebhookTargets(sql: Sql, orgId: string): Promise<Webho
        UNION ALL
        SELECT o.id, o.parent_id, up.depth + 1 FROM organizations o JOIN up ON o.id = up.parent_id WHERE up.depth < 16
      )
-     SELECT e.id AS endpoint_id, e.organization_id, s.event_type, s.filters_json
+     SELECT e.id AS endpoint_id, e.organization_id, e.url, s.event_type, s.filters_json
      FROM up JOIN webhook_endpoints e ON e.organization_id = up.id AND e.is_active
      JOIN webhook_subscriptions s ON s.endpoint_id = e.id AND s.is_active
      ORDER BY e.created_at, e.id, s.position`,
@@ -123,22 +123,30 @@ export async function organizationHasParent(sql: Sql, orgId: string): Promise<bo
 
 export type NewOutboxRow = { id: string; eventId: string; endpointId: string; organizationId: string; eventType: string; body: string }
 
-/** Queues deliveries, due now. */
-export async function insertOutbox(sql: Sql, rows: readonly NewOutboxRow[], now: number): Promise<void> {
+/**
+ * Queues deliveries, due now; `claimedUntil` > now when the writing instance sends them itself right
+ * after the commit (no other instance takes them before then).
+ */
+export async function insertOutbox(sql: Sql, rows: readonly NewOutboxRow[], now: number, claimedUntil = 0): Promise<void> {
   if (rows.length === 0) return
   await sql.query(
-    `INSERT INTO webhook_outbox (id, event_id, endpoint_id, organization_id, event_type, body, next_attempt_at, created_at, updated_at)
-     SELECT u.id, u.event_id, u.endpoint_id, u.organization_id, u.event_type, u.body, $7, $7, $7
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-       AS u(id, event_id, endpoint_id, organization_id, event_type, body)`,
+    // The rows travel as one JSON text (PGlite's fast path takes text parameters, not arrays).
+    `INSERT INTO webhook_outbox (id, event_id, endpoint_id, organization_id, event_type, body, next_attempt_at, claimed_until, created_at, updated_at)
+     SELECT u.id, u.event_id, u.endpoint_id, u.organization_id, u.event_type, u.body, $2, $3, $2, $2
+     FROM json_to_recordset($1::json) AS u(id text, event_id text, endpoint_id text, organization_id text, event_type text, body text)`,
     [
-      rows.map((r) => r.id),
-      rows.map((r) => r.eventId),
-      rows.map((r) => r.endpointId),
-      rows.map((r) => r.organizationId),
-      rows.map((r) => r.eventType),
-      rows.map((r) => r.body),
+      JSON.stringify(
+        rows.map((r) => ({
+          id: r.id,
+          event_id: r.eventId,
+          endpoint_id: r.endpointId,
+          organization_id: r.organizationId,
+          event_type: r.eventType,
+          body: r.body,
+        })),
+      ),
       now,
+      claimedUntil,
     ],
   )
 }
@@ -152,6 +160,8 @@ export type ClaimedDelivery = {
   event_type: string
   body: string
   attempts: number
+  /** When the event was queued (in the transaction of its change, just before it committed). */
+  created_at: number
   url: string
   endpoint_active: boolean
 }
@@ -169,7 +179,7 @@ export async function claimDueDeliveries(sql: Sql, now: number, leaseMs: number,
        FOR UPDATE SKIP LOCKED
      ), claimed AS (
        UPDATE webhook_outbox o SET claimed_until = $2 FROM due WHERE o.id = due.id
-       RETURNING o.id, o.event_id, o.endpoint_id, o.organization_id, o.event_type, o.body, o.attempts
+       RETURNING o.id, o.event_id, o.endpoint_id, o.organization_id, o.event_type, o.body, o.attempts, o.created_at
      )
      SELECT c.*, e.url, e.is_active AS endpoint_active FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
     [now, now + leaseMs, limit],
@@ -200,30 +210,40 @@ export type DeliveryAttempt = {
   now: number
 }
 
-/** Records one attempt in the log and moves its outbox row on, in one statement. */
-export async function recordDeliveryAttempt(sql: Sql, a: DeliveryAttempt): Promise<void> {
-  const status = a.outcome === 'RETRY' ? 'PENDING' : a.outcome
+/** Records attempts in the log and moves their outbox rows on, in one statement. */
+export async function recordDeliveryAttempts(sql: Sql, attempts: readonly DeliveryAttempt[]): Promise<void> {
+  if (attempts.length === 0) return
+  // The attempts travel as one JSON text (PGlite's fast path takes text parameters, not arrays).
   await sql.query(
-    `WITH o AS (
-       UPDATE webhook_outbox SET status = $11, attempts = $6, next_attempt_at = $12, claimed_until = 0, updated_at = $13
-       WHERE id = $2 RETURNING id
+    `WITH a AS (
+       SELECT * FROM json_to_recordset($1::json) AS a(id text, outbox_id text, endpoint_id text, event_id text, event_type text,
+         attempt int, status_code int, duration_ms int, error text, outcome text, next_attempt_at bigint, at bigint)
+     ), o AS (
+       UPDATE webhook_outbox w
+       SET status = CASE a.outcome WHEN 'RETRY' THEN 'PENDING' ELSE a.outcome END, attempts = a.attempt,
+           next_attempt_at = a.next_attempt_at, claimed_until = 0, updated_at = a.at
+       FROM a WHERE w.id = a.outbox_id RETURNING w.id
      )
      INSERT INTO webhook_deliveries (id, outbox_id, endpoint_id, event_id, event_type, attempt, status_code, duration_ms, error, outcome, created_at)
-     SELECT $1, o.id, $3, $4, $5, $6, $7, $8, $9, $10, $13 FROM o`,
+     SELECT a.id, a.outbox_id, a.endpoint_id, a.event_id, a.event_type, a.attempt, a.status_code, a.duration_ms, a.error, a.outcome, a.at
+     FROM a JOIN o ON o.id = a.outbox_id`,
     [
-      a.id,
-      a.outboxId,
-      a.endpointId,
-      a.eventId,
-      a.eventType,
-      a.attempt,
-      a.statusCode,
-      a.durationMs,
-      a.error,
-      a.outcome,
-      status,
-      a.nextAttemptAt,
-      a.now,
+      JSON.stringify(
+        attempts.map((a) => ({
+          id: a.id,
+          outbox_id: a.outboxId,
+          endpoint_id: a.endpointId,
+          event_id: a.eventId,
+          event_type: a.eventType,
+          attempt: a.attempt,
+          status_code: a.statusCode,
+          duration_ms: a.durationMs,
+          error: a.error,
+          outcome: a.outcome,
+          next_attempt_at: a.nextAttemptAt,
+          at: a.now,
+        })),
+      ),
     ],
   )
 }

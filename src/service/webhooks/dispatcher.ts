@@ -3,21 +3,33 @@
  * of the outbox (`FOR UPDATE SKIP LOCKED` plus a claim lease, so instances sharing one PostgreSQL
  * never send the same row at once), POSTs each signed body with a timeout, records every attempt in
  * the delivery log, and marks the row DELIVERED (2xx), due again after an exponential backoff with
- * jitter, or DEAD after the last attempt. It is woken right after a commit that queued rows
- * (`events.ts`), and otherwise looks once a second (rows of other instances, retries that came due).
+ * jitter, or DEAD after the last attempt. Rows this instance queued come claimed by it already
+ * (`events.ts`) and are handed over right after their commit, with no query; otherwise it looks once
+ * a second (rows of other instances or of a crashed one, retries that came due). Attempts finishing
+ * while one write of the log runs are written together in the next.
  */
 import { request as httpRequest, Agent as HttpAgent } from 'node:http'
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
 import { isIP } from 'node:net'
 import { utf8Encode } from '../../crypto/encoding.js'
 import type { Runtime } from '../runtime.js'
-import { type ClaimedDelivery, claimDueDeliveries, nextDeliveryDue, recordDeliveryAttempt } from '../store/webhooks.js'
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  type DeliveryAttempt,
+  nextDeliveryDue,
+  recordDeliveryAttempts,
+} from '../store/webhooks.js'
 import { SIGNATURE_ALGORITHM, SIGNATURE_VERSION, type WebhookSigner } from './signing.js'
 import { guardedLookup, hostOf, isNonPublicAddress, parseWebhookUrl } from './urls.js'
 
 export type WebhookDispatcher = {
   /** Rows were committed: look now. */
   wake(): void
+  /** Whether rows queued now may come claimed by this instance (its backlog is short). */
+  canTake(): boolean
+  /** Delivers rows this instance queued claimed, now that their transaction committed. */
+  take(deliveries: ClaimedDelivery[]): void
   stop(): Promise<void>
 }
 
@@ -25,13 +37,22 @@ export type WebhookDispatcher = {
 export const WEBHOOK_VERSION = 'v2'
 /** Deliveries in flight per instance. */
 const MAX_IN_FLIGHT = 16
+/** Rows handed over but not yet sent beyond which new rows are left for claiming instead. */
+const MAX_BACKLOG = 256
 const IDLE_POLL_MS = 1_000
+/** Log rows written per statement. */
+const RECORD_BATCH = 200
 
 const dispatchers = new WeakMap<Runtime, WebhookDispatcher>()
 
-/** Wakes the runtime's dispatcher (if one runs): called after a commit that queued deliveries. */
-export function wakeWebhookDispatcher(rt: Runtime): void {
-  dispatchers.get(rt)?.wake()
+/** The runtime's dispatcher, when one runs (the service starts one; bare runtimes have none). */
+export function dispatcherOf(rt: Runtime): WebhookDispatcher | undefined {
+  return dispatchers.get(rt)
+}
+
+/** How long a claim keeps other instances off a row: one attempt with its timeout, and room to record it. */
+export function claimLeaseMs(rt: Runtime): number {
+  return rt.config.webhooks.timeoutMs + 10_000
 }
 
 /** The delay before attempt `attempt + 1`: `base * 2^(attempt-1)`, capped, ±20 % jitter. */
@@ -53,6 +74,8 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
   const cfg = rt.config.webhooks
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
   const inFlight = new Set<Promise<void>>()
+  /** Claimed rows waiting for a free slot. */
+  const backlog: ClaimedDelivery[] = []
   let stopped = false
   let claiming = false
   let again = false
@@ -90,19 +113,11 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
       try {
         do {
           again = false
-          const room = MAX_IN_FLIGHT - inFlight.size
+          const room = MAX_IN_FLIGHT - inFlight.size - backlog.length
           if (room <= 0) break
-          const batch = await claimDueDeliveries(rt.db, rt.now(), cfg.timeoutMs + 10_000, room)
+          const batch = await claimDueDeliveries(rt.db, rt.now(), claimLeaseMs(rt), room)
           maybeMore = batch.length === room
-          for (const d of batch) {
-            const p: Promise<void> = deliver(d)
-              .catch((e) => rt.log.warn('webhook delivery not recorded', { deliveryId: d.id, errorName: (e as Error).name }))
-              .finally(() => {
-                inFlight.delete(p)
-                if (maybeMore) pump()
-              })
-            inFlight.add(p)
-          }
+          for (const d of batch) start(d)
         } while (again && !stopped)
         if (!stopped && inFlight.size === 0) {
           const due = await nextDeliveryDue(rt.db)
@@ -116,6 +131,55 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
         if (again) pump()
       }
     })()
+  }
+
+  /** Sends `d` now when a slot is free, else when one frees. */
+  function start(d: ClaimedDelivery) {
+    if (inFlight.size >= MAX_IN_FLIGHT) {
+      backlog.push(d)
+      return
+    }
+    const p: Promise<void> = deliver(d)
+      .catch((e) => rt.log.warn('webhook delivery not recorded', { deliveryId: d.id, errorName: (e as Error).name }))
+      .finally(() => {
+        inFlight.delete(p)
+        const next = backlog.shift()
+        if (next) start(next)
+        else if (maybeMore) pump()
+      })
+    inFlight.add(p)
+  }
+
+  /** Attempts waiting to be written to the log, and the write in progress. */
+  let toRecord: Array<{ attempt: DeliveryAttempt; done: (e?: unknown) => void }> = []
+  let recording = false
+
+  function record(attempt: DeliveryAttempt): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      toRecord.push({ attempt, done: (e) => (e === undefined ? resolve() : reject(e)) })
+      if (!recording) void flush()
+    })
+  }
+
+  async function flush() {
+    recording = true
+    try {
+      while (toRecord.length > 0) {
+        const batch = toRecord.slice(0, RECORD_BATCH)
+        toRecord = toRecord.slice(RECORD_BATCH)
+        try {
+          await recordDeliveryAttempts(
+            rt.db,
+            batch.map((b) => b.attempt),
+          )
+          for (const b of batch) b.done()
+        } catch (e) {
+          for (const b of batch) b.done(e ?? new Error('record failed'))
+        }
+      }
+    } finally {
+      recording = false
+    }
   }
 
   async function deliver(d: ClaimedDelivery): Promise<void> {
@@ -140,7 +204,7 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
     const outcome = delivered ? 'DELIVERED' : permanent || attempt >= cfg.maxAttempts ? 'DEAD' : 'RETRY'
     const now = rt.now()
     const nextAttemptAt = outcome === 'RETRY' ? now + backoffMs(attempt, cfg.backoffMs, cfg.maxBackoffMs) : now
-    await recordDeliveryAttempt(rt.db, {
+    await record({
       id: crypto.randomUUID(),
       outboxId: d.id,
       endpointId: d.endpoint_id,
@@ -184,6 +248,8 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
       'X-Turnkey-Signature-Version': SIGNATURE_VERSION,
       'X-Turnkey-Signature': signer.sign({ timestampMs, eventId: d.event_id, body }),
       'X-Sigil-Delivery-Id': d.id,
+      // When the change was committed (queued in its transaction), for latency measurements.
+      'X-Sigil-Event-Created-Ms': String(d.created_at),
     }
     const https = url.protocol === 'https:'
     return new Promise<number>((resolve, reject) => {
@@ -218,12 +284,19 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
 
   const dispatcher: WebhookDispatcher = {
     wake: () => pump(),
+    canTake: () => !stopped && backlog.length < MAX_BACKLOG,
+    take(deliveries) {
+      if (stopped) return
+      for (const d of deliveries) start(d)
+    },
     async stop() {
       stopped = true
       if (timer) clearTimeout(timer)
-      while (claiming || inFlight.size > 0) {
+      // Rows still waiting stay claimed until their lease ends; then any instance sends them.
+      backlog.length = 0
+      while (claiming || inFlight.size > 0 || recording) {
         await Promise.allSettled([...inFlight])
-        if (claiming) await new Promise((r) => setTimeout(r, 5))
+        if (claiming || recording) await new Promise((r) => setTimeout(r, 5))
       }
       agents.http.destroy()
       agents.https.destroy()

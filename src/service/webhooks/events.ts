@@ -11,19 +11,22 @@ import type { Runtime } from '../runtime.js'
 import { type ActivityRow, activityToWire, type KnownFacts } from '../store/activities.js'
 import { getSend, type SendRow } from '../store/sends.js'
 import type { Sql } from '../store/sql.js'
-import { insertOutbox, listWebhookTargets } from '../store/webhooks.js'
-import { wakeWebhookDispatcher } from './dispatcher.js'
+import { type ClaimedDelivery, insertOutbox, listWebhookTargets } from '../store/webhooks.js'
+import { claimLeaseMs, dispatcherOf } from './dispatcher.js'
 
 /** How long an organization's cached subscriptions are trusted (changes made by other instances). */
 export const TARGETS_TTL_MS = 1_000
 const MAX_CACHED_ORGS = 10_000
 
-type Target = { endpointId: string; eventType: string; filters: WebhookFilters }
+type Target = { endpointId: string; url: string; eventType: string; filters: WebhookFilters }
 type TargetCache = { generation: number; entries: Map<string, { targets: Target[]; at: number; generation: number }> }
 
 const caches = new WeakMap<Runtime, TargetCache>()
-/** Transactions that queued deliveries or changed endpoints: acted on once they commit. */
-const pendingByTx = new WeakMap<Sql, { queued: boolean; endpointsChanged: boolean }>()
+/**
+ * Transactions that queued deliveries or changed endpoints: acted on once they commit. `claimed`:
+ * rows queued claimed by this instance, handed to its dispatcher after the commit.
+ */
+const pendingByTx = new WeakMap<Sql, { queued: boolean; claimed: ClaimedDelivery[]; endpointsChanged: boolean }>()
 
 function cacheOf(rt: Runtime): TargetCache {
   let c = caches.get(rt)
@@ -50,7 +53,7 @@ async function targetsOf(rt: Runtime, sql: Sql, orgId: string): Promise<Target[]
   for (const r of rows) {
     const parsed = parseWebhookFilters(r.event_type, r.filters_json)
     // Stored filters were checked when written; one that no longer parses matches nothing.
-    if (parsed.ok) targets.push({ endpointId: r.endpoint_id, eventType: r.event_type, filters: parsed.filters })
+    if (parsed.ok) targets.push({ endpointId: r.endpoint_id, url: r.url, eventType: r.event_type, filters: parsed.filters })
   }
   if (cache.entries.size >= MAX_CACHED_ORGS) cache.entries.clear()
   cache.entries.set(orgId, { targets, at: now, generation })
@@ -66,15 +69,15 @@ export function endpointsChanged(rt: Runtime, tx: Sql): void {
 function pendingOf(tx: Sql) {
   let p = pendingByTx.get(tx)
   if (!p) {
-    p = { queued: false, endpointsChanged: false }
+    p = { queued: false, claimed: [], endpointsChanged: false }
     pendingByTx.set(tx, p)
   }
   return p
 }
 
 /**
- * `rt.db.transaction(fn)`, then, once it committed, wakes the dispatcher if `fn` queued deliveries
- * and drops cached subscriptions if it changed endpoints.
+ * `rt.db.transaction(fn)`, then, once it committed, hands the deliveries `fn` queued to the
+ * dispatcher (or wakes it) and drops cached subscriptions if it changed endpoints.
  */
 export async function transactionWithEvents<T>(rt: Runtime, fn: (tx: Sql) => Promise<T>): Promise<T> {
   let used: Sql | undefined
@@ -83,7 +86,12 @@ export async function transactionWithEvents<T>(rt: Runtime, fn: (tx: Sql) => Pro
       used = tx
       return fn(tx)
     })
-    if (used && pendingByTx.get(used)?.queued) wakeWebhookDispatcher(rt)
+    const pending = used ? pendingByTx.get(used) : undefined
+    if (pending?.queued) {
+      const dispatcher = dispatcherOf(rt)
+      if (pending.claimed.length > 0) dispatcher?.take(pending.claimed)
+      else dispatcher?.wake()
+    }
     return out
   } finally {
     // What was cached while the transaction ran may hold its uncommitted endpoints: committed or not, drop it.
@@ -96,21 +104,42 @@ export async function hasSubscribers(rt: Runtime, orgId: string, eventType: stri
   return (await targetsOf(rt, rt.db, orgId)).some((t) => t.eventType === eventType)
 }
 
-async function queue(rt: Runtime, tx: Sql, eventType: string, orgId: string, endpointIds: string[], body: string): Promise<void> {
+/**
+ * Writes one event's outbox rows in `tx`. When this instance's dispatcher has room, the rows are
+ * written claimed by it (for one lease) and handed to it after the commit: no claim query, no wait.
+ */
+async function queue(rt: Runtime, tx: Sql, eventType: string, orgId: string, targets: Target[], body: string): Promise<void> {
   const eventId = crypto.randomUUID()
-  await insertOutbox(
-    tx,
-    endpointIds.map((endpointId) => ({ id: crypto.randomUUID(), eventId, endpointId, organizationId: orgId, eventType, body })),
-    rt.now(),
-  )
-  pendingOf(tx).queued = true
+  const now = rt.now()
+  const rows = targets.map((t) => ({ id: crypto.randomUUID(), eventId, endpointId: t.endpointId, organizationId: orgId, eventType, body }))
+  const dispatcher = dispatcherOf(rt)
+  const claim = dispatcher?.canTake() === true
+  await insertOutbox(tx, rows, now, claim ? now + claimLeaseMs(rt) : 0)
+  const pending = pendingOf(tx)
+  pending.queued = true
+  if (claim)
+    rows.forEach((r, i) =>
+      pending.claimed.push({
+        id: r.id,
+        event_id: eventId,
+        endpoint_id: r.endpointId,
+        organization_id: orgId,
+        event_type: eventType,
+        body,
+        attempts: 0,
+        created_at: now,
+        url: targets[i]?.url as string,
+        endpoint_active: true,
+      }),
+    )
 }
 
-/** Endpoints (once each) whose subscriptions of `eventType` accept the event. */
-function matching(targets: Target[], eventType: string, accepts: (f: WebhookFilters) => boolean): string[] {
-  const ids = new Set<string>()
-  for (const t of targets) if (t.eventType === eventType && accepts(t.filters)) ids.add(t.endpointId)
-  return [...ids]
+/** The subscriptions of `eventType` (one per endpoint) that accept the event. */
+function matching(targets: Target[], eventType: string, accepts: (f: WebhookFilters) => boolean): Target[] {
+  const byEndpoint = new Map<string, Target>()
+  for (const t of targets)
+    if (t.eventType === eventType && !byEndpoint.has(t.endpointId) && accepts(t.filters)) byEndpoint.set(t.endpointId, t)
+  return [...byEndpoint.values()]
 }
 
 const within = (list: string[] | undefined, value: string) => list === undefined || list.includes(value)
@@ -120,14 +149,14 @@ const within = (list: string[] | undefined, value: string) => list === undefined
  * its organization, in `tx`, the transaction that records this status.
  */
 export async function queueActivityUpdate(rt: Runtime, tx: Sql, a: Omit<ActivityRow, 'seq'>, known?: KnownFacts): Promise<void> {
-  const endpointIds = matching(
+  const matched = matching(
     await targetsOf(rt, tx, a.organization_id),
     'ACTIVITY_UPDATES',
     (f) => within(f.activityTypes, a.type) && within(f.activityStatuses, a.status),
   )
-  if (endpointIds.length === 0) return
+  if (matched.length === 0) return
   const activity = await activityToWire(tx, { ...a, seq: 0 }, undefined, 'query', known)
-  await queue(rt, tx, 'ACTIVITY_UPDATES', a.organization_id, endpointIds, JSON.stringify(activity))
+  await queue(rt, tx, 'ACTIVITY_UPDATES', a.organization_id, matched, JSON.stringify(activity))
 }
 
 /**
@@ -167,13 +196,13 @@ export async function queueSendStatus(rt: Runtime, tx: Sql, orgId: string, sendI
   if (!targets.some((t) => t.eventType === 'SEND_TRANSACTION_STATUS_UPDATES')) return
   const send = await getSend(tx, orgId, sendId)
   if (!send) return
-  const endpointIds = matching(
+  const matched = matching(
     targets,
     'SEND_TRANSACTION_STATUS_UPDATES',
     (f) => within(f.txStatuses, send.status) && within(f.caip2s, send.caip2),
   )
-  if (endpointIds.length === 0) return
-  await queue(rt, tx, 'SEND_TRANSACTION_STATUS_UPDATES', orgId, endpointIds, JSON.stringify(sendStatusBody(send)))
+  if (matched.length === 0) return
+  await queue(rt, tx, 'SEND_TRANSACTION_STATUS_UPDATES', orgId, matched, JSON.stringify(sendStatusBody(send)))
 }
 
 /**
@@ -191,4 +220,15 @@ export async function withSendStatus<T>(
     if (out !== false) await queueSendStatus(rt, tx, send.organization_id, send.id)
     return out
   })
+}
+
+/** How many deliveries `tx` has queued so far: taken before a savepoint (see {@link forgetQueuedSince}). */
+export function queuedMark(tx: Sql): number {
+  return pendingByTx.get(tx)?.claimed.length ?? 0
+}
+
+/** After `ROLLBACK TO SAVEPOINT`: the rows queued since `mark` are gone, so nothing of them is handed over. */
+export function forgetQueuedSince(tx: Sql, mark: number): void {
+  const pending = pendingByTx.get(tx)
+  if (pending && pending.claimed.length > mark) pending.claimed.length = mark
 }
