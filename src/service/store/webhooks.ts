@@ -285,3 +285,23 @@ export async function countOutbox(sql: Sql, orgId: string): Promise<Record<strin
   )
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))
 }
+
+export type WebhookSigningKeyRow = { key_id: string; public_key: string; private_key_enc: string }
+
+/** Stores a signing key unless one exists already: the first instance to start wins. */
+export async function insertWebhookSigningKeyIfNone(
+  sql: Sql,
+  k: { keyId: string; publicKey: string; privateKeyEnc: string; createdAt: number },
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO webhook_signing_keys (key_id, public_key, private_key_enc, created_at)
+     SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM webhook_signing_keys)
+     ON CONFLICT (key_id) DO NOTHING`,
+    [k.keyId, k.publicKey, k.privateKeyEnc, k.createdAt],
+  )
+}
+
+/** The signing keys, oldest first (there is one; the oldest signs and is published). */
+export async function listWebhookSigningKeys(sql: Sql): Promise<WebhookSigningKeyRow[]> {
+  return sql.query<WebhookSigningKeyRow>('SELECT key_id, public_key, private_key_enc FROM webhook_signing_keys ORDER BY created_at, key_id')
+}

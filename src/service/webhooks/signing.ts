@@ -2,7 +2,7 @@
  * Webhook signatures, the hosted service's scheme (wire-formats B9, `@turnkey/crypto`
  * `verifyTurnkeyWebhookSignature`): Ed25519 over `v1.ed25519.<keyId>.<timestampMs>.<eventId>.` followed
  * by the exact body bytes. One service-wide signing key, made on first start and kept sealed under
- * the master key in `service_keys` (name `webhookSigning`), so every instance sharing the database
+ * the master key (`webhook_signing_keys`, migration 015), so every instance sharing the database
  * signs with it; receivers find its public half at GET /public/v1/discovery/webhooks/jwks.
  */
 import { createPrivateKey, sign as nodeSign } from 'node:crypto'
@@ -11,14 +11,13 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { base64UrlEncode, bytesToHex, concatBytes, utf8Encode } from '../../crypto/encoding.js'
 import type { Database } from '../store/sql.js'
 import type { SecretBox } from '../store/secrets.js'
-import { getServiceKey, insertServiceKeyIfAbsent } from '../store/serviceKeys.js'
+import { insertWebhookSigningKeyIfNone, listWebhookSigningKeys } from '../store/webhooks.js'
 
 /** Where receivers fetch the verification keys (no authentication, like the hosted service's). */
 export const WEBHOOK_JWKS_PATH = '/public/v1/discovery/webhooks/jwks'
 export const SIGNATURE_VERSION = 'v1'
 export const SIGNATURE_ALGORITHM = 'ed25519'
-const KEY_NAME = 'webhookSigning'
-const PURPOSE = `service-key:${KEY_NAME}`
+const PURPOSE = 'webhook-signing-key'
 
 export type WebhookSigner = {
   keyId: string
@@ -50,6 +49,11 @@ const ED25519_PKCS8_PREFIX = Uint8Array.from([
   0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
 ])
 
+/** The key id of an Ed25519 public key: `sigil-webhook-` and the first 16 hex digits of its SHA-256. */
+export function webhookKeyId(publicKey: Uint8Array): string {
+  return `sigil-webhook-${bytesToHex(sha256(publicKey)).slice(0, 16)}`
+}
+
 /**
  * A signer over `privateKey` (32-byte Ed25519 seed). The key id is derived from the public key.
  * Signing runs in node:crypto (one signature per delivery attempt: noble's pure-JS Ed25519 costs
@@ -58,7 +62,7 @@ const ED25519_PKCS8_PREFIX = Uint8Array.from([
 export function webhookSigner(privateKey: Uint8Array): WebhookSigner {
   const publicKey = ed25519.getPublicKey(privateKey)
   const key = createPrivateKey({ key: Buffer.from(concatBytes(ED25519_PKCS8_PREFIX, privateKey)), format: 'der', type: 'pkcs8' })
-  const keyId = `sigil-webhook-${bytesToHex(sha256(publicKey)).slice(0, 16)}`
+  const keyId = webhookKeyId(publicKey)
   const jwk: Jwk = {
     kid: keyId,
     kty: 'OKP',
@@ -80,15 +84,16 @@ export function webhookSigner(privateKey: Uint8Array): WebhookSigner {
 /** Loads the webhook signing key, making it on first start (the first instance to write wins). */
 export async function loadWebhookSigner(db: Database, box: SecretBox): Promise<WebhookSigner> {
   const fresh = ed25519.utils.randomSecretKey()
-  await insertServiceKeyIfAbsent(db, {
-    name: KEY_NAME,
-    publicKey: bytesToHex(ed25519.getPublicKey(fresh)),
+  const publicKey = ed25519.getPublicKey(fresh)
+  await insertWebhookSigningKeyIfNone(db, {
+    keyId: webhookKeyId(publicKey),
+    publicKey: bytesToHex(publicKey),
     privateKeyEnc: box.seal(fresh, PURPOSE),
     createdAt: Date.now(),
   })
   fresh.fill(0)
-  const row = await getServiceKey(db, KEY_NAME)
-  if (!row) throw new Error(`service key ${KEY_NAME} missing`)
+  const [row] = await listWebhookSigningKeys(db)
+  if (!row) throw new Error('webhook signing key missing')
   return webhookSigner(box.open(row.private_key_enc, PURPOSE))
 }
 

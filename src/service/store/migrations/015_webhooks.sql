@@ -54,3 +54,12 @@ CREATE TABLE webhook_deliveries (
   created_at         bigint NOT NULL
 );
 CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, created_at);
+
+-- The service's webhook signing key (Ed25519; src/service/webhooks/signing.ts), the private half
+-- sealed under the master key: one row, made on first start (a table so keys can rotate later).
+CREATE TABLE webhook_signing_keys (
+  key_id             text PRIMARY KEY,
+  public_key         text NOT NULL,
+  private_key_enc    text NOT NULL,
+  created_at         bigint NOT NULL
+);
