@@ -310,7 +310,9 @@ describe('deliveries', () => {
   it('outbox rows written in a transaction that rolls back are gone, and nothing is delivered', async () => {
     const rx = await receiver()
     await createEndpoint(rx.url, [{ eventType: 'ACTIVITY_UPDATES' }], subOrg)
-    const before = await countOutbox(svc.rt.db, subOrg)
+    // Rows of any status (the endpoint's own creation event may be delivered meanwhile).
+    const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0)
+    const before = total(await countOutbox(svc.rt.db, subOrg))
     const now = Date.now()
     const ghost = {
       id: crypto.randomUUID(),
@@ -333,17 +335,17 @@ describe('deliveries', () => {
       created_at: now,
       updated_at: now,
     }
-    let queuedInside: Record<string, number> = {}
+    let queuedInside = 0
     // The engine's transaction, rolled back after queueing.
     await expect(
       transactionWithEvents(svc.rt, async (tx) => {
         await queueActivityUpdate(svc.rt, tx, ghost)
-        queuedInside = await countOutbox(tx, subOrg)
+        queuedInside = total(await countOutbox(tx, subOrg))
         throw new Error('roll back')
       }),
     ).rejects.toThrow('roll back')
-    expect(queuedInside.PENDING ?? 0).toBe((before.PENDING ?? 0) + 1)
-    expect(await countOutbox(svc.rt.db, subOrg)).toEqual(before)
+    expect(queuedInside).toBe(before + 1)
+    expect(total(await countOutbox(svc.rt.db, subOrg))).toBe(before)
     // Rolled back to a savepoint (a consensus-approved activity whose execution fails), the rest committed.
     const kept = { ...ghost, id: crypto.randomUUID(), status: 'ACTIVITY_STATUS_FAILED' }
     await transactionWithEvents(svc.rt, async (tx) => {
