@@ -1,16 +1,16 @@
 /**
  * Webhook latency (issue 16 item 5): 8 clients doing sign_raw_payload for a few seconds in an
- * organization with one endpoint subscribed to ACTIVITY_UPDATES on a receiver in this process
- * (127.0.0.1; the service runs in its own process, dev mode). For each event: commit → receipt,
+ * organization with one endpoint subscribed to ACTIVITY_UPDATES on a receiver in a process of its
+ * own (127.0.0.1, so the clients' work does not delay it; the service runs in its own process too,
+ * dev mode). For each event: commit → receipt,
  * from `X-Sigil-Event-Created-Ms` (queued in the activity's transaction, just before COMMIT) to the
  * receiver reading the whole request; both clocks are this machine's. Also sign_raw_payload
  * throughput and latency without and with the endpoint (the cost of queueing the outbox rows).
  * Run directly: `npx tsx bench/webhooks.ts`, or `npm run bench webhooks`; with DATABASE_URL set, the
  * service runs on that PostgreSQL database instead of PGlite.
  */
+import { fork } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { bytesToHex } from '../src/crypto/encoding.js'
 import { startBenchService } from './serviceProcess.js'
 
@@ -60,21 +60,15 @@ export async function benchWebhooks(
   const durationMs = opts.durationMs ?? 4000
   const clients = opts.clients ?? 8
 
-  // The receiver: commit → receipt per event, keyed by activity id.
+  // The receiver, in its own process: commit → receipt per event, keyed by activity id.
   const receipts = new Map<string, number>()
-  const receiver = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      const at = Date.now()
-      const created = Number(req.headers['x-sigil-event-created-ms'])
-      const { id, type } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; type: string }
-      if (type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2') receipts.set(id, at - created)
-      res.end()
-    })
-  })
-  await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok))
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
+  const receiver = fork(new URL('./webhookReceiver.mjs', import.meta.url), { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  const receiverUrl = await new Promise<string>((ok) =>
+    receiver.on('message', (m: { url?: string; id?: string; ms?: number }) => {
+      if (m.url) ok(m.url)
+      else if (m.id !== undefined && m.ms !== undefined) receipts.set(m.id, m.ms)
+    }),
+  )
 
   const svc = await startBenchService(opts.databaseUrl)
   try {
@@ -148,7 +142,7 @@ export async function benchWebhooks(
     return rows
   } finally {
     await svc.stop()
-    await new Promise<void>((ok) => receiver.close(() => ok()))
+    receiver.kill()
   }
 }
 
