@@ -75,7 +75,7 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
   const inFlight = new Set<Promise<void>>()
   /** Claimed rows waiting for a free slot. */
-  const backlog: ClaimedDelivery[] = []
+  const backlog: Array<{ d: ClaimedDelivery; claimedUntil: number }> = []
   let stopped = false
   let claiming = false
   let again = false
@@ -117,11 +117,14 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
           if (room <= 0) break
           const batch = await claimDueDeliveries(rt.db, rt.now(), claimLeaseMs(rt), room)
           maybeMore = batch.length === room
-          for (const d of batch) start(d)
+          const claimedUntil = rt.now() + claimLeaseMs(rt)
+          for (const d of batch) start(d, claimedUntil)
         } while (again && !stopped)
         if (!stopped && inFlight.size === 0) {
           const due = await nextDeliveryDue(rt.db)
-          lookAt(due === undefined ? Date.now() + IDLE_POLL_MS : Math.min(Math.max(due, rt.now()), rt.now() + IDLE_POLL_MS))
+          // `due` is on the service clock (`rt.now`); timers run on the wall clock.
+          const wait = due === undefined ? IDLE_POLL_MS : Math.min(Math.max(due - rt.now(), 0), IDLE_POLL_MS)
+          lookAt(Date.now() + wait)
         } else lookAt(Date.now() + IDLE_POLL_MS)
       } catch (e) {
         rt.log.warn('webhook dispatcher paused', { errorName: (e as Error).name })
@@ -133,18 +136,22 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
     })()
   }
 
-  /** Sends `d` now when a slot is free, else when one frees. */
-  function start(d: ClaimedDelivery) {
+  /**
+   * Sends `d` now when a slot is free, else when one frees. A row whose claim would run out before
+   * its attempt could end is left alone: it is due again, for whichever instance claims it.
+   */
+  function start(d: ClaimedDelivery, claimedUntil: number) {
     if (inFlight.size >= MAX_IN_FLIGHT) {
-      backlog.push(d)
+      backlog.push({ d, claimedUntil })
       return
     }
+    if (rt.now() + cfg.timeoutMs + 1_000 > claimedUntil) return
     const p: Promise<void> = deliver(d)
       .catch((e) => rt.log.warn('webhook delivery not recorded', { deliveryId: d.id, errorName: (e as Error).name }))
       .finally(() => {
         inFlight.delete(p)
         const next = backlog.shift()
-        if (next) start(next)
+        if (next) start(next.d, next.claimedUntil)
         else if (maybeMore) pump()
       })
     inFlight.add(p)
@@ -287,7 +294,7 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
     canTake: () => !stopped && backlog.length < MAX_BACKLOG,
     take(deliveries) {
       if (stopped) return
-      for (const d of deliveries) start(d)
+      for (const d of deliveries) start(d, Number(d.created_at) + claimLeaseMs(rt))
     },
     async stop() {
       stopped = true
