@@ -58,6 +58,17 @@ if (want('policy-submit')) {
     console.log(formatPolicySubmit(await benchPolicySubmit({ databaseUrl: process.env.SIGIL_BENCH_DATABASE_URL })))
   }
 }
+if (want('webhooks')) {
+  console.log('\n## Webhooks: commit → receipt under 8 clients (issue 16 item 5)\n')
+  const { benchWebhooks, formatWebhooks } = await import('./webhooks.js')
+  console.log('PGlite:')
+  console.log(formatWebhooks(await benchWebhooks()))
+  if (process.env.SIGIL_BENCH_DATABASE_URL) {
+    const { freshDatabase } = await import('./serviceProcess.js')
+    console.log('\nPostgreSQL:')
+    console.log(formatWebhooks(await benchWebhooks({ databaseUrl: await freshDatabase(process.env.SIGIL_BENCH_DATABASE_URL) })))
+  }
+}
 if (want('dapp-send')) {
   console.log('\n## dApp eth_sendTransaction → approval window (issue 12)\n')
   const { benchDappSend, formatDappSend } = await import('./dappSend.js')

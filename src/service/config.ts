@@ -70,6 +70,8 @@ const Env = z.object({
   /** The development identity provider at /dev/oidc: on unless production. */
   SIGIL_DEV_OIDC: z.enum(['on', 'off']).optional(),
   SIGIL_LOG: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Webhooks (issue 16): deliver to loopback/private addresses; on unless production. */
+  SIGIL_WEBHOOK_PRIVATE_URLS: z.enum(['on', 'off']).optional(),
   NODE_ENV: z.string().optional(),
 })
 
@@ -113,6 +115,20 @@ export type ServiceConfig = {
   devOidc: boolean
   /** Timeout of one fetch of an issuer's keys or discovery document. */
   oidcFetchTimeoutMs: number
+  /** Webhook delivery (issue 16, src/service/webhooks/README.md). */
+  webhooks: WebhookConfig
+}
+
+/** Webhook delivery settings; `allowPrivateUrls` is dev mode's (loopback and private receivers allowed). */
+export type WebhookConfig = {
+  allowPrivateUrls: boolean
+  /** Attempts per delivery before it is given up (DEAD). */
+  maxAttempts: number
+  /** First retry delay; each next one doubles (capped at `maxBackoffMs`), with jitter. */
+  backoffMs: number
+  maxBackoffMs: number
+  /** Per attempt, connection to response headers. */
+  timeoutMs: number
 }
 
 /** Base URLs of one on-ramp provider: `live` for sandboxMode false, `sandbox` for true. */
@@ -180,6 +196,13 @@ export function resolveConfig(
     oidcIssuers,
     devOidc: e.SIGIL_DEV_OIDC ? e.SIGIL_DEV_OIDC === 'on' : !production,
     oidcFetchTimeoutMs: e.SIGIL_OIDC_FETCH_TIMEOUT_MS,
+    webhooks: {
+      allowPrivateUrls: e.SIGIL_WEBHOOK_PRIVATE_URLS ? e.SIGIL_WEBHOOK_PRIVATE_URLS === 'on' : !production,
+      maxAttempts: 8,
+      backoffMs: 1_000,
+      maxBackoffMs: 5 * 60_000,
+      timeoutMs: 10_000,
+    },
   }
   return { ...config, ...overrides }
 }

@@ -18,6 +18,8 @@ import { openDatabase } from './store/db.js'
 import { migrate } from './store/migrate.js'
 import { createSecretBox, loadMasterKey } from './store/secrets.js'
 import { countServiceKeys } from './store/serviceKeys.js'
+import { startWebhookDispatcher } from './webhooks/dispatcher.js'
+import { loadWebhookSigner, registerWebhookSigner } from './webhooks/signing.js'
 
 export type RunningService = {
   url: string
@@ -81,6 +83,10 @@ export async function startService(
       devIdp,
     }
 
+    // Webhooks (src/service/webhooks): the signing key, published at the JWKS route.
+    const webhookSigner = await loadWebhookSigner(db, secrets)
+    registerWebhookSigner(rt, webhookSigner)
+
     const engine = createEngine(rt, ACTIVITY_HANDLERS)
     const { mount } = options
     const app = createApp(rt, { engine, queries: QUERY_HANDLERS }, mount ? { mount: (a) => mount(a, rt) } : {})
@@ -93,6 +99,7 @@ export async function startService(
     rt.baseUrl = url
     baseUrl = url
     const tracker = startSendTracker(rt)
+    const webhooks = startWebhookDispatcher(rt, webhookSigner)
     log.info('service listening', { url, database: db.kind, dataDir: config.dataDir })
 
     let closing: Promise<void> | undefined
@@ -109,6 +116,7 @@ export async function startService(
           closeIdle(server)
         })
         await tracker.stop()
+        await webhooks.stop()
         await db.close()
         log.info('service stopped')
       })())

@@ -28,6 +28,7 @@ import { createUserTag } from './create_user_tag.js'
 import { createUsers, createUsersV3, createUsersV2, createUsersV1 } from './create_users.js'
 import { createWallet } from './create_wallet.js'
 import { createWalletAccounts } from './create_wallet_accounts.js'
+import { createWebhookEndpoint } from './create_webhook_endpoint.js'
 import { deleteApiKeys } from './delete_api_keys.js'
 import { deleteAuthenticators } from './delete_authenticators.js'
 import { deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
@@ -43,6 +44,7 @@ import { deleteUserTags } from './delete_user_tags.js'
 import { deleteUsers } from './delete_users.js'
 import { deleteWalletAccounts } from './delete_wallet_accounts.js'
 import { deleteWallets } from './delete_wallets.js'
+import { deleteWebhookEndpoint } from './delete_webhook_endpoint.js'
 import { disablePrivateKey } from './disable_private_key.js'
 import { emailAuth, emailAuthV2, emailAuthV1 } from './email_auth.js'
 import { ethSendRawTransaction } from './eth_send_raw_transaction.js'
@@ -93,6 +95,8 @@ import { listUserTags } from './list_user_tags.js'
 import { listUsers } from './list_users.js'
 import { listWalletAccounts } from './list_wallet_accounts.js'
 import { listWallets } from './list_wallets.js'
+import { listWebhookDeliveries } from './list_webhook_deliveries.js'
+import { listWebhookEndpoints } from './list_webhook_endpoints.js'
 import { oauth } from './oauth.js'
 import { oauthLogin } from './oauth_login.js'
 import { otpAuth } from './otp_auth.js'
@@ -118,6 +122,7 @@ import { updateUserName } from './update_user_name.js'
 import { updateUserPhoneNumber } from './update_user_phone_number.js'
 import { updateUserTag } from './update_user_tag.js'
 import { updateWallet } from './update_wallet.js'
+import { updateWebhookEndpoint } from './update_webhook_endpoint.js'
 import { verifyOtp, verifyOtpV1 } from './verify_otp.js'
 import { whoami } from './whoami.js'
 
@@ -161,6 +166,7 @@ export const SUBMIT_DEFINITIONS = [
   createUsersV1,
   createWallet,
   createWalletAccounts,
+  createWebhookEndpoint,
   deleteApiKeys,
   deleteAuthenticators,
   deleteFiatOnRampCredential,
@@ -176,6 +182,7 @@ export const SUBMIT_DEFINITIONS = [
   deleteUsers,
   deleteWalletAccounts,
   deleteWallets,
+  deleteWebhookEndpoint,
   disablePrivateKey,
   emailAuth,
   emailAuthV2,
@@ -229,6 +236,7 @@ export const SUBMIT_DEFINITIONS = [
   updateUserPhoneNumber,
   updateUserTag,
   updateWallet,
+  updateWebhookEndpoint,
   verifyOtp,
   verifyOtpV1,
 ] as const
@@ -270,5 +278,7 @@ export const QUERY_DEFINITIONS = [
   listUsers,
   listWalletAccounts,
   listWallets,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
   whoami,
 ] as const

@@ -37,6 +37,7 @@ import {
   storePolicySet,
 } from './shared/policyGate.js'
 import { submitByType } from '../../api/registry.js'
+import { forgetQueuedSince, queueActivityUpdate, queuedMark, transactionWithEvents, withActivityUpdate } from '../webhooks/events.js'
 import { toFieldViolations } from '../../api/validation.js'
 import {
   type ActivityContext,
@@ -274,12 +275,13 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       if (needsConsensus) {
         // Nothing runs before the quorum (or the policies' consensus) approves.
         // One statement records the activity, the vote and what the policies decided for it.
-        const { voter } = await recordActivity(rt.db, row, vote, evaluated)
+        // Webhooks: the ACTIVITY_UPDATES event commits with the record (src/service/webhooks).
+        const { voter } = await withActivityUpdate(rt, row, (sql) => recordActivity(sql, row, vote, evaluated))
         return { activity: { ...row, seq: 0 }, known: knownWith(voter) }
       }
       // OIDC tokens' signing keys are fetched before the transaction, never while it holds the database.
       if (MAY_CARRY_OIDC_TOKENS.test(input.type)) await rt.oidc.prefetch(input.parameters)
-      return await rt.db.transaction(async (tx) => {
+      return await transactionWithEvents(rt, async (tx) => {
         const result = await runHandler(tx, row, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)
         const activity = { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs }
@@ -287,6 +289,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         // (or a concurrent twin) conflicts on the unique fingerprint here, every effect of this run
         // rolls back and the stored activity is replayed below, so it is never executed twice.
         const { voter } = await recordActivity(tx, activity, vote, evaluated)
+        await queueActivityUpdate(rt, tx, activity, knownWith(voter))
         // An activity that changed the quorum or its members must not answer with the old one.
         return { activity: { ...activity, seq: 0 }, known: QUORUM_TYPES.has(row.type) ? undefined : knownWith(voter) }
       })
@@ -305,7 +308,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       // Execution failed: nothing of it stays, but the attempt is recorded as FAILED (A2), in one statement.
       const failed = { ...row, status: STATUS.FAILED, failure: failureOf(e) }
       try {
-        await insertActivity(rt.db, failed, vote, evaluated)
+        await withActivityUpdate(rt, failed, (sql) => insertActivity(sql, failed, vote, evaluated))
       } catch (recordError) {
         if (!isUniqueViolation(recordError)) throw recordError
         // A resubmission whose run failed (e.g. on the effects of the first run): replay that one.
@@ -377,20 +380,35 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         created_at: now,
       })
 
+      /** Records the target's new status with its ACTIVITY_UPDATES event (webhooks). */
+      const finishTarget = async (f: Parameters<typeof finishActivity>[2]) => {
+        await finishActivity(tx, target.id, f)
+        await queueActivityUpdate(rt, tx, {
+          ...target,
+          status: f.status,
+          result: f.result,
+          failure: f.failure,
+          app_proofs: f.appProofs,
+          updated_at: f.now,
+        })
+      }
+
       /** Runs the approved activity; its failure undoes its effects, not the vote. */
       const execute = async () => {
         await setSavepoint(tx, CONSENSUS_SAVEPOINT)
+        const queued = queuedMark(tx)
         try {
           const result = await runHandler(tx, target, target.intent, now, undefined)
           const appProofs = proofs(target, target.intent, result)
-          await finishActivity(tx, target.id, { status: STATUS.COMPLETED, result, failure: null, appProofs, now })
+          await finishTarget({ status: STATUS.COMPLETED, result, failure: null, appProofs, now })
         } catch (e) {
           if (!(e instanceof SigilError) || e.code === 'UNAVAILABLE') throw e
           await rollbackToSavepoint(tx, CONSENSUS_SAVEPOINT)
-          await finishActivity(tx, target.id, { status: STATUS.FAILED, result: null, failure: failureOf(e), appProofs: [], now })
+          forgetQueuedSince(tx, queued)
+          await finishTarget({ status: STATUS.FAILED, result: null, failure: failureOf(e), appProofs: [], now })
         }
       }
-      const reject = () => finishActivity(tx, target.id, { status: STATUS.REJECTED, result: null, failure: null, appProofs: [], now })
+      const reject = () => finishTarget({ status: STATUS.REJECTED, result: null, failure: null, appProofs: [], now })
 
       if (governed) {
         // Rule 1: a root quorum approving allows; a rejection ends it; else the policies decide again
@@ -422,7 +440,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         await recordEvaluation(tx, { orgId: target.quorum_org_id, voteId, set, decision, now })
         if (isAllowed(decision)) await execute()
         else if (isDenied(decision)) {
-          await finishActivity(tx, target.id, {
+          await finishTarget({
             status: STATUS.FAILED,
             result: null,
             failure: failureOf(policyDenied(decision, set.policies)),

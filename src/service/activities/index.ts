@@ -28,6 +28,7 @@ import { handler as createUserTag } from './create_user_tag.js'
 import { handler as createUsers, handlerV1 as createUsersV1, handlerV2 as createUsersV2 } from './create_users.js'
 import { handler as createWallet } from './create_wallet.js'
 import { handler as createWalletAccounts } from './create_wallet_accounts.js'
+import { handler as createWebhookEndpoint } from './create_webhook_endpoint.js'
 import { handler as deleteApiKeys } from './delete_api_keys.js'
 import { handler as deleteAuthenticators } from './delete_authenticators.js'
 import { handler as deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
@@ -43,6 +44,7 @@ import { handler as deleteUserTags } from './delete_user_tags.js'
 import { handler as deleteUsers } from './delete_users.js'
 import { handler as deleteWalletAccounts } from './delete_wallet_accounts.js'
 import { handler as deleteWallets } from './delete_wallets.js'
+import { handler as deleteWebhookEndpoint } from './delete_webhook_endpoint.js'
 import { handler as disablePrivateKey } from './disable_private_key.js'
 import { handler as emailAuth } from './email_auth.js'
 import { handler as ethSendRawTransaction } from './eth_send_raw_transaction.js'
@@ -82,6 +84,7 @@ import { handler as updateUserName } from './update_user_name.js'
 import { handler as updateUserPhoneNumber } from './update_user_phone_number.js'
 import { handler as updateUserTag } from './update_user_tag.js'
 import { handler as updateWallet } from './update_wallet.js'
+import { handler as updateWebhookEndpoint } from './update_webhook_endpoint.js'
 import { handlerV1 as verifyOtpV1, handlerV2 as verifyOtpV2 } from './verify_otp.js'
 
 /**
@@ -126,6 +129,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_USERS: createUsersV1,
   ACTIVITY_TYPE_CREATE_WALLET: createWallet,
   ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS: createWalletAccounts,
+  ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT: createWebhookEndpoint,
   ACTIVITY_TYPE_DELETE_API_KEYS: deleteApiKeys,
   ACTIVITY_TYPE_DELETE_AUTHENTICATORS: deleteAuthenticators,
   ACTIVITY_TYPE_DELETE_FIAT_ON_RAMP_CREDENTIAL: deleteFiatOnRampCredential,
@@ -141,6 +145,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_DELETE_USERS: deleteUsers,
   ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS: deleteWalletAccounts,
   ACTIVITY_TYPE_DELETE_WALLETS: deleteWallets,
+  ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT: deleteWebhookEndpoint,
   ACTIVITY_TYPE_DISABLE_PRIVATE_KEY: disablePrivateKey,
   ACTIVITY_TYPE_EMAIL_AUTH_V3: emailAuth,
   ACTIVITY_TYPE_EMAIL_AUTH_V2: emailAuth,
@@ -193,6 +198,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER: updateUserPhoneNumber,
   ACTIVITY_TYPE_UPDATE_USER_TAG: updateUserTag,
   ACTIVITY_TYPE_UPDATE_WALLET: updateWallet,
+  ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT: updateWebhookEndpoint,
   ACTIVITY_TYPE_VERIFY_OTP_V2: verifyOtpV2,
   ACTIVITY_TYPE_VERIFY_OTP: verifyOtpV1,
 } satisfies ActivityHandlerTable<Exclude<SubmitType, VoteType>>

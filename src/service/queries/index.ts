@@ -35,6 +35,8 @@ import { handler as listUserTags } from './list_user_tags.js'
 import { handler as listUsers } from './list_users.js'
 import { handler as listWalletAccounts } from './list_wallet_accounts.js'
 import { handler as listWallets } from './list_wallets.js'
+import { handler as listWebhookDeliveries } from './list_webhook_deliveries.js'
+import { handler as listWebhookEndpoints } from './list_webhook_endpoints.js'
 import { handler as whoami } from './whoami.js'
 
 /** Query name → handler: the closed table of queries this service answers, one per query the registry declares. */
@@ -74,5 +76,7 @@ export const QUERY_HANDLERS = {
   list_users: listUsers,
   list_wallet_accounts: listWalletAccounts,
   list_wallets: listWallets,
+  list_webhook_deliveries: listWebhookDeliveries,
+  list_webhook_endpoints: listWebhookEndpoints,
   whoami: whoami,
 } satisfies QueryHandlerTable

@@ -1,6 +1,7 @@
 import type { Network } from '../../chains/networks.js'
 import type { ActivityContext } from '../activities/types.js'
 import { insertSend, markSigned } from '../store/sends.js'
+import { queueSendStatus } from '../webhooks/events.js'
 import { kickSendTracker } from './tracker.js'
 
 /** Who sends: the organization's signing account, or (for a transaction signed elsewhere) its sender with no account. */
@@ -37,6 +38,8 @@ export async function recordSend(
     ctx.now,
   )
   if (signed) await markSigned(ctx.tx, id, signed, ctx.now)
+  // Webhooks: SEND_TRANSACTION_STATUS_UPDATES for the first status, in the activity's transaction.
+  await queueSendStatus(ctx.rt, ctx.tx, ctx.organizationId, id)
   kickSendTracker(ctx.rt)
   return id
 }

@@ -10,10 +10,12 @@
 import { SigilError } from '../../api/errors.js'
 import { openAccountKey } from '../activities/shared/walletLookup.js'
 import type { Runtime } from '../runtime.js'
+import type { Sql } from '../store/sql.js'
 import { claimDueSend, markFailed, markIncluded, markSigned, retryAt, type SendRow } from '../store/sends.js'
 import { abisDeclaringError } from '../store/smartContractInterfaces.js'
 import { getWalletAccountById } from '../store/wallets.js'
 import { addressKey } from '../../chains/contractInterfaces.js'
+import { withSendStatus } from '../webhooks/events.js'
 import { advanceEvmSend, buildEvmSend } from './evm.js'
 import type { CustomErrorAbis } from './revert.js'
 import { advanceSolanaSend, buildSolanaSend, type SolanaSendRequest } from './solana.js'
@@ -94,7 +96,9 @@ export function startSendTracker(rt: Runtime): SendTracker {
   async function step(send: SendRow): Promise<void> {
     const now = () => rt.now()
     const network = rt.config.networks.find((n) => n.caip2 === send.caip2)
-    if (!network) return markFailed(rt.db, send.id, { message: `network ${send.caip2} is no longer configured` }, now())
+    // Webhooks: each status the tracker records commits with its SEND_TRANSACTION_STATUS_UPDATES event.
+    const record = <T>(write: (sql: Sql) => Promise<T>) => withSendStatus(rt, send, write)
+    if (!network) return record((sql) => markFailed(sql, send.id, { message: `network ${send.caip2} is no longer configured` }, now()))
     // A revert with a custom error is decoded with the sending organization's smart-contract interfaces.
     const customErrors: CustomErrorAbis = (selector, address) =>
       abisDeclaringError(rt.db, send.organization_id, selector, address === undefined ? undefined : addressKey('ethereum', address))
@@ -107,7 +111,7 @@ export function startSendTracker(rt: Runtime): SendTracker {
         try {
           for (const id of ids) {
             const account = await getWalletAccountById(rt.db, send.organization_id, id)
-            if (!account) return markFailed(rt.db, send.id, { message: 'a signing account no longer exists' }, now())
+            if (!account) return record((sql) => markFailed(sql, send.id, { message: 'a signing account no longer exists' }, now()))
             keys.set(account.address, openAccountKey(rt, account))
           }
           built =
@@ -117,16 +121,17 @@ export function startSendTracker(rt: Runtime): SendTracker {
         } finally {
           for (const key of keys.values()) key.fill(0)
         }
-        if ('failed' in built) return finish(send, () => markFailed(rt.db, send.id, built.failed, now()), built.failed.message)
-        if (!(await markSigned(rt.db, send.id, built.signed, now()))) return
+        if ('failed' in built)
+          return finish(send, () => record((sql) => markFailed(sql, send.id, built.failed, now())), built.failed.message)
+        if (!(await record((sql) => markSigned(sql, send.id, built.signed, now())))) return
         send = { ...send, status: 'BROADCASTING', signed_tx: built.signed.signedTx, tx_hash: built.signed.txHash }
         rt.log.info('send signed', { sendId: send.id, caip2: send.caip2, txHash: send.tx_hash })
       }
       const outcome = send.family === 'evm' ? await advanceEvmSend(network, send, customErrors) : await advanceSolanaSend(network, send)
       if (outcome === 'pending')
         return retryAt(rt.db, send.id, now() + Math.min(MAX_FOLLOW_MS, FOLLOW_MS * 2 ** Math.min(send.attempts, 7)), now())
-      if ('included' in outcome) return finish(send, () => markIncluded(rt.db, send.id, outcome.included, now()))
-      return finish(send, () => markFailed(rt.db, send.id, outcome.failed, now(), outcome.inclusion), outcome.failed.message)
+      if ('included' in outcome) return finish(send, () => record((sql) => markIncluded(sql, send.id, outcome.included, now())))
+      return finish(send, () => record((sql) => markFailed(sql, send.id, outcome.failed, now(), outcome.inclusion)), outcome.failed.message)
     } catch (e) {
       // The node is down, slow or answered nonsense: try again later, from the stored state.
       const wait = Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(send.attempts, 6))

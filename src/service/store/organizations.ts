@@ -84,7 +84,7 @@ export async function ancestry(sql: Sql, id: string): Promise<string[]> {
  * - `purged`: the organization's own state, deleted in this order (users first: their credentials go with them);
  * - `cascaded`: rows that go with a purged row (ON DELETE CASCADE);
  * - `kept`: history that stays readable under the tombstone: its activities, and the policy sets and
- *   evaluations their votes point at (no secrets in either).
+ *   evaluations their votes point at (no secrets in either); and its committed webhook events.
  */
 export const ORGANIZATION_TABLES = {
   purged: [
@@ -100,6 +100,8 @@ export const ORGANIZATION_TABLES = {
     'fiat_onramp_credentials',
     'otps',
     'organization_features',
+    // webhooks (migration 015): its endpoints, with their subscriptions, queued deliveries and log
+    'webhook_endpoints',
   ],
   cascaded: [
     'quorum_members',
@@ -110,7 +112,8 @@ export const ORGANIZATION_TABLES = {
     'wallet_accounts',
     'private_key_addresses',
   ],
-  kept: ['activities', 'policy_sets', 'policy_evaluations'],
+  // webhook_outbox: events about the organization already committed, still delivered to its parents' endpoints.
+  kept: ['activities', 'policy_sets', 'policy_evaluations', 'webhook_outbox'],
 } as const
 
 /** The organization's row, locked until the transaction ends; undefined when unknown or deleted. */

@@ -117,6 +117,10 @@ const SUBMIT_NAMES = [
   'email_auth',
   'email_auth_v2',
   'email_auth_v1',
+  // issue 16 item 5: webhooks
+  'create_webhook_endpoint',
+  'update_webhook_endpoint',
+  'delete_webhook_endpoint',
 ]
 const QUERY_NAMES = [
   'get_oauth_providers',
@@ -156,6 +160,9 @@ const QUERY_NAMES = [
   'get_organization',
   'list_app_proofs',
   'get_active_policies',
+  // issue 16 item 5: webhooks (list_webhook_deliveries is Sigil only)
+  'list_webhook_endpoints',
+  'list_webhook_deliveries',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {

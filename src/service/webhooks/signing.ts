@@ -1,0 +1,110 @@
+/**
+ * Webhook signatures, the hosted service's scheme (wire-formats B9, `@turnkey/crypto`
+ * `verifyTurnkeyWebhookSignature`): Ed25519 over `v1.ed25519.<keyId>.<timestampMs>.<eventId>.` followed
+ * by the exact body bytes. One service-wide signing key, made on first start and kept sealed under
+ * the master key (`webhook_signing_keys`, migration 016), so every instance sharing the database
+ * signs with it; receivers find its public half at GET /public/v1/discovery/webhooks/jwks.
+ */
+import { createPrivateKey, sign as nodeSign } from 'node:crypto'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { base64UrlEncode, bytesToHex, concatBytes, utf8Encode } from '../../crypto/encoding.js'
+import type { Database } from '../store/sql.js'
+import type { SecretBox } from '../store/secrets.js'
+import { insertWebhookSigningKeyIfNone, listWebhookSigningKeys } from '../store/webhooks.js'
+
+/** Where receivers fetch the verification keys (no authentication, like the hosted service's). */
+export const WEBHOOK_JWKS_PATH = '/public/v1/discovery/webhooks/jwks'
+export const SIGNATURE_VERSION = 'v1'
+export const SIGNATURE_ALGORITHM = 'ed25519'
+const PURPOSE = 'webhook-signing-key'
+
+export type WebhookSigner = {
+  keyId: string
+  /** Hex of the 32-byte Ed25519 public key (what `verifyTurnkeyWebhookSignature` takes). */
+  publicKeyHex: string
+  /** Hex of the 64-byte signature over the signed input of one delivery. */
+  sign(input: { timestampMs: string; eventId: string; body: Uint8Array }): string
+  jwks(): { keys: Jwk[] }
+}
+
+export type Jwk = {
+  kid: string
+  kty: 'OKP'
+  crv: 'Ed25519'
+  alg: 'EdDSA'
+  use: 'sig'
+  x: string
+  turnkey_signature_algorithm: typeof SIGNATURE_ALGORITHM
+  turnkey_signature_version: typeof SIGNATURE_VERSION
+}
+
+/** The bytes a signature covers (the same construction as `@turnkey/crypto` `buildSignedInput`). */
+export function signedInput(keyId: string, timestampMs: string, eventId: string, body: Uint8Array): Uint8Array {
+  return concatBytes(utf8Encode(`${SIGNATURE_VERSION}.${SIGNATURE_ALGORITHM}.${keyId}.${timestampMs}.${eventId}.`), body)
+}
+
+/** PKCS#8 DER prefix of an Ed25519 private key (RFC 8410), followed by the 32-byte seed. */
+const ED25519_PKCS8_PREFIX = Uint8Array.from([
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+])
+
+/** The key id of an Ed25519 public key: `sigil-webhook-` and the first 16 hex digits of its SHA-256. */
+export function webhookKeyId(publicKey: Uint8Array): string {
+  return `sigil-webhook-${bytesToHex(sha256(publicKey)).slice(0, 16)}`
+}
+
+/**
+ * A signer over `privateKey` (32-byte Ed25519 seed). The key id is derived from the public key.
+ * Signing runs in node:crypto (one signature per delivery attempt: noble's pure-JS Ed25519 costs
+ * about a millisecond each, OpenSSL's a few microseconds; both give the same RFC 8032 signature).
+ */
+export function webhookSigner(privateKey: Uint8Array): WebhookSigner {
+  const publicKey = ed25519.getPublicKey(privateKey)
+  const key = createPrivateKey({ key: Buffer.from(concatBytes(ED25519_PKCS8_PREFIX, privateKey)), format: 'der', type: 'pkcs8' })
+  const keyId = webhookKeyId(publicKey)
+  const jwk: Jwk = {
+    kid: keyId,
+    kty: 'OKP',
+    crv: 'Ed25519',
+    alg: 'EdDSA',
+    use: 'sig',
+    x: base64UrlEncode(publicKey),
+    turnkey_signature_algorithm: SIGNATURE_ALGORITHM,
+    turnkey_signature_version: SIGNATURE_VERSION,
+  }
+  return {
+    keyId,
+    publicKeyHex: bytesToHex(publicKey),
+    sign: ({ timestampMs, eventId, body }) => bytesToHex(nodeSign(null, signedInput(keyId, timestampMs, eventId, body), key)),
+    jwks: () => ({ keys: [jwk] }),
+  }
+}
+
+/** Loads the webhook signing key, making it on first start (the first instance to write wins). */
+export async function loadWebhookSigner(db: Database, box: SecretBox): Promise<WebhookSigner> {
+  const fresh = ed25519.utils.randomSecretKey()
+  const publicKey = ed25519.getPublicKey(fresh)
+  await insertWebhookSigningKeyIfNone(db, {
+    keyId: webhookKeyId(publicKey),
+    publicKey: bytesToHex(publicKey),
+    privateKeyEnc: box.seal(fresh, PURPOSE),
+    createdAt: Date.now(),
+  })
+  fresh.fill(0)
+  const [row] = await listWebhookSigningKeys(db)
+  if (!row) throw new Error('webhook signing key missing')
+  return webhookSigner(box.open(row.private_key_enc, PURPOSE))
+}
+
+const signers = new WeakMap<object, WebhookSigner>()
+
+/** Makes `signer` the one the runtime's JWKS route publishes. */
+export function registerWebhookSigner(rt: object, signer: WebhookSigner): void {
+  signers.set(rt, signer)
+}
+
+/** The JWKS of the runtime's webhook signer (undefined before the service registered one). */
+export function webhookJwks(rt: object): { keys: Jwk[] } | undefined {
+  return signers.get(rt)?.jwks()
+}
