@@ -72,6 +72,8 @@ const Env = z.object({
   SIGIL_LOG: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Webhooks (issue 16): deliver to loopback/private addresses; on unless production. */
   SIGIL_WEBHOOK_PRIVATE_URLS: z.enum(['on', 'off']).optional(),
+  /** One webhook delivery attempt's timeout (a claim on a row lasts this plus 10 s). */
+  SIGIL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   NODE_ENV: z.string().optional(),
 })
 
@@ -201,7 +203,7 @@ export function resolveConfig(
       maxAttempts: 8,
       backoffMs: 1_000,
       maxBackoffMs: 5 * 60_000,
-      timeoutMs: 10_000,
+      timeoutMs: e.SIGIL_WEBHOOK_TIMEOUT_MS,
     },
   }
   return { ...config, ...overrides }
