@@ -70,6 +70,8 @@ export async function createDevIdentityProvider(o: { baseUrl: () => string; now:
   jwk.kid = await calculateJwkThumbprint(jwk)
   jwk.alg = 'ES256'
   jwk.use = 'sig'
+  // One document for the life of the provider: the verifier keeps the keys it imported per document.
+  const keySet = { keys: [jwk as { kty: string; kid?: string }] }
   const codes = new Map<string, PendingCode>()
   const issuer = () => `${o.baseUrl().replace(/\/+$/, '')}${DEV_OIDC_PATH}`
 
@@ -221,7 +223,7 @@ ${message ? `<p id="email-error" class="err" role="alert">${esc(message)}</p>` :
     trusted: () => ({
       issuer: issuer(),
       audiences: [DEV_OIDC_CLIENT_ID],
-      keys: { kind: 'local', jwks: { keys: [jwk as { kty: string; kid?: string }] } },
+      keys: { kind: 'local', jwks: keySet },
       name: 'Sigil dev',
       clientId: DEV_OIDC_CLIENT_ID,
       authorizationEndpoint: `${issuer()}/authorize`,

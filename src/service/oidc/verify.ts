@@ -73,6 +73,16 @@ export function createOidcVerifier(o: OidcVerifierOptions): OidcVerifier {
   const maxAgeMs = o.maxAgeMs ?? 10 * 60_000
   const minRefetchMs = o.minRefetchMs ?? 30_000
   const cache = new Map<string, CacheEntry>()
+  // One resolver per key set document: jose keeps the keys it imported, so each key is imported once.
+  const resolvers = new WeakMap<JwksDocument, ReturnType<typeof createLocalJWKSet>>()
+  const keyResolver = (jwks: JwksDocument) => {
+    let r = resolvers.get(jwks)
+    if (!r) {
+      r = createLocalJWKSet(jwks as Parameters<typeof createLocalJWKSet>[0])
+      resolvers.set(jwks, r)
+    }
+    return r
+  }
 
   async function getJson(url: string): Promise<unknown> {
     const res = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' }, redirect: 'error' })
@@ -160,7 +170,7 @@ export function createOidcVerifier(o: OidcVerifierOptions): OidcVerifier {
     const jwks = await keysFor(trusted, kid, field)
     let verified: JWTPayload
     try {
-      const r = await jwtVerify(token, createLocalJWKSet(jwks as Parameters<typeof createLocalJWKSet>[0]), {
+      const r = await jwtVerify(token, keyResolver(jwks), {
         algorithms: ALGORITHMS,
         audience: trusted.audiences,
         clockTolerance: CLOCK_SKEW_SECONDS,
