@@ -38,6 +38,11 @@ if (want('sign') && existsSync(new URL('./service-sign.ts', import.meta.url))) {
   const rows = await mod.benchServiceSign()
   console.log(typeof mod.formatServiceSign === 'function' ? mod.formatServiceSign(rows) : JSON.stringify(rows, null, 2))
 }
+if (want('suborg')) {
+  console.log('\n## create_sub_organization over loopback (issue 18: the sign-up path)\n')
+  const { benchServiceSubOrg } = await import('./service-suborg.js')
+  console.log(formatLoadTable(await benchServiceSubOrg()))
+}
 if (want('send')) {
   console.log('\n## Send latency on the dev EVM chain (issue 11)\n')
   const { benchServiceSend, formatServiceSend } = await import('./service-send.js')
