@@ -99,12 +99,5 @@ export const WebhookUrl = z
 
 export const WebhookName = z.string().min(1, { error: 'required' }).max(256, { error: 'at most 256 characters' })
 
-/** `v1WebhookEndpointData`. */
-export const WebhookEndpoint = z.object({
-  endpointId: z.string(),
-  organizationId: z.string(),
-  url: z.string(),
-  name: z.string(),
-  isActive: z.boolean(),
-  subscriptions: z.array(z.object({ eventType: z.string(), filtersJson: z.string(), isActive: z.boolean() })),
-})
+/** `v1WebhookEndpointData` (service-interface.md "Webhook endpoint"): the one record schema, in common.ts. */
+export { WebhookEndpoint } from './common.js'

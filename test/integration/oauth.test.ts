@@ -45,6 +45,19 @@ function sessionKey() {
   return { publicKey: bytesToHex(kp.publicKey), privateKey: bytesToHex(kp.privateKey) }
 }
 
+/** oauth_login for `k` in `organizationId` with ada's token (nonce = sha256 of k's public key) → the session JWT's claims. */
+async function oauthLoginAs(organizationId: string, k: { publicKey: string }) {
+  const token = await idp.sign({ sub: 'ada-1', nonce: oidcNonce(k.publicKey) })
+  const r = await client.oauthLogin({
+    type: 'ACTIVITY_TYPE_OAUTH_LOGIN',
+    timestampMs: ts(),
+    organizationId,
+    parameters: { oidcToken: token, publicKey: k.publicKey },
+  })
+  const session = r.activity.result.oauthLoginResult!.session
+  return JSON.parse(Buffer.from(session.split('.')[1] as string, 'base64url').toString())
+}
+
 async function apiKeyCount(orgId: string, uid: string): Promise<number> {
   const r = await client.getApiKeys({ organizationId: orgId, userId: uid })
   return r.apiKeys.length
@@ -130,30 +143,14 @@ describe('sign-up with an OIDC token', () => {
 describe('oauth_login and oauth', () => {
   it('oauth_login: a token whose nonce is sha256(publicKey) gives a session for that key, which then works', async () => {
     const k = sessionKey()
-    const token = await idp.sign({ sub: 'ada-1', nonce: oidcNonce(k.publicKey) })
-    const r = await client.oauthLogin({
-      type: 'ACTIVITY_TYPE_OAUTH_LOGIN',
-      timestampMs: ts(),
-      organizationId: subOrg,
-      parameters: { oidcToken: token, publicKey: k.publicKey },
-    })
-    const session = r.activity.result.oauthLoginResult!.session
-    const claims = JSON.parse(Buffer.from(session.split('.')[1] as string, 'base64url').toString())
+    const claims = await oauthLoginAs(subOrg, k)
     expect(claims).toMatchObject({ user_id: userId, organization_id: subOrg, session_type: 'SESSION_TYPE_READ_WRITE' })
     const asUser = new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: k.publicKey, apiPrivateKey: k.privateKey }))
     expect((await asUser.getWhoami({ organizationId: subOrg })).userId).toBe(userId)
   })
 
   it('oauth_login from the parent organization finds the sub-organization user', async () => {
-    const k = sessionKey()
-    const token = await idp.sign({ sub: 'ada-1', nonce: oidcNonce(k.publicKey) })
-    const r = await client.oauthLogin({
-      type: 'ACTIVITY_TYPE_OAUTH_LOGIN',
-      timestampMs: ts(),
-      organizationId: root,
-      parameters: { oidcToken: token, publicKey: k.publicKey },
-    })
-    const claims = JSON.parse(Buffer.from(r.activity.result.oauthLoginResult!.session.split('.')[1] as string, 'base64url').toString())
+    const claims = await oauthLoginAs(root, sessionKey())
     expect(claims.organization_id).toBe(subOrg)
   })
 
