@@ -43,6 +43,14 @@ if (want('suborg')) {
   const { benchServiceSubOrg } = await import('./service-suborg.js')
   console.log(formatLoadTable(await benchServiceSubOrg()))
 }
+if (want('scale-out')) {
+  console.log('\n## Scale out: 1, 2, 4 instances on one PostgreSQL (issue 18 item 4; sign_raw_payload, 8 clients, round-robin)\n')
+  if (!process.env.SIGIL_BENCH_DATABASE_URL) console.log('(set SIGIL_BENCH_DATABASE_URL to a PostgreSQL server to run it)')
+  else {
+    const { benchScaleOut, formatScaleOut } = await import('./scale-out.js')
+    console.log(formatScaleOut(await benchScaleOut({ databaseUrl: process.env.SIGIL_BENCH_DATABASE_URL })))
+  }
+}
 if (want('send')) {
   console.log('\n## Send latency on the dev EVM chain (issue 11)\n')
   const { benchServiceSend, formatServiceSend } = await import('./service-send.js')

@@ -7,8 +7,9 @@ import { hexToBytes } from '../src/crypto/encoding.js'
 import { createWebCryptoStamper, importP256PrivateKeyForSigning } from '../src/crypto/stamp.js'
 
 /** The service in its own process (as `npm run service` runs it), so clients do not share its event loop. */
-export async function startBenchService(databaseUrl?: string, extraEnv: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sigil-bench-'))
+export async function startBenchService(databaseUrl?: string, extraEnv: Record<string, string> = {}, sharedDataDir?: string) {
+  // Instances of one deployment share a data dir (its master key and admin key) and a database.
+  const dataDir = sharedDataDir ?? mkdtempSync(join(tmpdir(), 'sigil-bench-'))
   const port = await new Promise<number>((ok) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const p = (s.address() as { port: number }).port
@@ -66,7 +67,7 @@ export async function startBenchService(databaseUrl?: string, extraEnv: Record<s
     async stop() {
       child.kill('SIGTERM')
       await new Promise((r) => child.once('exit', r))
-      rmSync(dataDir, { recursive: true, force: true })
+      if (!sharedDataDir) rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }
