@@ -15,7 +15,8 @@
  * list_activities of the probe organization, first page and a page after a cursor deep in its
  * history; get_wallet_account; stamp_login by the probe user's API key naming the root (the
  * credential is resolved across sub-organizations); otp_auth in the root for the probe user's email
- * (the user is found by contact across the whole tree). Reads: sequential samples.
+ * (the user is found by contact across the whole tree); list_suborgs by EMAIL from the root (how the
+ * relay finds the account at each login). Reads: sequential samples.
  * Run directly: `npx tsx bench/scale.ts`; with SIGIL_BENCH_DATABASE_URL also on PostgreSQL.
  */
 import { createHash } from 'node:crypto'
@@ -330,6 +331,13 @@ async function phase(
         const publicKey = bytesToHex(p256.getPublicKey(p256.utils.randomSecretKey(), true))
         const a = await submit(probeStamper, 'stamp_login', 'ACTIVITY_TYPE_STAMP_LOGIN', probe.rootId, { publicKey })
         if (!a.result.stampLoginResult.session) throw new Error('stamp_login: no session')
+      }),
+    })
+    measures.push({
+      name: 'list_suborgs by EMAIL from the root (relay account lookup)',
+      m: await sequential(opts.samples, async () => {
+        const r = await query(svc.stamper, 'list_suborgs', { organizationId: probe.rootId, filterType: 'EMAIL', filterValue: PROBE_EMAIL })
+        if (r.organizationIds.length !== 1 || r.organizationIds[0] !== probe.orgId) throw new Error('list_suborgs: not the probe org')
       }),
     })
     // otp_auth: the OTP is initiated (untimed) and its code read from the dev mailbox first.

@@ -2,38 +2,41 @@
  * findUserInTreeByContact (issue 18 item 3: found from the contact up the tree, not by walking the
  * whole tree down): the user with the contact in the organization itself, else in the nearest
  * sub-organization at any depth, the oldest first at one depth; never one outside the organization's
- * tree (a sibling, a parent); email compared lower-cased, phone as stored.
+ * tree (a sibling, a parent); email compared lower-cased, phone as stored. And list_suborgs by a
+ * contact or credential (the relay's account lookup), found from the matches up the tree too.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate } from '../../src/service/store/migrate.js'
-import { insertOrganization } from '../../src/service/store/organizations.js'
+import { deleteOrganization, insertOrganization, listSubOrganizationIds } from '../../src/service/store/organizations.js'
 import { openPglite } from '../../src/service/store/pglite.js'
 import type { Database } from '../../src/service/store/sql.js'
-import { findUserInTreeByContact, insertUser } from '../../src/service/store/users.js'
+import { findUserInTreeByContact, insertApiKey, insertUser } from '../../src/service/store/users.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'sigil-contact-'))
 let db: Database
 
 // root ─┬─ a ── a1 ── a2
 //       ├─ b
-//       └─ c
-const tree: Array<[string, string | null]> = [
-  ['root', null],
-  ['a', 'root'],
-  ['a1', 'a'],
-  ['a2', 'a1'],
-  ['b', 'root'],
-  ['c', 'root'],
+//       ├─ c
+//       └─ d (deleted)
+const tree: Array<[string, string | null, number]> = [
+  ['root', null, 1],
+  ['a', 'root', 4],
+  ['a1', 'a', 3],
+  ['a2', 'a1', 2],
+  ['b', 'root', 5],
+  ['c', 'root', 6],
+  ['d', 'root', 7],
 ]
 
 beforeAll(async () => {
   db = await openPglite(dir)
   await migrate(db)
-  for (const [id, parentId] of tree) {
-    await insertOrganization(db, { id, name: id, parentId, isRoot: parentId === null, quorumThreshold: 1, now: 1 })
+  for (const [id, parentId, now] of tree) {
+    await insertOrganization(db, { id, name: id, parentId, isRoot: parentId === null, quorumThreshold: 1, now })
   }
   const user = (id: string, orgId: string, now: number, f: { userEmail?: string; userPhoneNumber?: string }) =>
     insertUser(db, { id, orgId, userName: id, now, ...f })
@@ -50,6 +53,35 @@ beforeAll(async () => {
   await user('u-a1-top', 'a1', 5, { userEmail: 'top@x.test' })
   await user('u-a-top', 'a', 50, { userEmail: 'top@x.test' })
   await user('u-a1-phone', 'a1', 60, { userPhoneNumber: '+15555550123' })
+  await user('u-d-deep', 'd', 70, { userEmail: 'deep@x.test' })
+  await deleteOrganization(db, 'd', 80)
+  // One public key registered in a2, b and root.
+  for (const [orgId, userId] of [
+    ['a2', 'u-a2-deep'],
+    ['b', 'u-b-deep'],
+  ] as const) {
+    await insertApiKey(db, {
+      id: `k-${orgId}`,
+      orgId,
+      userId,
+      name: 'k',
+      publicKey: '02AB',
+      curveType: 'API_KEY_CURVE_P256',
+      credentialType: 'CREDENTIAL_TYPE_API_KEY_P256',
+      now: 1,
+    })
+  }
+  await user('u-root', 'root', 1, {})
+  await insertApiKey(db, {
+    id: 'k-root',
+    orgId: 'root',
+    userId: 'u-root',
+    name: 'k',
+    publicKey: '02ab',
+    curveType: 'API_KEY_CURVE_P256',
+    credentialType: 'CREDENTIAL_TYPE_API_KEY_P256',
+    now: 1,
+  })
 }, 60_000)
 
 afterAll(async () => {
@@ -91,5 +123,32 @@ describe('findUserInTreeByContact', () => {
     expect(await find('root', { phone: '+15555550123' })).toBe('u-a1-phone')
     expect(await find('a1', { phone: '+15555550123' })).toBe('u-a1-phone')
     expect(await find('b', { phone: '+15555550123' })).toBeUndefined()
+  })
+})
+
+describe('listSubOrganizationIds by contact or credential', () => {
+  const ids = (
+    orgId: string,
+    type: 'EMAIL' | 'PHONE_NUMBER' | 'PUBLIC_KEY',
+    value: string,
+    page?: { after?: string; before?: string; limit?: string },
+  ) => listSubOrganizationIds(db, orgId, { type, value }, page)
+
+  it('lists every live sub-organization at any depth with a match, oldest first, never the organization itself', async () => {
+    expect(await ids('root', 'EMAIL', 'DEEP@x.test')).toEqual(['a2', 'b'])
+    expect(await ids('root', 'EMAIL', 'top@x.test')).toEqual(['a1', 'a'])
+    expect(await ids('a', 'EMAIL', 'top@x.test')).toEqual(['a1'])
+    expect(await ids('a1', 'EMAIL', 'top@x.test')).toEqual([])
+    expect(await ids('root', 'EMAIL', 'twin@x.test')).toEqual(['b', 'c'])
+    expect(await ids('b', 'EMAIL', 'deep@x.test')).toEqual([])
+    expect(await ids('root', 'PHONE_NUMBER', '+15555550123')).toEqual(['a1'])
+    expect(await ids('root', 'PUBLIC_KEY', '02AB')).toEqual(['a2', 'b'])
+    expect(await ids('a', 'PUBLIC_KEY', '02ab')).toEqual(['a2'])
+  })
+
+  it('pages by the cursors', async () => {
+    expect(await ids('root', 'EMAIL', 'deep@x.test', { limit: '1' })).toEqual(['a2'])
+    expect(await ids('root', 'EMAIL', 'deep@x.test', { after: 'a2' })).toEqual(['b'])
+    expect(await ids('root', 'EMAIL', 'deep@x.test', { before: 'b' })).toEqual(['a2'])
   })
 })
