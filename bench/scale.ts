@@ -17,7 +17,8 @@
  * credential is resolved across sub-organizations); otp_auth in the root for the probe user's email
  * (the user is found by contact across the whole tree); list_suborgs by EMAIL from the root (how the
  * relay finds the account at each login). Reads: sequential samples.
- * Run directly: `npx tsx bench/scale.ts`; with SIGIL_BENCH_DATABASE_URL also on PostgreSQL.
+ * Run directly: `npx tsx bench/scale.ts`; with SIGIL_BENCH_DATABASE_URL also on PostgreSQL (its
+ * databases are dropped after each phase unless SIGIL_BENCH_SCALE_KEEP is set, e.g. for EXPLAIN).
  */
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -368,6 +369,22 @@ async function phase(
   } finally {
     await svc.stop()
     rmSync(dataDir, { recursive: true, force: true })
+    if (databaseUrl && opts.databaseUrl) {
+      if (process.env.SIGIL_BENCH_SCALE_KEEP) log(`  kept ${databaseUrl}`)
+      else await dropDatabase(opts.databaseUrl, databaseUrl)
+    }
+  }
+}
+
+/** Drops the bench's database `url` (on the server of `base`). */
+async function dropDatabase(base: string, url: string): Promise<void> {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: base })
+  await client.connect()
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`)
+  } finally {
+    await client.end()
   }
 }
 
