@@ -82,6 +82,11 @@ if (want('webhooks')) {
     console.log(formatWebhooks(await benchWebhooks({ databaseUrl: await freshDatabase(process.env.SIGIL_BENCH_DATABASE_URL) })))
   }
 }
+if (want('scale')) {
+  console.log('\n## Scale with data: empty vs filled database (issue 18 item 3: each row ≤ 1.5× empty)\n')
+  const { runScale } = await import('./scale.js')
+  console.log(await runScale())
+}
 if (want('dapp-send')) {
   console.log('\n## dApp eth_sendTransaction → approval window (issue 12)\n')
   const { benchDappSend, formatDappSend } = await import('./dappSend.js')

@@ -23,8 +23,8 @@ export async function benchScaleOut(opts: { databaseUrl: string; counts?: number
     const instances: BenchService[] = []
     try {
       // The first bootstraps the database and the data dir; the others join it.
-      instances.push(await startBenchService(databaseUrl, {}, dataDir))
-      for (let i = 1; i < n; i++) instances.push(await startBenchService(databaseUrl, {}, dataDir))
+      instances.push(await startBenchService(databaseUrl, {}, { dataDir }))
+      for (let i = 1; i < n; i++) instances.push(await startBenchService(databaseUrl, {}, { dataDir }))
       const first = instances[0] as BenchService
       const org = first.admin.organizationId as string
       const created = await first.post('/public/v1/submit/create_wallet', {

@@ -6,10 +6,12 @@ import { join, resolve } from 'node:path'
 import { hexToBytes } from '../src/crypto/encoding.js'
 import { createWebCryptoStamper, importP256PrivateKeyForSigning } from '../src/crypto/stamp.js'
 
-/** The service in its own process (as `npm run service` runs it), so clients do not share its event loop. */
-export async function startBenchService(databaseUrl?: string, extraEnv: Record<string, string> = {}, sharedDataDir?: string) {
-  // Instances of one deployment share a data dir (its master key and admin key) and a database.
-  const dataDir = sharedDataDir ?? mkdtempSync(join(tmpdir(), 'sigil-bench-'))
+/**
+ * The service in its own process (as `npm run service` runs it), so clients do not share its event loop.
+ * `opts.dataDir`: a data dir prepared by the caller (kept on stop); else a temporary one.
+ */
+export async function startBenchService(databaseUrl?: string, extraEnv: Record<string, string> = {}, opts: { dataDir?: string } = {}) {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'sigil-bench-'))
   const port = await new Promise<number>((ok) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const p = (s.address() as { port: number }).port
@@ -67,7 +69,7 @@ export async function startBenchService(databaseUrl?: string, extraEnv: Record<s
     async stop() {
       child.kill('SIGTERM')
       await new Promise((r) => child.once('exit', r))
-      if (!sharedDataDir) rmSync(dataDir, { recursive: true, force: true })
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

@@ -188,8 +188,28 @@ const SUB_ORGANIZATION_FILTERS: Record<SubOrganizationFilter['type'], string> = 
 }
 
 /**
+ * For the filters a credential or contact index answers: the organizations holding a match (`$2`:
+ * the value), found through that index. Such a filter is looked up from the matches up the tree
+ * (see {@link listSubOrganizationIds}) rather than by walking every organization below.
+ */
+const SUB_ORGANIZATION_CANDIDATES: Partial<Record<SubOrganizationFilter['type'], string>> = {
+  EMAIL: 'SELECT organization_id FROM users WHERE lower(user_email) = lower($2)',
+  PHONE_NUMBER: 'SELECT organization_id FROM users WHERE user_phone_number = $2',
+  CREDENTIAL_ID: 'SELECT organization_id FROM authenticators WHERE credential_id = $2',
+  PUBLIC_KEY: 'SELECT organization_id FROM api_keys WHERE public_key = lower($2)',
+  OIDC_TOKEN: `SELECT organization_id FROM oauth_providers
+    WHERE issuer = ($2::jsonb ->> 'iss') AND subject = ($2::jsonb ->> 'sub') AND audience = ($2::jsonb ->> 'aud')`,
+}
+
+/**
  * A page of the ids of the organization's sub-organizations (any depth), optionally filtered,
  * oldest first; `after`/`before` are ids of its sub-organizations, see `page.ts`.
+ *
+ * Unfiltered, or by NAME / USERNAME, the tree is walked down from the organization. By a contact,
+ * credential or OIDC identity (the relay's account lookup at each login), the organizations holding
+ * a match come from that index and each is kept when walking up its parent links reaches the
+ * organization: a few rows per match instead of every organization of the tree. Both keep live
+ * organizations only (a deleted one has no live sub-organizations, so none is reached through one).
  */
 export async function listSubOrganizationIds(
   sql: Sql,
@@ -197,14 +217,22 @@ export async function listSubOrganizationIds(
   filter: SubOrganizationFilter | undefined,
   page: PageOptions | undefined,
 ): Promise<string[]> {
-  const rows = await readPage<{ id: string }>(
-    sql,
-    {
-      select: `WITH RECURSIVE down(id) AS (
+  const candidates = filter && SUB_ORGANIZATION_CANDIDATES[filter.type]
+  const tree = candidates
+    ? `WITH RECURSIVE up(start, id) AS (
+       SELECT o.id, o.parent_id FROM organizations o WHERE o.id IN (${candidates}) AND o.deleted_at IS NULL
+       UNION ALL
+       SELECT up.start, o.parent_id FROM up JOIN organizations o ON o.id = up.id WHERE up.id <> $1
+     ), down(id) AS (SELECT DISTINCT start FROM up WHERE id = $1)`
+    : `WITH RECURSIVE down(id) AS (
        SELECT id FROM organizations WHERE parent_id = $1 AND deleted_at IS NULL
        UNION ALL
        SELECT o.id FROM organizations o JOIN down ON o.parent_id = down.id WHERE o.deleted_at IS NULL
-     )
+     )`
+  const rows = await readPage<{ id: string }>(
+    sql,
+    {
+      select: `${tree}
      SELECT o.id FROM organizations o JOIN down ON o.id = down.id`,
       where: filter ? [SUB_ORGANIZATION_FILTERS[filter.type]] : [],
       params: filter ? [orgId, filter.value] : [orgId],

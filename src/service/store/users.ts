@@ -210,18 +210,25 @@ export type ContactLookup = { email: string } | { phone: string }
 /**
  * The user with this contact in `orgId` or, failing that, in the nearest of its sub-organizations
  * (any depth; oldest user first at one depth).
+ *
+ * Found from the contact up, not from `orgId` down: the users with this contact come from the
+ * index on it (`users_email`, `users_phone`), then each one's organization is walked up its parent
+ * links until `orgId` (its depth below it) or the top of the tree (not below it). This reads a few
+ * rows per user with the contact, where walking down read every organization of the tree
+ * (bench/scale.ts: 100,000 sub-organizations).
  */
 export async function findUserInTreeByContact(sql: Sql, orgId: string, contact: ContactLookup): Promise<UserRow | undefined> {
   const [column, value] = 'phone' in contact ? ['u.user_phone_number', contact.phone] : ['lower(u.user_email)', contact.email]
   const [row] = await sql.query<UserRow & { depth: number }>(
-    `WITH RECURSIVE down(id, depth) AS (
-       SELECT id, 0 FROM organizations WHERE id = $1
+    `WITH RECURSIVE up(user_id, org_id, depth) AS (
+       SELECT u.id, u.organization_id, 0 FROM users u WHERE ${column} = $2
        UNION ALL
-       SELECT o.id, down.depth + 1 FROM organizations o JOIN down ON o.parent_id = down.id
+       SELECT up.user_id, o.parent_id, up.depth + 1 FROM up JOIN organizations o ON o.id = up.org_id
+        WHERE up.org_id <> $1 AND o.parent_id IS NOT NULL
      )
-     SELECT u.*, down.depth FROM users u JOIN down ON u.organization_id = down.id
-      WHERE ${column} = $2
-      ORDER BY down.depth, u.created_at, u.id LIMIT 1`,
+     SELECT u.*, up.depth FROM up JOIN users u ON u.id = up.user_id
+      WHERE up.org_id = $1
+      ORDER BY up.depth, u.created_at, u.id LIMIT 1`,
     [orgId, value],
   )
   return row
