@@ -40,20 +40,23 @@ export type OidcIdentity = { iss: string; aud: string; sub: string }
 
 /**
  * The user with this OAuth identity in the organization or its sub-organizations (any depth), the
- * nearest first; undefined when none.
+ * nearest first (oldest provider first at one depth); undefined when none. Found from the identity
+ * up (index `oauth_providers_identity`, then parent links to `orgId`), not from `orgId` down: a
+ * login reads a few rows whatever the size of the tree (as `findUserInTreeByContact`).
  */
 export async function findUserInTreeByOauthIdentity(sql: Sql, orgId: string, id: OidcIdentity): Promise<UserRow | undefined> {
   const [row] = await sql.query<UserRow & { depth: number }>(
-    `WITH RECURSIVE down(id, depth) AS (
-       SELECT id, 0 FROM organizations WHERE id = $1 AND deleted_at IS NULL
+    `WITH RECURSIVE up(provider_id, user_id, org_id, depth) AS (
+       SELECT p.id, p.user_id, p.organization_id, 0 FROM oauth_providers p
+         JOIN organizations o0 ON o0.id = p.organization_id AND o0.deleted_at IS NULL
+        WHERE p.issuer = $2 AND p.subject = $3 AND p.audience = $4
        UNION ALL
-       SELECT o.id, down.depth + 1 FROM organizations o JOIN down ON o.parent_id = down.id WHERE o.deleted_at IS NULL
+       SELECT up.provider_id, up.user_id, o.parent_id, up.depth + 1 FROM up JOIN organizations o ON o.id = up.org_id
+        WHERE up.org_id <> $1 AND o.parent_id IS NOT NULL
      )
-     SELECT u.*, down.depth FROM oauth_providers p
-       JOIN down ON p.organization_id = down.id
-       JOIN users u ON u.id = p.user_id
-      WHERE p.issuer = $2 AND p.subject = $3 AND p.audience = $4
-      ORDER BY down.depth, p.created_at, p.id LIMIT 1`,
+     SELECT u.*, up.depth FROM up JOIN users u ON u.id = up.user_id JOIN oauth_providers p ON p.id = up.provider_id
+      WHERE up.org_id = $1
+      ORDER BY up.depth, p.created_at, p.id LIMIT 1`,
     [orgId, id.iss, id.sub, id.aud],
   )
   return row
