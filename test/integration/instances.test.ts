@@ -62,10 +62,13 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one PostgreSQL', ()
     const submitted = await a.post('/public/v1/submit/create_users', createUser('quinn'), keys[0]!.stamper)
     expect(submitted.json.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
     const fingerprint = submitted.json.activity.fingerprint as string
-    // m2 on B and m3 on A vote at the same moment: one of them completes it, the other is late.
+    // m2 on B and m3 on A vote at the same moment: one of them completes it, the other is late. (Their
+    // bodies differ by timestampMs: byte-identical bodies are one activity whoever sends them.)
+    const t = Date.now()
+    const voteBody = (ms: number) => submitBody('ACTIVITY_TYPE_APPROVE_ACTIVITY', org, { fingerprint }, { timestampMs: String(ms) })
     const votes = await Promise.all([
-      b.post('/public/v1/submit/approve_activity', submitBody('ACTIVITY_TYPE_APPROVE_ACTIVITY', org, { fingerprint }), keys[1]!.stamper),
-      a.post('/public/v1/submit/approve_activity', submitBody('ACTIVITY_TYPE_APPROVE_ACTIVITY', org, { fingerprint }), keys[2]!.stamper),
+      b.post('/public/v1/submit/approve_activity', voteBody(t), keys[1]!.stamper),
+      a.post('/public/v1/submit/approve_activity', voteBody(t + 1), keys[2]!.stamper),
     ])
     expect(votes.map((v) => v.status).sort()).toEqual([200, 412])
     for (const svc of [a, b]) {
