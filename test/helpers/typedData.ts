@@ -1,12 +1,15 @@
+/** The domain type of every fixture here: name, version, chainId, verifyingContract. */
+const EIP712_DOMAIN = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+]
+
 /** The EIP-712 specification's "Ether Mail" example, used by signing tests across suites. */
 export const MAIL_TYPED_DATA = {
   types: {
-    EIP712Domain: [
-      { name: 'name', type: 'string' },
-      { name: 'version', type: 'string' },
-      { name: 'chainId', type: 'uint256' },
-      { name: 'verifyingContract', type: 'address' },
-    ],
+    EIP712Domain: EIP712_DOMAIN,
     Person: [
       { name: 'name', type: 'string' },
       { name: 'wallet', type: 'address' },
@@ -41,12 +44,7 @@ export function seaportOrder(offerer: string, recipient: string, offerCount = 13
   }))
   return {
     types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'version', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'verifyingContract', type: 'address' },
-      ],
+      EIP712Domain: EIP712_DOMAIN,
       OrderComponents: [
         { name: 'offerer', type: 'address' },
         { name: 'zone', type: 'address' },
@@ -107,12 +105,7 @@ export function seaportOrder(offerer: string, recipient: string, offerCount = 13
 export function usdcPermit(p: { verifyingContract: string; owner: string; spender: string; value: string; deadline: string | number }) {
   return {
     types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'version', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'verifyingContract', type: 'address' },
-      ],
+      EIP712Domain: EIP712_DOMAIN,
       Permit: [
         { name: 'owner', type: 'address' },
         { name: 'spender', type: 'address' },
