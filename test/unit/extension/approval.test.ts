@@ -347,9 +347,10 @@ describe('dApp methods through the router', () => {
     const sw = t.rpc('wallet_switchEthereumChain', [{ chainId: '0x2105' }])
     const w = await t.windowOpened(2)
     const otherSign = t.rpc('eth_requestAccounts', undefined, OTHER) // queued behind the switch
-    await vi.waitFor(async () => expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } }), {
-      timeout: 30_000, // each round trip takes ~1 s on a loaded 2-core machine (15 s once ran out in CI)
-    })
+    // Wait for the background to hold the other site's request before probing: a probe that
+    // arrived first would itself become the waiting request (and never answer).
+    await vi.waitFor(() => expect(t.bg.state.approvals.hasPendingFor(OTHER.origin)).toBe(true), { timeout: 30_000 })
+    expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } })
     expect(t.windows).toHaveLength(2)
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
     expect(await sw).toEqual({ result: null })
