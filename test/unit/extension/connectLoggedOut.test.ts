@@ -4,9 +4,12 @@ import { ACCOUNT, ORIGIN, setup } from './approvalFixture'
 /** Issue 13 item 2: eth_requestAccounts while logged out opens Sigil's login window and goes on after the login. */
 describe('connecting while logged out', () => {
   const loginWindowOpened = async (t: ReturnType<typeof setup>) =>
-    vi.waitFor(() => {
-      if (t.loginWindows.length === 0) throw new Error('waiting for the login window')
-    })
+    vi.waitFor(
+      () => {
+        if (t.loginWindows.length === 0) throw new Error('waiting for the login window')
+      },
+      { timeout: 10_000 },
+    )
 
   it('opens the login window, then the approval window bound to the request after the login', async () => {
     const t = setup({ loginWindow: true })
@@ -46,9 +49,12 @@ describe('connecting while logged out', () => {
     try {
       const t = setup({ loginWindow: true })
       const pending = t.rpc('eth_requestAccounts')
-      await vi.waitFor(() => {
-        if (t.loginWindows.length === 0) throw new Error('waiting')
-      })
+      await vi.waitFor(
+        () => {
+          if (t.loginWindows.length === 0) throw new Error('waiting')
+        },
+        { timeout: 10_000 },
+      )
       await vi.advanceTimersByTimeAsync(5 * 60_000 + 1)
       expect(await pending).toEqual({ error: { code: 4001, message: 'User rejected the request' } })
     } finally {

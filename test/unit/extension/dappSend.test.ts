@@ -273,7 +273,7 @@ describe('eth_sendTransaction', () => {
     const pending = t.rpc('eth_sendTransaction', [tx])
     await t.windowOpened(2)
     const other = t.rpc('eth_requestAccounts', undefined, OTHER)
-    await vi.waitFor(() => expect(t.bg.state.approvals.size()).toBe(2))
+    await vi.waitFor(() => expect(t.bg.state.approvals.size()).toBe(2), { timeout: 10_000 })
     await applySiteChain(
       { origin: OTHER.origin as string, state: t.bg.state, core: t.bg.core, dapp: t.bg.dapp },
       {
