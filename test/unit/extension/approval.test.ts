@@ -349,7 +349,7 @@ describe('dApp methods through the router', () => {
     const otherSign = t.rpc('eth_requestAccounts', undefined, OTHER) // queued behind the switch
     // Wait for the background to hold the other site's request before probing: a probe that
     // arrived first would itself become the waiting request (and never answer).
-    await vi.waitFor(() => expect(t.bg.state.approvals.hasPendingFor(OTHER.origin)).toBe(true), { timeout: 30_000 })
+    await vi.waitFor(() => expect(t.bg.state.approvals.hasPendingFor(OTHER.origin as string)).toBe(true), { timeout: 30_000 })
     expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } })
     expect(t.windows).toHaveLength(2)
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
