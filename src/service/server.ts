@@ -15,6 +15,8 @@ import { loadServiceKeys } from './keys.js'
 import { createLogger, type Logger } from './logger.js'
 import type { Runtime } from './runtime.js'
 import { openDatabase } from './store/db.js'
+import { useSecp256k1DigestSigner } from '../chains/sign/secp256k1.js'
+import { libsecp256k1Signer } from './chains/libsecp256k1.js'
 import { migrate } from './store/migrate.js'
 import { createSecretBox, loadMasterKey } from './store/secrets.js'
 import { countServiceKeys } from './store/serviceKeys.js'
@@ -39,6 +41,8 @@ export async function startService(
   options: { now?: () => number; logger?: Logger; mount?: (app: ServiceApp, rt: Runtime) => void } = {},
 ): Promise<RunningService> {
   const log = options.logger ?? createLogger(config.logLevel, { svc: 'sigil' })
+  // secp256k1 signatures through libsecp256k1 (same bytes as the shared pure-JS code, faster).
+  useSecp256k1DigestSigner(libsecp256k1Signer)
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

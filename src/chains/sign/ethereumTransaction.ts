@@ -7,8 +7,10 @@
  * Signatures are deterministic (RFC 6979) and low-S.
  */
 import { Transaction } from 'micro-eth-signer'
-import { hexToBytes } from '../../crypto/encoding.js'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { bytesToHex, hexToBytes } from '../../crypto/encoding.js'
 import { chainError } from '../errors.js'
+import { signSecp256k1Digest } from './secp256k1.js'
 
 /** Arguments of {@link signEthereumTransaction}. */
 export type SignEthereumTransactionArgs = { privateKey: Uint8Array; unsignedTransaction: string }
@@ -26,12 +28,23 @@ export function signEthereumTransaction(args: SignEthereumTransactionArgs): stri
   if (tx.isSigned) throw chainError('unsignedTransaction', 'transaction is already signed')
   let signed: typeof tx
   try {
-    signed = tx.signBy(args.privateKey, false)
+    // As micro-eth-signer's `signBy(key, false)`, with the installed secp256k1 signer (./secp256k1.ts):
+    // the signature over keccak256 of the unsigned serialization, as r, s and the y parity.
+    const sig = signSecp256k1Digest(keccak_256(tx.toBytes({ includeSignature: false })), args.privateKey)
+    const raw = {
+      ...structuredClone(tx.raw),
+      r: bytesToBigInt(sig.subarray(1, 33)),
+      s: bytesToBigInt(sig.subarray(33, 65)),
+      yParity: sig[0],
+    }
+    signed = new Transaction(tx.type, raw as typeof tx.raw, { strict: false })
   } catch (e) {
     throw chainError('unsignedTransaction', `cannot sign transaction: ${reason(e)}`)
   }
   return signed.toHex().replace(/^0x/, '')
 }
+
+const bytesToBigInt = (b: Uint8Array) => BigInt(`0x${bytesToHex(b)}`)
 
 function reason(e: unknown): string {
   return e instanceof Error ? e.message.slice(0, 120) : 'unknown'

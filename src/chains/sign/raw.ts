@@ -15,12 +15,12 @@
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { p256 } from '@noble/curves/nist.js'
-import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { signTyped } from 'micro-eth-signer'
 import { bytesToHex, hexToBytes, utf8Encode } from '../../crypto/encoding.js'
 import { chainError } from '../errors.js'
+import { signSecp256k1Digest } from './secp256k1.js'
 import { type Curve, type HashFunction, type PayloadEncoding, isCurve } from '../types.js'
 
 /** The sign_raw_payload result shape. */
@@ -117,6 +117,6 @@ export function signRawPayload(args: SignRawPayloadArgs): RawSignature {
 
   const digest = digestOf(bytes, hashFunction)
   const opts = { prehash: false, lowS: true, format: 'recovered' } as const
-  const sig = curve === 'CURVE_SECP256K1' ? secp256k1.sign(digest, privateKey, opts) : p256.sign(digest, privateKey, opts)
+  const sig = curve === 'CURVE_SECP256K1' ? signSecp256k1Digest(digest, privateKey) : p256.sign(digest, privateKey, opts)
   return fromRecovered(sig)
 }

@@ -8,6 +8,9 @@ import { SigilError } from '../../../src/api/errors.js'
 import { deriveAccount } from '../../../src/chains/derive.js'
 import { mnemonicToSeed } from '../../../src/chains/mnemonic.js'
 import { signEthereumTransaction } from '../../../src/chains/sign/ethereumTransaction.js'
+import { useSecp256k1DigestSigner } from '../../../src/chains/sign/secp256k1.js'
+import { libsecp256k1Signer } from '../../../src/service/chains/libsecp256k1.js'
+import { Transaction } from 'micro-eth-signer'
 
 const seed = mnemonicToSeed('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about')
 const eth = deriveAccount({ seed, curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' })
@@ -90,6 +93,18 @@ describe('signEthereumTransaction', () => {
     }
     expect(err).toBeInstanceOf(SigilError)
     expect((err as SigilError).fieldViolations[0]?.field).toBe('unsignedTransaction')
+  })
+
+  it.each(CASES)('%s: the same bytes as micro-eth-signer signBy, with either secp256k1 signer', (_name, tx) => {
+    const unsigned = serializeTransaction(tx)
+    const reference = Transaction.fromHex(unsigned).signBy(eth.privateKey, false).toHex().replace(/^0x/, '')
+    expect(signEthereumTransaction({ privateKey: eth.privateKey, unsignedTransaction: unsigned })).toBe(reference)
+    const previous = useSecp256k1DigestSigner(libsecp256k1Signer)
+    try {
+      expect(signEthereumTransaction({ privateKey: eth.privateKey, unsignedTransaction: unsigned })).toBe(reference)
+    } finally {
+      useSecp256k1DigestSigner(previous)
+    }
   })
 
   it('refuses an already-signed transaction', () => {
