@@ -1,19 +1,7 @@
-/**
- * Submit throughput with policies (issue 14): sign_raw_payload over loopback at 8 clients, by a
- * user outside the root quorum (policies decide) and by the root user (policies are not evaluated),
- * with none, 1 and 100 policies in the organization. Target: the non-root user with 100 policies
- * ≤ 10% slower than without policies. "Without policies", a non-root user's activity only waits for
- * the root quorum (nothing is signed), so the baseline is the root user's identical signing with
- * no policies; the 1-policy row shows the per-activity gate cost apart from the policy count.
- * Phases alternate over `rounds` rounds, each round starting one phase later, and each row keeps its best round: the highest req/s and the
- * lowest service CPU time per request (the machine is shared; CPU time per request is the steadier).
- * Run directly: `npx tsx bench/policy-submit.ts`; DATABASE_URL runs it on a fresh PostgreSQL database.
- */
-import { readFileSync } from 'node:fs'
 import { bytesToHex } from '../src/crypto/encoding.js'
 import { createP256WebCryptoKeyPair, createWebCryptoStamper } from '../src/crypto/stamp.js'
 import { type LoadResult, runLoad } from './load.js'
-import { freshDatabase, startBenchService } from './serviceProcess.js'
+import { cpuSeconds, freshDatabase, postJson, startBenchService } from './serviceProcess.js'
 
 type Stamper = ReturnType<typeof createWebCryptoStamper>
 
@@ -44,17 +32,6 @@ function otherPolicy(i: number, address: string) {
         condition: `activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' && activity.params.sign_with[0..6] == '0xdead' && activity.params.encoding == 'E${i}'`,
         consensus: `approvers.any(user, user.tags.contains('tag-${i}'))`,
       }
-  }
-}
-
-/** CPU seconds (user + system) the process has used so far; NaN where /proc is not available. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / 100 // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return Number.NaN
   }
 }
 
@@ -93,12 +70,8 @@ export async function benchPolicySubmit(
     const org = svc.admin.organizationId as string
     const postAs = async (stamper: Stamper, path: string, text: string) => {
       const s = await stamper.stamp(text)
-      const res = await fetch(`${svc.url}${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue },
-        body: text,
-      })
-      return { status: res.status, json: (await res.json()) as any }
+      const res = await postJson(`${svc.url}${path}`, text, { [s.stampHeaderName]: s.stampHeaderValue })
+      return { status: res.status, json: JSON.parse(res.body) as any }
     }
     const admin = async (path: string, type: string, parameters: unknown) => {
       const r = await svc.post(path, { type, timestampMs: String(Date.now()), organizationId: org, parameters })

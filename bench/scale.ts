@@ -34,7 +34,7 @@ import { insertOrganization, setQuorum } from '../src/service/store/organization
 import type { Database } from '../src/service/store/sql.js'
 import { insertApiKey, insertUser } from '../src/service/store/users.js'
 import { percentile, runLoad } from './load.js'
-import { freshDatabase, startBenchService } from './serviceProcess.js'
+import { freshDatabase, postJson, startBenchService } from './serviceProcess.js'
 
 type Stamper = ReturnType<typeof createWebCryptoStamper>
 
@@ -245,12 +245,8 @@ async function phase(
     const post = async (stamper: Stamper, path: string, body: unknown) => {
       const text = JSON.stringify(body)
       const s = await stamper.stamp(text)
-      const res = await fetch(`${svc.url}${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', [s.stampHeaderName]: s.stampHeaderValue },
-        body: text,
-      })
-      const json = (await res.json()) as any
+      const res = await postJson(`${svc.url}${path}`, text, { [s.stampHeaderName]: s.stampHeaderValue })
+      const json = JSON.parse(res.body) as any
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`)
       return json
     }

@@ -9,9 +9,11 @@
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { signRawPayload } from '../src/chains/sign/raw.js'
+import { nobleSecp256k1Signer, useSecp256k1DigestSigner } from '../src/chains/sign/secp256k1.js'
+import { libsecp256k1Signer } from '../src/service/chains/libsecp256k1.js'
 import { bytesToHex, utf8Encode } from '../src/crypto/encoding.js'
 import { verifyApiKeyStampAsync } from '../src/crypto/verifyStampAsync.js'
-import { startBenchService } from './serviceProcess.js'
+import { cpuSeconds, startBenchService } from './serviceProcess.js'
 import { measure } from './timing.js'
 
 /** One output row; the loopback row carries latency percentiles, the ratio row only `value`. */
@@ -23,6 +25,9 @@ export type ServiceSignRow = {
   p50Ms?: number
   p99Ms?: number
   value?: number
+  /** CPU time per request of the service process (all its threads) and of the clients' process. */
+  serviceCpuMs?: number
+  clientCpuMs?: number
 }
 
 const SIGN_TYPE = 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'
@@ -108,6 +113,8 @@ export async function benchServiceSign(
     // Warm-up, then `clients` concurrent loops for `durationMs`.
     for (let i = 0; i < 20; i++) await post('/public/v1/submit/sign_raw_payload', signBody(orgId, signWith))
     const latencies: number[] = []
+    const serviceCpu0 = cpuSeconds(svc.pid)
+    const clientCpu0 = process.cpuUsage()
     const start = performance.now()
     const deadline = start + durationMs
     await Promise.all(
@@ -120,30 +127,44 @@ export async function benchServiceSign(
       }),
     )
     const elapsed = performance.now() - start
+    const serviceCpuMs = ((cpuSeconds(svc.pid) - serviceCpu0) * 1000) / latencies.length
+    const clientCpu = process.cpuUsage(clientCpu0)
+    const clientCpuMs = (clientCpu.user + clientCpu.system) / 1000 / latencies.length
     latencies.sort((a, b) => a - b)
     const loopbackOps = latencies.length / (elapsed / 1000)
 
-    // In-process: stamp verification of a real request body + secp256k1 signing of its payload.
+    // In-process: stamp verification of a real request body + secp256k1 signing of its payload,
+    // with the signer the service installs (libsecp256k1), and with the shared pure-JS one.
     const privateKey = secp256k1.utils.randomSecretKey()
     const body = signBody(orgId, signWith)
     const bodyBytes = utf8Encode(body)
     const stamp = await stamper.stamp(body)
     const payload = (JSON.parse(body) as { parameters: { payload: string } }).parameters.payload
+    const verifyAndSign = async () => {
+      const v = await verifyApiKeyStampAsync(stamp.stampHeaderValue, bodyBytes)
+      if (!v.ok) throw new Error('stamp did not verify')
+      signRawPayload({
+        privateKey,
+        curve: 'CURVE_SECP256K1',
+        payload,
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_KECCAK256',
+      })
+    }
+    const inProcessOpts = { minMs: opts.inProcessMs ?? 1500, warmup: 50 }
+    const previous = useSecp256k1DigestSigner(libsecp256k1Signer)
     const inProcess = await measure(
-      'in-process: verifyApiKeyStampAsync + signRawPayload',
-      async () => {
-        const v = await verifyApiKeyStampAsync(stamp.stampHeaderValue, bodyBytes)
-        if (!v.ok) throw new Error('stamp did not verify')
-        signRawPayload({
-          privateKey,
-          curve: 'CURVE_SECP256K1',
-          payload,
-          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
-          hashFunction: 'HASH_FUNCTION_KECCAK256',
-        })
-      },
-      { minMs: opts.inProcessMs ?? 1500, warmup: 50 },
+      'in-process: verifyApiKeyStampAsync + signRawPayload (libsecp256k1, as the service)',
+      verifyAndSign,
+      inProcessOpts,
     )
+    useSecp256k1DigestSigner(nobleSecp256k1Signer)
+    const inProcessJs = await measure(
+      'in-process: verifyApiKeyStampAsync + signRawPayload (pure-JS @noble/curves)',
+      verifyAndSign,
+      inProcessOpts,
+    )
+    useSecp256k1DigestSigner(previous)
 
     return [
       {
@@ -153,9 +174,13 @@ export async function benchServiceSign(
         usPerOp: 1_000_000 / loopbackOps,
         p50Ms: percentile(latencies, 50),
         p99Ms: percentile(latencies, 99),
+        serviceCpuMs,
+        clientCpuMs,
       },
       { ...inProcess },
+      { ...inProcessJs },
       { name: 'ratio: loopback ops/s × in-process s/op (target ≥ 0.5)', value: loopbackOps * (inProcess.usPerOp / 1_000_000) },
+      { name: 'ratio against the pure-JS in-process cost', value: loopbackOps * (inProcessJs.usPerOp / 1_000_000) },
     ]
   } finally {
     await svc.stop()
@@ -170,7 +195,9 @@ export function formatServiceSign(rows: ServiceSignRow[]): string {
     .map((r) =>
       r.value !== undefined
         ? `${r.name}: ${r.value.toFixed(3)}`
-        : `${r.name}: ${f(r.opsPerSec)} ops/s, ${f(r.usPerOp)} µs/op${r.p50Ms !== undefined ? `, p50 ${f(r.p50Ms, 2)} ms, p99 ${f(r.p99Ms, 2)} ms` : ''}`,
+        : `${r.name}: ${f(r.opsPerSec)} ops/s, ${f(r.usPerOp)} µs/op${r.p50Ms !== undefined ? `, p50 ${f(r.p50Ms, 2)} ms, p99 ${f(r.p99Ms, 2)} ms` : ''}${
+            r.serviceCpuMs !== undefined ? `, CPU/request: service ${f(r.serviceCpuMs, 2)} ms, clients ${f(r.clientCpuMs, 2)} ms` : ''
+          }`,
     )
     .join('\n')
 }
