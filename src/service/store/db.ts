@@ -13,6 +13,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const { openPostgres } = await import('./postgres.js')
     return openPostgres(options.databaseUrl, options.events)
   }
+  // SIGIL_PGLITE_THREAD=worker runs the engine on a thread of its own (pgliteInWorker.ts): it frees
+  // the HTTP thread where cores are to spare; on 2 cores it costs more than it frees (bench/README.md).
+  if (process.env.SIGIL_PGLITE_THREAD === 'worker') {
+    const { openPgliteInWorker } = await import('./pgliteInWorker.js')
+    return openPgliteInWorker(options.dataDir)
+  }
   const { openPglite } = await import('./pglite.js')
   return openPglite(options.dataDir)
 }
