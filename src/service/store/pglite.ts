@@ -1,9 +1,11 @@
-import { concatBytes } from '../../crypto/encoding.js'
 import { closeSync, fsyncSync, mkdirSync, openSync, statfsSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { gzip } from 'node:zlib'
-import { PGlite, messages as backend, parse, protocol } from '@electric-sql/pglite'
+import { PGlite, messages as backend, parse } from '@electric-sql/pglite'
+import { DatabaseError as WireError, serialize as wire } from 'pg-protocol'
+import type { BackendMessage } from 'pg-protocol/dist/messages.js'
+import { Parser as WireParser } from 'pg-protocol/dist/parser.js'
 import { type Database, DatabaseUnavailableError, type Sql, type UnavailableReason } from './sql.js'
 import { StatementCache } from './statementCache.js'
 
@@ -283,20 +285,27 @@ async function batched<T>(
   syncToFs: boolean,
   retry: boolean,
 ): Promise<T[]> {
-  const s = protocol.serialize
   const closes = cache.takeCloses()
   const { name, parse: needsParse } = cache.lookup(text)
-  const parts = closes.map((c) => s.close({ type: 'S', name: c }))
-  if (needsParse) parts.push(s.parse({ name, text }))
-  parts.push(s.bind({ statement: name, values }), s.describe({ type: 'P' }), s.execute({}), s.sync())
-  const { messages } = await pg.execProtocol(concatBytes(...parts), { syncToFs, throwOnError: false })
+  const parts = closes.map((c) => wire.close({ type: 'S', name: c }))
+  if (needsParse) parts.push(wire.parse({ name, text }))
+  parts.push(wire.bind({ statement: name, values }), wire.describe({ type: 'P' }), wire.execute({}), wire.sync())
+  // The backend's bytes as they come, parsed by pg-protocol (PGlite's own parser costs about three
+  // times as much: its private fields compile to WeakMap lookups). The chunk is a view into the
+  // engine's memory: copied before the parser may keep it across chunks.
+  const messages: BackendMessage[] = []
+  const parser = new WireParser()
+  await pg.execProtocolRawStream(Buffer.concat(parts), {
+    syncToFs,
+    onRawData: (chunk) => parser.parse(Buffer.from(chunk), (m) => void messages.push(m)),
+  })
   let closed = 0
   let parsed = false
   let error: backend.DatabaseError | undefined
   for (const m of messages) {
     if (m.name === 'closeComplete') closed++
     else if (m.name === 'parseComplete') parsed = true
-    else if (m instanceof backend.DatabaseError) error ??= m
+    else if (m instanceof WireError) error ??= asPgliteError(m)
   }
   if (closed < closes.length) cache.requeue(closes.slice(closed))
   if (parsed) cache.prepared(text, name)
@@ -307,6 +316,31 @@ async function batched<T>(
     }
     throw error
   }
-  const [result] = parse.parseResults(messages, pg.parsers)
+  const [result] = parse.parseResults(messages as Parameters<typeof parse.parseResults>[0], pg.parsers)
   return (result?.rows ?? []) as T[]
+}
+
+/** pg-protocol's error message as the error class PGlite itself throws (the rest of the store knows that one). */
+function asPgliteError(m: WireError): backend.DatabaseError {
+  const e = new backend.DatabaseError(m.message, m.length, 'error')
+  for (const f of [
+    'severity',
+    'code',
+    'detail',
+    'hint',
+    'position',
+    'internalPosition',
+    'internalQuery',
+    'where',
+    'schema',
+    'table',
+    'column',
+    'dataType',
+    'constraint',
+    'file',
+    'line',
+    'routine',
+  ] as const)
+    (e as unknown as Record<string, unknown>)[f] = m[f]
+  return e
 }
