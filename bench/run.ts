@@ -3,6 +3,7 @@
  * PostgreSQL server to add the PostgreSQL rows of the service benchmarks.
  */
 import { existsSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
 import { benchChains } from './chains.js'
 import { benchCrypto } from './crypto.js'
 import { formatLoadTable } from './load.js'
@@ -11,6 +12,21 @@ import { formatTable } from './timing.js'
 
 const only = process.argv.slice(2)
 const want = (name: string) => only.length === 0 || only.includes(name)
+
+// Every number below depends on the machine and on what else runs on it: say both.
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
+console.log(
+  `machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}; load average at start ${load()}`,
+)
+const originalLog = console.log
+console.log = (...args: unknown[]) => {
+  originalLog(...args)
+  // each section's title is followed by the load average at its start
+  if (typeof args[0] === 'string' && args[0].startsWith('\n## ')) originalLog(`(load average ${load()})\n`)
+}
 
 if (want('crypto')) {
   console.log('\n## Stamps and bundles (in-process)\n')
@@ -31,12 +47,17 @@ if (want('submit')) {
     )
   }
 }
-if (want('sign') && existsSync(new URL('./service-sign.ts', import.meta.url))) {
-  console.log('\n## sign_raw_payload over loopback (issue 4)\n')
-  const path = './service-sign.js'
-  const mod = await import(path)
-  const rows = await mod.benchServiceSign()
-  console.log(typeof mod.formatServiceSign === 'function' ? mod.formatServiceSign(rows) : JSON.stringify(rows, null, 2))
+if (want('sign')) {
+  console.log('\n## sign_raw_payload over loopback (issues 4 and 18; 8 clients unless said)\n')
+  const mod = await import('./service-sign.js')
+  console.log('PGlite (the default):')
+  console.log(mod.formatServiceSign(await mod.benchServiceSign()))
+  console.log('\nPGlite, 1 client (no queueing: the latency of one request):')
+  console.log(mod.formatServiceSign((await mod.benchServiceSign({ clients: 1, inProcessMs: 300 })).slice(0, 1)))
+  if (process.env.SIGIL_BENCH_DATABASE_URL) {
+    console.log('\nPostgreSQL:')
+    console.log(mod.formatServiceSign(await mod.benchServiceSign({ databaseUrl: process.env.SIGIL_BENCH_DATABASE_URL })))
+  }
 }
 if (want('suborg')) {
   console.log('\n## create_sub_organization over loopback (issue 18: the sign-up path)\n')
