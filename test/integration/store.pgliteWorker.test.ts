@@ -102,7 +102,7 @@ describe('PGlite on a worker thread', () => {
   })
 
   it('a worker that dies fails what it had, is replaced on a later call, and nothing committed is lost', async () => {
-    await db.query('INSERT INTO t (id) VALUES ($1)', [10])
+    await db.query('INSERT INTO t (id) VALUES ($1) ON CONFLICT DO NOTHING', [10])
     const first = workers.at(-1) as Worker
     const slow = db.query('SELECT pg_sleep(0.5)')
     await first.terminate()

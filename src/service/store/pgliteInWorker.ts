@@ -97,35 +97,44 @@ export async function openPgliteInWorker(
   /** Tests: each worker thread as it starts. */
   hooks: { onWorker?(worker: Worker): void } = {},
 ): Promise<Database> {
-  let thread = new Thread(dataDir, options)
-  hooks.onWorker?.(thread.worker)
-  try {
-    await thread.opened
-  } catch (e) {
-    await thread.worker.terminate()
-    throw e
+  /** A new worker on the data dir, once its database is open. */
+  const start = async (): Promise<Thread> => {
+    const t = new Thread(dataDir, options)
+    hooks.onWorker?.(t.worker)
+    try {
+      await t.opened
+    } catch (e) {
+      await t.worker.terminate()
+      throw e
+    }
+    return t
   }
-  let lastStart = 0
+  let thread = await start()
+  /** When the last replacement attempt ended, and the one under way (concurrent calls share it). */
+  let lastAttempt = 0
+  let replacing: Promise<Thread> | undefined
   let closed = false
 
-  /** The live thread; a dead one is replaced on the next call, at most once a second. */
+  /** The live thread; a dead one is replaced on the next call, at most once a second after the last attempt. */
   const live = async (): Promise<Thread> => {
     if (closed) throw new Error('database is closed')
     if (!thread.dead) return thread
-    if (Date.now() - lastStart < 1000) throw thread.dead
-    lastStart = Date.now()
-    const next = new Thread(dataDir, options)
-    hooks.onWorker?.(next.worker)
+    if (replacing) return replacing
+    if (Date.now() - lastAttempt < 1000) throw thread.dead
+    replacing = start().then(
+      (t) => (thread = t),
+      (e) => {
+        throw e instanceof DatabaseUnavailableError
+          ? e
+          : new DatabaseUnavailableError('io_error', 'the database could not be reopened', { cause: e })
+      },
+    )
     try {
-      await next.opened
-    } catch (e) {
-      await next.worker.terminate()
-      throw e instanceof DatabaseUnavailableError
-        ? e
-        : new DatabaseUnavailableError('io_error', 'the database could not be reopened', { cause: e })
+      return await replacing
+    } finally {
+      replacing = undefined
+      lastAttempt = Date.now()
     }
-    thread = next
-    return thread
   }
 
   return {
