@@ -323,6 +323,20 @@ async function phase(
       }),
     })
     measures.push({
+      name: 'get_api_keys, every key of the probe org',
+      m: await sequential(opts.samples, async () => {
+        const r = await query(probeStamper, 'get_api_keys', { organizationId: probe.orgId })
+        if (r.apiKeys.length < 1) throw new Error('get_api_keys: no key')
+      }),
+    })
+    measures.push({
+      name: 'get_organization (probe org)',
+      m: await sequential(opts.samples, async () => {
+        const r = await query(probeStamper, 'get_organization', { organizationId: probe.orgId })
+        if (r.organizationData.users.length < 1) throw new Error('get_organization: no user')
+      }),
+    })
+    measures.push({
       name: 'stamp_login, sub-org key naming the root',
       m: await sequential(opts.samples, async () => {
         const publicKey = bytesToHex(p256.getPublicKey(p256.utils.randomSecretKey(), true))
