@@ -119,7 +119,7 @@ export async function openPgliteInWorker(
   const live = async (): Promise<Thread> => {
     if (closed) throw new Error('database is closed')
     if (!thread.dead) return thread
-    if (replacing) return replacing
+    if (replacing !== undefined) return replacing
     if (Date.now() - lastAttempt < 1000) throw thread.dead
     replacing = start().then(
       (t) => (thread = t),
