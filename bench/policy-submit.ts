@@ -1,7 +1,7 @@
 import { bytesToHex } from '../src/crypto/encoding.js'
 import { createP256WebCryptoKeyPair, createWebCryptoStamper } from '../src/crypto/stamp.js'
 import { type LoadResult, runLoad } from './load.js'
-import { cpuSeconds, freshDatabase, postJson, startBenchService } from './serviceProcess.js'
+import { treeCpuSeconds, freshDatabase, postJson, startBenchService } from './serviceProcess.js'
 
 type Stamper = ReturnType<typeof createWebCryptoStamper>
 
@@ -144,9 +144,9 @@ export async function benchPolicySubmit(
         const submit = submitAs(ph.stamper)
         for (let w = 0; w < 30; w++)
           if (!(await submit())) throw new Error(`warm-up of ${ph.user} with ${ph.policies} policies did not complete`)
-        const cpu0 = cpuSeconds(svc.pid)
+        const cpu0 = treeCpuSeconds(svc.pid)
         const r = await runLoad(`sign_raw_payload, ${ph.user}, ${ph.policies} policies`, clients, durationMs, submit)
-        const cpuMsPerRequest = ((cpuSeconds(svc.pid) - cpu0) * 1000) / r.requests
+        const cpuMsPerRequest = ((treeCpuSeconds(svc.pid) - cpu0) * 1000) / r.requests
         const prev = best.get(i)
         best.set(i, {
           ...(prev && prev.throughput > r.throughput ? prev : r),

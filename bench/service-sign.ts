@@ -13,7 +13,7 @@ import { nobleSecp256k1Signer, useSecp256k1DigestSigner } from '../src/chains/si
 import { libsecp256k1Signer } from '../src/service/chains/libsecp256k1.js'
 import { bytesToHex, utf8Encode } from '../src/crypto/encoding.js'
 import { verifyApiKeyStampAsync } from '../src/crypto/verifyStampAsync.js'
-import { cpuSeconds, startBenchService } from './serviceProcess.js'
+import { startBenchService, treeCpuSeconds } from './serviceProcess.js'
 import { measure } from './timing.js'
 
 /** One output row; the loopback row carries latency percentiles, the ratio row only `value`. */
@@ -113,7 +113,7 @@ export async function benchServiceSign(
     // Warm-up, then `clients` concurrent loops for `durationMs`.
     for (let i = 0; i < 20; i++) await post('/public/v1/submit/sign_raw_payload', signBody(orgId, signWith))
     const latencies: number[] = []
-    const serviceCpu0 = cpuSeconds(svc.pid)
+    const serviceCpu0 = treeCpuSeconds(svc.pid)
     const clientCpu0 = process.cpuUsage()
     const start = performance.now()
     const deadline = start + durationMs
@@ -127,7 +127,7 @@ export async function benchServiceSign(
       }),
     )
     const elapsed = performance.now() - start
-    const serviceCpuMs = ((cpuSeconds(svc.pid) - serviceCpu0) * 1000) / latencies.length
+    const serviceCpuMs = ((treeCpuSeconds(svc.pid) - serviceCpu0) * 1000) / latencies.length
     const clientCpu = process.cpuUsage(clientCpu0)
     const clientCpuMs = (clientCpu.user + clientCpu.system) / 1000 / latencies.length
     latencies.sort((a, b) => a - b)

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -40,13 +40,16 @@ export async function startBenchService(databaseUrl?: string, extraEnv: Record<s
     },
   )
   const url = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 600; i++) {
+  const spawnedAt = performance.now()
+  for (let i = 0; i < 3000; i++) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break
     } catch {
-      await new Promise((r) => setTimeout(r, 100))
+      await new Promise((r) => setTimeout(r, 20))
     }
   }
+  /** Spawn to the first healthy answer (polled every 20 ms). */
+  const startMs = performance.now() - spawnedAt
   const admin = JSON.parse(readFileSync(join(dataDir, 'admin-api-key.json'), 'utf8'))
   const { privateKey, publicKeyHex } = await importP256PrivateKeyForSigning(hexToBytes(admin.privateKey))
   const stamper = createWebCryptoStamper({ privateKey, publicKeyHex })
@@ -60,12 +63,17 @@ export async function startBenchService(databaseUrl?: string, extraEnv: Record<s
     url,
     /** The service process id (e.g. to read its CPU time from /proc). */
     pid: child.pid,
+    dataDir,
+    startMs,
     admin,
     stamper,
     post,
     async stop() {
-      child.kill('SIGTERM')
-      await new Promise((r) => child.once('exit', r))
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r))
+        child.kill('SIGTERM')
+        await exited
+      }
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true })
     },
   }
@@ -107,6 +115,61 @@ export async function freshDatabase(baseUrl: string): Promise<string> {
   const url = new URL(baseUrl)
   url.pathname = `/${name}`
   return url.toString()
+}
+
+/** `pid` and every process below it (the embedded PostgreSQL's postmaster and its children), from /proc. */
+export function processTree(pid: number | undefined): number[] {
+  if (pid === undefined) return []
+  const children = new Map<number, number[]>()
+  let entries: string[] = []
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e))
+  } catch {
+    return [pid]
+  }
+  for (const e of entries) {
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      const list = children.get(ppid) ?? []
+      list.push(Number(e))
+      children.set(ppid, list)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = []
+  const walk = (p: number) => {
+    out.push(p)
+    for (const c of children.get(p) ?? []) walk(c)
+  }
+  walk(pid)
+  return out
+}
+
+/** Memory of a process tree in kB: RSS and PSS summed over its processes (smaps_rollup; PSS shares shared pages fairly). */
+export function treeMemoryKb(pid: number | undefined): { rssKb: number; pssKb: number; processes: number; mainRssKb: number } {
+  let rssKb = 0
+  let pssKb = 0
+  let mainRssKb = 0
+  const tree = processTree(pid)
+  for (const p of tree) {
+    try {
+      const text = readFileSync(`/proc/${p}/smaps_rollup`, 'utf8')
+      const rss = Number(/^Rss:\s+(\d+)/m.exec(text)?.[1] ?? 0)
+      rssKb += rss
+      pssKb += Number(/^Pss:\s+(\d+)/m.exec(text)?.[1] ?? 0)
+      if (p === pid) mainRssKb = rss
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return { rssKb, pssKb, processes: tree.length, mainRssKb }
+}
+
+/** CPU seconds of a process and everything below it (the service and its embedded PostgreSQL). */
+export function treeCpuSeconds(pid: number | undefined): number {
+  return processTree(pid).reduce((sum, p) => sum + cpuSeconds(p), 0)
 }
 
 /** CPU seconds (user + system) the process has used so far; NaN where /proc is not available. */

@@ -10,9 +10,8 @@
  * service runs on that PostgreSQL database instead of PGlite.
  */
 import { fork } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { bytesToHex } from '../src/crypto/encoding.js'
-import { startBenchService } from './serviceProcess.js'
+import { startBenchService, treeCpuSeconds } from './serviceProcess.js'
 
 export type WebhookBenchRow = {
   name: string
@@ -23,17 +22,6 @@ export type WebhookBenchRow = {
   maxMs?: number
   /** CPU time of the service process per operation (user + system). */
   cpuMsPerOp?: number
-}
-
-/** CPU seconds (user + system) the process has used so far; NaN where /proc is not available. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return Number.NaN
-  }
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -97,7 +85,7 @@ export async function benchWebhooks(
     const run = async () => {
       const latencies: number[] = []
       const ids: string[] = []
-      const cpu0 = cpuSeconds(svc.pid)
+      const cpu0 = treeCpuSeconds(svc.pid)
       const deadline = performance.now() + durationMs
       await Promise.all(
         Array.from({ length: clients }, async () => {
@@ -109,7 +97,7 @@ export async function benchWebhooks(
           }
         }),
       )
-      return { latencies, ids, cpu0, cpu: cpuSeconds(svc.pid) - cpu0 }
+      return { latencies, ids, cpu0, cpu: treeCpuSeconds(svc.pid) - cpu0 }
     }
 
     for (let i = 0; i < 20; i++) await sign()
@@ -127,7 +115,7 @@ export async function benchWebhooks(
     const until = Date.now() + 30_000
     while (withEndpoint.ids.some((id) => !receipts.has(id)) && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
     // The deliveries still running when the clients stopped are part of the cost.
-    withEndpoint.cpu = cpuSeconds(svc.pid) - withEndpoint.cpu0
+    withEndpoint.cpu = treeCpuSeconds(svc.pid) - withEndpoint.cpu0
     const missing = withEndpoint.ids.filter((id) => !receipts.has(id)).length
     const seconds = durationMs / 1000
     const rows = [

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The one test command (README): type check, lint and format (Biome), both extension builds, unit and
-// integration tests (again on PostgreSQL when SIGIL_TEST_DATABASE_URL is set),
+// integration tests on the default embedded PostgreSQL (again on PGlite, and on an external PostgreSQL
+// when SIGIL_TEST_DATABASE_URL is set),
 // then the Chromium end-to-end suite and the Firefox one (web-ext lint included). Ends with one line `N passed, N failed`
 // totalling every runner, so CI can tell a run that tested nothing.
 import { spawnSync } from 'node:child_process'
@@ -81,6 +82,8 @@ check('lint', 'npx', ['biome', 'ci', '.'])
 check('build-chrome', 'npx', ['wxt', 'build'])
 check('build-firefox', 'npx', ['wxt', 'build', '-b', 'firefox'])
 vitest('unit+integration', ['unit', 'integration'])
+// The integration suite again on PGlite (SIGIL_DATABASE=pglite), the embedded engine that is not the default.
+vitest('integration-pglite', ['integration'], { SIGIL_DATABASE: 'pglite' })
 vitest('fuzz', ['fuzz'])
 if (process.env.SIGIL_TEST_DATABASE_URL) {
   vitest('integration-postgres', ['integration'], { DATABASE_URL: process.env.SIGIL_TEST_DATABASE_URL })

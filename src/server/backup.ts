@@ -1,16 +1,21 @@
 /**
  * Backups of the embedded database (`npm run backup`, `npm run restore`).
  *
- * PGlite is single-process: while the service runs, only it may open the data dir. So:
+ * While the service runs, only it may open the data dir's database. So:
  * - the service writes `<dataDir>/service.json` (its pid and URL) while it runs, and serves
- *   `POST /admin/v1/backup` on loopback, stamped (X-Stamp) by the root organization's admin API key:
- *   it answers a snapshot taken while no transaction runs, after a checkpoint (`Database.snapshot`);
- * - when no live service owns the data dir, the backup opens it directly.
+ *   `POST /admin/v1/backup` on loopback, stamped (X-Stamp) by the root organization's admin API key;
+ * - when no live service owns the data dir, the backup opens the database directly.
  *
  * A backup file: the line `SIGIL-BACKUP 1`, one line of JSON (the header: what, when, the master key
- * id, the payload's length and SHA-256), then the payload: PGlite's data dir as a gzipped tar. It
- * holds no master key and no admin key file: sealed keys in it open only with the master key of the
- * service it was taken from (`<dataDir>/master.key` or SIGIL_MASTER_KEY), kept apart from it.
+ * id, the payload's length and SHA-256), then the payload:
+ * - version 2, database `postgres` (the embedded PostgreSQL, the default): every row, as the gzipped
+ *   dump of `src/service/store/dumpFile.ts`, read from one snapshot while writes go on; it restores
+ *   into either engine;
+ * - version 1, database `pglite` (`SIGIL_DATABASE=pglite`, and files of earlier releases): PGlite's
+ *   data dir as a gzipped tar, taken while no transaction runs, after a checkpoint (`Database.snapshot`);
+ *   restored as a PGlite data dir, which the embedded PostgreSQL takes over on its first start.
+ * It holds no master key and no admin key file: sealed keys in it open only with the master key of
+ * the service it was taken from (`<dataDir>/master.key` or SIGIL_MASTER_KEY), kept apart from it.
  */
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, chmodSync } from 'node:fs'
@@ -24,15 +29,19 @@ import { AdminKeyFile, adminKeyPath } from '../service/bootstrap.js'
 import type { ServiceConfig } from '../service/config.js'
 import type { ServiceApp } from '../service/http/app.js'
 import type { Runtime } from '../service/runtime.js'
+import { loadDumpBytes, dumpToBytes } from '../service/store/dumpFile.js'
+import { migratedPgliteDir, openEmbeddedPostgres, pgliteDir } from '../service/store/embedded.js'
+import { clusterDir, letServerEnter, logPath, passwordPath } from '../service/store/embeddedPostgres.js'
 import { openPglite } from '../service/store/pglite.js'
+import type { Database } from '../service/store/sql.js'
 
 const MAGIC = 'SIGIL-BACKUP 1'
 export const BACKUP_PATH = '/admin/v1/backup'
 
 const Header = z.object({
   format: z.literal('sigil-backup'),
-  version: z.literal(1),
-  database: z.literal('pglite'),
+  version: z.union([z.literal(1), z.literal(2)]),
+  database: z.enum(['pglite', 'postgres']),
   createdAt: z.string(),
   /** Names the master key the sealed secrets need (a hash of it, not the key). */
   masterKeyId: z.string().nullable(),
@@ -65,12 +74,20 @@ export function findMasterKey(config: Pick<ServiceConfig, 'masterKeyHex' | 'data
   return Uint8Array.from(Buffer.from(hex, 'hex'))
 }
 
-/** Serializes a snapshot with its header. */
-export function encodeBackup(payload: Uint8Array, masterKey: Uint8Array | undefined, now = new Date()): Uint8Array<ArrayBuffer> {
+/** What a payload is: a PGlite data dir (tar, version 1) or a dump of rows (version 2). */
+export type PayloadKind = 'pglite' | 'postgres'
+
+/** Serializes a payload with its header. */
+export function encodeBackup(
+  payload: Uint8Array,
+  masterKey: Uint8Array | undefined,
+  now = new Date(),
+  kind: PayloadKind = 'pglite',
+): Uint8Array<ArrayBuffer> {
   const header: BackupHeader = {
     format: 'sigil-backup',
-    version: 1,
-    database: 'pglite',
+    version: kind === 'pglite' ? 1 : 2,
+    database: kind,
     createdAt: now.toISOString(),
     masterKeyId: masterKey ? masterKeyId(masterKey) : null,
     bytes: payload.length,
@@ -99,6 +116,7 @@ export function decodeBackup(file: Uint8Array): { header: BackupHeader; payload:
     throw new BackupError(`backup is truncated: ${payload.length} of ${header.bytes} bytes of data`)
   }
   if (payload.length > header.bytes) throw new BackupError('backup is corrupt: data after its end')
+  if ((header.version === 1) !== (header.database === 'pglite')) throw new BackupError('backup header is corrupt')
   if (createHash('sha256').update(payload).digest('hex') !== header.sha256) {
     throw new BackupError('backup is corrupt: checksum mismatch')
   }
@@ -150,8 +168,7 @@ export function mountBackup(app: ServiceApp, rt: Runtime): void {
   app.post(BACKUP_PATH, async (c) => {
     const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
     if (!isLoopback(incoming?.socket?.remoteAddress)) throw new SigilError('PERMISSION_DENIED', 'backups are served on loopback only')
-    const snapshot = rt.db.snapshot
-    if (!snapshot) {
+    if (rt.config.databaseUrl) {
       throw new SigilError('FAILED_PRECONDITION', 'backups cover the embedded database; for DATABASE_URL use pg_dump')
     }
     const raw = new Uint8Array(await c.req.arrayBuffer())
@@ -175,11 +192,16 @@ export function mountBackup(app: ServiceApp, rt: Runtime): void {
       throw new SigilError('TIMESTAMP_OUT_OF_WINDOW', 'timestampMs: request timestamp is outside the allowed window')
     }
     const started = performance.now()
-    const payload = await snapshot()
-    const file = encodeBackup(payload, findMasterKey(rt.config))
+    const file = await backupBytes(rt.db, findMasterKey(rt.config))
     rt.log.info('backup taken', { bytes: file.length, ms: Math.round(performance.now() - started) })
     return c.body(file, 200, { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'no-store' })
   })
+}
+
+/** The backup file of an open database: PGlite's data dir when it has one to give, else a dump of its rows. */
+async function backupBytes(db: Database, masterKey: Uint8Array | undefined): Promise<Uint8Array<ArrayBuffer>> {
+  if (db.snapshot) return encodeBackup(await db.snapshot(), masterKey, new Date(), 'pglite')
+  return encodeBackup((await dumpToBytes(db)).bytes, masterKey, new Date(), 'postgres')
 }
 
 /** Writes `bytes` to `file` with mode 0600, atomically (a temporary file renamed over it). */
@@ -217,10 +239,16 @@ export async function backup(config: ServiceConfig, file: string): Promise<Backu
     bytes = new Uint8Array(await res.arrayBuffer())
     decodeBackup(bytes)
   } else {
-    if (!existsSync(join(config.dataDir, 'pgdata', 'PG_VERSION'))) throw new BackupError(`no embedded database in ${config.dataDir}`)
-    const db = await openPglite(config.dataDir)
+    // No service runs: open the data dir's database here (the embedded PostgreSQL is started and stopped).
+    const engine = existsSync(join(clusterDir(config.dataDir), 'PG_VERSION'))
+      ? 'postgres'
+      : existsSync(join(pgliteDir(config.dataDir), 'PG_VERSION'))
+        ? 'pglite'
+        : undefined
+    if (!engine) throw new BackupError(`no embedded database in ${config.dataDir}`)
+    const db = engine === 'postgres' ? await openEmbeddedPostgres(config.dataDir) : await openPglite(config.dataDir)
     try {
-      bytes = encodeBackup(await db.snapshot!(), findMasterKey(config))
+      bytes = await backupBytes(db, findMasterKey(config))
     } finally {
       await db.close()
     }
@@ -260,7 +288,22 @@ export async function restore(config: ServiceConfig, file: string, options: { fo
     )
   }
   mkdirSync(dataDir, { recursive: true })
-  const target = join(dataDir, 'pgdata')
+  if (header.version === 1) await restorePgliteTar(dataDir, payload, options)
+  else await restoreDump(config, payload, options)
+  return { dataDir, header, masterKey: key ? 'matches' : 'missing', ms: Math.round(performance.now() - started) }
+}
+
+/** Removes the database files of a data dir (`--force`) and the admin key file naming a key of it. */
+function removeDatabase(dataDir: string): void {
+  const files = [pgliteDir, migratedPgliteDir, clusterDir, passwordPath, logPath, (d: string) => `${logPath(d)}.1`, adminKeyPath]
+  for (const p of files.map((f) => f(dataDir))) {
+    rmSync(p, { recursive: true, force: true })
+  }
+}
+
+/** Version 1: PGlite's data dir, opened once in a staging dir to prove it whole, then moved in. */
+async function restorePgliteTar(dataDir: string, payload: Uint8Array<ArrayBuffer>, options: { force?: boolean }): Promise<void> {
+  const target = pgliteDir(dataDir)
   const staging = join(dataDir, 'pgdata.restoring')
   rmSync(staging, { recursive: true, force: true })
   try {
@@ -271,10 +314,34 @@ export async function restore(config: ServiceConfig, file: string, options: { fo
     rmSync(staging, { recursive: true, force: true })
     throw new BackupError(`the backup's database does not open: ${(e as Error).message}`)
   }
-  if (options.force) {
-    rmSync(target, { recursive: true, force: true })
-    rmSync(adminKeyPath(dataDir), { force: true }) // names a key of the replaced database
-  }
+  if (options.force) removeDatabase(dataDir)
   renameSync(staging, target)
-  return { dataDir, header, masterKey: key ? 'matches' : 'missing', ms: Math.round(performance.now() - started) }
+}
+
+/**
+ * Version 2: the rows, loaded into a new database of the configured engine in a staging data dir
+ * (one transaction, counts checked); its database files are moved into the data dir only then.
+ */
+async function restoreDump(config: ServiceConfig, payload: Uint8Array<ArrayBuffer>, options: { force?: boolean }): Promise<void> {
+  const { dataDir } = config
+  const staging = join(dataDir, 'restoring.tmp')
+  rmSync(staging, { recursive: true, force: true })
+  mkdirSync(staging, { mode: 0o700 })
+  letServerEnter(dataDir) // as root, the server runs as another user and must reach the staging dir
+  const engine = config.database
+  try {
+    const db = engine === 'postgres' ? await openEmbeddedPostgres(staging) : await openPglite(staging)
+    try {
+      await loadDumpBytes(db, payload)
+    } finally {
+      await db.close()
+    }
+  } catch (e) {
+    rmSync(staging, { recursive: true, force: true })
+    throw new BackupError(`the backup's rows do not load: ${(e as Error).message}`)
+  }
+  if (options.force) removeDatabase(dataDir)
+  const moves = engine === 'postgres' ? [clusterDir, passwordPath] : [pgliteDir]
+  for (const path of moves) renameSync(path(staging), path(dataDir))
+  rmSync(staging, { recursive: true, force: true })
 }

@@ -14,6 +14,8 @@ const Env = z.object({
   SIGIL_HOST: z.string().default('127.0.0.1'),
   SIGIL_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   SIGIL_DATA_DIR: z.string().default('.sigil'),
+  /** The embedded database when DATABASE_URL is unset: PostgreSQL from node_modules, or PGlite (src/service/store/db.ts). */
+  SIGIL_DATABASE: z.enum(['postgres', 'pglite']).default('postgres'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
@@ -82,6 +84,8 @@ export type ServiceConfig = {
   port: number
   dataDir: string
   databaseUrl: string | undefined
+  /** The embedded engine when `databaseUrl` is unset. */
+  database: 'postgres' | 'pglite'
   masterKeyHex: string | undefined
   timestampWindowMs: number
   /** Origins allowed for CORS and as WebAuthn `clientDataJSON.origin`. */
@@ -173,6 +177,7 @@ export function resolveConfig(
     port: e.SIGIL_PORT,
     dataDir: resolve(e.SIGIL_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    database: e.SIGIL_DATABASE,
     masterKeyHex: e.SIGIL_MASTER_KEY?.toLowerCase(),
     timestampWindowMs: e.SIGIL_TIMESTAMP_WINDOW_MS,
     allowedOrigins: [EXTENSION_ORIGIN, 'http://localhost', ...list(e.SIGIL_ALLOWED_ORIGINS)],

@@ -46,6 +46,8 @@ export async function startService(
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    engine: config.database,
+    log: (message, fields) => log.info(message, fields),
     events: {
       lost: (cause) => log.warn('database unavailable', { cause }),
       restored: () => log.info('database available again'),

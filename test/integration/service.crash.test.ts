@@ -3,20 +3,20 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { freshDatabaseUrl, submitBody } from './helpers/service.js'
+import { embeddedEngine, freshDatabaseUrl, submitBody } from './helpers/service.js'
 import { newApiKey } from './helpers/keys.js'
 import { adminClient, spawnService, waitExit } from './helpers/process.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sigil-crash-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-describe(`crash safety (A2) on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`, () => {
+describe(`crash safety (A2) on ${process.env.DATABASE_URL ? 'PostgreSQL' : `the embedded ${embeddedEngine()}`}`, () => {
   it('keeps every activity a client saw COMPLETED, with all its effects, after kill -9 mid-burst', async () => {
     // The restarted service gets the same database and master key (instances on one PostgreSQL must share it).
     const env: Record<string, string> = { SIGIL_DATA_DIR: dataDir, SIGIL_MASTER_KEY: randomBytes(32).toString('hex') }
     const databaseUrl = await freshDatabaseUrl()
     if (databaseUrl) env.DATABASE_URL = databaseUrl
-    const expectedKind = databaseUrl ? 'postgres' : 'pglite'
+    const expectedKind = databaseUrl ? 'postgres' : embeddedEngine()
     const databaseKind = async () => ((await (await fetch(`${url}/healthz`)).json()) as { database: string }).database
     let { child, url } = await spawnService(env)
     expect(await databaseKind()).toBe(expectedKind)

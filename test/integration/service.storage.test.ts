@@ -93,7 +93,7 @@ describe.runIf(mounted)('PGlite data dir full or read-only', () => {
   const dataDir = join(mnt, 'data')
   let svc: TestService | undefined
   beforeAll(async () => {
-    svc = await startTestService({ dataDir, databaseUrl: undefined })
+    svc = await startTestService({ dataDir, databaseUrl: undefined, database: 'pglite' })
   })
   afterAll(async () => {
     await svc?.close().catch(() => {})
@@ -176,7 +176,7 @@ describe.runIf(mounted)('PGlite data dir full or read-only', () => {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=128m', 'tmpfs', mnt], { stdio: 'pipe' })
     mounted = true
     // A fresh service on the new tmpfs, one wallet, stopped cleanly; then the file system goes read-only.
-    let s = await startTestService({ dataDir, databaseUrl: undefined })
+    let s = await startTestService({ dataDir, databaseUrl: undefined, database: 'pglite' })
     const org = s.admin.organizationId
     const w = await createEthWallet(s.post, org, 'kept')
     expect(w.status).toBe(200)
@@ -184,12 +184,14 @@ describe.runIf(mounted)('PGlite data dir full or read-only', () => {
     execFileSync('mount', ['-o', 'remount,ro', mnt], { stdio: 'pipe' })
     try {
       const t0 = performance.now()
-      await expect(startTestService({ dataDir, databaseUrl: undefined })).rejects.toThrow(/does not accept writes.*read-only/)
+      await expect(startTestService({ dataDir, databaseUrl: undefined, database: 'pglite' })).rejects.toThrow(
+        /does not accept writes.*read-only/,
+      )
       console.info(`read-only start refused in ${(performance.now() - t0).toFixed(0)} ms`)
     } finally {
       execFileSync('mount', ['-o', 'remount,rw', mnt], { stdio: 'pipe' })
     }
-    s = await startTestService({ dataDir, databaseUrl: undefined })
+    s = await startTestService({ dataDir, databaseUrl: undefined, database: 'pglite' })
     svc = s
     expect(await walletNames(s.post, org)).toEqual(['kept'])
     const signed = await signDigest(s.post, org, w.address!, DIGEST)

@@ -1,17 +1,34 @@
 /**
- * The service's database: embedded PostgreSQL (PGlite) in the data dir by default,
- * a real PostgreSQL (`pg`) when `DATABASE_URL` is set. Both speak the same SQL, so
- * the rest of the service sees one small interface (`sql.ts`).
+ * The service's database, one of:
+ * - `DATABASE_URL` set: that PostgreSQL server (`pg`), shared by any number of instances;
+ * - default: a PostgreSQL server the service runs itself from `node_modules`, in `<dataDir>/postgres`
+ *   (`embeddedPostgres.ts`), through the same `pg` driver;
+ * - `SIGIL_DATABASE=pglite`: PGlite (PostgreSQL compiled to WebAssembly) in `<dataDir>/pgdata`, for
+ *   platforms without the binaries; heavier (≈ 0.8 GB idle), one connection.
+ * All speak the same SQL, so the rest of the service sees one small interface (`sql.ts`).
  */
 import type { ConnectionEvents, Database } from './sql.js'
 
-export type OpenDatabaseOptions = { databaseUrl?: string | undefined; dataDir: string; events?: ConnectionEvents }
+export type DatabaseEngine = 'postgres' | 'pglite'
+
+export type OpenDatabaseOptions = {
+  databaseUrl?: string | undefined
+  dataDir: string
+  /** The embedded engine when there is no `databaseUrl` (default: `postgres`). */
+  engine?: DatabaseEngine
+  events?: ConnectionEvents
+  log?: (message: string, fields?: Record<string, string | number | boolean>) => void
+}
 
 /** Opens the configured database. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const { openPostgres } = await import('./postgres.js')
     return openPostgres(options.databaseUrl, options.events)
+  }
+  if ((options.engine ?? 'postgres') === 'postgres') {
+    const { openEmbeddedPostgres } = await import('./embedded.js')
+    return openEmbeddedPostgres(options.dataDir, { events: options.events, log: options.log })
   }
   // SIGIL_PGLITE_THREAD=worker runs the engine on a thread of its own (pgliteInWorker.ts): it frees
   // the HTTP thread where cores are to spare; on 2 cores it costs more than it frees (bench/README.md).

@@ -45,12 +45,23 @@ const MIN_FREE_BYTES = 48 * 1024 * 1024
  * All calls run one at a time (a transaction as a whole), as PGlite runs them anyway: this is what
  * lets a failed instance be retired before anything queued behind it touches it.
  */
+/**
+ * `SIGIL_PGLITE_MEMORY=small`: the smallest PGlite its options allow (bench/footprint.ts measures it):
+ * shared_buffers 16 MB instead of 128, small work and WAL buffers (its WebAssembly memory cannot start
+ * below its 128 MiB default: the module's own minimum).
+ */
+function pgliteMemoryOptions(): { startParams?: string[] } {
+  if (process.env.SIGIL_PGLITE_MEMORY !== 'small') return {}
+  const settings = ['shared_buffers=16MB', 'work_mem=1MB', 'maintenance_work_mem=16MB', 'wal_buffers=512kB', 'temp_buffers=1MB']
+  return { startParams: [...PGlite.defaultStartParams, ...settings.flatMap((c) => ['-c', c])] }
+}
+
 export async function openPglite(dataDir: string, options: PgliteOptions = {}): Promise<Database> {
   const dir = join(dataDir, 'pgdata')
   mkdirSync(dir, { recursive: true })
   const minFree = options.minFreeBytes ?? MIN_FREE_BYTES
   const retryMs = options.retryIntervalMs ?? 1000
-  const create = () => PGlite.create({ dataDir: dir, relaxedDurability: false })
+  const create = () => PGlite.create({ dataDir: dir, relaxedDurability: false, ...pgliteMemoryOptions() })
   // PGlite only says it "failed to initialize" on a data dir it cannot write: say why.
   const blocked = storageBlocked(dir, 0)
   if (blocked) throw unavailable(blocked.reason, `${blocked.detail}: ${dir}`, undefined)

@@ -16,10 +16,24 @@ export async function freePort(): Promise<number> {
   })
 }
 
+/** Data dirs of spawned services: a test that kills one with -9 leaves its embedded PostgreSQL running. */
+const spawnedDataDirs = new Set<string>()
+process.once('exit', () => {
+  for (const dir of spawnedDataDirs) {
+    try {
+      const pid = Number(readFileSync(join(dir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0])
+      if (pid > 0) process.kill(pid, 'SIGQUIT')
+    } catch {
+      // no server left there
+    }
+  }
+})
+
 /** Runs `npm run service` as its own process (what a developer runs), waiting for /healthz. */
 export async function spawnService(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string; output: () => { stdout: string; stderr: string } }> {
+  if (env.SIGIL_DATA_DIR) spawnedDataDirs.add(resolve(env.SIGIL_DATA_DIR))
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', resolve('src/server/main.ts')], {
     env: { ...process.env, SIGIL_PORT: String(port), SIGIL_LOG: 'warn', ...env },

@@ -19,6 +19,9 @@ export type TestService = RunningService & {
   stop(): Promise<void>
 }
 
+/** The engine a service of this run uses when DATABASE_URL is unset. */
+export const embeddedEngine = (): 'postgres' | 'pglite' => (process.env.SIGIL_DATABASE === 'pglite' ? 'pglite' : 'postgres')
+
 /** A fresh database per service: a new PostgreSQL database when DATABASE_URL is set, else a temp data dir. */
 export async function freshDatabaseUrl(): Promise<string | undefined> {
   const base = process.env.DATABASE_URL
@@ -40,7 +43,12 @@ export async function startTestService(
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'sigil-test-'))
   const databaseUrl = 'databaseUrl' in overrides ? overrides.databaseUrl : await freshDatabaseUrl()
   const { now, logger, ...configOverrides } = overrides
-  const config = resolveConfig({ SIGIL_LOG: 'silent' }, { port: 0, dataDir, databaseUrl, ...configOverrides })
+  // The embedded engine is the product's default (PostgreSQL from node_modules) unless the run says
+  // SIGIL_DATABASE=pglite (the test command's PGlite pass).
+  const config = resolveConfig(
+    { SIGIL_LOG: 'silent', SIGIL_DATABASE: process.env.SIGIL_DATABASE },
+    { port: 0, dataDir, databaseUrl, ...configOverrides },
+  )
   const svc = await startService(config, { ...(now ? { now } : {}), ...(logger ? { logger } : {}) })
   const adminStamper = createApiKeyStamper({ privateKeyHex: svc.admin.privateKey })
   const post: TestService['post'] = async (path, body, stamper = adminStamper, headers = {}) => {

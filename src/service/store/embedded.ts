@@ -1,0 +1,93 @@
+/**
+ * The default database (no DATABASE_URL): the embedded PostgreSQL of `embeddedPostgres.ts` through
+ * the same `pg` driver as a networked server. Closing the database stops the server.
+ *
+ * A data dir of an earlier release holds a PGlite database (`pgdata/`) and no `postgres/`: on its
+ * first start here every row is copied into the new server (`copy.ts`, one transaction, counts
+ * checked), then `pgdata/` is renamed `pgdata.migrated` and kept until the operator deletes it.
+ * The master key and the sealed keys are bytes in rows and files the copy leaves as they are.
+ * If the copy fails, the new cluster is removed and the PGlite data stays in place, untouched but
+ * for its own schema migrations, so the next start (or `SIGIL_DATABASE=pglite`) finds it again.
+ */
+import { existsSync, renameSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { copyDatabase } from './copy.js'
+import { clusterDir, passwordPath, startEmbeddedPostgres, type EmbeddedCluster } from './embeddedPostgres.js'
+import { openPostgres } from './postgres.js'
+import type { ConnectionEvents, Database } from './sql.js'
+
+export const pgliteDir = (dataDir: string) => join(dataDir, 'pgdata')
+export const migratedPgliteDir = (dataDir: string) => join(dataDir, 'pgdata.migrated')
+
+type Log = (message: string, fields?: Record<string, string | number | boolean>) => void
+
+/** True when the data dir holds a PGlite database that no embedded PostgreSQL has taken over yet. */
+export function needsPgliteMigration(dataDir: string): boolean {
+  return existsSync(join(pgliteDir(dataDir), 'PG_VERSION')) && !existsSync(join(clusterDir(dataDir), 'PG_VERSION'))
+}
+
+/** Copies the PGlite database of `dataDir` into a new embedded PostgreSQL there. */
+export async function migratePgliteDataDir(dataDir: string, log?: Log): Promise<{ rows: number; tables: number; ms: number }> {
+  const started = Date.now()
+  const { openPglite } = await import('./pglite.js')
+  const cluster = await startEmbeddedPostgres(dataDir)
+  let target: Database | undefined
+  let source: Database | undefined
+  try {
+    target = await openPostgres(cluster.url)
+    source = await openPglite(dataDir)
+    const report = await copyDatabase(source, target)
+    await source.close()
+    source = undefined
+    await target.close()
+    target = undefined
+    await cluster.stop()
+    renameSync(pgliteDir(dataDir), migratedPgliteDir(dataDir))
+    const ms = Date.now() - started
+    log?.('PGlite data dir migrated to the embedded PostgreSQL', {
+      rows: report.rows,
+      tables: report.tables,
+      ms,
+      kept: migratedPgliteDir(dataDir),
+    })
+    return { rows: report.rows, tables: report.tables, ms }
+  } catch (e) {
+    await source?.close().catch(() => {})
+    await target?.close().catch(() => {})
+    await cluster.stop()
+    rmSync(clusterDir(dataDir), { recursive: true, force: true })
+    rmSync(passwordPath(dataDir), { force: true })
+    throw new Error(
+      `moving the PGlite database in ${pgliteDir(dataDir)} to the embedded PostgreSQL failed, nothing was changed: ${(e as Error).message}. ` +
+        'Start with SIGIL_DATABASE=pglite to keep using it meanwhile.',
+      { cause: e },
+    )
+  }
+}
+
+/** Starts (creating, or migrating into, on first start) the data dir's PostgreSQL and connects to it. */
+export async function openEmbeddedPostgres(
+  dataDir: string,
+  options: { events?: ConnectionEvents | undefined; log?: Log | undefined } = {},
+): Promise<Database> {
+  if (needsPgliteMigration(dataDir)) await migratePgliteDataDir(dataDir, options.log)
+  const cluster: EmbeddedCluster = await startEmbeddedPostgres(dataDir)
+  if (cluster.orphanStopped) options.log?.('stopped the embedded PostgreSQL an earlier run left behind', { pid: cluster.orphanStopped })
+  let db: Database
+  try {
+    db = await openPostgres(cluster.url, options.events)
+  } catch (e) {
+    await cluster.stop()
+    throw e
+  }
+  return {
+    ...db,
+    async close() {
+      try {
+        await db.close()
+      } finally {
+        await cluster.stop()
+      }
+    },
+  }
+}
