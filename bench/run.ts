@@ -50,14 +50,21 @@ if (want('submit')) {
 if (want('sign')) {
   console.log('\n## sign_raw_payload over loopback (issues 4 and 18; 8 clients unless said)\n')
   const mod = await import('./service-sign.js')
-  console.log('PGlite (the default):')
+  console.log('Embedded PostgreSQL (the default; service CPU includes its server processes):')
   console.log(mod.formatServiceSign(await mod.benchServiceSign()))
-  console.log('\nPGlite, 1 client (no queueing: the latency of one request):')
+  console.log('\nEmbedded PostgreSQL, 1 client (no queueing: the latency of one request):')
   console.log(mod.formatServiceSign((await mod.benchServiceSign({ clients: 1, inProcessMs: 300 })).slice(0, 1)))
+  console.log('\nPGlite (SIGIL_DATABASE=pglite):')
+  console.log(mod.formatServiceSign((await mod.benchServiceSign({ env: { SIGIL_DATABASE: 'pglite' }, inProcessMs: 300 })).slice(0, 1)))
   if (process.env.SIGIL_BENCH_DATABASE_URL) {
     console.log('\nPostgreSQL:')
     console.log(mod.formatServiceSign(await mod.benchServiceSign({ databaseUrl: process.env.SIGIL_BENCH_DATABASE_URL })))
   }
+}
+if (want('footprint')) {
+  console.log('\n## Footprint of `npm run service` per embedded database (issue 21: idle ≤ 300 MB, start ≤ 3 s)\n')
+  const { benchFootprint, formatFootprint } = await import('./footprint.js')
+  console.log(formatFootprint(await benchFootprint()))
 }
 if (want('suborg')) {
   console.log('\n## create_sub_organization over loopback (issue 18: the sign-up path)\n')
@@ -85,7 +92,7 @@ if (want('policy')) {
 if (want('policy-submit')) {
   console.log('\n## Submit with policies over loopback (issue 14: non-root with 100 policies ≤ 10% slower)\n')
   const { benchPolicySubmit, formatPolicySubmit } = await import('./policy-submit.js')
-  console.log('PGlite:')
+  console.log('Embedded PostgreSQL (the default):')
   console.log(formatPolicySubmit(await benchPolicySubmit()))
   if (process.env.SIGIL_BENCH_DATABASE_URL) {
     console.log('\nPostgreSQL:')
@@ -95,7 +102,7 @@ if (want('policy-submit')) {
 if (want('webhooks')) {
   console.log('\n## Webhooks: commit → receipt under 8 clients (issue 16 item 5)\n')
   const { benchWebhooks, formatWebhooks } = await import('./webhooks.js')
-  console.log('PGlite:')
+  console.log('Embedded PostgreSQL (the default):')
   console.log(formatWebhooks(await benchWebhooks()))
   if (process.env.SIGIL_BENCH_DATABASE_URL) {
     const { freshDatabase } = await import('./serviceProcess.js')

@@ -48,7 +48,7 @@ export type ScaleMeasure = { p50Ms: number; p99Ms: number; samples: number; thro
 export type ScaleRow = { name: string; empty: ScaleMeasure; filled: ScaleMeasure }
 
 export type ScaleResult = {
-  database: 'PGlite' | 'PostgreSQL'
+  database: string
   sizes: ScaleSizes
   /** Seconds the bulk load took (filled database). */
   loadSeconds: number
@@ -189,7 +189,7 @@ async function prepare(
   sizes: ScaleSizes | undefined,
   log: (s: string) => void,
 ): Promise<{ rootId: string; orgId: string; userId: string; loadSeconds: number }> {
-  const db = await openDatabase({ databaseUrl, dataDir })
+  const db = await openDatabase({ databaseUrl, dataDir, engine: embeddedEngine() })
   try {
     await migrate(db)
     const now = Date.now()
@@ -229,6 +229,10 @@ async function sequential(samples: number, request: () => Promise<void>): Promis
   latencies.sort((a, b) => a - b)
   return { p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), samples }
 }
+
+/** The embedded engine of this run: the default, or SIGIL_DATABASE=pglite (the service process inherits it). */
+const embeddedEngine = () => (process.env.SIGIL_DATABASE === 'pglite' ? 'pglite' : 'postgres')
+const engineLabel = () => (embeddedEngine() === 'pglite' ? 'PGlite' : 'embedded PostgreSQL')
 
 /** One phase: prepare (empty or filled), start the service, measure every row, stop. */
 async function phase(
@@ -418,12 +422,12 @@ export async function benchScale(
     clients: opts.clients ?? 8,
     durationMs: opts.durationMs ?? 4000,
   }
-  log(`scale: empty ${opts.databaseUrl ? 'PostgreSQL' : 'PGlite'} database`)
+  log(`scale: empty ${opts.databaseUrl ? 'PostgreSQL' : engineLabel()} database`)
   const empty = await phase(common, log)
   log(`scale: filling (${sizes.subOrgs} sub-orgs, ${sizes.activities} activities, ${sizes.walletAccounts} wallet accounts)`)
   const filled = await phase({ ...common, sizes }, log)
   return {
-    database: opts.databaseUrl ? 'PostgreSQL' : 'PGlite',
+    database: opts.databaseUrl ? 'PostgreSQL' : engineLabel(),
     sizes,
     loadSeconds: filled.loadSeconds,
     note: opts.note ?? '',
@@ -457,8 +461,9 @@ export function formatScale(results: ScaleResult[]): string {
 }
 
 /**
- * `npm run bench scale`: PGlite and, with SIGIL_BENCH_DATABASE_URL, PostgreSQL, both at the issue's
- * full sizes (SIGIL_BENCH_SCALE_PGLITE=tenth: PGlite at a tenth, for a quicker run).
+ * `npm run bench scale`: the embedded database (the default PostgreSQL, or PGlite with
+ * SIGIL_DATABASE=pglite) and, with SIGIL_BENCH_DATABASE_URL, that PostgreSQL, at the issue's full
+ * sizes (SIGIL_BENCH_SCALE_PGLITE=tenth: the embedded one at a tenth, for a quicker run).
  */
 export async function runScale(): Promise<string> {
   const results: ScaleResult[] = []
@@ -466,7 +471,7 @@ export async function runScale(): Promise<string> {
   results.push(
     await benchScale({
       sizes: tenth ? { subOrgs: 10_000, activities: 100_000, walletAccounts: 20_000 } : FULL_SIZES,
-      note: tenth ? 'PGlite at 1/10 of the issue sizes (SIGIL_BENCH_SCALE_PGLITE=tenth).' : '',
+      note: tenth ? `${engineLabel()} at 1/10 of the issue sizes (SIGIL_BENCH_SCALE_PGLITE=tenth).` : '',
     }),
   )
   const pg = process.env.SIGIL_BENCH_DATABASE_URL

@@ -72,14 +72,14 @@ async function freshDatabase(base: string): Promise<{ url: string; drop(): Promi
 
 /** Starts a throwaway service (PGlite in a temp dir, or a fresh PostgreSQL database when `databaseUrl` is given), measures, stops it. `durationMs` per phase (default 5000 / 1500). */
 export async function benchServiceSign(
-  opts: { durationMs?: number; inProcessMs?: number; clients?: number; databaseUrl?: string } = {},
+  opts: { durationMs?: number; inProcessMs?: number; clients?: number; databaseUrl?: string; env?: Record<string, string> } = {},
 ): Promise<ServiceSignRow[]> {
   const durationMs = opts.durationMs ?? 5000
   const clients = opts.clients ?? 8
   const fresh = opts.databaseUrl ? await freshDatabase(opts.databaseUrl) : undefined
   // The service runs in its own process (as `npm run service` does), so the clients here do not
   // share its event loop.
-  const svc = await startBenchService(fresh?.url)
+  const svc = await startBenchService(fresh?.url, opts.env ?? {})
   try {
     const orgId = svc.admin.organizationId as string
     const stamper = svc.stamper

@@ -223,6 +223,53 @@ setInterval(() => {}, 1000)`
     }
   })
 
+  it('starts its server again when it dies under a running service (kill -9): 503 meanwhile, then every committed row', async () => {
+    const svc = await startTestService({ databaseUrl: undefined, database: 'postgres' })
+    try {
+      const orgId = svc.admin.organizationId
+      const create = (name: string) =>
+        svc.post(
+          '/public/v1/submit/create_wallet',
+          submitBody('ACTIVITY_TYPE_CREATE_WALLET', orgId, {
+            walletName: name,
+            accounts: [
+              {
+                curve: 'CURVE_SECP256K1',
+                pathFormat: 'PATH_FORMAT_BIP32',
+                path: "m/44'/60'/0'/0/0",
+                addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+              },
+            ],
+          }),
+        )
+      expect((await create('before')).status).toBe(200)
+      const postmaster = Number(readFileSync(join(clusterDir(svc.dataDir), 'postmaster.pid'), 'utf8').split('\n')[0])
+      process.kill(postmaster, 'SIGKILL')
+      const killedAt = Date.now()
+      const statuses: number[] = []
+      const deadline = Date.now() + 30_000
+      let back = false
+      while (!back && Date.now() < deadline) {
+        const r = await svc.post('/public/v1/query/list_wallets', { organizationId: orgId })
+        statuses.push(r.status)
+        back = r.status === 200
+        if (!back) await new Promise((ok) => setTimeout(ok, 100))
+      }
+      expect(back).toBe(true)
+      console.info(
+        `embedded PostgreSQL killed: serving again after ${Date.now() - killedAt} ms (${statuses.length - 1} requests answered 503 meanwhile)`,
+      )
+      expect(new Set(statuses.slice(0, -1))).toEqual(new Set(statuses.length > 1 ? [503] : []))
+      const after = Number(readFileSync(join(clusterDir(svc.dataDir), 'postmaster.pid'), 'utf8').split('\n')[0])
+      expect(after).not.toBe(postmaster)
+      expect((await create('after')).status).toBe(200)
+      const wallets = await svc.post('/public/v1/query/list_wallets', { organizationId: orgId })
+      expect(wallets.json.wallets.map((w: any) => w.walletName).sort()).toEqual(['after', 'before'])
+    } finally {
+      await svc.stop()
+    }
+  })
+
   it('copies nothing into a database that already holds data', async () => {
     const dir = tempDir()
     const cluster = await startEmbeddedPostgres(dir)

@@ -65,24 +65,64 @@ export async function migratePgliteDataDir(dataDir: string, log?: Log): Promise<
   }
 }
 
-/** Starts (creating, or migrating into, on first start) the data dir's PostgreSQL and connects to it. */
+/** Restart delays after the server exits on its own: doubling up to 30 s. */
+const RESTART_FIRST_MS = 250
+const RESTART_MAX_MS = 30_000
+
+/**
+ * Starts (creating, or migrating into, on first start) the data dir's PostgreSQL and connects to it.
+ * If the server exits on its own (killed, crashed), it is started again on the same port, after
+ * 0.25 s and then doubling delays up to 30 s; meanwhile requests answer 503 and the pool reconnects
+ * once it is back, as with any PostgreSQL that restarts.
+ */
 export async function openEmbeddedPostgres(
   dataDir: string,
   options: { events?: ConnectionEvents | undefined; log?: Log | undefined } = {},
 ): Promise<Database> {
   if (needsPgliteMigration(dataDir)) await migratePgliteDataDir(dataDir, options.log)
-  const cluster: EmbeddedCluster = await startEmbeddedPostgres(dataDir)
+  let cluster: EmbeddedCluster = await startEmbeddedPostgres(dataDir)
   if (cluster.orphanStopped) options.log?.('stopped the embedded PostgreSQL an earlier run left behind', { pid: cluster.orphanStopped })
+  let closed = false
+  let wake: (() => void) | undefined
+  const supervise = (c: EmbeddedCluster) => {
+    void c.exited.then(async (code) => {
+      if (closed || c.stopping) return
+      options.log?.('embedded PostgreSQL exited on its own; restarting it', { code: code ?? 'killed', pid: c.pid })
+      for (let delay = RESTART_FIRST_MS; !closed; delay = Math.min(delay * 2, RESTART_MAX_MS)) {
+        await new Promise<void>((r) => {
+          wake = r
+          setTimeout(r, delay).unref()
+        })
+        if (closed) return
+        try {
+          cluster = await startEmbeddedPostgres(dataDir, { port: c.port })
+          if (closed) {
+            await cluster.stop()
+            return
+          }
+          options.log?.('embedded PostgreSQL restarted', { pid: cluster.pid })
+          supervise(cluster)
+          return
+        } catch (e) {
+          options.log?.('embedded PostgreSQL did not restart yet', { error: (e as Error).message.slice(0, 300) })
+        }
+      }
+    })
+  }
+  supervise(cluster)
   let db: Database
   try {
     db = await openPostgres(cluster.url, options.events)
   } catch (e) {
+    closed = true
     await cluster.stop()
     throw e
   }
   return {
     ...db,
     async close() {
+      closed = true
+      wake?.()
       try {
         await db.close()
       } finally {

@@ -76,6 +76,10 @@ export type EmbeddedCluster = {
   pid: number
   /** How its processes run (see {@link RunAs}). */
   runAs: RunAs['mode']
+  /** Resolves when the server has exited, whether stopped or not (its exit code; null when killed). */
+  exited: Promise<number | null>
+  /** True once `stop` was called: an exit after it was asked for. */
+  readonly stopping: boolean
   /** Clean shutdown (fast: sessions are ended, then a checkpoint); resolves when the server exited. */
   stop(): Promise<void>
 }
@@ -83,6 +87,8 @@ export type EmbeddedCluster = {
 export type EmbeddedOptions = {
   /** How long to wait for the server to accept connections (and for an orphan to stop). */
   timeoutMs?: number
+  /** Listen on this port (a restart keeps its clients' address) instead of a free one; the log is appended to. */
+  port?: number
 }
 
 /** Paths of the platform's binaries from the registry package; a clear error where there are none. */
@@ -320,10 +326,10 @@ export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedOp
 
   // The log of this run; the previous run's is kept beside it.
   const log = logPath(dataDir)
-  if (existsSync(log)) renameSync(log, `${log}.1`)
+  if (existsSync(log) && options.port === undefined) renameSync(log, `${log}.1`)
   let lastError: Error | undefined
   for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await freePort()
+    const port = options.port ?? (await freePort())
     const fd = openSync(log, 'a', 0o600)
     const args = ['-D', cluster, '-p', String(port), ...Object.entries(SERVER_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])]
     let child: ChildProcess
@@ -373,7 +379,19 @@ export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedOp
             await exited
           }
         })())
-      return { url, port, created, orphanStopped, pid, runAs: runAs.mode, stop }
+      return {
+        url,
+        port,
+        created,
+        orphanStopped,
+        pid,
+        runAs: runAs.mode,
+        exited,
+        get stopping() {
+          return stopping !== undefined
+        },
+        stop,
+      }
     }
     if (exitCode === undefined) {
       child.kill('SIGQUIT')
@@ -383,8 +401,8 @@ export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedOp
     }
     const tail = readFileSync(log, 'utf8').trim().split('\n').slice(-5).join(' | ')
     lastError = new Error(`the embedded PostgreSQL exited at start (code ${exitCode}): ${tail}`)
-    // A port taken between choosing and binding it: try another.
-    if (!/could not (bind|create listen socket)/i.test(tail)) break
+    // A port taken between choosing and binding it: try another (a fixed port: the caller retries).
+    if (options.port !== undefined || !/could not (bind|create listen socket)/i.test(tail)) break
   }
   throw lastError ?? new Error('the embedded PostgreSQL failed to start')
 }
