@@ -288,3 +288,35 @@ setInterval(() => {}, 1000)`
     }
   })
 })
+
+describe('loading a dump', () => {
+  it('loads all or nothing: a table whose count does not match rolls every row back', async () => {
+    const { gunzipSync, gzipSync } = await import('node:zlib')
+    const { dumpToBytes, loadDumpBytes } = await import('../../src/service/store/dumpFile.js')
+    const { isEmpty } = await import('../../src/service/store/copy.js')
+    const { bootstrap } = await import('../../src/service/bootstrap.js')
+    const sourceDir = tempDir()
+    const source = await openPglite(sourceDir)
+    const target = await openPglite(tempDir())
+    try {
+      await migrate(source)
+      await bootstrap(source, sourceDir, Date.now())
+      const { bytes, report } = await dumpToBytes(source)
+      expect(report.byTable.organizations).toBe(1)
+      const text = gunzipSync(bytes).toString('utf8')
+      const lying = text.replace(/^E\torganizations\t1$/m, 'E\torganizations\t2')
+      expect(lying).not.toBe(text)
+      await expect(loadDumpBytes(target, new Uint8Array(gzipSync(lying)))).rejects.toThrow(
+        /table organizations: the dump says 2 rows, 1 arrived/,
+      )
+      expect(await isEmpty(target)).toBe(true)
+      const older = text.replace(/^\{"kind":"schema","version":\d+\}$/m, '{"kind":"schema","version":1}')
+      await expect(loadDumpBytes(target, new Uint8Array(gzipSync(older)))).rejects.toThrow(/the dump is of schema version 1/)
+      // The untouched dump loads, every table's count equal.
+      expect((await loadDumpBytes(target, bytes)).byTable).toEqual(report.byTable)
+    } finally {
+      await source.close()
+      await target.close()
+    }
+  })
+})

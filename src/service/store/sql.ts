@@ -15,8 +15,8 @@ export interface Database extends Sql {
   /** Runs a multi-statement script (migrations). */
   exec(script: string): Promise<void>
   /**
-   * Embedded database only: a consistent copy of the whole data dir (gzipped tar), taken while no
-   * transaction runs, after a checkpoint.
+   * PGlite only: a consistent copy of its whole data dir (gzipped tar), taken while no transaction
+   * runs, after a checkpoint. Other engines are backed up as rows (`dumpFile.ts`).
    */
   snapshot?(): Promise<Uint8Array>
   close(): Promise<void>
