@@ -17,6 +17,7 @@ import { migrate } from '../../src/service/store/migrate.js'
 import { openPglite } from '../../src/service/store/pglite.js'
 import { openPostgres } from '../../src/service/store/postgres.js'
 import { startTestService, submitBody } from './helpers/service.js'
+import { createEthWallet } from './helpers/wallet.js'
 
 const dirs: string[] = []
 const tempDir = () => {
@@ -159,16 +160,7 @@ setInterval(() => {}, 1000)`
     // The earlier release: PGlite in <dataDir>/pgdata.
     const old = await startTestService({ dataDir, databaseUrl: undefined, database: 'pglite' })
     const orgId = old.admin.organizationId
-    const wallet = await old.post(
-      '/public/v1/submit/create_wallet',
-      submitBody('ACTIVITY_TYPE_CREATE_WALLET', orgId, {
-        walletName: 'moved',
-        accounts: [
-          { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
-        ],
-      }),
-    )
-    const address = wallet.json.activity.result.createWalletResult.addresses[0] as string
+    const address = (await createEthWallet(old.post, orgId, 'moved')).address as string
     const signBody = (payload: string) =>
       submitBody('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', orgId, {
         signWith: address,
@@ -227,21 +219,7 @@ setInterval(() => {}, 1000)`
     const svc = await startTestService({ databaseUrl: undefined, database: 'postgres' })
     try {
       const orgId = svc.admin.organizationId
-      const create = (name: string) =>
-        svc.post(
-          '/public/v1/submit/create_wallet',
-          submitBody('ACTIVITY_TYPE_CREATE_WALLET', orgId, {
-            walletName: name,
-            accounts: [
-              {
-                curve: 'CURVE_SECP256K1',
-                pathFormat: 'PATH_FORMAT_BIP32',
-                path: "m/44'/60'/0'/0/0",
-                addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
-              },
-            ],
-          }),
-        )
+      const create = (name: string) => createEthWallet(svc.post, orgId, name)
       expect((await create('before')).status).toBe(200)
       const postmaster = Number(readFileSync(join(clusterDir(svc.dataDir), 'postmaster.pid'), 'utf8').split('\n')[0])
       process.kill(postmaster, 'SIGKILL')

@@ -191,7 +191,7 @@ export function letServerEnter(dir: string): void {
 }
 
 /** A free TCP port on 127.0.0.1. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const s = createServer()
     s.once('error', fail)

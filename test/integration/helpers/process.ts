@@ -1,20 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { createApiKeyStamper } from '../../../src/crypto/stamp.js'
 
 /** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer()
-    s.once('error', fail)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => ok(port))
-    })
-  })
-}
+export { freePort } from '../../../src/service/store/embeddedPostgres.js'
+import { freePort } from '../../../src/service/store/embeddedPostgres.js'
 
 /** Data dirs of spawned services: a test that kills one with -9 leaves its embedded PostgreSQL running. */
 const spawnedDataDirs = new Set<string>()
