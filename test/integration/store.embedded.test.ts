@@ -206,6 +206,11 @@ setInterval(() => {}, 1000)`
     } finally {
       await now.close()
     }
+    // PGlite is not started beside it (an empty second database): refused, naming the way back.
+    await expect(startTestService({ dataDir, databaseUrl: undefined, database: 'pglite' })).rejects.toThrow(
+      /holds the embedded PostgreSQL's database \(postgres\/\), not PGlite's/,
+    )
+    expect(existsSync(pgliteDir(dataDir))).toBe(false)
     // Once moved, a restart does not move anything again.
     const restarted = await startTestService({ dataDir, databaseUrl: undefined, database: 'postgres' })
     try {

@@ -7,6 +7,8 @@
  *   platforms without the binaries; heavier (≈ 0.8 GB idle), one connection.
  * All speak the same SQL, so the rest of the service sees one small interface (`sql.ts`).
  */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import type { ConnectionEvents, Database } from './sql.js'
 
 export type DatabaseEngine = 'postgres' | 'pglite'
@@ -29,6 +31,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if ((options.engine ?? 'postgres') === 'postgres') {
     const { openEmbeddedPostgres } = await import('./embedded.js')
     return openEmbeddedPostgres(options.dataDir, { events: options.events, log: options.log })
+  }
+  // A data dir whose database is the embedded PostgreSQL (made by it, or moved into it from PGlite):
+  // PGlite would start an empty database beside it, a second root organization. Refuse instead.
+  if (existsSync(join(options.dataDir, 'postgres', 'PG_VERSION')) && !existsSync(join(options.dataDir, 'pgdata', 'PG_VERSION'))) {
+    throw new Error(
+      `${options.dataDir} holds the embedded PostgreSQL's database (postgres/), not PGlite's: start without SIGIL_DATABASE=pglite, ` +
+        'or restore a backup into an empty data dir with SIGIL_DATABASE=pglite',
+    )
   }
   // SIGIL_PGLITE_THREAD=worker runs the engine on a thread of its own (pgliteInWorker.ts): it frees
   // the HTTP thread where cores are to spare; on 2 cores it costs more than it frees (bench/README.md).
