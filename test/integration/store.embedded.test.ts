@@ -79,6 +79,9 @@ describe.skipIf(!!process.env.DATABASE_URL || process.env.SIGIL_DATABASE === 'pg
         expect(uid).not.toBe(0)
         expect(statSync(clusterDir(dir)).uid).toBe(uid)
       }
+      // Nothing of the service's environment reaches the server (a master key set there, say).
+      const environ = readFileSync(`/proc/${first.pid}/environ`, 'utf8').split('\0').filter(Boolean)
+      expect(environ.map((e) => e.split('=')[0]).sort()).toEqual(['LC_ALL', 'PATH'])
       await query(first.url, 'CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$committed$$)')
     } finally {
       await first.stop()

@@ -190,6 +190,14 @@ export function letServerEnter(dir: string): void {
   if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001)
 }
 
+/**
+ * The server's environment: a PATH and the C locale, nothing of the service's own (SIGIL_MASTER_KEY,
+ * DATABASE_URL, … would otherwise be readable in /proc/<pid>/environ by the server's user).
+ */
+function serverEnv(): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', LC_ALL: 'C' }
+}
+
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -281,7 +289,7 @@ function initdb(bin: string, cluster: string, password: string, runAs: RunAs): v
       '--locale=C',
       '--no-instructions',
     ])
-    execFileSync(cmd.file, cmd.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, ...cmd.ids })
+    execFileSync(cmd.file, cmd.args, { stdio: ['ignore', 'pipe', 'pipe'], env: serverEnv(), ...cmd.ids })
   } catch (e) {
     const stderr = String((e as { stderr?: unknown }).stderr ?? '').trim()
     rmSync(cluster, { recursive: true, force: true })
@@ -339,7 +347,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedOp
         // Its own process group: Ctrl-C in a terminal reaches the service, which drains, then stops the server.
         detached: true,
         stdio: ['ignore', fd, fd],
-        env: { ...process.env, LC_ALL: 'C' },
+        env: serverEnv(),
         ...cmd.ids,
       })
     } finally {
