@@ -354,7 +354,15 @@ export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedOp
       closeSync(fd)
     }
     child.unref()
-    const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)))
+    // 'error' instead of 'exit' when it could not be spawned at all (no `unshare` on PATH, say).
+    let spawnError: Error | undefined
+    const exited = new Promise<number | null>((ok) => {
+      child.once('exit', (code) => ok(code))
+      child.once('error', (e) => {
+        spawnError = e
+        ok(-1)
+      })
+    })
     let exitCode: number | null | undefined
     void exited.then((c) => (exitCode = c))
     const deadline = Date.now() + timeoutMs
@@ -407,6 +415,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedOp
       lastError = new Error(`the embedded PostgreSQL did not accept connections within ${timeoutMs} ms (log: ${log})`)
       break
     }
+    if (spawnError) throw new Error(`the embedded PostgreSQL could not be started: ${spawnError.message}`)
     const tail = readFileSync(log, 'utf8').trim().split('\n').slice(-5).join(' | ')
     lastError = new Error(`the embedded PostgreSQL exited at start (code ${exitCode}): ${tail}`)
     // A port taken between choosing and binding it: try another (a fixed port: the caller retries).
