@@ -30,8 +30,9 @@ import type { ServiceConfig } from '../service/config.js'
 import type { ServiceApp } from '../service/http/app.js'
 import type { Runtime } from '../service/runtime.js'
 import { loadDumpBytes, dumpToBytes } from '../service/store/dumpFile.js'
-import { migratedPgliteDir, openEmbeddedPostgres, pgliteDir } from '../service/store/embedded.js'
-import { clusterDir, letServerEnter, logPath, passwordPath } from '../service/store/embeddedPostgres.js'
+import { clusterDir, databasesIn, logPath, migratedPgliteDir, passwordPath, pgliteDir } from '../service/store/dataDir.js'
+import { openEmbeddedPostgres } from '../service/store/embedded.js'
+import { letServerEnter } from '../service/store/embeddedPostgres.js'
 import { openPglite } from '../service/store/pglite.js'
 import type { Database } from '../service/store/sql.js'
 
@@ -240,11 +241,8 @@ export async function backup(config: ServiceConfig, file: string): Promise<Backu
     decodeBackup(bytes)
   } else {
     // No service runs: open the data dir's database here (the embedded PostgreSQL is started and stopped).
-    const engine = existsSync(join(clusterDir(config.dataDir), 'PG_VERSION'))
-      ? 'postgres'
-      : existsSync(join(pgliteDir(config.dataDir), 'PG_VERSION'))
-        ? 'pglite'
-        : undefined
+    const held = databasesIn(config.dataDir)
+    const engine = held.postgres ? 'postgres' : held.pglite ? 'pglite' : undefined
     if (!engine) throw new BackupError(`no embedded database in ${config.dataDir}`)
     const db = engine === 'postgres' ? await openEmbeddedPostgres(config.dataDir) : await openPglite(config.dataDir)
     try {

@@ -7,8 +7,7 @@
  *   platforms without the binaries; heavier (≈ 0.8 GB idle), one connection.
  * All speak the same SQL, so the rest of the service sees one small interface (`sql.ts`).
  */
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { databasesIn } from './dataDir.js'
 import type { ConnectionEvents, Database } from './sql.js'
 
 export type DatabaseEngine = 'postgres' | 'pglite'
@@ -34,7 +33,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
   // A data dir whose database is the embedded PostgreSQL (made by it, or moved into it from PGlite):
   // PGlite would start an empty database beside it, a second root organization. Refuse instead.
-  if (existsSync(join(options.dataDir, 'postgres', 'PG_VERSION')) && !existsSync(join(options.dataDir, 'pgdata', 'PG_VERSION'))) {
+  const held = databasesIn(options.dataDir)
+  if (held.postgres && !held.pglite) {
     throw new Error(
       `${options.dataDir} holds the embedded PostgreSQL's database (postgres/), not PGlite's: start without SIGIL_DATABASE=pglite, ` +
         'or restore a backup into an empty data dir with SIGIL_DATABASE=pglite',

@@ -9,21 +9,19 @@
  * If the copy fails, the new cluster is removed and the PGlite data stays in place, untouched but
  * for its own schema migrations, so the next start (or `SIGIL_DATABASE=pglite`) finds it again.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { renameSync, rmSync } from 'node:fs'
 import { copyDatabase } from './copy.js'
-import { clusterDir, passwordPath, startEmbeddedPostgres, type EmbeddedCluster } from './embeddedPostgres.js'
+import { clusterDir, databasesIn, migratedPgliteDir, passwordPath, pgliteDir } from './dataDir.js'
+import { startEmbeddedPostgres, type EmbeddedCluster } from './embeddedPostgres.js'
 import { openPostgres } from './postgres.js'
 import type { ConnectionEvents, Database } from './sql.js'
-
-export const pgliteDir = (dataDir: string) => join(dataDir, 'pgdata')
-export const migratedPgliteDir = (dataDir: string) => join(dataDir, 'pgdata.migrated')
 
 type Log = (message: string, fields?: Record<string, string | number | boolean>) => void
 
 /** True when the data dir holds a PGlite database that no embedded PostgreSQL has taken over yet. */
 export function needsPgliteMigration(dataDir: string): boolean {
-  return existsSync(join(pgliteDir(dataDir), 'PG_VERSION')) && !existsSync(join(clusterDir(dataDir), 'PG_VERSION'))
+  const held = databasesIn(dataDir)
+  return held.pglite && !held.postgres
 }
 
 /** Copies the PGlite database of `dataDir` into a new embedded PostgreSQL there. */

@@ -34,15 +34,12 @@ import {
 import { createServer } from 'node:net'
 import { arch, platform, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import { clusterDir, logPath, passwordPath } from './dataDir.js'
 
 /** The one role of the cluster (a superuser: the cluster holds only the service's database). */
 export const EMBEDDED_USER = 'sigil'
 /** System user the server runs as when the service runs as root (PostgreSQL refuses root). */
 export const EMBEDDED_SYSTEM_USER = 'postgres'
-
-export const clusterDir = (dataDir: string) => join(dataDir, 'postgres')
-export const passwordPath = (dataDir: string) => join(dataDir, 'postgres.password')
-export const logPath = (dataDir: string) => join(dataDir, 'postgres.log')
 
 /** Settings for a small, single-tenant server: memory sized for a laptop, durability unchanged. */
 const SERVER_SETTINGS: Record<string, string> = {

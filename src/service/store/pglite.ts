@@ -8,6 +8,7 @@ import type { BackendMessage } from 'pg-protocol/dist/messages.js'
 import { Parser as WireParser } from 'pg-protocol/dist/parser.js'
 import { type Database, DatabaseUnavailableError, type Sql, type UnavailableReason } from './sql.js'
 import { StatementCache } from './statementCache.js'
+import { pgliteDir } from './dataDir.js'
 
 export type PgliteOptions = {
   /** How many SQL texts stay prepared (least recently used are closed). */
@@ -57,7 +58,7 @@ function pgliteMemoryOptions(): { startParams?: string[] } {
 }
 
 export async function openPglite(dataDir: string, options: PgliteOptions = {}): Promise<Database> {
-  const dir = join(dataDir, 'pgdata')
+  const dir = pgliteDir(dataDir)
   mkdirSync(dir, { recursive: true })
   const minFree = options.minFreeBytes ?? MIN_FREE_BYTES
   const retryMs = options.retryIntervalMs ?? 1000
