@@ -28,6 +28,7 @@ import { stampSignatureCheck } from '../service/auth/authenticate.js'
 import { AdminKeyFile, adminKeyPath } from '../service/bootstrap.js'
 import type { ServiceConfig } from '../service/config.js'
 import type { ServiceApp } from '../service/http/app.js'
+import { isLoopbackAddress } from '../service/net/address.js'
 import type { Runtime } from '../service/runtime.js'
 import { loadDumpBytes, dumpToBytes } from '../service/store/dumpFile.js'
 import { clusterDir, databasesIn, logPath, migratedPgliteDir, passwordPath, pgliteDir } from '../service/store/dataDir.js'
@@ -156,10 +157,6 @@ export function writeServiceFile(dataDir: string, url: string): () => void {
   }
 }
 
-function isLoopback(address: string | undefined): boolean {
-  return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'))
-}
-
 /**
  * `POST /admin/v1/backup`: the backup file of the running service's database. Loopback only, stamped by
  * the root organization's admin API key (the key in `<dataDir>/admin-api-key.json`, still registered),
@@ -168,7 +165,8 @@ function isLoopback(address: string | undefined): boolean {
 export function mountBackup(app: ServiceApp, rt: Runtime): void {
   app.post(BACKUP_PATH, async (c) => {
     const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
-    if (!isLoopback(incoming?.socket?.remoteAddress)) throw new SigilError('PERMISSION_DENIED', 'backups are served on loopback only')
+    if (!isLoopbackAddress(incoming?.socket?.remoteAddress))
+      throw new SigilError('PERMISSION_DENIED', 'backups are served on loopback only')
     if (rt.config.databaseUrl) {
       throw new SigilError('FAILED_PRECONDITION', 'backups cover the embedded database; for DATABASE_URL use pg_dump')
     }

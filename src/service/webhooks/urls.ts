@@ -6,62 +6,11 @@
  * own DNS lookup (`guardedLookup`), so a name that later resolves elsewhere (DNS rebinding) is refused.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
-import { BlockList, isIP, type LookupFunction } from 'node:net'
+import { isIP, type LookupFunction } from 'node:net'
+import { isNonPublicAddress } from '../net/address.js'
 
-const blocked = new BlockList()
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4')
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['2002::', 16],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6')
-
-/** An IPv4 address written as IPv6 (`::ffff:a.b.c.d`, `::a.b.c.d`), as its IPv4 form. */
-function embeddedIpv4(ip: string): string | undefined {
-  const m = /^::(?:ffff:(?:0:)?)?(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
-  if (m) return m[1]
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(ip)
-  if (!hex) return undefined
-  const hi = Number.parseInt(hex[1] as string, 16)
-  const lo = Number.parseInt(hex[2] as string, 16)
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
-}
-
-/** True for any address that is not a public unicast destination. Not an IP at all: true. */
-export function isNonPublicAddress(ip: string): boolean {
-  const family = isIP(ip)
-  if (family === 4) return blocked.check(ip, 'ipv4')
-  if (family !== 6) return true
-  const v4 = embeddedIpv4(ip)
-  if (v4 !== undefined) return blocked.check(v4, 'ipv4')
-  return blocked.check(ip, 'ipv6')
-}
+// The one address classifier (src/service/net/address.ts) decides, here and at delivery.
+export { isNonPublicAddress }
 
 /** The host of a URL as the resolver and `isIP` take it (IPv6 without brackets). */
 export function hostOf(url: URL): string {
