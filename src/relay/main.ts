@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { serve } from '@hono/node-server'
-import { EXTENSION_ORIGIN } from '../api/identity.js'
 import { AdminKeyFile } from '../service/bootstrap.js'
 import { createRelayApp } from './app.js'
+import { relayAllowedOrigins } from './options.js'
 
 /**
  * `npm run relay -- --upstream <url> --api-key <admin-api-key.json> [--port 8788] [--host 127.0.0.1]
@@ -32,7 +32,7 @@ const extra = values['allowed-origins']
 const app = createRelayApp({
   upstream: values.upstream,
   apiKey,
-  allowedOrigins: [EXTENSION_ORIGIN, 'http://localhost', ...extra],
+  allowedOrigins: relayAllowedOrigins(extra, process.env.NODE_ENV === 'production'),
   appName: values['app-name'],
   cors: true,
   ...(values['verifier-public-key'] ? { verifierPublicKeyHex: values['verifier-public-key'] } : {}),

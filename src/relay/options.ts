@@ -1,3 +1,4 @@
+import { EXTENSION_ORIGIN } from '../api/identity.js'
 import type { RateLimit } from './rateLimit.js'
 
 /** The parent organization's API key, as in `admin-api-key.json` (wire-formats A6). */
@@ -33,4 +34,12 @@ export type RelayOauthProvider = {
   tokenEndpoint: string | undefined
   /** `code`: authorization code + PKCE at the token endpoint; `implicit`: the ID token comes in the redirect. */
   flow: 'code' | 'implicit'
+}
+
+/**
+ * The origins a relay answers (issue 31): the extension's and the configured ones, plus pages on
+ * `http://localhost` (any port) outside production only.
+ */
+export function relayAllowedOrigins(configured: readonly string[], production: boolean): string[] {
+  return [EXTENSION_ORIGIN, ...(production ? [] : ['http://localhost']), ...configured]
 }

@@ -76,6 +76,16 @@ const Env = z.object({
   SIGIL_WEBHOOK_PRIVATE_URLS: z.enum(['on', 'off']).optional(),
   /** One webhook delivery attempt's timeout (a claim on a row lasts this plus 10 s). */
   SIGIL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** A request's headers and body must arrive within this (issue 31: stalled bodies are cut off). */
+  SIGIL_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /** Body bytes all requests still being received may hold together (at least one 1 MiB body). */
+  SIGIL_MAX_BUFFERED_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(64 * 1024 * 1024),
+  /** Open connections one client address (an IPv6 /64) may hold. */
+  SIGIL_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(64),
   NODE_ENV: z.string().optional(),
 })
 
@@ -123,6 +133,18 @@ export type ServiceConfig = {
   oidcFetchTimeoutMs: number
   /** Webhook delivery (issue 16, src/service/webhooks/README.md). */
   webhooks: WebhookConfig
+  /** Limits of the HTTP server (issue 31, src/service/http/admission.ts). */
+  http: HttpLimits
+}
+
+/** What unauthenticated clients may hold of the HTTP server (every body is unauthenticated until read). */
+export type HttpLimits = {
+  /** A request's headers and body must arrive within this; else 408 and the connection is closed. */
+  requestTimeoutMs: number
+  /** Body bytes reserved by all requests being received (each its Content-Length, or the body limit if chunked); beyond: 503. */
+  maxBufferedBodyBytes: number
+  /** Open connections per client address (an IPv4 address or an IPv6 /64); the excess are closed. */
+  maxConnectionsPerAddress: number
 }
 
 /** Webhook delivery settings; `allowPrivateUrls` is dev mode's (loopback and private receivers allowed). */
@@ -180,9 +202,10 @@ export function resolveConfig(
     database: e.SIGIL_DATABASE,
     masterKeyHex: e.SIGIL_MASTER_KEY?.toLowerCase(),
     timestampWindowMs: e.SIGIL_TIMESTAMP_WINDOW_MS,
-    allowedOrigins: [EXTENSION_ORIGIN, 'http://localhost', ...list(e.SIGIL_ALLOWED_ORIGINS)],
+    // Development answers pages on localhost (any port); production only what the operator configured.
+    allowedOrigins: [EXTENSION_ORIGIN, ...(production ? [] : ['http://localhost']), ...list(e.SIGIL_ALLOWED_ORIGINS)],
     // Chromium hashes the full `chrome-extension://<id>` string as the RP ID (toolchain.md §5).
-    rpIds: [EXTENSION_ORIGIN, 'localhost', ...list(e.SIGIL_RP_IDS)],
+    rpIds: [EXTENSION_ORIGIN, ...(production ? [] : ['localhost']), ...list(e.SIGIL_RP_IDS)],
     devMailbox: e.SIGIL_DEV_MAILBOX ? e.SIGIL_DEV_MAILBOX === 'on' : !production,
     smtpUrl: e.SIGIL_SMTP_URL,
     smsWebhookUrl: e.SIGIL_SMS_WEBHOOK_URL,
@@ -209,6 +232,11 @@ export function resolveConfig(
       backoffMs: 1_000,
       maxBackoffMs: 5 * 60_000,
       timeoutMs: e.SIGIL_WEBHOOK_TIMEOUT_MS,
+    },
+    http: {
+      requestTimeoutMs: e.SIGIL_REQUEST_TIMEOUT_MS,
+      maxBufferedBodyBytes: e.SIGIL_MAX_BUFFERED_BODY_BYTES,
+      maxConnectionsPerAddress: e.SIGIL_MAX_CONNECTIONS_PER_ADDRESS,
     },
   }
   return { ...config, ...overrides }
