@@ -261,7 +261,7 @@ describe('stamp_login with X-Stamp-Attested (OIDC), as @turnkey/core logs in wit
 })
 
 describe('create_oauth_providers and get_sub_org_ids by OIDC_TOKEN', () => {
-  it('V2 adds a provider by token (audience app-2) and one by claims; V1 by token; a mismatch of claims and token is refused', async () => {
+  it('V2 adds providers by token (audience app-2; claims beside a token); V1 by token; claims alone or a mismatch of claims and token are refused', async () => {
     const v2 = await client.createOauthProviders({
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2',
       timestampMs: ts(),
@@ -270,7 +270,11 @@ describe('create_oauth_providers and get_sub_org_ids by OIDC_TOKEN', () => {
         userId,
         oauthProviders: [
           { providerName: 'Second app', oidcToken: await idp.sign({ sub: 'ada-1', aud: 'app-2' }) },
-          { providerName: 'Stated', oidcClaims: { iss: 'https://accounts.example', aud: 'c', sub: 's' } },
+          {
+            providerName: 'Stated',
+            oidcToken: await idp.sign({ sub: 'ada-2' }),
+            oidcClaims: { iss: idp.issuer, aud: 'app-1', sub: 'ada-2' },
+          },
         ],
       },
     })
@@ -283,7 +287,12 @@ describe('create_oauth_providers and get_sub_org_ids by OIDC_TOKEN', () => {
     } as any)
     expect((v1.activity.result as any).createOauthProvidersResult.providerIds).toHaveLength(1)
     const all = await client.getOauthProviders({ organizationId: subOrg, userId })
-    expect(all.oauthProviders.map((p) => `${p.audience}/${p.subject}`).sort()).toEqual(['app-1/ada-1', 'app-1/ada-3', 'app-2/ada-1', 'c/s'])
+    expect(all.oauthProviders.map((p) => `${p.audience}/${p.subject}`).sort()).toEqual([
+      'app-1/ada-1',
+      'app-1/ada-2',
+      'app-1/ada-3',
+      'app-2/ada-1',
+    ])
 
     const e = await refusal(
       client.createOauthProviders({
@@ -305,6 +314,20 @@ describe('create_oauth_providers and get_sub_org_ids by OIDC_TOKEN', () => {
     )
     expect([e.grpc, e.code]).toEqual([3, 'INVALID_ARGUMENT'])
     expect(e.message).toContain('parameters.oauthProviders[1].oidcClaims')
+    // Claims alone prove nothing (issue 31): the field to give is the token.
+    const stated = await refusal(
+      client.createOauthProviders({
+        type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2',
+        timestampMs: ts(),
+        organizationId: subOrg,
+        parameters: {
+          userId,
+          oauthProviders: [{ providerName: 'Stated', oidcClaims: { iss: 'https://accounts.example', aud: 'c', sub: 's' } }],
+        },
+      }),
+    )
+    expect([stated.grpc, stated.code]).toEqual([3, 'INVALID_ARGUMENT'])
+    expect(stated.message).toContain('parameters.oauthProviders[0].oidcToken')
     expect((await client.getOauthProviders({ organizationId: subOrg, userId })).oauthProviders).toHaveLength(4)
   })
 

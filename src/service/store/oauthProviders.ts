@@ -40,7 +40,8 @@ export type OidcIdentity = { iss: string; aud: string; sub: string }
 
 /**
  * The user with this OAuth identity in the organization or its sub-organizations (any depth), the
- * nearest first (oldest provider first at one depth); undefined when none. Found from the identity
+ * nearest first (oldest provider first at one depth); undefined when none. Verified links only: a
+ * provider stated by claims alone (`verified` false) never logs anyone in. Found from the identity
  * up (index `oauth_providers_identity`, then parent links to `orgId`), not from `orgId` down: a
  * login reads a few rows whatever the size of the tree (as `findUserInTreeByContact`).
  */
@@ -49,7 +50,7 @@ export async function findUserInTreeByOauthIdentity(sql: Sql, orgId: string, id:
     `WITH RECURSIVE up(provider_id, user_id, org_id, depth) AS (
        SELECT p.id, p.user_id, p.organization_id, 0 FROM oauth_providers p
          JOIN organizations o0 ON o0.id = p.organization_id AND o0.deleted_at IS NULL
-        WHERE p.issuer = $2 AND p.subject = $3 AND p.audience = $4
+        WHERE p.issuer = $2 AND p.subject = $3 AND p.audience = $4 AND p.verified
        UNION ALL
        SELECT up.provider_id, up.user_id, o.parent_id, up.depth + 1 FROM up JOIN organizations o ON o.id = up.org_id
         WHERE up.org_id <> $1 AND o.parent_id IS NOT NULL

@@ -182,8 +182,9 @@ const SUB_ORGANIZATION_FILTERS: Record<SubOrganizationFilter['type'], string> = 
   PHONE_NUMBER: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.user_phone_number = $2)',
   CREDENTIAL_ID: 'EXISTS (SELECT 1 FROM authenticators a WHERE a.organization_id = o.id AND a.credential_id = $2)',
   PUBLIC_KEY: 'EXISTS (SELECT 1 FROM api_keys k WHERE k.organization_id = o.id AND k.public_key = lower($2))',
-  // The value is the verified identity `{"iss","aud","sub"}` as JSON (the query verifies the token).
-  OIDC_TOKEN: `EXISTS (SELECT 1 FROM oauth_providers p WHERE p.organization_id = o.id
+  // The value is the verified identity `{"iss","aud","sub"}` as JSON (the query verifies the token);
+  // providers verified by a token only (one stated by claims alone proves nothing).
+  OIDC_TOKEN: `EXISTS (SELECT 1 FROM oauth_providers p WHERE p.organization_id = o.id AND p.verified
     AND p.issuer = ($2::jsonb ->> 'iss') AND p.subject = ($2::jsonb ->> 'sub') AND p.audience = ($2::jsonb ->> 'aud'))`,
 }
 
@@ -198,7 +199,7 @@ const SUB_ORGANIZATION_CANDIDATES: Partial<Record<SubOrganizationFilter['type'],
   CREDENTIAL_ID: 'SELECT organization_id FROM authenticators WHERE credential_id = $2',
   PUBLIC_KEY: 'SELECT organization_id FROM api_keys WHERE public_key = lower($2)',
   OIDC_TOKEN: `SELECT organization_id FROM oauth_providers
-    WHERE issuer = ($2::jsonb ->> 'iss') AND subject = ($2::jsonb ->> 'sub') AND audience = ($2::jsonb ->> 'aud')`,
+    WHERE verified AND issuer = ($2::jsonb ->> 'iss') AND subject = ($2::jsonb ->> 'sub') AND audience = ($2::jsonb ->> 'aud')`,
 }
 
 /**

@@ -51,6 +51,8 @@ export type OauthProviderRow = {
   issuer: string
   audience: string
   subject: string
+  /** Proven by a verified ID token (migration 018); a link stated by claims alone logs nobody in. */
+  verified: boolean
   created_at: number
   updated_at: number
 }
@@ -179,14 +181,28 @@ export async function insertAuthenticator(
   )
 }
 
+/**
+ * Stores a user's OAuth provider. `verified`: its identity comes from a verified ID token; only such
+ * a link is found by the login lookups (`findUserInTreeByOauthIdentity`, list_suborgs OIDC_TOKEN).
+ */
 export async function insertOauthProvider(
   sql: Sql,
-  p: { id: string; orgId: string; userId: string; providerName: string; issuer: string; audience: string; subject: string; now: number },
+  p: {
+    id: string
+    orgId: string
+    userId: string
+    providerName: string
+    issuer: string
+    audience: string
+    subject: string
+    verified: boolean
+    now: number
+  },
 ): Promise<void> {
   await sql.query(
-    `INSERT INTO oauth_providers (id, organization_id, user_id, provider_name, issuer, audience, subject, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
-    [p.id, p.orgId, p.userId, p.providerName, p.issuer, p.audience, p.subject, p.now],
+    `INSERT INTO oauth_providers (id, organization_id, user_id, provider_name, issuer, audience, subject, verified, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+    [p.id, p.orgId, p.userId, p.providerName, p.issuer, p.audience, p.subject, p.verified, p.now],
   )
 }
 

@@ -53,15 +53,16 @@ export async function createUser(ctx: ActivityContext, orgId: string, u: NewUser
     await registerAuthenticator(ctx, orgId, userId, a, `${field}.authenticators[${i}]`)
   }
   for (const [i, p] of u.oauthProviders.entries()) {
-    const claims = await oauthIdentity(ctx, p, `${field}.oauthProviders[${i}]`)
+    const id = await oauthIdentity(ctx, p, `${field}.oauthProviders[${i}]`)
     await insertOauthProvider(ctx.tx, {
       id: crypto.randomUUID(),
       orgId,
       userId,
       providerName: p.providerName,
-      issuer: claims.iss,
-      audience: claims.aud,
-      subject: claims.sub,
+      issuer: id.iss,
+      audience: id.aud,
+      subject: id.sub,
+      verified: id.verified,
       now: ctx.now,
     })
   }
@@ -70,25 +71,35 @@ export async function createUser(ctx: ActivityContext, orgId: string, u: NewUser
 
 /**
  * The OIDC identity `{iss, aud, sub}` an OAuth provider parameter names: its `oidcToken` verified
- * (signature, trusted issuer, audience, expiry; src/service/oidc/verify.ts), or the `oidcClaims` the
- * organization states itself (V2 parameters). Both given: they must name the same identity.
+ * (signature, trusted issuer, audience, expiry; src/service/oidc/verify.ts) → `verified`, or the
+ * `oidcClaims` the organization states itself (V2 parameters) → not `verified`: such a link is kept
+ * as a record and never logs anyone in (the login lookups read verified links only). Both given:
+ * they must name the same identity. `requireToken` (adding a provider to an existing user) refuses
+ * claims alone.
  *
  * @throws TOKEN_INVALID naming `field.oidcToken` when the token does not verify
- * @throws INVALID_ARGUMENT naming `field` when neither is given, or `field.oidcClaims` when it disagrees with the token
+ * @throws INVALID_ARGUMENT naming `field` when neither is given, `field.oidcToken` when `requireToken` and only claims are given, or `field.oidcClaims` when it disagrees with the token
  */
 export async function oauthIdentity(
   ctx: ActivityContext,
   p: OauthProviderParams,
   field: string,
-): Promise<{ iss: string; aud: string; sub: string }> {
+  o: { requireToken?: boolean } = {},
+): Promise<{ iss: string; aud: string; sub: string; verified: boolean }> {
   if (p.oidcToken !== undefined) {
     const t = await ctx.rt.oidc.verify(p.oidcToken, { field: `${field}.oidcToken` })
     const c = p.oidcClaims
     if (c && (c.iss.replace(/\/+$/, '') !== t.iss || c.aud !== t.aud || c.sub !== t.sub)) {
       throw invalidField(`${field}.oidcClaims`, 'names another identity than oidcToken')
     }
-    return { iss: t.iss, aud: t.aud, sub: t.sub }
+    return { iss: t.iss, aud: t.aud, sub: t.sub, verified: true }
   }
-  if (p.oidcClaims) return p.oidcClaims
+  if (p.oidcClaims && o.requireToken) {
+    throw invalidField(
+      `${field}.oidcToken`,
+      'required: an OAuth identity is added only with a verified ID token of it (oidcClaims alone prove nothing)',
+    )
+  }
+  if (p.oidcClaims) return { ...p.oidcClaims, verified: false }
   throw invalidField(field, 'needs oidcToken or oidcClaims')
 }
