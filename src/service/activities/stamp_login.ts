@@ -9,17 +9,18 @@ import type { ActivityHandler } from './types.js'
  * stamp_login (wire-formats B4, B6): a session JWT for the stamping credential's user, with the
  * client's `publicKey` registered as a LOGIN credential. Accepts X-Stamp, X-Stamp-Webauthn
  * (credential found among sub-organizations of the named one) and X-Stamp-Attested (a
- * verification token, spent here: single use).
+ * verification token or an OIDC ID token, spent here: each token once, whoever it names; a user
+ * logs in again with a fresh token).
  *
  * @throws FAILED_PRECONDITION when the activity runs after consensus instead of at submission (there is no stamping credential)
- * @throws TOKEN_INVALID when the X-Stamp-Attested verification token has already been used
+ * @throws TOKEN_INVALID when the X-Stamp-Attested verification token or ID token has already been used
  * @throws INVALID_ARGUMENT when parameters.expirationSeconds is not a positive number of seconds or parameters.publicKey is not a hex P-256 public key
  */
 export const handler: ActivityHandler<z.infer<typeof stampLogin.parameters>> = async (ctx, p) => {
   const principal = ctx.principal
   if (!principal) throw new SigilError('FAILED_PRECONDITION', 'stamp_login runs only at submission, not after consensus')
   if (principal.credentialKind === 'ATTESTED' && !(await spendVerificationToken(ctx.tx, principal.credentialId, ctx.now))) {
-    throw new SigilError('TOKEN_INVALID', 'X-Stamp-Attested: the verification token has already been used')
+    throw new SigilError('TOKEN_INVALID', 'X-Stamp-Attested: this token has already been used')
   }
   const session = await issueSession(ctx, {
     orgId: principal.organizationId,

@@ -28,6 +28,8 @@ export type VerifiedIdToken = {
   email: string | undefined
   emailVerified: boolean
   nonce: string | undefined
+  /** The token's own id (`jti`), when it has one. */
+  jti: string | undefined
 }
 
 export type OidcVerifier = {
@@ -199,6 +201,7 @@ export function createOidcVerifier(o: OidcVerifierOptions): OidcVerifier {
       email: typeof verified.email === 'string' ? verified.email : undefined,
       emailVerified: verified.email_verified === true || verified.email_verified === 'true',
       nonce,
+      jti: typeof verified.jti === 'string' && verified.jti ? verified.jti : undefined,
     }
   }
 

@@ -1,4 +1,6 @@
+import { sha256 } from '@noble/hashes/sha2.js'
 import { SigilError } from '../../api/errors.js'
+import { bytesToHex, utf8Encode } from '../../crypto/encoding.js'
 import { verifyVerificationToken } from '../../crypto/jwt.js'
 import { parseAttestedStamp, verifyAttestedStampSignature } from '../../crypto/verifyStamp.js'
 import { compressedKeyHex } from '../activities/shared/sessionKeys.js'
@@ -7,7 +9,7 @@ import type { Sql } from '../store/sql.js'
 import { isSelfOrAncestor } from '../store/organizations.js'
 import { findUserByContact } from './contact.js'
 import { acceptedNonces } from '../activities/shared/oauthIdentity.js'
-import type { OidcVerifier } from '../oidc/verify.js'
+import type { OidcVerifier, VerifiedIdToken } from '../oidc/verify.js'
 import { findUserInTreeByOauthIdentity } from '../store/oauthProviders.js'
 
 /** Checks an `X-Stamp-Attested` header's signature over the raw body (B1.4); throws a SigilError. */
@@ -89,6 +91,18 @@ export async function authenticateAttested(
 }
 
 /**
+ * What stamp_login spends of an OIDC attestation (single use; issue 31 defect 10): the token itself,
+ * never the identity it names, so each fresh token logs its user in once and a replayed one is
+ * refused. Its issuer's `jti` when it has one (a re-encoding of the same token is the same token),
+ * else sha256 of the token; hashed, so no token text is stored.
+ */
+function oidcTokenUseId(t: VerifiedIdToken, token: string): string {
+  return t.jti !== undefined
+    ? `oidc-jti:${bytesToHex(sha256(utf8Encode(`${t.iss} ${t.jti}`)))}`
+    : `oidc-token:${bytesToHex(sha256(utf8Encode(token)))}`
+}
+
+/**
  * `STAMP_ATTESTED_SCHEME_P256_OIDC` (B1.4; issue 16): the attestation is an OIDC ID token of a trusted
  * issuer whose nonce is sha256 of the stamp's public key (the key that signed the body); the principal
  * is the user holding the token's identity in the request organization or its sub-organizations.
@@ -120,7 +134,7 @@ async function authenticateOidc(
       userId: user.id,
       organizationId: user.organization_id,
       credentialKind: 'ATTESTED',
-      credentialId: `oidc:${t.iss}#${t.sub}`,
+      credentialId: oidcTokenUseId(t, stamp.publicKeyAttestation),
       publicKey: stampKey,
       scheme: stamp.scheme,
       signature: stamp.signature,
