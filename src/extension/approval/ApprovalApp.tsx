@@ -192,8 +192,8 @@ function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => vo
             ]}
           />
           <p class="hint">
-            The RPC answered this chain id. It will see the addresses and transactions you look up on this network: add only a provider you
-            trust.
+            Sigil contacts this RPC only if you approve, and adds the network only if it answers this chain id. It will see the addresses
+            and transactions you look up on this network: add only a provider you trust.
           </p>
         </>
       )

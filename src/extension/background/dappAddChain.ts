@@ -1,15 +1,19 @@
 /**
  * `wallet_addEthereumChain` (EIP-3085) with the user's approval. Before any window: the params
- * are checked, a chain the wallet already knows is refused (the site should switch to it), and
- * the given RPC must answer `eth_chainId` with the same chain id. The window shows the RPC URL.
- * The network is stored in the persistent area (dappChains.ts); the site is not switched.
+ * are checked and a chain the wallet already knows is refused (the site should switch to it);
+ * nothing is sent to the site's RPC URL then (issue 31 defect 8: a site must not make the
+ * extension probe a URL of its choosing, e.g. a port on 127.0.0.1). The window shows the RPC URL;
+ * only once the user approved is the RPC asked `eth_chainId`, and the network is stored when it
+ * answers the same chain id. Any other outcome (an error, another chain, garbage, no answer) is
+ * the same fixed refusal: nothing of the RPC's answer reaches the page. The network is stored in
+ * the persistent area (dappChains.ts); the site is not switched.
  */
 import { z } from 'zod'
 import { RPC_ERROR, rpcError } from '../protocol/rpcErrors'
 import { ALREADY_PENDING } from './approvals'
 import { failureOutcome, NOT_LOGGED_IN } from './dappAccounts'
 import { dappNetworks, normalizeChainId, saveAddedChain } from './dappChains'
-import { EvmRpcError, evmRpc } from './evmRpc'
+import { evmRpc } from './evmRpc'
 import type { DappContext, DappOutcome } from './methods'
 
 const printable = (max: number) =>
@@ -58,6 +62,19 @@ export const AddEthereumChainParameter = z
 /** wallet_addEthereumChain params: one {@link AddEthereumChainParameter}. */
 export const AddEthereumChainParams = z.tuple([AddEthereumChainParameter])
 
+/**
+ * Whether the RPC at `url` answers `eth_chainId` with `chainId`. Called only after the user's
+ * approval; every failure is `false`, so the page cannot tell a closed port from an open one.
+ */
+async function servesChain(ctx: DappContext, url: string, chainId: string): Promise<boolean> {
+  try {
+    const served = await evmRpc<unknown>(ctx.core.deps.fetch, url, 'eth_chainId', [], 5_000)
+    return typeof served === 'string' && normalizeChainId(served) === chainId
+  } catch {
+    return false
+  }
+}
+
 /** wallet_addEthereumChain [params]: null once the user added the network. */
 export async function addEthereumChain([p]: readonly [z.output<typeof AddEthereumChainParameter>], ctx: DappContext): Promise<DappOutcome> {
   const session = await ctx.core.current()
@@ -81,21 +98,6 @@ export async function addEthereumChain([p]: readonly [z.output<typeof AddEthereu
   }
   if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
   const [url] = p.rpcUrls as [string, ...string[]]
-  let served: string
-  try {
-    served = await evmRpc<string>(ctx.core.deps.fetch, url, 'eth_chainId', [], 5_000)
-  } catch (e) {
-    const why = e instanceof EvmRpcError ? `answered an error (${e.message.slice(0, 80)})` : 'did not answer'
-    return { error: rpcError(RPC_ERROR.INVALID_PARAMS, `Invalid params for wallet_addEthereumChain: the RPC ${url} ${why}`) }
-  }
-  if (typeof served !== 'string' || normalizeChainId(served) !== chainId) {
-    return {
-      error: rpcError(
-        RPC_ERROR.INVALID_PARAMS,
-        `Invalid params for wallet_addEthereumChain: the RPC ${url} serves chain ${String(served).slice(0, 20)}, not ${chainId}`,
-      ),
-    }
-  }
   const outcome = await ctx.dapp.ask(ctx.origin, 'wallet_addEthereumChain', {
     kind: 'addChain',
     chain: { chainId, name: p.chainName },
@@ -105,6 +107,14 @@ export async function addEthereumChain([p]: readonly [z.output<typeof AddEthereu
     explorerUrl: p.blockExplorerUrls?.[0] ?? null,
   })
   if (!outcome.approved) return { error: outcome.error }
+  if (!(await servesChain(ctx, url, chainId))) {
+    return {
+      error: rpcError(
+        RPC_ERROR.INVALID_PARAMS,
+        `Invalid params for wallet_addEthereumChain: the RPC ${url} does not serve chain ${chainId}`,
+      ),
+    }
+  }
   await saveAddedChain(ctx.core.deps.local, {
     chainId,
     name: p.chainName,

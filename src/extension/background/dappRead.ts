@@ -3,9 +3,13 @@
  * its own params schema, forwarded to the site's active network's RPC after a per-origin rate
  * limit. Only what the schema parsed is forwarded (unknown fields are dropped). Signing and
  * account methods are never here: they are the wallet's own rows (dappMethods.ts) or refused.
+ * Issue 31 defect 8: only a connected site's reads are forwarded (the connection is the user's
+ * approval; before it nothing reaches the network on the site's behalf, 4100), and a node's
+ * error reaches the page as a fixed message and code, never the node's own text.
  */
 import { z } from 'zod'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
+import { accountsFor, NOT_LOGGED_IN } from './dappAccounts'
 import { siteChain } from './dappChains'
 import { EvmRpcError, evmRpc } from './evmRpc'
 import { dappMethod, type DappContext, type DappMethod, type DappOutcome } from './methods'
@@ -82,19 +86,33 @@ export const READ_METHODS = {
 /** -32005 (EIP-1474 "limit exceeded"): the site sends reads too fast. */
 export const RATE_LIMITED: RpcErrorObject = { code: -32005, message: 'Too many requests from this site: slow down' }
 
-/** The codes a node's error keeps on its way to the page; anything else becomes -32603. */
-function mapNodeError(e: EvmRpcError): RpcErrorObject {
-  const message = e.message.replace(/[^\x20-\x7e]/g, '').slice(0, 200) || 'RPC error'
-  const data = typeof e.data === 'string' && /^0x[0-9a-fA-F]*$/.test(e.data) && e.data.length <= 20_000 ? e.data : undefined
-  if (e.code === 3 || (e.code <= -32000 && e.code >= -32099) || e.code === RPC_ERROR.INVALID_PARAMS) {
-    return data === undefined ? { code: e.code, message } : { code: e.code, message, data }
-  }
-  if (e.code === -32601) return rpcError(RPC_ERROR.UNSUPPORTED_METHOD, `The network's node does not support this method: ${message}`)
-  return rpcError(RPC_ERROR.INTERNAL, `The network's node answered an error: ${message}`)
+/** 4100: the site has no connected account (logged in, so it could ask for one). */
+const NOT_CONNECTED: RpcErrorObject = rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this site is not connected')
+
+/** Hex bytes a node gave as an error's `data` (revert data), bounded; anything else is dropped. */
+function revertData(data: unknown): string | undefined {
+  return typeof data === 'string' && data.length <= 20_000 && /^0x([0-9a-fA-F]{2})*$/.test(data) ? data : undefined
 }
 
-/** Forward `method` to the site's network; every failure is an EIP-1193 error. */
+/**
+ * A node's error as the page sees it: the codes a dApp acts on kept (3 = revert, with its revert
+ * data; -32000…-32099; -32602), each with a fixed message, never the node's text; -32601 is 4200,
+ * anything else -32603.
+ */
+export function mapNodeError(e: EvmRpcError): RpcErrorObject {
+  const data = revertData(e.data)
+  const withData = (code: number, message: string): RpcErrorObject => (data === undefined ? { code, message } : { code, message, data })
+  if (e.code === 3) return withData(3, 'execution reverted')
+  if (e.code <= -32000 && e.code >= -32099) return withData(e.code, "The network's node refused the request")
+  if (e.code === RPC_ERROR.INVALID_PARAMS) return { code: e.code, message: "The network's node refused the request's params" }
+  if (e.code === -32601) return rpcError(RPC_ERROR.UNSUPPORTED_METHOD, "The network's node does not support this method")
+  return rpcError(RPC_ERROR.INTERNAL, "The network's node answered an error")
+}
+
+/** Forward `method` to the site's network when the site is connected; every failure is an EIP-1193 error. */
 export async function readThrough(method: keyof typeof READ_METHODS, params: unknown, ctx: DappContext): Promise<DappOutcome> {
+  if (!(await ctx.core.current())) return { error: NOT_LOGGED_IN }
+  if ((await accountsFor(ctx)).length === 0) return { error: NOT_CONNECTED }
   if (!ctx.state.readLimiter.take(ctx.origin, ctx.core.now())) return { error: RATE_LIMITED }
   const { network, label } = await siteChain(ctx)
   if (!network) return { error: rpcError(RPC_ERROR.CHAIN_DISCONNECTED, `Sigil has no RPC node for chain ${label.chainId}`) }

@@ -195,8 +195,9 @@ export async function signTransaction([tx]: readonly [TransactionRequest], ctx: 
         { ...tx, to: checked.to },
         organizationAbis(ctx, signer.organizationId),
       )
+      // The reason quotes the node (ethFill.ts): the page gets a fixed message (issue 31 defect 8).
       if (!filled.ok)
-        return { error: rpcError(RPC_ERROR.INTERNAL, `Sigil could not fill the transaction: ${filled.reason}; nothing was signed`) }
+        return { error: rpcError(RPC_ERROR.INTERNAL, 'Sigil could not estimate the gas of this transaction; nothing was signed') }
       complete = filled.tx
       fill = filled
     } catch {

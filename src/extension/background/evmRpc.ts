@@ -1,7 +1,8 @@
 /**
  * JSON-RPC to an EVM network's node (the RPC URL of the service's signed network list, or one
  * the user added). A node's own error answer is an {@link EvmRpcError}; a node that cannot be
- * reached, answers HTTP errors or garbage is an {@link EvmRpcUnreachable}.
+ * reached, answers HTTP errors or garbage is an {@link EvmRpcUnreachable}. Neither's text is for a
+ * page: what a dApp gets back is a fixed message (dappRead.ts#mapNodeError, dappAddChain.ts).
  */
 
 /** How long one call may take. */
@@ -40,6 +41,9 @@ export async function evmRpc<T>(
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+      // No cookies, and no redirect to a URL nobody approved (an added RPC could point anywhere).
+      credentials: 'omit',
+      redirect: 'error',
       signal: AbortSignal.timeout(timeoutMs),
     })
     body = await res.json()

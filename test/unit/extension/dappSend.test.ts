@@ -66,13 +66,14 @@ function world(rows: Record<string, NodeRow> = {}, opts: { statuses?: Array<Reco
 const tx = { from: ACCOUNT.address, to: TO, value: '0xde0b6b3a7640000' }
 
 describe('read-only RPC passthrough', () => {
-  it("forwards allow-listed reads to the site's network, parsed params only", async () => {
+  it("forwards a connected site's allow-listed reads to its network, parsed params only", async () => {
     const t = world()
+    await t.connected()
     expect(await t.rpc('eth_blockNumber')).toEqual({ result: '0x10' })
     expect(await t.rpc('eth_getBalance', [ACCOUNT.address, 'latest'])).toEqual({ result: '0xde0b6b3a7640000' })
     await t.rpc('eth_call', [{ to: TO, data: '0x1234', evil: 'x' }, 'latest'])
     expect(t.node.at(-1)).toEqual({ method: 'eth_call', params: [{ to: TO, data: '0x1234' }, 'latest'] })
-    expect(t.windows).toHaveLength(0)
+    expect(t.windows).toHaveLength(1) // the connection's
   })
 
   it('refuses malformed params (-32602) and anything off the list (4200) without asking the node', async () => {
@@ -100,7 +101,7 @@ describe('read-only RPC passthrough', () => {
     expect(t.node).toEqual([])
   })
 
-  it('maps node errors: reverts keep code 3 and data, unknown methods 4200, a node down -32603', async () => {
+  it('maps node errors (fixed messages): reverts keep code 3 and data, unknown methods 4200, a node down -32603', async () => {
     const data = encodeErrorResult({ abi: ERROR_ABI, errorName: 'Error', args: ['nope'] })
     const t = world({
       eth_call: () => ({ error: { code: 3, message: 'execution reverted: nope', data } }),
@@ -109,13 +110,18 @@ describe('read-only RPC passthrough', () => {
         throw new Error('down')
       },
     })
-    expect(await t.rpc('eth_call', [{ to: TO }])).toEqual({ error: { code: 3, message: 'execution reverted: nope', data } })
+    await t.connected()
+    expect(await t.rpc('eth_call', [{ to: TO }])).toEqual({ error: { code: 3, message: 'execution reverted', data } })
     expect(await t.rpc('eth_getCode', [TO])).toMatchObject({ error: { code: 4200 } })
     expect(await t.rpc('eth_gasPrice')).toEqual({ error: { code: -32603, message: 'The RPC node of Ethereum did not answer' } })
   })
 
   it('limits each origin on its own', async () => {
     const t = world()
+    await t.connected()
+    const connecting = t.rpc('eth_requestAccounts', undefined, OTHER)
+    await t.popup('approvalResolve', { id: (await t.windowOpened(2)).approvalId, approved: true })
+    await connecting
     for (let i = 0; i < READ_BURST; i++) expect(await t.rpc('eth_blockNumber')).toEqual({ result: '0x10' })
     expect(await t.rpc('eth_blockNumber')).toEqual({ error: { code: -32005, message: 'Too many requests from this site: slow down' } })
     expect(await t.rpc('eth_blockNumber', undefined, OTHER)).toEqual({ result: '0x10' })
@@ -402,7 +408,7 @@ describe('eth_signTransaction fills what the dApp leaves out from the network (i
     expect(await t.rpc('eth_signTransaction', [tx])).toEqual({
       error: {
         code: -32603,
-        message: 'Sigil could not fill the transaction: the gas could not be estimated (execution reverted); nothing was signed',
+        message: 'Sigil could not estimate the gas of this transaction; nothing was signed',
       },
     })
     expect(t.windows).toHaveLength(1)
@@ -438,7 +444,7 @@ describe('wallet_addEthereumChain', () => {
     },
   ]
 
-  it('validates, refuses known chains and a mismatching RPC before any window, then stores the approved one', async () => {
+  it('validates and refuses known chains before any window; asks the RPC only once approved, refuses a mismatch, stores a match', async () => {
     let served = '0x7a69'
     const t = setup({
       extra: (url, body) =>
@@ -453,18 +459,20 @@ describe('wallet_addEthereumChain', () => {
     expect(await t.rpc('wallet_addEthereumChain', params({ chainId: '0x2105' }))).toEqual({
       error: { code: -32602, message: 'Chain 0x2105 is already known to Sigil as Base: use wallet_switchEthereumChain' },
     })
+    expect(t.windows).toHaveLength(1)
     served = '0x1'
-    expect(await t.rpc('wallet_addEthereumChain', params())).toEqual({
+    const mismatch = t.rpc('wallet_addEthereumChain', params())
+    await t.popup('approvalResolve', { id: (await t.windowOpened(2)).approvalId, approved: true })
+    expect(await mismatch).toEqual({
       error: {
         code: -32602,
-        message: 'Invalid params for wallet_addEthereumChain: the RPC http://127.0.0.1:8545 serves chain 0x1, not 0x7a69',
+        message: 'Invalid params for wallet_addEthereumChain: the RPC http://127.0.0.1:8545 does not serve chain 0x7a69',
       },
     })
-    expect(t.windows).toHaveLength(1)
     served = '0x7a69'
     expect(await t.rpc('wallet_switchEthereumChain', [{ chainId: '0x7a69' }])).toMatchObject({ error: { code: 4902 } })
     const adding = t.rpc('wallet_addEthereumChain', params())
-    const w = await t.windowOpened(2)
+    const w = await t.windowOpened(3)
     expect((await t.popup('approvalGet', { id: w.approvalId })).result.view).toEqual({
       kind: 'addChain',
       chain: { chainId: '0x7a69', name: 'Local' },
@@ -482,7 +490,7 @@ describe('wallet_addEthereumChain', () => {
     // now known: a duplicate is refused, a switch works, and reads go to its RPC
     expect(await t.rpc('wallet_addEthereumChain', params())).toMatchObject({ error: { code: -32602 } })
     const sw = t.rpc('wallet_switchEthereumChain', [{ chainId: '0x7a69' }])
-    await t.popup('approvalResolve', { id: (await t.windowOpened(3)).approvalId, approved: true })
+    await t.popup('approvalResolve', { id: (await t.windowOpened(4)).approvalId, approved: true })
     expect(await sw).toEqual({ result: null })
     expect(await t.rpc('eth_blockNumber')).toEqual({ result: '0x1' })
     // sending on a network the service does not know is refused before any window
