@@ -9,7 +9,8 @@
  * - Digest: NO_OP takes the payload as the 32-byte digest; SHA256 / KECCAK256 hash the payload bytes.
  *   NOT_APPLICABLE is refused for ECDSA except with EIP712.
  * - EIP712 (secp256k1 only): payload is the typed-data JSON `{types, primaryType, domain, message}`,
- *   digest = keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(message)). Sigil decision: the
+ *   read by the one typed-data parse the policy engine also reads (typedData.ts: canonical, strict,
+ *   depth-bounded), digest = keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(message)) of that. Sigil decision: the
  *   hash function is implied by the encoding, so NO_OP (what the official SDKs send),
  *   KECCAK256 and NOT_APPLICABLE are all accepted and mean that digest; SHA256 is refused.
  */
@@ -21,6 +22,7 @@ import { signTyped } from 'micro-eth-signer'
 import { bytesToHex, hexToBytes, utf8Encode } from '../../crypto/encoding.js'
 import { chainError } from '../errors.js'
 import { signSecp256k1Digest } from './secp256k1.js'
+import { parseTypedData } from './typedData.js'
 import { type Curve, type HashFunction, type PayloadEncoding, isCurve } from '../types.js'
 
 /** The sign_raw_payload result shape. */
@@ -71,15 +73,12 @@ function signEip712(privateKey: Uint8Array, payload: string, hashFunction: HashF
   if (hashFunction === 'HASH_FUNCTION_SHA256') {
     throw chainError('hashFunction', 'PAYLOAD_ENCODING_EIP712 uses the EIP-712 keccak256 digest')
   }
-  let typed: unknown
-  try {
-    typed = JSON.parse(payload)
-  } catch {
-    throw chainError('payload', 'EIP-712 payload must be typed-data JSON')
-  }
+  // The one typed-data parse (typedData.ts): the canonical object it returns, from which the
+  // policy facts are built too, is what is hashed; nothing the parse dropped or refused is signed.
+  const { typed } = parseTypedData(payload)
   let sigHex: string
   try {
-    sigHex = signTyped(typed as Parameters<typeof signTyped>[0], privateKey, false)
+    sigHex = signTyped(typed as unknown as Parameters<typeof signTyped>[0], privateKey, false)
   } catch (e) {
     throw chainError('payload', `invalid EIP-712 typed data: ${e instanceof Error ? e.message.slice(0, 120) : 'unknown'}`)
   }

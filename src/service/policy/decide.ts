@@ -7,9 +7,13 @@
  * A policy applies when its `time` holds (else `OUTCOME_TIME_INACTIVE`), its `condition` holds and its
  * `consensus` holds over the approvers so far. An ALLOW policy whose condition holds but whose
  * consensus does not yet → `OUTCOME_REQUIRES_CONSENSUS` (the activity waits for votes). A policy
- * whose expression errors (a missing field, a type mismatch) is `OUTCOME_ERROR` and does not apply
- * (the docs' `wallet.id == … || private_key.id == …` "always errors"), except that an exhausted step
- * budget denies the activity: a policy too costly to evaluate must not be skipped.
+ * whose expression errors is `OUTCOME_ERROR`. An ALLOW that errors never allows. A DENY that errors
+ * fails closed (issue 31: "an evaluation error denies", never skipped), denying the activity,
+ * except for `MISSING_FIELD`: a field the activity does not carry at all (a DENY on `eth.tx` read
+ * for a sign_raw_payload, the docs' `wallet.id == … || private_key.id == …` that "always errors"),
+ * where the policy does not apply. A namespace the activity carries but that could not be read is
+ * `UNREADABLE_FIELD`, not missing. An exhausted step budget denies whatever the effect: a policy
+ * too costly to evaluate must not be skipped.
  */
 import type { EvalError } from './errors.js'
 import { evaluate } from './evaluate.js'
@@ -46,12 +50,13 @@ export type DecisionReason =
   | 'CONSENSUS_NEEDED'
   | 'IMPLICIT_DENY'
   | 'EVALUATION_BUDGET_EXCEEDED'
+  | 'DENY_POLICY_ERROR'
 
 /** The outcome for the activity, with the policies that decided it and every policy's record. */
 export type Decision = {
   readonly outcome: 'OUTCOME_ALLOW' | 'OUTCOME_DENY_EXPLICIT' | 'OUTCOME_DENY_IMPLICIT' | 'OUTCOME_REQUIRES_CONSENSUS' | 'OUTCOME_ERROR'
   readonly reason: DecisionReason
-  /** The deciding policies: the denying one, the allowing one, the ones awaiting consensus, the one over budget. */
+  /** The deciding policies: the denying ones, the erring DENY ones, the allowing ones, the ones awaiting consensus, the one over budget. */
   readonly policyIds: readonly string[]
   readonly evaluations: readonly PolicyEvaluation[]
 }
@@ -78,6 +83,7 @@ export function decide(policies: readonly DecisionPolicy[], context: PolicyConte
   const perExpression = options.stepBudget ?? DEFAULT_STEP_BUDGET
   let remaining = options.totalStepBudget ?? perExpression * 10
   const evaluations: PolicyEvaluation[] = []
+  const erringDenies: string[] = []
   for (const p of policies) {
     const record = evaluatePolicy(p, context, Math.max(0, Math.min(perExpression, remaining)))
     remaining -= record.steps
@@ -85,9 +91,11 @@ export function decide(policies: readonly DecisionPolicy[], context: PolicyConte
     if (record.error?.code === 'EVALUATION_BUDGET_EXCEEDED') {
       return { outcome: 'OUTCOME_ERROR', reason: 'EVALUATION_BUDGET_EXCEEDED', policyIds: [p.policyId], evaluations }
     }
+    if (p.effect === 'EFFECT_DENY' && record.error !== undefined && record.error.code !== 'MISSING_FIELD') erringDenies.push(p.policyId)
   }
   const denied = idsWith(evaluations, 'OUTCOME_DENY_EXPLICIT')
   if (denied.length > 0) return { outcome: 'OUTCOME_DENY_EXPLICIT', reason: 'EXPLICIT_DENY', policyIds: denied, evaluations }
+  if (erringDenies.length > 0) return { outcome: 'OUTCOME_ERROR', reason: 'DENY_POLICY_ERROR', policyIds: erringDenies, evaluations }
   const allowed = idsWith(evaluations, 'OUTCOME_ALLOW')
   if (allowed.length > 0) return { outcome: 'OUTCOME_ALLOW', reason: 'POLICY_ALLOW', policyIds: allowed, evaluations }
   const waiting = idsWith(evaluations, 'OUTCOME_REQUIRES_CONSENSUS')

@@ -57,8 +57,23 @@ export const EVAL_ERROR_CODES = [
   'EVALUATION_BUDGET_EXCEEDED',
   /** A value out of the language's range (an integer beyond u256, a bad timestamp). */
   'INVALID_VALUE',
+  /**
+   * A field the activity carries but the service could not read (typed data or a transaction that
+   * does not parse, an {@link Unreadable}): unlike `MISSING_FIELD`, a DENY policy erring so denies.
+   */
+  'UNREADABLE_FIELD',
 ] as const
 export type EvalErrorCode = (typeof EVAL_ERROR_CODES)[number]
+
+/**
+ * Stands in the context for a namespace the activity carries but that could not be read (e.g.
+ * `eth.eip_712` of typed data the signer refuses too, `eth.tx` of bytes that are no transaction):
+ * reading it is `UNREADABLE_FIELD`, which a DENY policy never skips (decide.ts). `reason` says why,
+ * without the payload.
+ */
+export class Unreadable {
+  constructor(readonly reason: string) {}
+}
 
 /** An evaluation-time failure, with the offset of the sub-expression that failed. */
 export type EvalError = { readonly code: EvalErrorCode; readonly offset: number; readonly message: string }

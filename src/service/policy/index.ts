@@ -28,6 +28,7 @@ export {
   type ParseErrorCode,
   type PolicyField,
   PolicyLanguageError,
+  Unreadable,
 } from './errors.js'
 export { type EvalResult, type EvaluateOptions, evaluate, PolicyTimestamp, type Value } from './evaluate.js'
 export { DEFAULT_STEP_BUDGET, MAX_DEPTH, MAX_EXPRESSION_LENGTH, MAX_TOKENS } from './limits.js'

@@ -17,14 +17,26 @@
  *   export_private_key, disable_private_key or delete_private_keys (one id) acts on.
  * - `credentials`: the API keys and passkeys whose stamps approved the activity so far.
  *
- * A transaction or payload that does not parse leaves its namespace absent (a policy reading it
- * does not apply); nothing here throws but the database.
+ * A transaction or typed-data payload the activity carries but that cannot be read (it does not
+ * parse, or Sigil cannot represent it, e.g. an eth_send_transaction of several calls) is an
+ * `Unreadable` namespace, never an absent one (issue 31): an ALLOW reading it does not allow, a
+ * DENY reading it denies (decide.ts). Typed data is read by the same parse the signer signs
+ * (chains/sign/typedData.ts). A namespace is absent only when the activity does not carry it.
+ * Nothing here throws but the database.
  */
 import { type EthTxFacts, decodeContractCall, ethTxFromSendCall, ethTxFromSerialized } from '../../../chains/policy/ethTx.js'
-import { eip712FromPayload } from '../../../chains/policy/eip712.js'
+import { readEip712 } from '../../../chains/policy/eip712.js'
 import { type SolanaTxFacts, solanaTxFromHex, withParsedInstructions } from '../../../chains/policy/solanaTx.js'
 import type { AbiItem } from '../../../chains/contractInterfaces.js'
-import type { Expr, ParsedPolicy, PolicyContext, PolicyCredential, PolicyPrivateKey, PolicyWallet } from '../../policy/index.js'
+import {
+  type Expr,
+  type ParsedPolicy,
+  type PolicyContext,
+  type PolicyCredential,
+  type PolicyPrivateKey,
+  type PolicyWallet,
+  Unreadable,
+} from '../../policy/index.js'
 import { ethereumAbisFor, solanaIdlsFor } from '../../store/smartContractInterfaces.js'
 import type { Sql } from '../../store/sql.js'
 import { credentialOfVote } from '../../store/users.js'
@@ -201,6 +213,10 @@ async function targets(sql: Sql, orgId: string, type: string, p: Record<string, 
   }
 }
 
+const UNREADABLE_ETH_TX = new Unreadable('the Ethereum transaction does not parse, or is not one call')
+const UNREADABLE_SOLANA_TX = new Unreadable('the Solana transaction does not parse')
+const UNREADABLE_TYPED_DATA = new Unreadable('the EIP-712 typed data is refused by the typed-data reader and the signer')
+
 /** `eth` and `solana` of the activity, when it signs or sends a transaction or typed data. */
 async function chainFacts(
   sql: Sql,
@@ -214,41 +230,43 @@ async function chainFacts(
     const hex = str(p.unsignedTransaction) ?? ''
     if (p.type === 'TRANSACTION_TYPE_ETHEREUM') {
       const tx = safe(() => ethTxFromSerialized(hex, from))
-      if (tx) out.eth = { tx: await withContractCall(sql, orgId, tx) }
+      out.eth = { tx: tx ? await withContractCall(sql, orgId, tx) : UNREADABLE_ETH_TX }
     } else if (p.type === 'TRANSACTION_TYPE_SOLANA') {
       const tx = safe(() => solanaTxFromHex(hex))
-      if (tx) out.solana = { tx: await withIdls(sql, orgId, tx) }
+      out.solana = { tx: tx ? await withIdls(sql, orgId, tx) : UNREADABLE_SOLANA_TX }
     }
   } else if (type === 'ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION') {
     const tx = safe(() => ethTxFromSerialized(str(p.signedTransaction) ?? ''))
-    if (tx) out.eth = { tx: await withContractCall(sql, orgId, tx) }
+    out.eth = { tx: tx ? await withContractCall(sql, orgId, tx) : UNREADABLE_ETH_TX }
   } else if (type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2') {
     const calls = Array.isArray(p.calls) ? p.calls : [p]
     const call = calls.length === 1 ? (calls[0] as Record<string, unknown>) : undefined
     const to = str(call?.to)
     const sender = str(p.from)
-    if (call && to && sender) {
-      const tx = safe(() =>
-        ethTxFromSendCall({
-          from: sender,
-          to,
-          value: str(call.value),
-          data: str(call.data),
-          caip2: str(p.caip2) ?? '',
-          nonce: str(p.nonce),
-          gasLimit: str(p.gasLimit),
-          maxFeePerGas: str(p.maxFeePerGas),
-          maxPriorityFeePerGas: str(p.maxPriorityFeePerGas),
-        }),
-      )
-      if (tx) out.eth = { tx: await withContractCall(sql, orgId, tx) }
-    }
+    const tx =
+      call && to && sender
+        ? safe(() =>
+            ethTxFromSendCall({
+              from: sender,
+              to,
+              value: str(call.value),
+              data: str(call.data),
+              caip2: str(p.caip2) ?? '',
+              nonce: str(p.nonce),
+              gasLimit: str(p.gasLimit),
+              maxFeePerGas: str(p.maxFeePerGas),
+              maxPriorityFeePerGas: str(p.maxPriorityFeePerGas),
+            }),
+          )
+        : undefined
+    // Several calls (or one Sigil cannot read) are not one eth.tx: unreadable, so a DENY on eth.tx is not skipped.
+    out.eth = { tx: tx ? await withContractCall(sql, orgId, tx) : UNREADABLE_ETH_TX }
   } else if (type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2') {
     const tx = safe(() => solanaTxFromHex(str(p.unsignedTransaction) ?? ''))
     // The intent's recentBlockhash replaces the transaction's when the service sends it.
-    if (tx) {
-      const blockhash = str(p.recentBlockhash)
-      out.solana = { tx: await withIdls(sql, orgId, blockhash ? { ...tx, recent_blockhash: blockhash } : tx) }
+    const blockhash = str(p.recentBlockhash)
+    out.solana = {
+      tx: tx ? await withIdls(sql, orgId, blockhash ? { ...tx, recent_blockhash: blockhash } : tx) : UNREADABLE_SOLANA_TX,
     }
   } else if (
     (type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' ||
@@ -257,10 +275,11 @@ async function chainFacts(
     p.encoding === 'PAYLOAD_ENCODING_EIP712'
   ) {
     // One context per payload: the policies decide each typed-data message (evaluateActivity keeps the strictest).
+    // The facts come from the parse the signer signs; typed data it refuses is unreadable (and is not signed).
     const payloads = Array.isArray(p.payloads) ? p.payloads : [p.payload]
     return payloads.map((payload) => {
-      const typed = typeof payload === 'string' ? safe(() => eip712FromPayload(payload)) : undefined
-      return typed ? { eth: { eip_712: typed } } : {}
+      const typed = typeof payload === 'string' ? safe(() => readEip712(payload)) : undefined
+      return { eth: { eip_712: typed?.ok ? typed.facts : UNREADABLE_TYPED_DATA } }
     })
   }
   return [out]

@@ -246,7 +246,7 @@ const SEVERITY: Readonly<Record<Decision['outcome'], number>> = {
   OUTCOME_DENY_EXPLICIT: 4,
 }
 
-/** True when the decision denies the activity for good (explicit deny, or evaluation over budget). */
+/** True when the decision denies the activity for good (explicit deny, a DENY policy that errs, or evaluation over budget). */
 export function isDenied(d: Decision): boolean {
   return d.outcome === 'OUTCOME_DENY_EXPLICIT' || d.outcome === 'OUTCOME_ERROR'
 }
@@ -262,7 +262,12 @@ export function policyDenied(d: Decision, policies: readonly GatePolicy[]): Sigi
     const p = policies.find((x) => x.policyId === id)
     return p ? `'${p.name}' (${id})` : id
   })
-  const why = d.outcome === 'OUTCOME_ERROR' ? 'a policy could not be evaluated within its budget' : 'denied by policy'
+  const why =
+    d.reason === 'EVALUATION_BUDGET_EXCEEDED'
+      ? 'a policy could not be evaluated within its budget'
+      : d.reason === 'DENY_POLICY_ERROR'
+        ? 'a DENY policy could not be evaluated on what the activity carries (fails closed)'
+        : 'denied by policy'
   return new SigilError('POLICY_DENIED', `activity denied by policy: ${d.outcome}, ${why}${names.length ? `: ${names.join(', ')}` : ''}`)
 }
 

@@ -6,6 +6,7 @@
  * Maps (`contract_call_args`, `eip_712.message`, `program_call_args`, `named_account(s)`) take any
  * key; their values, and ABI / IDL `ContractArgument`s, are `dynamic` (checked at evaluation time).
  */
+import type { Unreadable } from '../errors.js'
 
 /** A static type of the language. */
 export type PolicyType =
@@ -318,8 +319,9 @@ export type PolicyContext = {
   credentials: readonly PolicyCredential[]
   /** Condition keywords. */
   activity?: PolicyActivity
-  eth?: { tx?: PolicyEthTx; eip_712?: PolicyEip712; eip_7702_authorization?: PolicyEip7702 }
-  solana?: { tx?: PolicySolanaTx }
+  /** `Unreadable` where the activity carries the namespace but it could not be read (a DENY reading it denies). */
+  eth?: { tx?: PolicyEthTx | Unreadable; eip_712?: PolicyEip712 | Unreadable; eip_7702_authorization?: PolicyEip7702 }
+  solana?: { tx?: PolicySolanaTx | Unreadable }
   tron?: { tx?: { readonly [key: string]: PolicyDynamic } }
   bitcoin?: { tx?: { readonly [key: string]: PolicyDynamic } }
   tempo?: { tx?: { readonly [key: string]: PolicyDynamic } }
