@@ -54,6 +54,13 @@ const Env = z.object({
   SIGIL_ONRAMP_BETA_SANDBOX_URL: z.string().url().optional(),
   /** Sender of service email (issue 5); the display name defaults to `Notifications`. */
   SIGIL_MAIL_FROM: z.string().default('no-reply@sigil.local'),
+  /**
+   * Addresses (`otp@acme.example`) and domains (`acme.example`) that requests may name as the sender
+   * or reply-to of service email (issue 31); SIGIL_MAIL_FROM's address is always allowed.
+   */
+  SIGIL_MAIL_SENDERS: z.string().default(''),
+  /** Origins (`https://app.acme.example`) that magic links in service email may point to (issue 31). */
+  SIGIL_MAIL_LINK_ORIGINS: z.string().default(''),
   /** OTP rate limit (issue 5): at most this many OTPs per contact (and per userIdentifier) per window. */
   SIGIL_OTP_MAX_PER_WINDOW: z.coerce.number().int().positive().default(10),
   SIGIL_OTP_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
@@ -117,6 +124,13 @@ export type ServiceConfig = {
   production: boolean
   /** Default sender address of service email (issue 5). */
   mailFrom: string
+  /**
+   * What a request may name as sender or reply-to of service email (issue 31): lower-case addresses
+   * and domains (a domain allows its addresses, not its subdomains'); `mailFrom`'s address always.
+   */
+  mailSenders: string[]
+  /** Origins magic links may point to (issue 31): the extension's, `publicUrl`'s, and these. */
+  mailLinkOrigins: string[]
   /** OTP rate limit per contact / userIdentifier: `max` OTPs per `windowMs` (issue 5). */
   otpRateLimit: { max: number; windowMs: number }
   /** Mount the auth relay at /auth (issue 5). */
@@ -219,6 +233,8 @@ export function resolveConfig(
     logLevel: e.SIGIL_LOG,
     production,
     mailFrom: e.SIGIL_MAIL_FROM,
+    mailSenders: list(e.SIGIL_MAIL_SENDERS.toLowerCase()),
+    mailLinkOrigins: list(e.SIGIL_MAIL_LINK_ORIGINS),
     otpRateLimit: { max: e.SIGIL_OTP_MAX_PER_WINDOW, windowMs: e.SIGIL_OTP_WINDOW_SECONDS * 1000 },
     relay: e.SIGIL_RELAY === 'on',
     networks,

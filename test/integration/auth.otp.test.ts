@@ -82,7 +82,12 @@ function attestedStamper(token: string, privateKey: Uint8Array): Stamper {
 }
 
 beforeAll(async () => {
-  svc = await startTestService({ now: () => Date.now() + offsetMs, otpRateLimit: { max: 4, windowMs: 60_000 } })
+  svc = await startTestService({
+    now: () => Date.now() + offsetMs,
+    otpRateLimit: { max: 4, windowMs: 60_000 },
+    // The operator lets magic links point at the app (issue 31).
+    mailLinkOrigins: ['https://acme.example'],
+  })
   rootOrgId = svc.admin.organizationId
   const res = await submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', rootOrgId, {
     subOrganizationName: 'alice org',

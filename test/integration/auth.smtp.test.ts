@@ -67,7 +67,12 @@ beforeAll(async () => {
   })
   await new Promise<void>((ok) => smtp.listen(0, '127.0.0.1', () => ok()))
   const port = (smtp.server.address() as AddressInfo).port
-  svc = await startTestService({ smtpUrl: `smtp://127.0.0.1:${port}` })
+  // The operator allows the app's sender domain and link origin (issue 31).
+  svc = await startTestService({
+    smtpUrl: `smtp://127.0.0.1:${port}`,
+    mailSenders: ['acme.example'],
+    mailLinkOrigins: ['https://acme.example'],
+  })
 }, 60_000)
 
 afterAll(async () => {

@@ -55,7 +55,8 @@ const emailAuthV2 = (parameters: Record<string, unknown>, type = 'ACTIVITY_TYPE_
   svc.post(`${S}email_auth`, submitBody(type, org, parameters))
 
 beforeAll(async () => {
-  svc = await startTestService()
+  // The operator lets magic links point at the app (issue 31).
+  svc = await startTestService({ mailLinkOrigins: ['https://acme.example'] })
   org = svc.admin.organizationId
   admin = adminTurnkeyClient(svc)
   ;({ orgId: subOrgId, userId: subUserId } = await subOrg('dora', email))

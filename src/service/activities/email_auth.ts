@@ -6,6 +6,7 @@ import { checkEmailOptions, emailAuthEmail, type EmailOptions } from '../mail/te
 import { findUserByContact, normaliseContact } from '../otp/contact.js'
 import { listFeatures } from '../store/organizations.js'
 import { expirySeconds, issueCredentialBundle } from './shared/sessionKeys.js'
+import { requireParentInitiated } from './shared/parentInitiated.js'
 import type { ActivityHandler } from './types.js'
 
 /** Credential type of the keys email_auth delivers. */
@@ -21,13 +22,15 @@ export const EMAIL_AUTH_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256'
  *
  * @throws INVALID_ARGUMENT when parameters.email is not an email address, an email customization field is invalid, parameters.expirationSeconds is not a positive number of seconds or parameters.targetPublicKey is not a hex P-256 public key
  * @throws NOT_FOUND when no user has parameters.email in the organization or its sub-organizations
+ * @throws PERMISSION_DENIED when a sub-organization's own credential submits it for that sub-organization (its parent starts it)
  * @throws FAILED_PRECONDITION when FEATURE_NAME_EMAIL_AUTH is disabled for the user's organization, or no email delivery is configured and the dev mailbox is off
  */
 export const handler: ActivityHandler<z.infer<typeof emailAuthV2.parameters>> = async (ctx, p) => {
+  await requireParentInitiated(ctx, 'email auth')
   const email = normaliseContact('OTP_TYPE_EMAIL', p.email, 'parameters.email')
   const options: EmailOptions = { ...p, ...p.emailCustomization, appName: p.emailCustomization?.appName ?? '' }
   // appName is optional before V3 (V3's schema requires it): without one the email names no application.
-  checkEmailOptions({ ...options, appName: options.appName || '-' }, 'parameters', 'parameters.emailCustomization')
+  checkEmailOptions({ ...options, appName: options.appName || '-' }, 'parameters', 'parameters.emailCustomization', ctx.rt.config)
   const expirationSeconds = expirySeconds(p.expirationSeconds, 'parameters.expirationSeconds')
   const user = await findUserByContact(ctx.tx, ctx.organizationId, 'OTP_TYPE_EMAIL', email)
   if (!user) {

@@ -4,6 +4,7 @@ import { fieldError, isSigilErrorCode, SigilError, type SigilErrorCode } from '.
 import { createAppProof } from '../../crypto/appProof.js'
 import { bytesToHex, utf8Decode } from '../../crypto/encoding.js'
 import type { Principal } from '../auth/principal.js'
+import { claimOtpAttempt } from '../otp/consume.js'
 import type { Runtime } from '../runtime.js'
 import type { Sql } from '../store/sql.js'
 import {
@@ -281,6 +282,9 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       }
       // OIDC tokens' signing keys are fetched before the transaction, never while it holds the database.
       if (MAY_CARRY_OIDC_TOKENS.test(input.type)) await rt.oidc.prefetch(input.parameters)
+      // An OTP's attempt is counted in a statement of its own, before the transaction: a wrong code
+      // rolls the transaction back, the count stays (issue 31).
+      await claimOtpAttempt(rt.db, { type: input.type, submitterOrgId: quorumOrgId, parameters: input.parameters, now })
       return await transactionWithEvents(rt, async (tx) => {
         const result = await runHandler(tx, row, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)
@@ -395,6 +399,14 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
 
       /** Runs the approved activity; its failure undoes its effects, not the vote. */
       const execute = async () => {
+        // An OTP's attempt is counted before the savepoint: a wrong code's rollback keeps it (issue 31).
+        try {
+          await claimOtpAttempt(tx, { type: target.type, submitterOrgId: target.submitter_org_id, parameters: target.intent, now })
+        } catch (e) {
+          if (!(e instanceof SigilError) || e.code === 'UNAVAILABLE') throw e
+          await finishTarget({ status: STATUS.FAILED, result: null, failure: failureOf(e), appProofs: [], now })
+          return
+        }
         await setSavepoint(tx, CONSENSUS_SAVEPOINT)
         const queued = queuedMark(tx)
         try {

@@ -7,6 +7,7 @@ import { findUserByContact, normaliseContact } from '../otp/contact.js'
 import { listFeatures } from '../store/organizations.js'
 import { expirySeconds, issueCredentialBundle } from './shared/sessionKeys.js'
 import { appNameOf } from './shared/olderVersions.js'
+import { requireParentInitiated } from './shared/parentInitiated.js'
 import type { ActivityHandler } from './types.js'
 
 /**
@@ -16,12 +17,14 @@ import type { ActivityHandler } from './types.js'
  *
  * @throws INVALID_ARGUMENT when parameters.email is not an email address, an email customization field is invalid, parameters.expirationSeconds is not a positive number of seconds or parameters.targetPublicKey is not a hex P-256 public key
  * @throws NOT_FOUND when no user has parameters.email in the organization or its sub-organizations
+ * @throws PERMISSION_DENIED when a sub-organization's own credential submits it for that sub-organization (its parent starts it)
  * @throws FAILED_PRECONDITION when email recovery is disabled for the user's organization, or no email delivery is configured and the dev mailbox is off
  */
 export const handler: ActivityHandler<z.infer<typeof initUserEmailRecovery.parameters>> = async (ctx, p) => {
+  await requireParentInitiated(ctx, 'email recovery')
   const email = normaliseContact('OTP_TYPE_EMAIL', p.email, 'parameters.email')
   const options: EmailOptions = { ...p, ...p.emailCustomization, appName: p.emailCustomization?.appName ?? '' }
-  checkEmailOptions(options, 'parameters.emailCustomization', 'parameters.emailCustomization')
+  checkEmailOptions(options, 'parameters.emailCustomization', 'parameters.emailCustomization', ctx.rt.config)
   const user = await findUserByContact(ctx.tx, ctx.organizationId, 'OTP_TYPE_EMAIL', email)
   if (!user) {
     throw fieldError('NOT_FOUND', 'parameters.email', 'no user with this email in the organization or its sub-organizations')

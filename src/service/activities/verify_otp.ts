@@ -33,9 +33,9 @@ async function tokenFor(ctx: ActivityContext, otpId: string, code: string, publi
 /**
  * verify_otp V1 (core): `{otpId, otpCode, publicKey?}` → a verification token (wire-formats B3).
  *
- * @throws INVALID_ARGUMENT when parameters.expirationSeconds is not a positive number of seconds up to 86400 or parameters.publicKey is not a hex P-256 public key
- * @throws NOT_FOUND when parameters.otpId names no OTP of the organization or an ancestor
- * @throws OTP_EXPIRED when the OTP has already been used, has expired or has had 5 wrong codes
+ * @throws INVALID_ARGUMENT when parameters.expirationSeconds is not a positive number of seconds up to 86400, parameters.publicKey is not a hex P-256 public key, or parameters.otpId was started with neither init_otp nor init_otp_auth
+ * @throws NOT_FOUND when parameters.otpId names no OTP of the organization or an ancestor, or of the submitter's organization or a sub-organization of it
+ * @throws OTP_EXPIRED when the OTP has already been used, has expired or has had its 5 attempts (counted before each check, atomically)
  * @throws OTP_INVALID when parameters.otpCode is not the OTP's code
  */
 export const handlerV1: ActivityHandler<z.infer<typeof verifyOtpV1.parameters>> = (ctx, p) =>
@@ -52,9 +52,9 @@ export const handlerV1: ActivityHandler<z.infer<typeof verifyOtpV1.parameters>> 
  * encryptOtpCodeToBundle from init_otp's target bundle), plaintext `{otp_code, public_key}` (B2).
  *
  * @throws BUNDLE_INVALID when parameters.encryptedOtpBundle cannot be decrypted with the service's OTP key or its plaintext is not JSON {otp_code, public_key}
- * @throws INVALID_ARGUMENT when parameters.expirationSeconds is not a positive number of seconds up to 86400 or the bundle's public_key is not a hex P-256 public key
- * @throws NOT_FOUND when parameters.otpId names no OTP of the organization or an ancestor
- * @throws OTP_EXPIRED when the OTP has already been used, has expired or has had 5 wrong codes
+ * @throws INVALID_ARGUMENT when parameters.expirationSeconds is not a positive number of seconds up to 86400, the bundle's public_key is not a hex P-256 public key, or parameters.otpId was not started with init_otp (whose target bundle encrypts the code)
+ * @throws NOT_FOUND when parameters.otpId names no OTP of the organization or an ancestor, or of the submitter's organization or a sub-organization of it
+ * @throws OTP_EXPIRED when the OTP has already been used, has expired or has had its 5 attempts (counted before each check, atomically)
  * @throws OTP_INVALID when the bundle's otp_code is not the OTP's code
  */
 export const handlerV2: ActivityHandler<z.infer<typeof verifyOtp.parameters>> = async (ctx, p) => {

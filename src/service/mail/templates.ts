@@ -1,4 +1,5 @@
 import { invalidField } from '../../api/errors.js'
+import { EXTENSION_ORIGIN } from '../../api/identity.js'
 import type { NewMessage } from '../store/mailbox.js'
 
 /** Email customization fields (service-interface init_otp_auth, init_user_email_recovery). */
@@ -29,18 +30,94 @@ export function senderOf(o: EmailOptions, defaultFrom: string, field = 'paramete
   return `"${name}" <${address}>`
 }
 
-/** Checks the customization fields, naming the bad one. */
-export function checkEmailOptions(o: EmailOptions, field: string, customizationField: string): void {
+/**
+ * What the operator lets requests put into service email (issue 31, src/service/config.ts): sender
+ * and reply-to addresses or domains, and magic-link origins. `ServiceConfig` is one.
+ */
+export type MailPolicy = {
+  mailFrom: string
+  mailSenders: readonly string[]
+  mailLinkOrigins: readonly string[]
+  publicUrl?: string | undefined
+}
+
+/** Longest sender name accepted (a display name, not a sentence). */
+export const MAX_SENDER_NAME = 64
+
+/** The bare address of `Name <address>` or of an address, lower case. */
+function bareAddress(s: string): string {
+  return (s.match(/<([^<>]+)>\s*$/)?.[1] ?? s).trim().toLowerCase()
+}
+
+/** True when `address` is the operator's From address, an allowed address, or at an allowed domain. */
+export function senderAllowed(address: string, policy: MailPolicy): boolean {
+  const a = address.trim().toLowerCase()
+  if (a === bareAddress(policy.mailFrom)) return true
+  const domain = a.slice(a.lastIndexOf('@') + 1)
+  return policy.mailSenders.some((entry) => {
+    const e = entry.trim().toLowerCase()
+    return e.includes('@') && !e.startsWith('@') ? e === a : e.replace(/^@/, '') === domain
+  })
+}
+
+/** `scheme://host[:port]` of a URL (WHATWG parser; extension URLs have no `origin` of their own). */
+function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url)
+    return u.host ? `${u.protocol}//${u.host}`.toLowerCase() : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The origins magic links may point to: the extension's, the service's public URL's, the operator's list. */
+export function linkOrigins(policy: MailPolicy): string[] {
+  return [EXTENSION_ORIGIN, ...(policy.publicUrl ? [policy.publicUrl] : []), ...policy.mailLinkOrigins]
+    .map(originOf)
+    .filter((o): o is string => o !== undefined)
+}
+
+/**
+ * Checks the customization fields, naming the bad one. Sender, sender name and reply-to are
+ * top-level parameters; the sender and reply-to must be allowed by the operator (`policy`), the
+ * magic link must stay on an allowed origin whatever replaces its `%s`.
+ */
+export function checkEmailOptions(o: EmailOptions, field: string, customizationField: string, policy: MailPolicy): void {
   if (!o.appName?.trim() && !o.templateId) throw invalidField(`${field}.appName`, 'required')
-  if (o.replyToEmailAddress && !EMAIL.test(o.replyToEmailAddress)) {
-    throw invalidField(`${field}.replyToEmailAddress`, 'is not an email address')
+  for (const key of ['sendFromEmailAddress', 'replyToEmailAddress'] as const) {
+    const value = o[key]
+    if (!value) continue
+    if (!EMAIL.test(value)) throw invalidField(`parameters.${key}`, 'is not an email address')
+    if (!senderAllowed(value, policy)) {
+      throw invalidField(`parameters.${key}`, 'is not a sender address this service is allowed to use (SIGIL_MAIL_SENDERS)')
+    }
+  }
+  const name = o.sendFromEmailSenderName
+  if (name) {
+    if (name.length > MAX_SENDER_NAME)
+      throw invalidField('parameters.sendFromEmailSenderName', `must be at most ${MAX_SENDER_NAME} characters`)
+    if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}"\\<>@]/u.test(name)) {
+      throw invalidField(
+        'parameters.sendFromEmailSenderName',
+        'must be a plain name: no address, quotes, angle brackets or control characters',
+      )
+    }
   }
   if (o.logoUrl && !/^https?:\/\//.test(o.logoUrl)) throw invalidField(`${customizationField}.logoUrl`, 'must be an http(s) URL')
-  if (o.magicLinkTemplate && !/^(https?|chrome-extension|moz-extension):\/\//i.test(o.magicLinkTemplate)) {
+  const template = o.magicLinkTemplate
+  if (template && !/^(https?|chrome-extension|moz-extension):\/\//i.test(template)) {
     throw invalidField(`${customizationField}.magicLinkTemplate`, 'must be an http(s) or extension URL')
   }
-  if (o.magicLinkTemplate && !o.magicLinkTemplate.includes('%s')) {
+  if (template && !template.includes('%s')) {
     throw invalidField(`${customizationField}.magicLinkTemplate`, 'must contain the %s placeholder')
+  }
+  if (template) {
+    // The origin must not depend on what replaces %s (a placeholder in the host or userinfo).
+    const a = originOf(template.split('%s').join('a'))
+    const b = originOf(template.split('%s').join('b.c%2F%40'))
+    if (!a || a !== b || !linkOrigins(policy).includes(a)) {
+      throw invalidField(`${customizationField}.magicLinkTemplate`, 'must point to an origin this service allows (SIGIL_MAIL_LINK_ORIGINS)')
+    }
   }
   if (o.templateVariables) {
     let v: unknown

@@ -3,7 +3,8 @@ import { SigilError, invalidField } from '../../api/errors.js'
 import type { ActivityContext } from '../activities/types.js'
 import { enqueueMessage } from '../mail/outbox.js'
 import { checkEmailOptions, otpEmail, otpSms } from '../mail/templates.js'
-import { countOtpsForContact, countOtpsForIdentifier, insertOtp } from '../store/otps.js'
+import { requireParentInitiated } from '../activities/shared/parentInitiated.js'
+import { countOtpsForContact, countOtpsForIdentifier, insertOtp, type OtpPath } from '../store/otps.js'
 import { generateOtpCode, hashOtpCode, otpHashKey } from './code.js'
 import { normaliseContact } from './contact.js'
 
@@ -15,8 +16,11 @@ export const OTP_DEFAULTS = { length: 9, alphanumeric: true, expirationSeconds: 
 /**
  * init_otp_auth / init_otp (issue 5): checks, rate limits per contact and per userIdentifier,
  * a CSPRNG code stored only as an HMAC, and the email or SMS queued in the same transaction.
+ * A sub-organization's OTPs are started by its parent; the OTP records the path it was started
+ * for (`path`: init_otp's are spent by verify_otp, init_otp_auth's by otp_auth or verify_otp V1).
  */
-export async function initiateOtp(ctx: ActivityContext, p: InitOtpFields): Promise<{ otpId: string }> {
+export async function initiateOtp(ctx: ActivityContext, p: InitOtpFields, path: OtpPath): Promise<{ otpId: string }> {
+  await requireParentInitiated(ctx, 'an OTP')
   const contact = normaliseContact(p.otpType, p.contact, 'parameters.contact')
   const expirationSeconds = p.expirationSeconds === undefined ? OTP_DEFAULTS.expirationSeconds : Number(p.expirationSeconds)
   if (!(expirationSeconds > 0) || expirationSeconds > OTP_DEFAULTS.maxExpirationSeconds) {
@@ -25,7 +29,7 @@ export async function initiateOtp(ctx: ActivityContext, p: InitOtpFields): Promi
   const length = p.otpLength ?? OTP_DEFAULTS.length
   const alphanumeric = p.alphanumeric ?? OTP_DEFAULTS.alphanumeric
   if (p.otpType === 'OTP_TYPE_EMAIL') {
-    checkEmailOptions({ ...p, ...p.emailCustomization }, 'parameters', 'parameters.emailCustomization')
+    checkEmailOptions({ ...p, ...p.emailCustomization }, 'parameters', 'parameters.emailCustomization', ctx.rt.config)
   }
 
   const { max, windowMs } = ctx.rt.config.otpRateLimit
@@ -43,6 +47,7 @@ export async function initiateOtp(ctx: ActivityContext, p: InitOtpFields): Promi
     id: otpId,
     organization_id: ctx.organizationId,
     otp_type: p.otpType,
+    path,
     contact,
     user_identifier: p.userIdentifier ?? null,
     code_hash: hashOtpCode(otpHashKey(ctx.rt.keys.otpTarget.privateKey), otpId, code),

@@ -1,10 +1,14 @@
 import type { Sql } from './sql.js'
 
-/** One initiated OTP (migrations/003_auth.sql); the code is stored only as an HMAC. */
+/** The path an OTP was started for (migration 018): which activities may spend it. */
+export type OtpPath = 'init_otp' | 'init_otp_auth'
+
+/** One initiated OTP (migrations/003_auth.sql, 018); the code is stored only as an HMAC. */
 export type OtpRow = {
   id: string
   organization_id: string
   otp_type: string
+  path: OtpPath
   contact: string
   user_identifier: string | null
   code_hash: string
@@ -13,16 +17,19 @@ export type OtpRow = {
   expires_at: number
   used_at: number | null
   created_at: number
+  /** Attempts claimed so far (each one before its code is compared; claimOtpAttempt). */
+  attempts: number
 }
 
-export async function insertOtp(sql: Sql, o: Omit<OtpRow, 'used_at'>): Promise<void> {
+export async function insertOtp(sql: Sql, o: Omit<OtpRow, 'used_at' | 'attempts'>): Promise<void> {
   await sql.query(
-    `INSERT INTO otps (id, organization_id, otp_type, contact, user_identifier, code_hash, code_length, alphanumeric, expires_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    `INSERT INTO otps (id, organization_id, otp_type, path, contact, user_identifier, code_hash, code_length, alphanumeric, expires_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [
       o.id,
       o.organization_id,
       o.otp_type,
+      o.path,
       o.contact,
       o.user_identifier,
       o.code_hash,
@@ -34,17 +41,41 @@ export async function insertOtp(sql: Sql, o: Omit<OtpRow, 'used_at'>): Promise<v
   )
 }
 
-/** The OTP, row-locked for the rest of the transaction (single use under concurrency). */
-export async function lockOtp(sql: Sql, id: string): Promise<OtpRow | undefined> {
-  const [row] = await sql.query<OtpRow>('SELECT * FROM otps WHERE id = $1 FOR UPDATE', [id])
+function otpOf(row: OtpRow | undefined): OtpRow | undefined {
   return (
     row && {
       ...row,
       expires_at: Number(row.expires_at),
       created_at: Number(row.created_at),
       used_at: row.used_at === null ? null : Number(row.used_at),
+      attempts: Number(row.attempts),
     }
   )
+}
+
+/** The OTP, row-locked for the rest of the transaction (single use under concurrency). */
+export async function lockOtp(sql: Sql, id: string): Promise<OtpRow | undefined> {
+  return otpOf((await sql.query<OtpRow>('SELECT * FROM otps WHERE id = $1 FOR UPDATE', [id]))[0])
+}
+
+/** The OTP as it is now (no lock). */
+export async function getOtp(sql: Sql, id: string): Promise<OtpRow | undefined> {
+  return otpOf((await sql.query<OtpRow>('SELECT * FROM otps WHERE id = $1', [id]))[0])
+}
+
+/**
+ * Claims one attempt of an unused, unexpired OTP started on one of `paths`, atomically: true when
+ * it was one of the first `max`, false when the OTP is spent, expired, of another path or out of
+ * attempts. One statement, so concurrent claims are serialised by the row and counted exactly.
+ */
+export async function claimOtpAttempt(sql: Sql, id: string, paths: readonly OtpPath[], now: number, max: number): Promise<boolean> {
+  const rows = await sql.query(
+    `UPDATE otps SET attempts = attempts + 1
+      WHERE id = $1 AND path = ANY($2::text[]) AND used_at IS NULL AND expires_at > $3 AND attempts < $4
+      RETURNING attempts`,
+    [id, [...paths], now, max],
+  )
+  return rows.length > 0
 }
 
 export async function markOtpUsed(sql: Sql, id: string, now: number): Promise<void> {
@@ -66,16 +97,6 @@ export async function countOtpsForIdentifier(sql: Sql, userIdentifier: string, s
     userIdentifier,
     sinceMs,
   ])
-  return Number(row?.n ?? 0)
-}
-
-/** Wrong codes tried so far: the FAILED activities naming this otpId with the wrong-code message. */
-export async function countWrongAttempts(sql: Sql, otpId: string, wrongCodeMessage: string): Promise<number> {
-  const [row] = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM activities
-      WHERE intent->>'otpId' = $1 AND status = 'ACTIVITY_STATUS_FAILED' AND failure->>'message' = $2`,
-    [otpId, wrongCodeMessage],
-  )
   return Number(row?.n ?? 0)
 }
 
