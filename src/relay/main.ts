@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { serve } from '@hono/node-server'
 import { AdminKeyFile } from '../service/bootstrap.js'
+import { resolveConfig } from '../service/config.js'
+import { guardedCreateServer } from '../service/http/admission.js'
 import { createRelayApp } from './app.js'
 import { relayAllowedOrigins } from './options.js'
 
@@ -37,7 +39,11 @@ const app = createRelayApp({
   cors: true,
   ...(values['verifier-public-key'] ? { verifierPublicKeyHex: values['verifier-public-key'] } : {}),
 })
-const server = serve({ fetch: app.fetch, hostname: values.host, port: Number(values.port) }, (info) => {
+// The service's limits on connections per address, buffered bodies and request time (SIGIL_REQUEST_TIMEOUT_MS…).
+const createServer = guardedCreateServer(resolveConfig(process.env).http, {
+  refused: (reason, count) => console.error(`relay: refused ${count} request(s) or connection(s): ${reason}`),
+})
+const server = serve({ fetch: app.fetch, hostname: values.host, port: Number(values.port), createServer }, (info) => {
   console.error(`Sigil relay on http://${values.host}:${info.port} → ${values.upstream} (organization ${apiKey.organizationId})`)
 })
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)))

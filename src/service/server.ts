@@ -6,6 +6,7 @@ import { createEngine } from './activities/engine.js'
 import { ACTIVITY_HANDLERS } from './activities/index.js'
 import { bootstrap, type AdminKeyFile } from './bootstrap.js'
 import type { ServiceConfig } from './config.js'
+import { guardedCreateServer } from './http/admission.js'
 import { createApp, type ServiceApp } from './http/app.js'
 import { QUERY_HANDLERS } from './queries/index.js'
 import { startSendTracker } from './sends/tracker.js'
@@ -98,7 +99,11 @@ export async function startService(
     const app = createApp(rt, { engine, queries: QUERY_HANDLERS }, mount ? { mount: (a) => mount(a, rt) } : {})
 
     const server: ServerType = await new Promise((resolve) => {
-      const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s))
+      // Limits on what unauthenticated clients may hold (issue 31): connections per address, buffered bodies, time.
+      const createServer = guardedCreateServer(config.http, {
+        refused: (reason, count) => log.warn('requests refused', { reason, count }),
+      })
+      const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port, createServer }, () => resolve(s))
     })
     const port = (server.address() as AddressInfo).port
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`

@@ -69,8 +69,8 @@ export function classifyAddress(input: string): AddressClass | undefined {
     const range = ip.range()
     return { address: ip.toString(), family: 4, range, loopback: range === 'loopback', public: range === 'unicast', key: ip.toString() }
   }
-  const ip = ipaddr.IPv6.parse(input)
-  ip.zoneId = undefined
+  // The zone (`%eth0`) names an interface, not an address: classified without it.
+  const ip = ipaddr.IPv6.parse(input.replace(/%.*$/, ''))
   const range = ip.range()
   const inner = embeddedIpv4(ip, range)
   const embedded = inner ? { address: inner.toString(), range: inner.range() } : undefined
