@@ -72,8 +72,7 @@ const looksHex = (v: string) => /^0x[0-9a-fA-F]*$/.test(v)
 function integer(type: string, signed: boolean, bits: number, v: unknown, at: string): bigint {
   let n: bigint | undefined
   if (typeof v === 'number' && Number.isSafeInteger(v)) n = BigInt(v)
-  else if (typeof v === 'string' && /^-?(?:0|[1-9][0-9]{0,77})$/.test(v)) n = BigInt(v)
-  else if (typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v)) n = BigInt(v)
+  else if (typeof v === 'string' && /^(?:-?[0-9]{1,80}|0x[0-9a-fA-F]{1,80})$/.test(v)) n = BigInt(v)
   if (n === undefined) {
     return refuse(at, `${type} must be a JSON safe integer or a decimal or 0x string (large integers as strings)`)
   }
