@@ -92,7 +92,7 @@ const Env = z.object({
     .min(1024 * 1024)
     .default(64 * 1024 * 1024),
   /** Open connections one client address (an IPv6 /64) may hold. */
-  SIGIL_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(64),
+  SIGIL_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(256),
   NODE_ENV: z.string().optional(),
 })
 
