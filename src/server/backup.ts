@@ -160,7 +160,7 @@ export function writeServiceFile(dataDir: string, url: string): () => void {
 /**
  * `POST /admin/v1/backup`: the backup file of the running service's database. Loopback only, stamped by
  * the root organization's admin API key (the key in `<dataDir>/admin-api-key.json`, still registered),
- * body `{"timestampMs": "<now>"}` within the timestamp window.
+ * body `{"timestampMs": "<now>"}` within the timestamp window, each signed body served once.
  */
 export function mountBackup(app: ServiceApp, rt: Runtime): void {
   app.post(BACKUP_PATH, async (c) => {
@@ -190,6 +190,15 @@ export function mountBackup(app: ServiceApp, rt: Runtime): void {
     if (Math.abs(timestampMs - rt.now()) > rt.config.timestampWindowMs) {
       throw new SigilError('TIMESTAMP_OUT_OF_WINDOW', 'timestampMs: request timestamp is outside the allowed window')
     }
+    // Single use (issue 31): the signed bytes are recorded until their timestamp leaves the window; the
+    // same bytes again are a replay. (The body's hash, not the stamp's: a signature has other encodings.)
+    const now = rt.now()
+    await rt.db.query('DELETE FROM used_admin_stamps WHERE expires_at < $1', [now])
+    const fresh = await rt.db.query(
+      'INSERT INTO used_admin_stamps (stamp_hash, expires_at) VALUES ($1, $2) ON CONFLICT (stamp_hash) DO NOTHING RETURNING stamp_hash',
+      [createHash('sha256').update(raw).digest('hex'), timestampMs + rt.config.timestampWindowMs],
+    )
+    if (fresh.length === 0) throw new SigilError('PERMISSION_DENIED', 'this signed backup request has already been used; sign a new one')
     const started = performance.now()
     const file = await backupBytes(rt.db, findMasterKey(rt.config))
     rt.log.info('backup taken', { bytes: file.length, ms: Math.round(performance.now() - started) })

@@ -20,10 +20,10 @@ UPDATE otps o SET path = 'init_otp' WHERE EXISTS (
 -- The old count's index is no longer read.
 DROP INDEX IF EXISTS activities_otp_id;
 
--- Issue 31: signed admin requests (POST /admin/v1/backup) are single use: the stamp signature of
--- each one accepted is kept until its timestamp leaves the window, and a replay is refused.
+-- Issue 31: signed admin requests (POST /admin/v1/backup) are single use: each signed body accepted
+-- is kept until its timestamp leaves the window, and the same bytes again are refused.
 CREATE TABLE used_admin_stamps (
-  stamp_hash         text PRIMARY KEY,      -- hex sha256 of the stamp header value
+  stamp_hash         text PRIMARY KEY,      -- hex sha256 of the signed request body
   expires_at         bigint NOT NULL
 );
 CREATE INDEX used_admin_stamps_expires ON used_admin_stamps (expires_at);
