@@ -15,6 +15,7 @@ import { createOidcVerifier } from './oidc/verify.js'
 import { loadServiceKeys } from './keys.js'
 import { createLogger, type Logger } from './logger.js'
 import type { Runtime } from './runtime.js'
+import { secureDataDir } from './store/dataDir.js'
 import { openDatabase } from './store/db.js'
 import { useSecp256k1DigestSigner } from '../chains/sign/secp256k1.js'
 import { libsecp256k1Signer } from './chains/libsecp256k1.js'
@@ -44,6 +45,8 @@ export async function startService(
   const log = options.logger ?? createLogger(config.logLevel, { svc: 'sigil' })
   // secp256k1 signatures through libsecp256k1 (same bytes as the shared pure-JS code, faster).
   useSecp256k1DigestSigner(libsecp256k1Signer)
+  // The embedded databases' files are the owner's only (issue 31); looser modes are fixed, and said.
+  if (!config.databaseUrl) secureDataDir(config.dataDir, (message, fields) => log.warn(message, fields))
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

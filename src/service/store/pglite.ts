@@ -8,7 +8,7 @@ import type { BackendMessage } from 'pg-protocol/dist/messages.js'
 import { Parser as WireParser } from 'pg-protocol/dist/parser.js'
 import { type Database, DatabaseUnavailableError, type Sql, type UnavailableReason } from './sql.js'
 import { StatementCache } from './statementCache.js'
-import { pgliteDir } from './dataDir.js'
+import { pgliteDir, restrictTree } from './dataDir.js'
 
 export type PgliteOptions = {
   /** How many SQL texts stay prepared (least recently used are closed). */
@@ -59,7 +59,7 @@ function pgliteMemoryOptions(): { startParams?: string[] } {
 
 export async function openPglite(dataDir: string, options: PgliteOptions = {}): Promise<Database> {
   const dir = pgliteDir(dataDir)
-  mkdirSync(dir, { recursive: true })
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
   const minFree = options.minFreeBytes ?? MIN_FREE_BYTES
   const retryMs = options.retryIntervalMs ?? 1000
   const create = () => PGlite.create({ dataDir: dir, relaxedDurability: false, ...pgliteMemoryOptions() })
@@ -68,6 +68,9 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   if (blocked) throw unavailable(blocked.reason, `${blocked.detail}: ${dir}`, undefined)
 
   let pg = await create()
+  // PGlite unpacks a new database with its files 0666 (and makes directories by the umask): the
+  // owner's only, as PostgreSQL's own (0600, which is what it creates afterwards).
+  restrictTree(dir)
   let statements = new StatementCache(options.preparedStatements)
   let failure: DatabaseUnavailableError | undefined
   let lastAttempt = 0
