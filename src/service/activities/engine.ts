@@ -5,6 +5,7 @@ import { createAppProof } from '../../crypto/appProof.js'
 import { bytesToHex, utf8Decode } from '../../crypto/encoding.js'
 import type { Principal } from '../auth/principal.js'
 import { claimOtpAttempt } from '../otp/consume.js'
+import { storedResult } from './shared/storedResult.js'
 import type { Runtime } from '../runtime.js'
 import type { Sql } from '../store/sql.js'
 import {
@@ -289,11 +290,13 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         const result = await runHandler(tx, row, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)
         const activity = { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs }
+        // What is stored (and served again, and sent to webhooks) keeps no bearer secret (issue 31).
+        const stored = { ...activity, result: storedResult(row.type, result) }
         // The finished activity is the transaction's last statement: a byte-identical resubmission
         // (or a concurrent twin) conflicts on the unique fingerprint here, every effect of this run
         // rolls back and the stored activity is replayed below, so it is never executed twice.
-        const { voter } = await recordActivity(tx, activity, vote, evaluated)
-        await queueActivityUpdate(rt, tx, activity, knownWith(voter))
+        const { voter } = await recordActivity(tx, stored, vote, evaluated)
+        await queueActivityUpdate(rt, tx, stored, knownWith(voter))
         // An activity that changed the quorum or its members must not answer with the old one.
         return { activity: { ...activity, seq: 0 }, known: QUORUM_TYPES.has(row.type) ? undefined : knownWith(voter) }
       })
@@ -412,7 +415,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         try {
           const result = await runHandler(tx, target, target.intent, now, undefined)
           const appProofs = proofs(target, target.intent, result)
-          await finishTarget({ status: STATUS.COMPLETED, result, failure: null, appProofs, now })
+          await finishTarget({ status: STATUS.COMPLETED, result: storedResult(target.type, result), failure: null, appProofs, now })
         } catch (e) {
           if (!(e instanceof SigilError) || e.code === 'UNAVAILABLE') throw e
           await rollbackToSavepoint(tx, CONSENSUS_SAVEPOINT)

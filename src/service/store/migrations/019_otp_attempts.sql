@@ -27,3 +27,16 @@ CREATE TABLE used_admin_stamps (
   expires_at         bigint NOT NULL
 );
 CREATE INDEX used_admin_stamps_expires ON used_admin_stamps (expires_at);
+
+-- Issue 31: a verification token not bound to a key is a bearer secret; stored verify_otp results
+-- keep only its sha256 (src/service/activities/shared/storedResult.ts). Rows stored before are rewritten.
+UPDATE activities a SET result = jsonb_set(
+    a.result, '{verificationToken}',
+    to_jsonb('sha256:' || encode(sha256(convert_to(a.result->>'verificationToken', 'UTF8')), 'hex')))
+ WHERE a.type IN ('ACTIVITY_TYPE_VERIFY_OTP', 'ACTIVITY_TYPE_VERIFY_OTP_V2')
+   AND a.result ? 'verificationToken'
+   AND a.result->>'verificationToken' NOT LIKE 'sha256:%'
+   AND coalesce((
+     SELECT convert_from(decode(rpad(translate(p, '-_', '+/'), ((length(p) + 3) / 4) * 4, '='), 'base64'), 'UTF8')::jsonb->>'public_key'
+       FROM split_part(a.result->>'verificationToken', '.', 2) AS p
+   ), '') = '';
