@@ -7,7 +7,7 @@ import { SigilError } from '../api/errors.js'
 import { WalletParams } from '../api/operations/create_sub_organization.js'
 import { parseOrThrow } from '../api/validation.js'
 import { hexToBytes } from '../crypto/encoding.js'
-import { decodeJwtPayload, verifyClientSignature, verifyVerificationToken } from '../crypto/jwt.js'
+import { decodeJwtPayload, verifyVerificationToken } from '../crypto/jwt.js'
 import { uncompressP256PublicKey } from '../crypto/p256.js'
 import { originAllowed } from '../service/auth/origins.js'
 import { limitBody, readJson } from '../service/http/body.js'
@@ -31,6 +31,8 @@ const OtpLogin = z.object({
   invalidateExisting: z.boolean().optional(),
   organizationId: z.string().optional(),
 })
+const ACCOUNT_KEY = { EMAIL: 'email', PHONE_NUMBER: 'phone number', PUBLIC_KEY: 'key', OIDC_TOKEN: 'identity' } as const
+
 const Signup = z.object({
   userEmail: z.string().optional(),
   userPhoneNumber: z.string().optional(),
@@ -123,8 +125,15 @@ export function createRelayApp(o: RelayOptions): Hono {
     })
   }
 
+  /**
+   * The one account a verified contact, OAuth identity or key opens (the service finds verified
+   * contacts only). Two accounts claiming it are refused, never guessed between (issue 31).
+   */
   async function findAccount(u: Upstream, filterType: 'EMAIL' | 'PHONE_NUMBER' | 'PUBLIC_KEY' | 'OIDC_TOKEN', filterValue: string) {
     const { organizationIds } = await u.client.listSuborgs({ organizationId: u.parentOrgId, filterType, filterValue })
+    if (organizationIds.length > 1) {
+      throw new SigilError('FAILED_PRECONDITION', `more than one account claims this ${ACCOUNT_KEY[filterType]}: ask the operator`)
+    }
     return organizationIds[0]
   }
 
@@ -229,18 +238,13 @@ export function createRelayApp(o: RelayOptions): Hono {
     if (contact) {
       if (!b.verificationToken)
         throw new SigilError('INVALID_ARGUMENT', 'verificationToken: required to sign up with an email or phone number')
-      const claims = await checkToken(u, b.verificationToken, contact)
-      if (b.clientSignature) {
-        let message: { tokenId?: unknown; type?: unknown } = {}
-        try {
-          message = JSON.parse(b.clientSignature.message) as typeof message
-        } catch {
-          // refused below
-        }
-        const bound = claims.public_key === undefined || claims.public_key.toLowerCase() === b.clientSignature.publicKey.toLowerCase()
-        if (!bound || message.type !== 'USAGE_TYPE_SIGNUP' || message.tokenId !== claims.id || !verifyClientSignature(b.clientSignature)) {
-          throw new SigilError('INVALID_ARGUMENT', 'clientSignature: does not sign this sign-up with the verified key')
-        }
+      await checkToken(u, b.verificationToken, contact)
+      // The service checks that it signs exactly this sign-up with the token's key (issue 31).
+      if (!b.clientSignature) {
+        throw new SigilError(
+          'INVALID_ARGUMENT',
+          'clientSignature: required with a verificationToken (the sign-up message signed by its key)',
+        )
       }
       limitContact(normalise(contact.otpType, contact.value))
       if (await findAccount(u, contact.filter, normalise(contact.otpType, contact.value))) {
@@ -328,25 +332,31 @@ export function createRelayApp(o: RelayOptions): Hono {
       otps.delete(b.otpId)
       return { organizationId: existing, userId: r.userId, apiKeyId: r.apiKeyId ?? '', credentialBundle: r.credentialBundle ?? '' }
     }
-    // A new contact: the code is checked (and spent) first, so a wrong code creates nothing;
-    // then the account is made and, as its parent, we open a session bundle for its user.
-    await u.client.verifyOtpV1({ organizationId: u.parentOrgId, otpId: b.otpId, otpCode: b.otpCode })
-    otps.delete(b.otpId)
+    // A new contact: the account is made for it and the code is checked there, where otp_auth opens
+    // a session for the key the client chose. As the parent this relay starts auth flows in the
+    // account but can never add a key of its own to it (issue 31, custody), so a wrong code makes
+    // the account go again: nothing of it stays.
     const account = await createAccount(u, {
       userName: otp.contact,
       ...(otp.otpType === 'OTP_TYPE_EMAIL' ? { userEmail: otp.contact } : { userPhoneNumber: otp.contact }),
     })
-    const session = await u.client.createReadWriteSession({
-      organizationId: account.organizationId,
-      userId: account.userId,
-      targetPublicKey: b.targetPublicKey,
-      apiKeyName: `OTP Auth - ${now()}`,
-    })
-    return {
-      organizationId: account.organizationId,
-      userId: account.userId,
-      apiKeyId: session.apiKeyId,
-      credentialBundle: session.credentialBundle,
+    try {
+      const r = await u.client.otpAuth({
+        organizationId: account.organizationId,
+        otpId: b.otpId,
+        otpCode: b.otpCode,
+        targetPublicKey: b.targetPublicKey,
+      })
+      otps.delete(b.otpId)
+      return {
+        organizationId: account.organizationId,
+        userId: r.userId,
+        apiKeyId: r.apiKeyId ?? '',
+        credentialBundle: r.credentialBundle ?? '',
+      }
+    } catch (e) {
+      await u.client.deleteSubOrganization({ organizationId: account.organizationId, deleteWithoutExport: true }).catch(() => undefined)
+      throw e
     }
   })
 

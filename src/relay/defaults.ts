@@ -1,21 +1,4 @@
-import type { WalletAccountParams } from '../api/common.js'
-
-/**
- * The wallet a relay sign-up creates when the client sends none (issue 5): Ethereum
- * m/44'/60'/0'/0/0, Solana m/44'/501'/0'/0', Bitcoin P2WPKH m/84'/0'/0'/0/0.
- */
-export const DEFAULT_WALLET_ACCOUNTS: WalletAccountParams[] = [
-  { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
-  { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' },
-  {
-    curve: 'CURVE_SECP256K1',
-    pathFormat: 'PATH_FORMAT_BIP32',
-    path: "m/84'/0'/0'/0/0",
-    addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH',
-  },
-]
-
-export const DEFAULT_WALLET = { walletName: 'Default Wallet', accounts: DEFAULT_WALLET_ACCOUNTS }
+export { DEFAULT_WALLET, DEFAULT_WALLET_ACCOUNTS } from '../api/defaultWallet.js'
 
 /** Default relay limits: per client address and per contact. */
 export const DEFAULT_LIMITS = {

@@ -7,6 +7,7 @@
  * public key and answers with a session JWT, checked against the pinned service. No key
  * crosses the relay, so a relay in the middle learns nothing that logs in.
  */
+import { DEFAULT_WALLET } from '../../api/defaultWallet'
 import { SigilRequestError } from '../../api/errors'
 import type { Core } from './core'
 import { ExtensionError } from './failures'
@@ -50,6 +51,7 @@ export async function verifyOtp(core: Core, p: { code: string }): Promise<Sessio
       apiKeys: [],
       authenticators: [],
       ...(email ? { email: pending.contact } : { phoneNumber: pending.contact }),
+      wallet: DEFAULT_WALLET,
     })
     try {
       const signup = await relay.signup({
@@ -60,6 +62,7 @@ export async function verifyOtp(core: Core, p: { code: string }): Promise<Sessio
         apiKeys: [],
         authenticators: [],
         oauthProviders: [],
+        wallet: DEFAULT_WALLET,
       })
       organizationId = signup.organizationId
     } catch (err) {

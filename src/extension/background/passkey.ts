@@ -13,6 +13,7 @@
  *   login asks for that credential only (`allowCredentials`) and refuses an assertion by another.
  * Both answer with a session JWT, checked against the pinned service (sessionLogin.ts).
  */
+import { DEFAULT_WALLET } from '../../api/defaultWallet'
 import { buildSubmitBody, type SubmitInput } from '../../api/client'
 import type { ApiKeyParams, Attestation } from '../../api/common'
 import { SigilRequestError } from '../../api/errors'
@@ -56,7 +57,12 @@ export async function passkeySignup(core: Core, p: PasskeyRegistration): Promise
     },
   ]
   const authenticators = [{ authenticatorName: p.authenticatorName, challenge: p.challenge, attestation: p.attestation }]
-  const clientSignature = await signupClientSignature(temp, pending.tokenId ?? '', { apiKeys, authenticators, email: pending.email })
+  const clientSignature = await signupClientSignature(temp, pending.tokenId ?? '', {
+    apiKeys,
+    authenticators,
+    email: pending.email,
+    wallet: DEFAULT_WALLET,
+  })
   let signup: Awaited<ReturnType<typeof relay.signup>>
   try {
     signup = await relay.signup({
@@ -68,6 +74,7 @@ export async function passkeySignup(core: Core, p: PasskeyRegistration): Promise
       apiKeys,
       authenticators,
       oauthProviders: [],
+      wallet: DEFAULT_WALLET,
     })
   } catch (err) {
     if (err instanceof SigilRequestError && err.code === 'ALREADY_EXISTS') {

@@ -3,6 +3,7 @@
  * `<service>/auth`). Unstamped JSON POSTs; responses are checked with zod (trust boundary),
  * failures become {@link SigilRequestError} / `SigilError('NETWORK')` like the API client.
  */
+import type { WalletParams } from '../../api/operations/create_sub_organization'
 import { z } from 'zod'
 import { SigilError, SigilRequestError } from '../../api/errors'
 import type { ApiKeyParams, AuthenticatorParams, ClientSignature } from '../../api/common'
@@ -46,6 +47,8 @@ export type SignupBody = {
   authenticators: AuthenticatorParams[]
   /** OAuth sign-up: the provider's ID token proves the identity (verified by the service). */
   oauthProviders: Array<{ providerName: string; oidcToken: string }>
+  /** The wallet to create (the relay's default when absent); named in the client signature. */
+  wallet?: WalletParams
 }
 
 /** The relay endpoints the extension uses. */

@@ -7,6 +7,7 @@
  */
 import { p256 } from '@noble/curves/nist.js'
 import type { ApiKeyParams, AuthenticatorParams, ClientSignature } from '../../api/common'
+import type { WalletParams } from '../../api/operations/create_sub_organization'
 import { bytesToHex, utf8Encode } from '../../crypto/encoding'
 import { CLIENT_SIGNATURE_SCHEME } from '../../crypto/jwt'
 
@@ -24,11 +25,21 @@ export async function signClientMessage(key: { privateKey: CryptoKey; publicKeyH
   return { publicKey: key.publicKeyHex, scheme: CLIENT_SIGNATURE_SCHEME, message, signature: bytesToHex(signature) }
 }
 
-/** The sign-up client signature for the (verified) token `tokenId`. */
+/**
+ * The sign-up client signature for the (verified) token `tokenId`: it names every credential and the
+ * wallet the new account will hold, and the service refuses a sign-up that holds anything else.
+ */
 export function signupClientSignature(
   key: { privateKey: CryptoKey; publicKeyHex: string },
   tokenId: string,
-  signupV2: { apiKeys: ApiKeyParams[]; authenticators: AuthenticatorParams[]; email?: string; phoneNumber?: string },
+  signupV2: {
+    apiKeys: ApiKeyParams[]
+    authenticators: AuthenticatorParams[]
+    email?: string
+    phoneNumber?: string
+    /** Sigil's member: the service then creates exactly this wallet (issue 31). */
+    wallet?: WalletParams
+  },
 ): Promise<ClientSignature> {
   return signClientMessage(key, JSON.stringify({ signupV2, tokenId, type: 'USAGE_TYPE_SIGNUP' }))
 }

@@ -35,8 +35,8 @@ const DISABLE_FLAGS = [
 /**
  * create_sub_organization V8 (service-interface §3).
  *
- * @throws INVALID_ARGUMENT when parameters.rootUsers is empty or fewer than parameters.rootQuorumThreshold, parameters.clientSignature is given without a verificationToken or does not sign the sign-up message with the token's key, a root user's fields or credentials are invalid, or an account of parameters.wallet has an invalid curve, path or addressFormat
- * @throws TOKEN_INVALID when parameters.verificationToken is not an unexpired token of this service issued in this organization or an ancestor for the first root user's email or phone, or is not bound to a public key while a clientSignature is given
+ * @throws INVALID_ARGUMENT when parameters.rootUsers is empty or fewer than parameters.rootQuorumThreshold, parameters.clientSignature is given without a verificationToken, is missing with one, or does not sign the sign-up message of exactly these credentials with the token's key, a signed sign-up has more than one root user, a root user's fields or credentials are invalid, or an account of parameters.wallet has an invalid curve, path or addressFormat
+ * @throws TOKEN_INVALID when parameters.verificationToken is not an unexpired token of this service issued in this organization or an ancestor for the root user's email or phone, or is not bound to a public key
  * @throws ALREADY_EXISTS when a root user's passkey is already registered, or parameters.wallet.accounts repeats an account (curve, path and address format)
  */
 export const handler = async (ctx: Parameters<ActivityHandler<Params>>[0], p: Params) => {
@@ -44,7 +44,7 @@ export const handler = async (ctx: Parameters<ActivityHandler<Params>>[0], p: Pa
   if (p.rootQuorumThreshold > p.rootUsers.length) {
     throw invalidField('parameters.rootQuorumThreshold', `must not exceed the number of root users (${p.rootUsers.length})`)
   }
-  if (p.verificationToken) await checkSignupToken(ctx, p.verificationToken, p.rootUsers[0], p.clientSignature)
+  if (p.verificationToken) await checkSignupToken(ctx, p.verificationToken, p, p.clientSignature)
   else if (p.clientSignature) throw invalidField('parameters.clientSignature', 'needs a verificationToken')
   const orgId = crypto.randomUUID()
   await insertOrganization(ctx.tx, {
