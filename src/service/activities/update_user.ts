@@ -3,7 +3,7 @@ import type { updateUser } from '../../api/operations/update_user.js'
 import { updateUserFields } from '../store/users.js'
 import { requireUser } from './shared/lookup.js'
 import { requireTag } from './shared/tags.js'
-import { checkEmail, checkPhone } from './shared/users.js'
+import { checkEmail, checkPhone, contactsVouched } from './shared/users.js'
 import type { ActivityHandler } from './types.js'
 
 /**
@@ -30,6 +30,8 @@ export const handler: ActivityHandler<z.infer<typeof updateUser.parameters>> = a
     }
     fields.userTags = [...tags]
   }
+  // No token here: a contact set by the user's own organization counts for nothing until proven (issue 31).
+  fields.contactsVerified = await contactsVouched(ctx)
   await updateUserFields(ctx.tx, user.id, fields, ctx.now)
   return { userId: user.id }
 }

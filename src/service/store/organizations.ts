@@ -178,8 +178,9 @@ export type SubOrganizationFilter = {
 const SUB_ORGANIZATION_FILTERS: Record<SubOrganizationFilter['type'], string> = {
   NAME: 'lower(o.name) = lower($2)',
   USERNAME: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.user_name = $2)',
-  EMAIL: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND lower(u.user_email) = lower($2))',
-  PHONE_NUMBER: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.user_phone_number = $2)',
+  // Verified contacts only (migration 030): one a user set without proof finds nothing (issue 31).
+  EMAIL: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND lower(u.user_email) = lower($2) AND u.email_verified)',
+  PHONE_NUMBER: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.user_phone_number = $2 AND u.phone_verified)',
   CREDENTIAL_ID: 'EXISTS (SELECT 1 FROM authenticators a WHERE a.organization_id = o.id AND a.credential_id = $2)',
   PUBLIC_KEY: 'EXISTS (SELECT 1 FROM api_keys k WHERE k.organization_id = o.id AND k.public_key = lower($2))',
   // The value is the verified identity `{"iss","aud","sub"}` as JSON (the query verifies the token);
@@ -194,8 +195,8 @@ const SUB_ORGANIZATION_FILTERS: Record<SubOrganizationFilter['type'], string> = 
  * (see {@link listSubOrganizationIds}) rather than by walking every organization below.
  */
 const SUB_ORGANIZATION_CANDIDATES: Partial<Record<SubOrganizationFilter['type'], string>> = {
-  EMAIL: 'SELECT organization_id FROM users WHERE lower(user_email) = lower($2)',
-  PHONE_NUMBER: 'SELECT organization_id FROM users WHERE user_phone_number = $2',
+  EMAIL: 'SELECT organization_id FROM users WHERE lower(user_email) = lower($2) AND email_verified',
+  PHONE_NUMBER: 'SELECT organization_id FROM users WHERE user_phone_number = $2 AND phone_verified',
   CREDENTIAL_ID: 'SELECT organization_id FROM authenticators WHERE credential_id = $2',
   PUBLIC_KEY: 'SELECT organization_id FROM api_keys WHERE public_key = lower($2)',
   OIDC_TOKEN: `SELECT organization_id FROM oauth_providers

@@ -80,21 +80,38 @@ export async function insertUser(
     userEmail?: string | undefined
     userPhoneNumber?: string | undefined
     userTags?: string[]
+    /** Whether the contacts count for login, lookup and recovery (migration 030): proven or vouched for. */
+    contactsVerified?: boolean
     now: number
   },
 ): Promise<void> {
+  const verified = u.contactsVerified ?? false
   await sql.query(
-    `INSERT INTO users (id, organization_id, user_name, user_email, user_phone_number, user_tags, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
-    [u.id, u.orgId, u.userName, u.userEmail || null, u.userPhoneNumber || null, JSON.stringify(u.userTags ?? []), u.now],
+    `INSERT INTO users (id, organization_id, user_name, user_email, user_phone_number, user_tags, created_at, updated_at,
+       email_verified, phone_verified)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9)`,
+    [
+      u.id,
+      u.orgId,
+      u.userName,
+      u.userEmail || null,
+      u.userPhoneNumber || null,
+      JSON.stringify(u.userTags ?? []),
+      u.now,
+      verified && !!u.userEmail,
+      verified && !!u.userPhoneNumber,
+    ],
   )
 }
 
-/** Changes the given fields of a user (`null` clears email or phone); nothing when none is given. */
+/**
+ * Changes the given fields of a user (`null` clears email or phone); nothing when none is given. A
+ * new email or phone number counts for login and lookup only with `contactsVerified` (migration 030).
+ */
 export async function updateUserFields(
   sql: Sql,
   userId: string,
-  f: { userName?: string; userEmail?: string | null; userPhoneNumber?: string | null; userTags?: string[] },
+  f: { userName?: string; userEmail?: string | null; userPhoneNumber?: string | null; userTags?: string[]; contactsVerified?: boolean },
   now: number,
 ): Promise<void> {
   const sets: string[] = []
@@ -104,8 +121,14 @@ export async function updateUserFields(
     sets.push(`${column} = $${params.length}${cast}`)
   }
   if (f.userName !== undefined) set('user_name', f.userName)
-  if (f.userEmail !== undefined) set('user_email', f.userEmail)
-  if (f.userPhoneNumber !== undefined) set('user_phone_number', f.userPhoneNumber)
+  if (f.userEmail !== undefined) {
+    set('user_email', f.userEmail)
+    set('email_verified', f.userEmail !== null && (f.contactsVerified ?? false))
+  }
+  if (f.userPhoneNumber !== undefined) {
+    set('user_phone_number', f.userPhoneNumber)
+    set('phone_verified', f.userPhoneNumber !== null && (f.contactsVerified ?? false))
+  }
   if (f.userTags !== undefined) set('user_tags', JSON.stringify(f.userTags), '::jsonb')
   if (sets.length === 0) return
   await sql.query(`UPDATE users SET ${sets.join(', ')}, updated_at = $2 WHERE id = $1`, params)
@@ -224,8 +247,9 @@ export async function deleteUser(sql: Sql, userId: string): Promise<void> {
 export type ContactLookup = { email: string } | { phone: string }
 
 /**
- * The user with this contact in `orgId` or, failing that, in the nearest of its sub-organizations
- * (any depth; oldest user first at one depth).
+ * The user with this verified contact in `orgId` or, failing that, in the nearest of its
+ * sub-organizations (any depth; oldest user first at one depth). A contact that was never verified
+ * (migration 030) finds nobody: it proves nothing about whose account it is (issue 31).
  *
  * Found from the contact up, not from `orgId` down: the users with this contact come from the
  * index on it (`users_email`, `users_phone`), then each one's organization is walked up its parent
@@ -235,9 +259,10 @@ export type ContactLookup = { email: string } | { phone: string }
  */
 export async function findUserInTreeByContact(sql: Sql, orgId: string, contact: ContactLookup): Promise<UserRow | undefined> {
   const [column, value] = 'phone' in contact ? ['u.user_phone_number', contact.phone] : ['lower(u.user_email)', contact.email]
+  const verified = 'phone' in contact ? 'u.phone_verified' : 'u.email_verified'
   const [row] = await sql.query<UserRow & { depth: number }>(
     `WITH RECURSIVE up(user_id, org_id, depth) AS (
-       SELECT u.id, u.organization_id, 0 FROM users u WHERE ${column} = $2
+       SELECT u.id, u.organization_id, 0 FROM users u WHERE ${column} = $2 AND ${verified}
        UNION ALL
        SELECT up.user_id, o.parent_id, up.depth + 1 FROM up JOIN organizations o ON o.id = up.org_id
         WHERE up.org_id <> $1 AND o.parent_id IS NOT NULL

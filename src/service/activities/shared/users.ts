@@ -1,5 +1,6 @@
 import type { ApiKeyParams, AuthenticatorParams, OauthProviderParams } from '../../../api/common.js'
 import { invalidField } from '../../../api/errors.js'
+import { ancestry } from '../../store/organizations.js'
 import { insertOauthProvider, insertUser } from '../../store/users.js'
 import type { ActivityContext } from '../types.js'
 import { registerApiKey, registerAuthenticator } from './credentials.js'
@@ -30,8 +31,28 @@ export function checkPhone(phone: string, field: string): string {
   return phone
 }
 
-/** Creates a user with its credentials in `orgId`. Fields are named under `field`. */
-export async function createUser(ctx: ActivityContext, orgId: string, u: NewUser, field: string): Promise<string> {
+/**
+ * Whether an email or phone number set without a verification token counts for login, lookup and
+ * recovery (issue 31, migration 030): only when the root organization's users set it — the
+ * operator, whose sign-up (the relay) proves every contact it sets. A contact set by any other
+ * organization's users (in their own organization or in a sub-organization they create) is stored
+ * unverified and found by nothing, as anyone can type anyone's address.
+ */
+export async function contactsVouched(ctx: ActivityContext): Promise<boolean> {
+  return (await ancestry(ctx.tx, ctx.submitter.organizationId)).length <= 1
+}
+
+/**
+ * Creates a user with its credentials in `orgId`. Fields are named under `field`. Its contacts are
+ * verified when `contactsVerified` says so (a verification token proved them), else as
+ * {@link contactsVouched} says.
+ */
+export async function createUser(
+  ctx: ActivityContext,
+  orgId: string,
+  u: NewUser & { contactsVerified?: boolean },
+  field: string,
+): Promise<string> {
   if (!u.userName.trim()) throw invalidField(`${field}.userName`, 'required')
   if (u.userEmail) checkEmail(u.userEmail, `${field}.userEmail`)
   if (u.userPhoneNumber) checkPhone(u.userPhoneNumber, `${field}.userPhoneNumber`)
@@ -46,6 +67,7 @@ export async function createUser(ctx: ActivityContext, orgId: string, u: NewUser
     userEmail: u.userEmail?.toLowerCase(),
     userPhoneNumber: u.userPhoneNumber,
     userTags: [...tags],
+    contactsVerified: u.contactsVerified ?? (await contactsVouched(ctx)),
     now: ctx.now,
   })
   for (const [i, k] of u.apiKeys.entries()) await registerApiKey(ctx, orgId, userId, k, `${field}.apiKeys[${i}]`)
