@@ -15,6 +15,7 @@ import { QUERY_OPERATIONS, SUBMIT_OPERATIONS } from '../../api/registry.js'
 import { fieldPath, parseOrThrow, toFieldViolations } from '../../api/validation.js'
 import { activityDetail, type Engine } from '../activities/engine.js'
 import { authenticate, stampSignatureCheck } from '../auth/authenticate.js'
+import { requireCustody } from '../auth/custody.js'
 import { callQuery, type QueryHandlerTable, type QueryName } from '../queries/types.js'
 import type { Runtime } from '../runtime.js'
 import { getActivity, submitResponse } from '../store/activities.js'
@@ -172,6 +173,8 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
   if (Math.abs(Number(body.timestampMs) - now) > rt.config.timestampWindowMs) {
     throw fieldError('TIMESTAMP_OUT_OF_WINDOW', 'timestampMs', 'request timestamp is outside the allowed window of the service clock')
   }
+  // Custody (issue 31): a parent's credential reads its sub-organizations and starts their auth flows, nothing else.
+  requireCustody(definition, principal, effectiveOrganizationId)
   // A recovery credential (init_user_email_recovery) exists to register a new passkey, nothing else.
   if (principal.credentialType === RECOVERY_CREDENTIAL_TYPE && definition.type !== 'ACTIVITY_TYPE_RECOVER_USER') {
     throw fieldError(
