@@ -18,6 +18,7 @@ import { ExtensionError } from './failures'
 import type { RelayOauthProvider } from './relay'
 import { createSessionKey, startJwtSession } from './sessionLogin'
 import type { SessionRecord } from './sessionRecord'
+import { startSignupSession } from './signupCheck'
 
 /** What the popup shows: one "Continue with …" per provider. */
 export type OauthProviderView = { name: string; issuer: string }
@@ -36,10 +37,16 @@ function usable(p: RelayOauthProvider): p is RelayOauthProvider & { authorizatio
   return Boolean(p.authorizationEndpoint && (p.flow === 'implicit' || p.tokenEndpoint))
 }
 
-/** The claims of an ID token, read (not verified: the service verifies it) to check our own nonce and name the account. */
-function peek(idToken: string): { nonce?: unknown; email?: unknown } {
+type PeekedClaims = { nonce?: unknown; email?: unknown; iss?: unknown; sub?: unknown }
+
+/**
+ * The claims of an ID token, read (not verified: the service verifies it) to check our own nonce,
+ * name the account and know which identity a new account may hold.
+ */
+function peek(idToken: string): PeekedClaims {
   try {
-    return JSON.parse(utf8Decode(base64UrlDecode(idToken.split('.')[1] ?? ''))) as { nonce?: unknown; email?: unknown }
+    const claims: unknown = JSON.parse(utf8Decode(base64UrlDecode(idToken.split('.')[1] ?? '')))
+    return typeof claims === 'object' && claims !== null ? (claims as PeekedClaims) : {}
   } catch {
     return {}
   }
@@ -103,6 +110,7 @@ export async function loginWithOauth(core: Core, p: { issuer: string }): Promise
   const email = typeof claims.email === 'string' ? claims.email.slice(0, 320) : undefined
 
   let { organizationId } = await relay.account({ filterType: 'OIDC_TOKEN', filterValue: idToken })
+  const signedUp = !organizationId
   if (!organizationId) {
     try {
       const signup = await relay.signup({
@@ -120,7 +128,22 @@ export async function loginWithOauth(core: Core, p: { issuer: string }): Promise
     }
   }
   const { session } = await relay.oauthLogin({ oidcToken: idToken, publicKey: key.publicKeyHex, organizationId })
-  return startJwtSession(core, { jwt: session, key, method: 'oauth', ...(email ? { username: email } : {}) })
+  const opened = { jwt: session, key, method: 'oauth' as const, ...(email ? { username: email } : {}) }
+  // No verification token, so no client signature the service could check: the extension checks
+  // that the new account holds this identity and the session key, nothing else (issue 31 defect 12).
+  if (signedUp) {
+    return startSignupSession(core, {
+      ...opened,
+      signup: {
+        organizationId,
+        oauth: {
+          issuer: typeof claims.iss === 'string' ? claims.iss : provider.issuer,
+          subject: typeof claims.sub === 'string' ? claims.sub : '',
+        },
+      },
+    })
+  }
+  return startJwtSession(core, opened)
 }
 
 function implicitToken(answer: URLSearchParams, name: string): string {

@@ -16,6 +16,7 @@ import { clearPending, readPending, writePending } from './pending'
 import type { OtpType } from './relay'
 import { createSessionKey, startJwtSession } from './sessionLogin'
 import type { SessionRecord } from './sessionRecord'
+import { startSignupSession } from './signupCheck'
 import { loginClientSignature, signupClientSignature } from './signupSignature'
 
 /** The relay's form of a contact: emails trimmed and lower case, phone numbers trimmed. */
@@ -46,6 +47,7 @@ export async function verifyOtp(core: Core, p: { code: string }): Promise<Sessio
     filterValue: pending.contact,
     verificationToken,
   })
+  const signedUp = !organizationId
   if (!organizationId) {
     const clientSignature = await signupClientSignature(key, tokenId, {
       apiKeys: [],
@@ -78,5 +80,13 @@ export async function verifyOtp(core: Core, p: { code: string }): Promise<Sessio
     clientSignature: await loginClientSignature(key, tokenId),
     organizationId,
   })
-  return startJwtSession(core, { jwt: session, key, method: email ? 'email' : 'sms', username: pending.contact })
+  const opened = { jwt: session, key, method: email ? ('email' as const) : ('sms' as const), username: pending.contact }
+  // A new account is opened only if it holds nothing but what this sign-up made (issue 31 defect 12).
+  if (signedUp) {
+    return startSignupSession(core, {
+      ...opened,
+      signup: { organizationId, ...(email ? { email: pending.contact } : { phoneNumber: pending.contact }) },
+    })
+  }
+  return startJwtSession(core, opened)
 }

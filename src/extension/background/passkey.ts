@@ -27,6 +27,7 @@ import { isKeyPair } from './keyStore'
 import { clearPending, readPending, writePending } from './pending'
 import { createSessionKey, SESSION_SECONDS, startJwtSession } from './sessionLogin'
 import type { SessionRecord } from './sessionRecord'
+import { startSignupSession } from './signupCheck'
 import { compressedPublicKeyHex, signupClientSignature } from './signupSignature'
 
 /** gRPC ALREADY_EXISTS, the relay's answer when the email has an account (A3). */
@@ -93,7 +94,19 @@ export async function passkeySignup(core: Core, p: PasskeyRegistration): Promise
     expirationSeconds: String(SESSION_SECONDS),
   })
   if (!('session' in res)) throw new ExtensionError('REQUEST_FAILED', 'The service did not open a session.')
-  return startJwtSession(core, { jwt: res.session, key, method: 'passkey', username: pending.userName || pending.email })
+  // Opened only if the new account holds nothing but what this sign-up made (issue 31 defect 12).
+  return startSignupSession(core, {
+    jwt: res.session,
+    key,
+    method: 'passkey',
+    username: pending.userName || pending.email,
+    signup: {
+      organizationId: signup.organizationId,
+      apiKeys: [temp.publicKeyHex],
+      credentialId: p.attestation.credentialId,
+      email: pending.email,
+    },
+  })
 }
 
 async function forgetSignup(core: Core): Promise<void> {
