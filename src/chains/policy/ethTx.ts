@@ -178,13 +178,23 @@ function toCallArg(param: AbiParameter, value: unknown): CallArg {
 }
 
 /**
- * Decodes `data` with the first ABI (in the order given) that declares a function with its
- * selector: the function's name, its selector (`0x` + 8 hex digits) and its arguments by name
- * (an unnamed argument is named by its position, `'0'`, `'1'`…). Undefined when none matches or the
- * arguments do not decode.
+ * What the uploaded ABIs make of calldata `data`:
+ * - `decoded`: the first ABI (in the order given) that declares a function with its selector
+ *   decodes it: the function's name, its selector (`0x` + 8 hex digits) and its arguments by name
+ *   (an unnamed argument is named by its position, `'0'`, `'1'`…);
+ * - `undecodable`: an ABI declares the selector (the function and selector are known) but the
+ *   arguments do not decode (truncated, an offset out of range…): the call the contract receives
+ *   cannot be read, which is not the same as a call without arguments;
+ * - `undeclared`: no ABI declares the selector (or `data` has none).
  */
-export function decodeContractCall(abis: readonly (readonly AbiItem[])[], data: string): DecodedCall | undefined {
-  if (!/^0x[0-9a-fA-F]{8}/.test(data)) return undefined
+export type ContractCallReading =
+  | { readonly kind: 'decoded'; readonly call: DecodedCall }
+  | { readonly kind: 'undecodable'; readonly function_name: string; readonly function_signature: string }
+  | { readonly kind: 'undeclared' }
+
+/** The {@link ContractCallReading} of `data` under `abis`. */
+export function readContractCall(abis: readonly (readonly AbiItem[])[], data: string): ContractCallReading {
+  if (!/^0x[0-9a-fA-F]{8}/.test(data)) return { kind: 'undeclared' }
   const selector = lower(data.slice(0, 10))
   for (const abi of abis) {
     const functions = abi.filter((i) => (i.type ?? 'function') === 'function' && typeof i.name === 'string') as unknown as AbiFunction[]
@@ -202,10 +212,16 @@ export function decodeContractCall(abis: readonly (readonly AbiItem[])[], data: 
       inputs.forEach((p, i) => {
         out[p.name ? p.name : String(i)] = toCallArg(p, (args ?? [])[i])
       })
-      return { function_name: fn.name, function_signature: selector, contract_call_args: out }
+      return { kind: 'decoded', call: { function_name: fn.name, function_signature: selector, contract_call_args: out } }
     } catch {
-      return undefined
+      return { kind: 'undecodable', function_name: fn.name, function_signature: selector }
     }
   }
-  return undefined
+  return { kind: 'undeclared' }
+}
+
+/** The decoded call of {@link readContractCall}; undefined when no ABI declares the selector or the arguments do not decode. */
+export function decodeContractCall(abis: readonly (readonly AbiItem[])[], data: string): DecodedCall | undefined {
+  const r = readContractCall(abis, data)
+  return r.kind === 'decoded' ? r.call : undefined
 }

@@ -12,8 +12,8 @@
  *   i8…i128) as integers, `bool`, `string`, `pubkey`/`publicKey` as base58, `bytes` as hex, `vec`,
  *   `array` and tuple structs as lists, named structs as maps, `option` as the value or absent,
  *   enums as the variant name (or a one-key map of the variant name to its fields). Floats and
- *   types the IDL does not define make the instruction undecodable: it then has no
- *   `parsed_instruction_data`.
+ *   types the IDL does not define make the instruction's arguments undecodable ({@link readWithIdl}:
+ *   the instruction is known, its arguments are not; the policy context marks them unreadable).
  * Pure: no database, no network. Work is bounded (values decoded per instruction).
  */
 import { sha256 } from '@noble/hashes/sha2.js'
@@ -162,11 +162,21 @@ function decode(idl: Record<string, Json>, type: Json | undefined, r: Reader, de
 }
 
 /**
- * Decodes one instruction (`data`, its account keys in order) with a program's IDL (parsed JSON);
- * undefined when no IDL instruction's discriminator matches or the arguments do not decode.
+ * What a program's IDL (parsed JSON) makes of one instruction (`data`, its account keys in order):
+ * - `decoded`: the first IDL instruction whose discriminator starts the data, with its arguments;
+ * - `undecodable`: an IDL instruction's discriminator starts the data (its name and accounts are
+ *   known) but the arguments do not decode (truncated data, a float or a type the IDL does not
+ *   define): what the program receives cannot be read, which is not an instruction without arguments;
+ * - `undeclared`: no IDL instruction's discriminator starts the data (or the IDL has none).
  */
-export function decodeWithIdl(idl: unknown, data: Uint8Array, accounts: readonly string[]): ParsedInstructionData | undefined {
-  if (!isObject(idl) || !Array.isArray(idl.instructions)) return undefined
+export type IdlReading =
+  | { readonly kind: 'decoded'; readonly parsed: ParsedInstructionData }
+  | { readonly kind: 'undecodable'; readonly known: Omit<ParsedInstructionData, 'program_call_args'> }
+  | { readonly kind: 'undeclared' }
+
+/** The {@link IdlReading} of one instruction under `idl`. */
+export function readWithIdl(idl: unknown, data: Uint8Array, accounts: readonly string[]): IdlReading {
+  if (!isObject(idl) || !Array.isArray(idl.instructions)) return { kind: 'undeclared' }
   for (const ix of idl.instructions) {
     if (!isObject(ix) || typeof ix.name !== 'string') continue
     const disc = discriminatorOf(ix)
@@ -176,20 +186,24 @@ export function decodeWithIdl(idl: unknown, data: Uint8Array, accounts: readonly
       const key = accounts[i]
       if (key !== undefined) named[name] = key
     })
+    const known = { instruction_name: ix.name, discriminator: bytesToHex(disc), named_accounts: named, named_account: named }
     try {
       const r = new Reader(data.subarray(disc.length))
       const args = fields(idl, Array.isArray(ix.args) ? ix.args : [], r, 0)
-      return {
-        instruction_name: ix.name,
-        discriminator: bytesToHex(disc),
-        named_accounts: named,
-        named_account: named,
-        program_call_args: args as { [name: string]: IdlValue },
-      }
-    } catch (e) {
-      if (e instanceof Undecodable) return undefined
-      throw e
+      return { kind: 'decoded', parsed: { ...known, program_call_args: args as { [name: string]: IdlValue } } }
+    } catch {
+      // Undecodable, or anything else the decoder trips on: the arguments are not read either way.
+      return { kind: 'undecodable', known }
     }
   }
-  return undefined
+  return { kind: 'undeclared' }
+}
+
+/**
+ * Decodes one instruction (`data`, its account keys in order) with a program's IDL (parsed JSON);
+ * undefined when no IDL instruction's discriminator matches or the arguments do not decode.
+ */
+export function decodeWithIdl(idl: unknown, data: Uint8Array, accounts: readonly string[]): ParsedInstructionData | undefined {
+  const r = readWithIdl(idl, data, accounts)
+  return r.kind === 'decoded' ? r.parsed : undefined
 }

@@ -10,26 +10,30 @@
  *   reads for sends). `spl_transfers`: top-level Token / Token-2022 `Transfer`, `TransferChecked`
  *   and `TransferCheckedWithFee`; `token_mint` is `''` for `Transfer`, which names no mint;
  *   `signers` are the multisig signers after the owner.
- * - `parsed_instruction_data`: added by {@link withParsedInstructions} from the programs' IDLs.
+ * - `parsed_instruction_data`: added by {@link withParsedInstructions} from the programs' IDLs
+ *   (arguments an IDL declares but that do not decode are the caller's marker, not absent).
  * Pure: no database, no network.
  */
 import { base58 } from '@scure/base'
 import { bytesToHex, hexToBytes } from '../../crypto/encoding.js'
 import { type SolanaMessage, parseSolanaTransactionOrMessage } from '../sign/solanaMessage.js'
 import { solanaTransfers } from '../transfers.js'
-import { decodeWithIdl, type ParsedInstructionData } from './solanaIdl.js'
+import { type IdlReading, type ParsedInstructionData, readWithIdl } from './solanaIdl.js'
 
 /** The placeholder of an address loaded from a lookup table (the docs' wording). */
 export const ADDRESS_TABLE_LOOKUP = 'ADDRESS_TABLE_LOOKUP'
 
 export type SolanaLookupFacts = { address_table_key: string; writable_indexes: readonly bigint[]; readonly_indexes: readonly bigint[] }
-export type SolanaInstructionFacts = {
+/** `U` marks the arguments of an instruction an IDL declares but that do not decode ({@link withParsedInstructions}). */
+export type SolanaInstructionFacts<U = never> = {
   program_key: string
   accounts: readonly { account_key: string; signer: boolean; writable: boolean }[]
   instruction_data_hex: string
   address_table_lookups: readonly SolanaLookupFacts[]
-  /** Only for a program with an uploaded IDL that decodes the instruction (solanaIdl.ts). */
-  parsed_instruction_data?: ParsedInstructionData
+  /** Only for a program with an uploaded IDL that declares the instruction (solanaIdl.ts). */
+  parsed_instruction_data?: Omit<ParsedInstructionData, 'program_call_args'> & {
+    program_call_args: ParsedInstructionData['program_call_args'] | U
+  }
 }
 export type SolanaSplTransferFacts = {
   from: string
@@ -40,10 +44,10 @@ export type SolanaSplTransferFacts = {
   token_mint: string
 }
 /** The `solana.tx` namespace. */
-export type SolanaTxFacts = {
+export type SolanaTxFacts<U = never> = {
   account_keys: readonly string[]
   program_keys: readonly string[]
-  instructions: readonly SolanaInstructionFacts[]
+  instructions: readonly SolanaInstructionFacts<U>[]
   transfers: readonly { from: string; to: string; amount: bigint }[]
   recent_blockhash: string
   spl_transfers: readonly SolanaSplTransferFacts[]
@@ -163,21 +167,36 @@ export function solanaTxFromHex(hex: string): SolanaTxFacts | undefined {
 }
 
 /**
- * `tx` with `parsed_instruction_data` on each instruction that one of its program's IDLs (parsed
- * JSON, by program key, preferred first) decodes.
+ * `tx` with `parsed_instruction_data` on each instruction one of its program's IDLs (parsed JSON,
+ * by program key, preferred first) declares: decoded by the first IDL that decodes it, else, when
+ * an IDL declares it but its arguments do not decode, with `program_call_args` `undecodable` (the
+ * caller's marker: what the program receives cannot be read, which is not an instruction without
+ * arguments). Without a marker such an instruction has no `parsed_instruction_data`.
  */
-export function withParsedInstructions(tx: SolanaTxFacts, idls: ReadonlyMap<string, readonly unknown[]>): SolanaTxFacts {
+export function withParsedInstructions(tx: SolanaTxFacts, idls: ReadonlyMap<string, readonly unknown[]>): SolanaTxFacts
+export function withParsedInstructions<U>(
+  tx: SolanaTxFacts,
+  idls: ReadonlyMap<string, readonly unknown[]>,
+  undecodable: U,
+): SolanaTxFacts<U>
+export function withParsedInstructions<U>(
+  tx: SolanaTxFacts,
+  idls: ReadonlyMap<string, readonly unknown[]>,
+  ...marker: [U] | []
+): SolanaTxFacts<U> {
   if (idls.size === 0) return tx
-  const instructions = tx.instructions.map((ix) => {
+  const instructions = tx.instructions.map((ix): SolanaInstructionFacts<U> => {
     const candidates = idls.get(ix.program_key)
     if (!candidates) return ix
     const data = hexToBytes(ix.instruction_data_hex)
     const keys = ix.accounts.map((a) => a.account_key)
+    let declared: Extract<IdlReading, { kind: 'undecodable' }>['known'] | undefined
     for (const idl of candidates) {
-      const parsed = decodeWithIdl(idl, data, keys)
-      if (parsed) return { ...ix, parsed_instruction_data: parsed }
+      const r = readWithIdl(idl, data, keys)
+      if (r.kind === 'decoded') return { ...ix, parsed_instruction_data: r.parsed }
+      if (r.kind === 'undecodable') declared ??= r.known
     }
-    return ix
+    return declared && marker.length === 1 ? { ...ix, parsed_instruction_data: { ...declared, program_call_args: marker[0] } } : ix
   })
   return { ...tx, instructions }
 }

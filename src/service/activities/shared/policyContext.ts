@@ -24,7 +24,7 @@
  * (chains/sign/typedData.ts). A namespace is absent only when the activity does not carry it.
  * Nothing here throws but the database.
  */
-import { type EthTxFacts, decodeContractCall, ethTxFromSendCall, ethTxFromSerialized } from '../../../chains/policy/ethTx.js'
+import { type EthTxFacts, ethTxFromSendCall, ethTxFromSerialized, readContractCall } from '../../../chains/policy/ethTx.js'
 import { readEip712 } from '../../../chains/policy/eip712.js'
 import { type SolanaTxFacts, solanaTxFromHex, withParsedInstructions } from '../../../chains/policy/solanaTx.js'
 import type { AbiItem } from '../../../chains/contractInterfaces.js'
@@ -33,7 +33,9 @@ import {
   type ParsedPolicy,
   type PolicyContext,
   type PolicyCredential,
+  type PolicyEthTx,
   type PolicyPrivateKey,
+  type PolicySolanaTx,
   type PolicyWallet,
   Unreadable,
 } from '../../policy/index.js'
@@ -117,7 +119,7 @@ export type PolicyVote = { userId: string; publicKey: string }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 
-/** A pure parse that must never fail the activity: any throw means "absent". */
+/** A pure parse that must never fail the activity: a throw gives undefined, which the caller makes `Unreadable`. */
 function safe<T>(f: () => T | undefined): T | undefined {
   try {
     return f()
@@ -134,25 +136,45 @@ async function accountOf(sql: Sql, orgId: string, signWith: string | undefined):
 
 const walletFacts = (w: WalletRow): PolicyWallet => ({ id: w.id, imported: w.imported, exported: w.exported, label: w.name })
 
-/** Adds the decoded call when an ABI uploaded for `to` declares its selector. */
-async function withContractCall(sql: Sql, orgId: string, tx: EthTxFacts): Promise<EthTxFacts> {
+/**
+ * `tx` with the call an ABI uploaded for `to` declares: its function, selector and arguments; the
+ * arguments `Unreadable` when they do not decode under it (truncated or garbled calldata is not a
+ * call without arguments: a DENY on `contract_call_args` must not be skipped). A stored ABI that
+ * does not parse (none should: create_smart_contract_interface checks them) leaves the call
+ * unknown, so the whole `eth.tx` is unreadable.
+ */
+async function withContractCall(sql: Sql, orgId: string, tx: EthTxFacts): Promise<PolicyEthTx | Unreadable> {
   if (!tx.to || tx.data.length < 10) return tx
-  const abis = (await ethereumAbisFor(sql, orgId, tx.to))
-    .map((json) => safe(() => JSON.parse(json) as AbiItem[]))
-    .filter((a) => Array.isArray(a))
-  const call = safe(() => decodeContractCall(abis as AbiItem[][], tx.data))
-  return call ? { ...tx, ...call } : tx
+  const stored = await ethereumAbisFor(sql, orgId, tx.to)
+  const abis = stored.map((json) => safe(() => JSON.parse(json) as unknown)).filter((a): a is AbiItem[] => Array.isArray(a))
+  const reading = safe(() => readContractCall(abis, tx.data))
+  if (reading === undefined) return UNREADABLE_CALL
+  if (reading.kind === 'decoded') return { ...tx, ...reading.call }
+  if (reading.kind === 'undecodable') {
+    return {
+      ...tx,
+      function_name: reading.function_name,
+      function_signature: reading.function_signature,
+      contract_call_args: UNREADABLE_CALL_ARGS,
+    }
+  }
+  return abis.length === stored.length ? tx : UNREADABLE_INTERFACE
 }
 
-/** Adds `parsed_instruction_data` where an IDL uploaded for the instruction's program decodes it. */
-async function withIdls(sql: Sql, orgId: string, tx: SolanaTxFacts): Promise<SolanaTxFacts> {
+/**
+ * `tx` with `parsed_instruction_data` on each instruction an IDL uploaded for its program declares;
+ * its `program_call_args` `Unreadable` when they do not decode. A stored IDL that does not parse
+ * leaves that program's instructions unknown, so the whole `solana.tx` is unreadable.
+ */
+async function withIdls(sql: Sql, orgId: string, tx: SolanaTxFacts): Promise<PolicySolanaTx | Unreadable> {
   const rows = await solanaIdlsFor(sql, orgId, tx.program_keys)
   const idls = new Map<string, unknown[]>()
   for (const r of rows) {
     const idl = safe(() => JSON.parse(r.json) as unknown)
-    if (idl !== undefined) idls.set(r.address, [...(idls.get(r.address) ?? []), idl])
+    if (idl === undefined) return UNREADABLE_INTERFACE
+    idls.set(r.address, [...(idls.get(r.address) ?? []), idl])
   }
-  return safe(() => withParsedInstructions(tx, idls)) ?? tx
+  return safe(() => withParsedInstructions(tx, idls, UNREADABLE_CALL_ARGS)) ?? UNREADABLE_SOLANA_TX
 }
 
 type Target = { account?: WalletAccountRow | undefined; walletIds: string[]; privateKey?: PrivateKeyWithAddresses | undefined }
@@ -216,6 +238,9 @@ async function targets(sql: Sql, orgId: string, type: string, p: Record<string, 
 const UNREADABLE_ETH_TX = new Unreadable('the Ethereum transaction does not parse, or is not one call')
 const UNREADABLE_SOLANA_TX = new Unreadable('the Solana transaction does not parse')
 const UNREADABLE_TYPED_DATA = new Unreadable('the EIP-712 typed data is refused by the typed-data reader and the signer')
+const UNREADABLE_CALL_ARGS = new Unreadable('the uploaded smart contract interface declares the call, but its arguments do not decode')
+const UNREADABLE_CALL = new Unreadable('the contract call could not be read with the uploaded smart contract interfaces')
+const UNREADABLE_INTERFACE = new Unreadable('a smart contract interface uploaded for the contract or program does not parse')
 
 /** `eth` and `solana` of the activity, when it signs or sends a transaction or typed data. */
 async function chainFacts(

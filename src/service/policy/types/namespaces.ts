@@ -268,10 +268,13 @@ export type PolicyEthTx = {
   max_fee_per_blob_gas?: PolicyInt
   /** 'LEGACY' | 'TYPE_1' | 'TYPE_2' | 'TYPE_3' | 'TYPE_4' */
   type?: string
-  /** From a matching smart contract interface (ABI) for `to`, else absent. */
+  /**
+   * From a smart contract interface (ABI) for `to` that declares the selector, else absent;
+   * `contract_call_args` is `Unreadable` when the arguments do not decode under it.
+   */
   function_name?: string
   function_signature?: string
-  contract_call_args?: { readonly [name: string]: PolicyDynamic }
+  contract_call_args?: { readonly [name: string]: PolicyDynamic } | Unreadable
 }
 export type PolicyEip712 = {
   primary_type: string
@@ -290,12 +293,13 @@ export type PolicySolanaInstruction = {
   accounts: readonly { account_key: string; signer: boolean; writable: boolean }[]
   instruction_data_hex: string
   address_table_lookups: readonly PolicySolanaAddressTableLookup[]
+  /** From an IDL for the program that declares the instruction; `program_call_args` is `Unreadable` when they do not decode. */
   parsed_instruction_data?: {
     instruction_name: string
     discriminator: string
     named_account?: { readonly [name: string]: string }
     named_accounts?: { readonly [name: string]: string }
-    program_call_args: { readonly [name: string]: PolicyDynamic }
+    program_call_args: { readonly [name: string]: PolicyDynamic } | Unreadable
   }
 }
 export type PolicySolanaTx = {
