@@ -4,11 +4,11 @@
  *
  * - `eth.tx`: sign_transaction TRANSACTION_TYPE_ETHEREUM (the unsigned envelope),
  *   eth_send_transaction (its single call) and eth_send_raw_transaction (the signed envelope), with `function_name` / `function_signature` /
- *   `contract_call_args` when an ABI was uploaded for `to` (create_smart_contract_interface).
+ *   `contract_call_args` when an ABI uploaded for `to` (create_smart_contract_interface) declares the selector.
  * - `eth.eip_712`: sign_raw_payload(s) with PAYLOAD_ENCODING_EIP712; a batch gives one context per
  *   payload (the namespace holds one typed-data message).
  * - `solana.tx`: sign_transaction TRANSACTION_TYPE_SOLANA and sol_send_transaction, with
- *   `parsed_instruction_data` where an IDL was uploaded for an instruction's program.
+ *   `parsed_instruction_data` where an IDL uploaded for an instruction's program declares it.
  * - `wallet`, `wallet_account`: the account that signs (`signWith`, `from`; an address or a wallet
  *   account id) and its wallet; export_wallet, export_wallet_account, create_wallet_accounts by
  *   their `walletId` / `address`. `wallets`: every wallet involved (delete_wallets, several
@@ -20,9 +20,13 @@
  * A transaction or typed-data payload the activity carries but that cannot be read (it does not
  * parse, or Sigil cannot represent it, e.g. an eth_send_transaction of several calls) is an
  * `Unreadable` namespace, never an absent one (issue 31): an ALLOW reading it does not allow, a
- * DENY reading it denies (decide.ts). Typed data is read by the same parse the signer signs
- * (chains/sign/typedData.ts). A namespace is absent only when the activity does not carry it.
- * Nothing here throws but the database.
+ * DENY reading it denies (decide.ts). So are the arguments of a call an uploaded ABI or IDL
+ * declares (by selector, by discriminator) but that do not decode (`contract_call_args`,
+ * `program_call_args`), and the whole transaction when an uploaded interface for its contract or
+ * program does not parse. Typed data is read by the same parse the signer signs
+ * (chains/sign/typedData.ts). A namespace or field is absent only when the activity does not carry
+ * it (a call no uploaded interface declares has no `contract_call_args`). Nothing here throws but
+ * the database.
  */
 import { type EthTxFacts, ethTxFromSendCall, ethTxFromSerialized, readContractCall } from '../../../chains/policy/ethTx.js'
 import { readEip712 } from '../../../chains/policy/eip712.js'
