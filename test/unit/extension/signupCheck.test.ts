@@ -102,7 +102,10 @@ async function newestSubOrg(): Promise<string> {
 }
 
 /** The relay holding the operator's key: it creates the account itself, with `extra` added to the root user. */
-async function relayCreates(body: any, extra: { apiKeys?: unknown[]; authenticators?: unknown[]; userEmail?: string }): Promise<Response> {
+async function relayCreates(
+  body: any,
+  extra: { apiKeys?: unknown[]; authenticators?: unknown[]; userEmail?: string; rootUser?: unknown },
+): Promise<Response> {
   const admin = adminTurnkeyClient(svc)
   const created = await admin.createSubOrganization({
     type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8',
@@ -119,6 +122,7 @@ async function relayCreates(body: any, extra: { apiKeys?: unknown[]; authenticat
           authenticators: [...body.authenticators, ...(extra.authenticators ?? [])] as never,
           oauthProviders: body.oauthProviders,
         },
+        ...(extra.rootUser ? [extra.rootUser as never] : []),
       ],
       rootQuorumThreshold: 1,
       ...(body.wallet ? { wallet: body.wallet } : {}),
@@ -211,6 +215,24 @@ describe('OAuth sign-up through a relay in the middle (no verification token, no
     await expect(loginWithOauth(b.core, { issuer: issuer() })).rejects.toMatchObject({
       code: 'SERVICE_UNVERIFIED',
       message: expect.stringMatching(/relay added a credential you did not create .*\(an email address\)/i),
+    })
+    await expectNothingKept(b)
+  })
+
+  it('refuses an account the relay (holding the operator key) made with a second root user of its own', async () => {
+    const attacker = attackerKey()
+    const b = await browser({
+      flow: signInAs(`victim-user-${Date.now()}@example.test`),
+      relay: (path, body) =>
+        path === '/auth/v1/signup_v2'
+          ? relayCreates(body, {
+              rootUser: { userName: 'relay', apiKeys: [attacker.param], authenticators: [], oauthProviders: [] },
+            })
+          : undefined,
+    })
+    await expect(loginWithOauth(b.core, { issuer: issuer() })).rejects.toMatchObject({
+      code: 'SERVICE_UNVERIFIED',
+      message: expect.stringMatching(/relay added a credential you did not create .*\(another user, another root user\)/i),
     })
     await expectNothingKept(b)
   })
