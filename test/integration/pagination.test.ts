@@ -4,7 +4,7 @@
  * (src/service/store/page.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { rootUser } from './helpers/keys.js'
+import { newApiKey, rootUser } from './helpers/keys.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
@@ -12,12 +12,25 @@ let root: string
 /** The root organization's sub-organizations in creation order (the last one nested in the first). */
 const subs: string[] = []
 
+/** The API key of subs[0]'s root user: only an organization's own users create its sub-organizations (custody). */
+const firstKey = newApiKey('sub-0 admin')
+
 const SUB = 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8'
 
-async function createSub(name: string, parent = root): Promise<string> {
+async function createSub(
+  name: string,
+  parent = root,
+  parentKey?: ReturnType<typeof newApiKey>,
+  key?: ReturnType<typeof newApiKey>,
+): Promise<string> {
   const r = await svc.post(
     '/public/v1/submit/create_sub_organization',
-    submitBody(SUB, parent, { subOrganizationName: name, rootUsers: [rootUser(`${name}-admin`)], rootQuorumThreshold: 1 }),
+    submitBody(SUB, parent, {
+      subOrganizationName: name,
+      rootUsers: [rootUser(`${name}-admin`, key ? [key.param] : [])],
+      rootQuorumThreshold: 1,
+    }),
+    parentKey?.stamper,
   )
   expect(r.status, JSON.stringify(r.json)).toBe(200)
   return r.json.activity.result.createSubOrganizationResultV8.subOrganizationId
@@ -39,8 +52,9 @@ function expectFieldError(r: { status: number; json: any }, field: string) {
 beforeAll(async () => {
   svc = await startTestService()
   root = svc.admin.organizationId
-  for (let i = 0; i < 11; i++) subs.push(await createSub(i === 3 || i === 7 ? 'twin' : `sub-${i}`))
-  subs.push(await createSub('nested', subs[0]))
+  for (let i = 0; i < 11; i++)
+    subs.push(await createSub(i === 3 || i === 7 ? 'twin' : `sub-${i}`, root, undefined, i === 0 ? firstKey : undefined))
+  subs.push(await createSub('nested', subs[0], firstKey))
 })
 afterAll(async () => {
   await svc?.stop()
