@@ -9,7 +9,8 @@ import type { AddressFormat, Curve } from '../../src/chains/types.js'
 import { bytesToHex, utf8Decode, utf8Encode } from '../../src/crypto/encoding.js'
 import { generateP256KeyPair } from '../../src/crypto/p256.js'
 import { encryptToTargetBundle, openExportBundle } from '../../src/crypto/signedBundle.js'
-import { rootUser } from './helpers/keys.js'
+import type { Stamper } from '../../src/api/stamper.js'
+import { newApiKey, rootUser } from './helpers/keys.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'
@@ -97,11 +98,11 @@ afterAll(async () => {
   await svc?.stop()
 })
 
-async function submit(op: string, type: string, parameters: unknown, organizationId = org) {
-  return svc.post(`/public/v1/submit/${op}`, submitBody(type, organizationId, parameters))
+async function submit(op: string, type: string, parameters: unknown, organizationId = org, stamper?: Stamper) {
+  return svc.post(`/public/v1/submit/${op}`, submitBody(type, organizationId, parameters), stamper)
 }
-async function ok(op: string, type: string, resultKey: string, parameters: unknown, organizationId = org) {
-  const r = await submit(op, type, parameters, organizationId)
+async function ok(op: string, type: string, resultKey: string, parameters: unknown, organizationId = org, stamper?: Stamper) {
+  const r = await submit(op, type, parameters, organizationId, stamper)
   expect(r.status, JSON.stringify(r.json)).toBe(200)
   expect(r.json.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
   return r.json.activity.result[resultKey]
@@ -138,7 +139,8 @@ async function importMnemonic(mnemonic: string, walletName: string, accounts: Ac
   ) as Promise<{ walletId: string; addresses: string[] }>
 }
 
-async function exportMnemonic(walletId: string, organizationId = org): Promise<string> {
+/** Exports with the admin key in its own organization, or with `stamper`, a user's key of `organizationId` (custody). */
+async function exportMnemonic(walletId: string, organizationId = org, stamper?: Stamper): Promise<string> {
   const target = generateP256KeyPair()
   const { exportBundle } = await ok(
     'export_wallet',
@@ -146,6 +148,7 @@ async function exportMnemonic(walletId: string, organizationId = org): Promise<s
     'exportWalletResult',
     { walletId, targetPublicKey: bytesToHex(target.publicKeyUncompressed) },
     organizationId,
+    stamper,
   )
   const opened = await openExportBundle({
     exportBundle,
@@ -339,9 +342,10 @@ describe('create_wallet and the wallet queries', () => {
 describe('create_sub_organization with a wallet', () => {
   it('creates the wallet inside the new sub-organization', async () => {
     const accounts = [acct(S, "m/44'/60'/0'/0/0", 'ADDRESS_FORMAT_ETHEREUM'), acct(E, "m/44'/501'/0'/0'", 'ADDRESS_FORMAT_SOLANA')]
+    const alice = newApiKey('alice')
     const res = await ok('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', 'createSubOrganizationResultV8', {
       subOrganizationName: 'with wallet',
-      rootUsers: [rootUser('alice')],
+      rootUsers: [rootUser('alice', [alice.param])],
       rootQuorumThreshold: 1,
       wallet: { walletName: 'alice wallet', accounts, mnemonicLength: 12 },
     })
@@ -356,8 +360,8 @@ describe('create_sub_organization with a wallet', () => {
     expect(listed.every((a) => a.organizationId === sub)).toBe(true)
     // not visible from the parent organization itself
     expect((await query('get_wallet', { walletId: res.wallet.walletId })).status).toBe(404)
-    // and derived like src/chains derives them
-    const seed = mnemonicToSeed(await exportMnemonic(res.wallet.walletId, sub))
+    // and derived like src/chains derives them (exported by the sub-organization's own user: custody)
+    const seed = mnemonicToSeed(await exportMnemonic(res.wallet.walletId, sub, alice.stamper))
     expect(res.wallet.addresses).toEqual(accounts.map((a) => deriveAccount({ seed, ...a }).address))
   })
 })
