@@ -38,8 +38,8 @@ beforeAll(async () => {
   for (const [id, parentId, now] of tree) {
     await insertOrganization(db, { id, name: id, parentId, isRoot: parentId === null, quorumThreshold: 1, now })
   }
-  const user = (id: string, orgId: string, now: number, f: { userEmail?: string; userPhoneNumber?: string }) =>
-    insertUser(db, { id, orgId, userName: id, now, ...f })
+  const user = (id: string, orgId: string, now: number, f: { userEmail?: string; userPhoneNumber?: string }, contactsVerified = true) =>
+    insertUser(db, { id, orgId, userName: id, now, contactsVerified, ...f })
   // "deep@x.test": in a2 (depth 3 below root) and, newer, in b (depth 1).
   await user('u-a2-deep', 'a2', 10, { userEmail: 'Deep@X.test' })
   await user('u-b-deep', 'b', 20, { userEmail: 'deep@x.test' })
@@ -55,6 +55,10 @@ beforeAll(async () => {
   await user('u-a1-phone', 'a1', 60, { userPhoneNumber: '+15555550123' })
   await user('u-d-deep', 'd', 70, { userEmail: 'deep@x.test' })
   await deleteOrganization(db, 'd', 80)
+  // Unverified contacts (issue 31, migration 030), the oldest of all: found by nothing.
+  await user('u-c-unverified-deep', 'c', 0, { userEmail: 'deep@x.test' }, false)
+  await user('u-a-unverified-phone', 'a', 0, { userPhoneNumber: '+15555550123' }, false)
+  await user('u-b-unverified-only', 'b', 0, { userEmail: 'only@x.test' }, false)
   // One public key registered in a2, b and root.
   for (const [orgId, userId] of [
     ['a2', 'u-a2-deep'],
@@ -119,6 +123,13 @@ describe('findUserInTreeByContact', () => {
     expect(await find('root', { email: 'nobody@x.test' })).toBeUndefined()
   })
 
+  it('never finds a user by a contact that was not verified (issue 31)', async () => {
+    expect(await find('c', { email: 'deep@x.test' })).toBeUndefined()
+    expect(await find('a', { phone: '+15555550123' })).toBe('u-a1-phone')
+    expect(await find('root', { email: 'only@x.test' })).toBeUndefined()
+    expect(await find('b', { email: 'only@x.test' })).toBeUndefined()
+  })
+
   it('finds by phone number too', async () => {
     expect(await find('root', { phone: '+15555550123' })).toBe('u-a1-phone')
     expect(await find('a1', { phone: '+15555550123' })).toBe('u-a1-phone')
@@ -144,6 +155,8 @@ describe('listSubOrganizationIds by contact or credential', () => {
     expect(await ids('root', 'PHONE_NUMBER', '+15555550123')).toEqual(['a1'])
     expect(await ids('root', 'PUBLIC_KEY', '02AB')).toEqual(['a2', 'b'])
     expect(await ids('a', 'PUBLIC_KEY', '02ab')).toEqual(['a2'])
+    // Contacts nobody verified find nothing (issue 31).
+    expect(await ids('root', 'EMAIL', 'only@x.test')).toEqual([])
   })
 
   it('pages by the cursors', async () => {
@@ -151,4 +164,43 @@ describe('listSubOrganizationIds by contact or credential', () => {
     expect(await ids('root', 'EMAIL', 'deep@x.test', { after: 'a2' })).toEqual(['b'])
     expect(await ids('root', 'EMAIL', 'deep@x.test', { before: 'b' })).toEqual(['a2'])
   })
+})
+
+describe('migration 030 on a database of an earlier release', () => {
+  it('keeps existing contacts verified, except one a user set without a verification token', async () => {
+    const old = mkdtempSync(join(tmpdir(), 'sigil-contact-030-'))
+    const d = await openPglite(old)
+    try {
+      await migrate(d)
+      await insertOrganization(d, { id: 'r', name: 'r', parentId: null, isRoot: true, quorumThreshold: 1, now: 1 })
+      await insertOrganization(d, { id: 's', name: 's', parentId: 'r', quorumThreshold: 1, now: 1 })
+      await insertUser(d, { id: 'kept', orgId: 's', userName: 'kept', userEmail: 'kept@x.test', userPhoneNumber: '+15555550100', now: 2 })
+      await insertUser(d, { id: 'squat', orgId: 's', userName: 'squat', userEmail: 'victim@x.test', now: 2 })
+      await insertUser(d, { id: 'proven', orgId: 's', userName: 'proven', userEmail: 'proven@x.test', now: 2 })
+      const activity = (id: string, type: string, intent: Record<string, unknown>) =>
+        d.query(
+          `INSERT INTO activities (id, organization_id, quorum_org_id, submitter_user_id, submitter_org_id, type, status, intent_key,
+             intent, result_key, fingerprint, body, timestamp_ms, created_at, updated_at)
+           VALUES ($1, 's', 's', 'squat', 's', $2, 'ACTIVITY_STATUS_COMPLETED', 'k', $3, 'r', $1, '{}', '1', 3, 3)`,
+          [id, type, JSON.stringify(intent)],
+        )
+      await activity('a1', 'ACTIVITY_TYPE_UPDATE_USER_EMAIL', { userId: 'squat', userEmail: 'victim@x.test' })
+      await activity('a2', 'ACTIVITY_TYPE_UPDATE_USER_EMAIL', { userId: 'proven', userEmail: 'proven@x.test', verificationToken: 'x.y.z' })
+      // As an earlier release had it: no verified columns, migration 030 not applied.
+      await d.query('DROP INDEX users_email_verified')
+      await d.query('DROP INDEX users_phone_verified')
+      await d.query('ALTER TABLE users DROP COLUMN email_verified')
+      await d.query('ALTER TABLE users DROP COLUMN phone_verified')
+      await d.query('DELETE FROM schema_migrations WHERE version = 30')
+      await migrate(d)
+      const found = async (email: string) => (await findUserInTreeByContact(d, 'r', { email }))?.id
+      expect(await found('kept@x.test')).toBe('kept')
+      expect((await findUserInTreeByContact(d, 'r', { phone: '+15555550100' }))?.id).toBe('kept')
+      expect(await found('proven@x.test')).toBe('proven')
+      expect(await found('victim@x.test')).toBeUndefined()
+    } finally {
+      await d.close()
+      rmSync(old, { recursive: true, force: true })
+    }
+  }, 60_000)
 })
