@@ -225,7 +225,8 @@ describe('X-Stamp-Webauthn', () => {
   it('a passkey made for another RP ID cannot be registered nor stamp', async () => {
     const evil = createSoftAuthenticator({ rpId: 'evil.example', origin: EXTENSION_ORIGIN })
     const before = await authenticatorIdsOf(subOrgId)
-    const reg = await addPasskey(subOrgId, subUserId, authenticatorParam(evil, randomChallenge(), 'evil'))
+    // Submitted by the sub-organization's own passkey: only its users add credentials there (custody).
+    const reg = await addPasskey(subOrgId, subUserId, authenticatorParam(evil, randomChallenge(), 'evil'), passkey.stamper())
     expect(reg.status, JSON.stringify(reg.json)).toBe(400)
     expect(violatedFields(reg.json).every((f) => f.startsWith('parameters.authenticators[0]'))).toBe(true)
     expect(await authenticatorIdsOf(subOrgId)).toEqual(before)
@@ -260,7 +261,7 @@ describe('create_authenticators V2', () => {
   async function expectRejected(param: unknown, field: RegExp) {
     const idsBefore = await authenticatorIdsOf(subOrgId)
     const activitiesBefore = await createAuthenticatorsActivities(subOrgId)
-    const res = await addPasskey(subOrgId, subUserId, param)
+    const res = await addPasskey(subOrgId, subUserId, param, passkey.stamper())
     expect(res.status, JSON.stringify(res.json)).toBe(400)
     const fields = violatedFields(res.json)
     expect(fields.length).toBeGreaterThan(0)
