@@ -6,7 +6,9 @@
  * (`identity.launchWebAuthFlow`); the code is exchanged for the ID token here; the relay finds the
  * account by the token (or creates it with the token as its OAuth provider) and `/v1/oauth_login`
  * answers with a session JWT for the key, checked against the pinned service like every login.
- * The ID token is never stored; nothing but the public key leaves the background.
+ * The ID token is never stored; nothing but the public key leaves the background. A sign-up here has
+ * no verification token (so no client signature): the new account is opened only when it holds
+ * this identity and the session key, nothing else (signupCheck.ts; issue 31 defect 12).
  */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { z } from 'zod'

@@ -5,7 +5,8 @@
  * (otpVerification.ts), creates the account on first use (`/v1/signup_v2` with a client
  * signature) and logs in with `/v1/otp_login_v2`: the service registers the extension's own
  * public key and answers with a session JWT, checked against the pinned service. No key
- * crosses the relay, so a relay in the middle learns nothing that logs in.
+ * crosses the relay, so a relay in the middle learns nothing that logs in. A new account is opened
+ * only when it holds the contact and the session key, nothing else (signupCheck.ts).
  */
 import { DEFAULT_WALLET } from '../../api/defaultWallet'
 import { SigilRequestError } from '../../api/errors'

@@ -11,7 +11,9 @@
  *   the key waiting sealed in the `login-target` slot. When Sigil knows which passkey it
  *   expects (the one recovery just registered, the last account's on unlock; issue 13), the
  *   login asks for that credential only (`allowCredentials`) and refuses an assertion by another.
- * Both answer with a session JWT, checked against the pinned service (sessionLogin.ts).
+ * Both answer with a session JWT, checked against the pinned service (sessionLogin.ts); after a
+ * sign-up the new account is opened only when it holds the email, this passkey, K1 and the session
+ * key, nothing else (signupCheck.ts).
  */
 import { DEFAULT_WALLET } from '../../api/defaultWallet'
 import { buildSubmitBody, type SubmitInput } from '../../api/client'
