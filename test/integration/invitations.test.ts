@@ -2,6 +2,7 @@ import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN } from '../../src/api/identity.js'
 import { authenticatorParam, createSoftAuthenticator, randomChallenge, type SoftAuthenticator } from '../helpers/softAuthenticator.js'
+import type { Stamper } from '../../src/api/stamper.js'
 import { newApiKey } from './helpers/keys.js'
 import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
@@ -13,6 +14,8 @@ let svc: TestService
 let client: TurnkeyClient
 let org: string
 let subOrg: string
+/** The sub-organization's root user's key: only its own users act in it (custody). */
+const subKey = newApiKey('s')
 let alice: string
 let teamTag: string
 /** Added to the service's clock (and to request timestamps) to move past expiry. */
@@ -20,8 +23,8 @@ let offsetMs = 0
 
 const ts = () => String(Date.now() + offsetMs)
 const passkey = () => createSoftAuthenticator({ rpId: EXTENSION_ORIGIN, origin: EXTENSION_ORIGIN })
-const post = (path: string, type: string, organizationId: string, parameters: unknown) =>
-  svc.post(path, submitBody(type, organizationId, parameters, { timestampMs: ts() }))
+const post = (path: string, type: string, organizationId: string, parameters: unknown, stamper?: Stamper) =>
+  svc.post(path, submitBody(type, organizationId, parameters, { timestampMs: ts() }), stamper)
 
 type Mail = { invitationId: string; userId: string; code: string; text: string; subject: string }
 
@@ -112,7 +115,7 @@ beforeAll(async () => {
     organizationId: org,
     parameters: {
       subOrganizationName: 'invitations sub',
-      rootUsers: [{ userName: 'sub root', apiKeys: [newApiKey('s').param], authenticators: [], oauthProviders: [] }],
+      rootUsers: [{ userName: 'sub root', apiKeys: [subKey.param], authenticators: [], oauthProviders: [] }],
       rootQuorumThreshold: 1,
     },
   })
@@ -241,7 +244,14 @@ describe('invitations', () => {
       const a = await accept({ invitationId, userId: mail.userId }, mail.code, passkey(), organizationId)
       expect(a.status).toBe(404)
       expect(JSON.stringify(a.json)).toContain('parameters.invitationId')
-      const d = await post(DELETE, 'ACTIVITY_TYPE_DELETE_INVITATION', organizationId, { invitationId })
+      // Revoking is done by the organization's own users: the sub-organization's with its key.
+      const d = await post(
+        DELETE,
+        'ACTIVITY_TYPE_DELETE_INVITATION',
+        organizationId,
+        { invitationId },
+        organizationId === subOrg ? subKey.stamper : undefined,
+      )
       expect(d.status).toBe(404)
       expect(JSON.stringify(d.json)).toContain('parameters.invitationId')
     }
@@ -276,8 +286,15 @@ describe('invitations', () => {
       expect(JSON.stringify(res.json)).toContain(field)
     }
     // The sub-organization's sender is unknown here alike.
-    const foreign = await post(CREATE, 'ACTIVITY_TYPE_CREATE_INVITATIONS', subOrg, { invitations: [params('ivy@example.com')] })
+    const foreign = await post(
+      CREATE,
+      'ACTIVITY_TYPE_CREATE_INVITATIONS',
+      subOrg,
+      { invitations: [params('ivy@example.com')] },
+      subKey.stamper,
+    )
     expect(foreign.status).toBe(404)
+    expect(JSON.stringify(foreign.json)).toContain('parameters.invitations[0].senderUserId')
     expect((await invitations()).length).toBe(before)
     const mailbox = (await (await fetch(`${svc.url}/dev/messages`)).json()) as { messages: Array<{ to: string }> }
     expect(mailbox.messages.some((m) => m.to === 'hal@example.com' || m.to === 'ivy@example.com')).toBe(false)
