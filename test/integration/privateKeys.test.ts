@@ -326,7 +326,9 @@ describe('private keys', () => {
           { privateKeyName: 'sub key', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] },
         ],
       }),
+      key.stamper, // made by the sub-organization's own root user (custody)
     )
+    expect(made.status, JSON.stringify(made.json)).toBe(200)
     const subKey = made.json.activity.result.createPrivateKeysResultV2.privateKeys[0]
     expect((await svc.post('/public/v1/query/get_private_key', { organizationId: org, privateKeyId: subKey.privateKeyId })).status).toBe(
       404,

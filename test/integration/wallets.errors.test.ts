@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesToHex, utf8Encode } from '../../src/crypto/encoding.js'
 import { generateP256KeyPair } from '../../src/crypto/p256.js'
 import { encryptToTargetBundle } from '../../src/crypto/signedBundle.js'
-import { rootUser } from './helpers/keys.js'
+import { newApiKey, rootUser } from './helpers/keys.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
@@ -13,6 +13,7 @@ let sol: string
 let walletId: string
 let foreignAddress: string
 let subOrg: string
+const bob = newApiKey('bob')
 
 const ETH = {
   curve: 'CURVE_SECP256K1',
@@ -61,7 +62,7 @@ beforeAll(async () => {
   ;[eth, sol] = r.json.activity.result.createWalletResult.addresses
   const sub = await submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', {
     subOrganizationName: 'other',
-    rootUsers: [rootUser('bob')],
+    rootUsers: [rootUser('bob', [bob.param])],
     rootQuorumThreshold: 1,
     wallet: { walletName: 'bob wallet', accounts: [{ ...ETH, path: "m/44'/60'/0'/0/1" }] },
   })
@@ -109,17 +110,26 @@ describe('bad inputs are 4xx naming the field, and store nothing', () => {
       404,
       'parameters.address',
     )
-    // ...but the parent acting in the sub-organization may sign with it
-    const inSub = await svc.post(
-      '/public/v1/submit/sign_raw_payload',
+    // ...nor by the parent acting in the sub-organization (custody, issue 31): 403 naming
+    // organizationId, and no activity recorded there
+    const inSubBody = () =>
       submitBody('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', subOrg, {
         signWith: foreignAddress,
         payload: `0x${'ab'.repeat(32)}`,
         encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
         hashFunction: 'HASH_FUNCTION_NO_OP',
-      }),
-    )
-    expect(inSub.status).toBe(200)
+      })
+    const activities = async () => (await svc.post('/public/v1/query/list_activities', { organizationId: subOrg })).json.activities
+    const before = await activities()
+    const byParent = await svc.post('/public/v1/submit/sign_raw_payload', inSubBody())
+    expectFieldError(byParent, 403, 'organizationId')
+    expect(byParent.json.details).toContainEqual(expect.objectContaining({ reason: 'PERMISSION_DENIED' }))
+    expect(await activities()).toEqual(before)
+    // ...only by the sub-organization's own user
+    const inSub = await svc.post('/public/v1/submit/sign_raw_payload', inSubBody(), bob.stamper)
+    expect(inSub.status, JSON.stringify(inSub.json)).toBe(200)
+    expect(inSub.json.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    expect(await activities()).toHaveLength(before.length + 1)
   })
 
   it('a payload that is not hex for HEXADECIMAL', async () => {
