@@ -15,6 +15,7 @@ import { base64UrlEncode, bytesToHex, utf8Encode } from '../../src/crypto/encodi
 import { oidcNonce } from '../../src/crypto/oidcNonce.js'
 import { generateP256KeyPair, p256PublicKeyFromPrivate } from '../../src/crypto/p256.js'
 import { startTestIssuer, type TestIssuer } from '../helpers/oidcIssuer.js'
+import { newApiKey } from './helpers/keys.js'
 import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 
 let svc: TestService
@@ -22,6 +23,9 @@ let idp: TestIssuer
 /** A trusted issuer whose keys endpoint answers slower than the service waits. */
 let slowIdp: TestIssuer
 let client: TurnkeyClient
+/** ada's own API key (her organization is acted in by its own users only: custody) and a client stamping with it. */
+const adaKey = newApiKey('ada')
+let adaClient: TurnkeyClient
 let root: string
 let subOrg: string
 let userId: string
@@ -77,6 +81,10 @@ beforeAll(async () => {
   })
   root = svc.admin.organizationId
   client = adminTurnkeyClient(svc)
+  adaClient = new TurnkeyClient(
+    { baseUrl: svc.url },
+    new ApiKeyStamper({ apiPublicKey: adaKey.publicKey, apiPrivateKey: adaKey.privateKeyHex }),
+  )
   const signup = await client.createSubOrganization({
     type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8',
     timestampMs: ts(),
@@ -87,7 +95,7 @@ beforeAll(async () => {
         {
           userName: 'ada',
           userEmail: 'ada@example.com',
-          apiKeys: [],
+          apiKeys: [adaKey.param],
           authenticators: [],
           oauthProviders: [{ providerName: 'Test IdP', oidcToken: await idp.sign({ sub: 'ada-1', email: 'ada@example.com' }) }],
         },
@@ -262,7 +270,7 @@ describe('stamp_login with X-Stamp-Attested (OIDC), as @turnkey/core logs in wit
 
 describe('create_oauth_providers and get_sub_org_ids by OIDC_TOKEN', () => {
   it('V2 adds providers by token (audience app-2; claims beside a token); V1 by token; claims alone or a mismatch of claims and token are refused', async () => {
-    const v2 = await client.createOauthProviders({
+    const v2 = await adaClient.createOauthProviders({
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2',
       timestampMs: ts(),
       organizationId: subOrg,
@@ -279,7 +287,7 @@ describe('create_oauth_providers and get_sub_org_ids by OIDC_TOKEN', () => {
       },
     })
     expect(v2.activity.result.createOauthProvidersResultV2!.providerIds).toHaveLength(2)
-    const v1 = await client.createOauthProviders({
+    const v1 = await adaClient.createOauthProviders({
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
       timestampMs: ts(),
       organizationId: subOrg,
@@ -295,7 +303,7 @@ describe('create_oauth_providers and get_sub_org_ids by OIDC_TOKEN', () => {
     ])
 
     const e = await refusal(
-      client.createOauthProviders({
+      adaClient.createOauthProviders({
         type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2',
         timestampMs: ts(),
         organizationId: subOrg,
@@ -316,7 +324,7 @@ describe('create_oauth_providers and get_sub_org_ids by OIDC_TOKEN', () => {
     expect(e.message).toContain('parameters.oauthProviders[1].oidcClaims')
     // Claims alone prove nothing (issue 31): the field to give is the token.
     const stated = await refusal(
-      client.createOauthProviders({
+      adaClient.createOauthProviders({
         type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2',
         timestampMs: ts(),
         organizationId: subOrg,
