@@ -14,6 +14,8 @@ let client: TurnkeyClient
 let org: string
 let subOrg: string
 let subClient: TurnkeyClient
+/** The sub-organization's root user's key: only its own users act in it (custody, issue 31). */
+const subKey = newApiKey('sub')
 
 const ETH = (i: number) => ({
   curve: 'CURVE_SECP256K1' as const,
@@ -42,19 +44,21 @@ beforeAll(async () => {
   svc = await startTestService()
   org = svc.admin.organizationId
   client = adminTurnkeyClient(svc)
-  const key = newApiKey('sub')
   const r = await client.createSubOrganization({
     type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8',
     timestampMs: String(Date.now()),
     organizationId: org,
     parameters: {
       subOrganizationName: 'manage sub',
-      rootUsers: [{ userName: 'sub root', apiKeys: [key.param], authenticators: [], oauthProviders: [] }],
+      rootUsers: [{ userName: 'sub root', apiKeys: [subKey.param], authenticators: [], oauthProviders: [] }],
       rootQuorumThreshold: 1,
     },
   })
   subOrg = r.activity.result.createSubOrganizationResultV8?.subOrganizationId as string
-  subClient = new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKeyHex }))
+  subClient = new TurnkeyClient(
+    { baseUrl: svc.url },
+    new ApiKeyStamper({ apiPublicKey: subKey.publicKey, apiPrivateKey: subKey.privateKeyHex }),
+  )
 })
 afterAll(async () => {
   await svc?.stop()
@@ -85,7 +89,9 @@ describe('update_wallet', () => {
     const created = await svc.post(
       '/public/v1/submit/create_wallet',
       submitBody('ACTIVITY_TYPE_CREATE_WALLET', subOrg, { walletName: 'sub wallet', accounts: [ETH(0)] }),
+      subKey.stamper,
     )
+    expect(created.status, fieldsOf(created.json)).toBe(200)
     const subWallet = created.json.activity.result.createWalletResult.walletId as string
     const foreign = await svc.post(
       '/public/v1/submit/update_wallet',
@@ -139,7 +145,7 @@ describe('delete_wallet_accounts', () => {
 
 describe('update_organization_name', () => {
   it('renames the organization (its own users see it in whoami); a blank name is 400 naming parameters.organizationName', async () => {
-    const r = await client.updateOrganizationName({
+    const r = await subClient.updateOrganizationName({
       type: 'ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME',
       timestampMs: String(Date.now()),
       organizationId: subOrg,
@@ -150,6 +156,7 @@ describe('update_organization_name', () => {
     const blank = await svc.post(
       '/public/v1/submit/update_organization_name',
       submitBody('ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME', subOrg, { organizationName: '   ' }),
+      subKey.stamper,
     )
     expect(blank.status).toBe(400)
     expect(fieldsOf(blank.json)).toContain('parameters.organizationName')
