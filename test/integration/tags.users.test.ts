@@ -9,6 +9,8 @@ let org: string
 let subOrg: string
 let alice: string
 let bob: string
+/** The sub-organization's root user's key: only its own users act in it (custody, issue 31). */
+const subKey = newApiKey('s')
 
 const ts = () => String(Date.now())
 
@@ -38,7 +40,7 @@ beforeAll(async () => {
     organizationId: org,
     parameters: {
       subOrganizationName: 'tags sub',
-      rootUsers: [{ userName: 'sub root', apiKeys: [newApiKey('s').param], authenticators: [], oauthProviders: [] }],
+      rootUsers: [{ userName: 'sub root', apiKeys: [subKey.param], authenticators: [], oauthProviders: [] }],
       rootQuorumThreshold: 1,
     },
   })
@@ -117,7 +119,9 @@ describe('user tags', () => {
     const subTag = await svc.post(
       '/public/v1/submit/create_user_tag',
       submitBody('ACTIVITY_TYPE_CREATE_USER_TAG', subOrg, { userTagName: 'sub tag', userIds: [] }),
+      subKey.stamper,
     )
+    expect(subTag.status, JSON.stringify(subTag.json)).toBe(200)
     const subTagId = subTag.json.activity.result.createUserTagResult.userTagId as string
     const foreign = await svc.post(
       '/public/v1/submit/update_user_tag',
@@ -133,6 +137,7 @@ describe('user tags', () => {
     const crossUser = await svc.post(
       '/public/v1/submit/create_user_tag',
       submitBody('ACTIVITY_TYPE_CREATE_USER_TAG', subOrg, { userTagName: 'cross', userIds: [alice] }),
+      subKey.stamper,
     )
     expect(crossUser.status).toBe(404)
     const badTag = await svc.post(
