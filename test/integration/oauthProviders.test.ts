@@ -3,7 +3,8 @@
  * of an organization, or one user's) and delete_oauth_providers (all ids or none), with unknown
  * and other-organization ids answering the same 404 naming the field.
  */
-import type { TurnkeyClient } from '@turnkey/http'
+import { ApiKeyStamper } from '@turnkey/api-key-stamper'
+import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newApiKey } from './helpers/keys.js'
 import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
@@ -14,11 +15,15 @@ let rootOrg: string
 let orgId: string
 let olga: string
 let oscar: string
+/** The sub-organization's root users' API keys: only its own users act in it (custody). */
+const keys = { olga: newApiKey('olga'), oscar: newApiKey('oscar') }
+/** olga's client (@turnkey/http stamping with her key). */
+let olgaClient: TurnkeyClient
 
 const claims = (sub: string) => ({ iss: 'https://accounts.example', sub, aud: 'client-9' })
-const rootUser = (userName: string, providers: Array<{ providerName: string; oidcClaims: ReturnType<typeof claims> }>) => ({
+const rootUser = (userName: keyof typeof keys, providers: Array<{ providerName: string; oidcClaims: ReturnType<typeof claims> }>) => ({
   userName,
-  apiKeys: [{ ...newApiKey(userName).param, curveType: 'API_KEY_CURVE_P256' as const }],
+  apiKeys: [{ ...keys[userName].param, curveType: 'API_KEY_CURVE_P256' as const }],
   authenticators: [],
   oauthProviders: providers,
 })
@@ -27,6 +32,10 @@ beforeAll(async () => {
   svc = await startTestService()
   rootOrg = svc.admin.organizationId
   client = adminTurnkeyClient(svc)
+  olgaClient = new TurnkeyClient(
+    { baseUrl: svc.url },
+    new ApiKeyStamper({ apiPublicKey: keys.olga.publicKey, apiPrivateKey: keys.olga.privateKeyHex }),
+  )
   const res = await client.createSubOrganization({
     type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8',
     timestampMs: String(Date.now()),
@@ -91,12 +100,13 @@ describe('delete_oauth_providers', () => {
       const r = await svc.post(
         '/public/v1/submit/delete_oauth_providers',
         submitBody('ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS', orgId, { userId: olga, providerIds: [first?.providerId, wrong] }),
+        keys.olga.stamper,
       )
       expect(r.status).toBe(404)
       expect(r.json.message).toContain('parameters.providerIds[1]')
       expect(await providersOf(olga)).toHaveLength(2)
     }
-    const done = await client.deleteOauthProviders({
+    const done = await olgaClient.deleteOauthProviders({
       type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
       timestampMs: String(Date.now()),
       organizationId: orgId,
@@ -112,13 +122,15 @@ describe('delete_oauth_providers', () => {
 
   it("refuses an unknown user and another organization's user (404 naming parameters.userId)", async () => {
     const [p] = await providersOf(oscar)
-    for (const [organizationId, userId] of [
-      [orgId, crypto.randomUUID()],
-      [rootOrg, oscar],
+    // Each organization's own credential submits: olga's key in the sub-organization, the admin's in the root.
+    for (const [organizationId, userId, stamper] of [
+      [orgId, crypto.randomUUID(), keys.olga.stamper],
+      [rootOrg, oscar, svc.adminStamper],
     ] as const) {
       const r = await svc.post(
         '/public/v1/submit/delete_oauth_providers',
         submitBody('ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS', organizationId, { userId, providerIds: [p?.providerId] }),
+        stamper,
       )
       expect(r.status).toBe(404)
       expect(r.json.message).toContain('parameters.userId')
