@@ -212,7 +212,7 @@ describe('smart-contract interfaces through the official client', () => {
     }
   })
 
-  it('an organization reads and deletes only its own interfaces; a parent acts on its sub-organization', async () => {
+  it('an organization reads and deletes only its own interfaces; a parent reads its sub-organization but cannot act in it (custody)', async () => {
     const sub = await subOrganization('sci-sub')
     const mine = await create({ smartContractAddress: PROGRAM_ID, smartContractInterface: IDL, type: SOL, label: 'root idl' })
     const theirs = await create(
@@ -236,12 +236,16 @@ describe('smart-contract interfaces through the official client', () => {
       sub.stamper,
     )
     expectRefused(del, 'parameters.smartContractInterfaceId', 404)
-    // The root, acting in the sub-organization, does not find its own interface there either.
-    const rootInSub = await svc.post(
-      '/public/v1/submit/delete_smart_contract_interface',
-      submitBody('ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE', sub.id, { smartContractInterfaceId: mine }),
-    )
-    expectRefused(rootInSub, 'parameters.smartContractInterfaceId', 404)
+    // The root cannot act in the sub-organization at all (custody, issue 31): deleting its own
+    // interface there or the sub-organization's is 403 naming organizationId, and both stay.
+    for (const smartContractInterfaceId of [mine, theirs]) {
+      const rootInSub = await svc.post(
+        '/public/v1/submit/delete_smart_contract_interface',
+        submitBody('ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE', sub.id, { smartContractInterfaceId }),
+      )
+      expectRefused(rootInSub, 'organizationId', 403)
+      expect(rootInSub.json.details.find((d: any) => d.reason)?.reason).toBe('PERMISSION_DENIED')
+    }
     expect(
       (await client.getSmartContractInterface({ organizationId: root, smartContractInterfaceId: mine })).smartContractInterface.label,
     ).toBe('root idl')
