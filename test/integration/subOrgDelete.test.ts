@@ -54,9 +54,12 @@ async function newSubOrg(name: string, by = client, parent = root) {
   return { id, key, client: clientOf(key) }
 }
 
-/** A wallet with one Ethereum account in `orgId`, created by the parent's key. */
-async function newWallet(orgId: string) {
-  const r = await client.createWallet({
+/**
+ * A wallet with one Ethereum account in `orgId`, created by `by`: the organization's own user (only
+ * its users act in it, custody).
+ */
+async function newWallet(orgId: string, by: TurnkeyClient) {
+  const r = await by.createWallet({
     type: 'ACTIVITY_TYPE_CREATE_WALLET',
     timestampMs: ts(),
     organizationId: orgId,
@@ -71,8 +74,9 @@ async function newWallet(orgId: string) {
   return { walletId: result?.walletId as string, address: result?.addresses[0] as string }
 }
 
-async function newPrivateKey(orgId: string) {
-  const r = await client.createPrivateKeys({
+/** A private key in `orgId`, created by `by` (the organization's own user). */
+async function newPrivateKey(orgId: string, by: TurnkeyClient) {
+  const r = await by.createPrivateKeys({
     type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2',
     timestampMs: ts(),
     organizationId: orgId,
@@ -126,8 +130,8 @@ afterAll(async () => {
 describe('delete_sub_organization', () => {
   it('refuses (412) while a wallet or private key was never exported, naming them; then deletes once both are exported', async () => {
     const sub = await newSubOrg('export first')
-    const wallet = await newWallet(sub.id)
-    const privateKeyId = await newPrivateKey(sub.id)
+    const wallet = await newWallet(sub.id, sub.client)
+    const privateKeyId = await newPrivateKey(sub.id, sub.client)
 
     const refused = await refusal(deleteSubOrg(sub.id))
     expect(refused.code).toBe(GRPC.FAILED_PRECONDITION)
@@ -142,7 +146,8 @@ describe('delete_sub_organization', () => {
     // Nothing went: the sub-organization's own user still reads its wallet.
     expect((await sub.client.getWallets({ organizationId: sub.id })).wallets.map((w) => w.walletId)).toEqual([wallet.walletId])
 
-    await client.exportWallet({
+    // Exports are the sub-organization's own user's (a parent cannot export its keys: custody).
+    await sub.client.exportWallet({
       type: 'ACTIVITY_TYPE_EXPORT_WALLET',
       timestampMs: ts(),
       organizationId: sub.id,
@@ -152,7 +157,7 @@ describe('delete_sub_organization', () => {
     expect(onlyKey.code).toBe(GRPC.FAILED_PRECONDITION)
     expect(onlyKey.message).toContain(privateKeyId)
     expect(onlyKey.message).not.toContain(wallet.walletId)
-    await client.exportPrivateKey({
+    await sub.client.exportPrivateKey({
       type: 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY',
       timestampMs: ts(),
       organizationId: sub.id,
@@ -166,8 +171,8 @@ describe('delete_sub_organization', () => {
 
   it('with deleteWithoutExport deletes it anyway; afterwards its key, wallets, id and listing are gone, its history stays with the parent', async () => {
     const sub = await newSubOrg('gone')
-    const wallet = await newWallet(sub.id)
-    await newPrivateKey(sub.id)
+    const wallet = await newWallet(sub.id, sub.client)
+    await newPrivateKey(sub.id, sub.client)
     expect((await signWith(sub.id, wallet.address, sub.client)).activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
     expect((await client.getSubOrgIds({ organizationId: root })).organizationIds).toContain(sub.id)
 
@@ -261,7 +266,8 @@ describe('delete_sub_organization', () => {
     // What another instance sharing the database leaves behind: the tombstone, no local cache eviction.
     await svc.rt.db.query('UPDATE organizations SET deleted_at = $2 WHERE id = $1', [sub.id, Date.now()])
     expect((await refusal(client.getWallets({ organizationId: sub.id }))).code).toBe(GRPC.NOT_FOUND)
-    expect((await refusal(newWallet(sub.id))).code).toBe(GRPC.NOT_FOUND)
+    // The parent's submit is a 404 (the organization is gone) before any custody refusal.
+    expect((await refusal(newWallet(sub.id, client))).code).toBe(GRPC.NOT_FOUND)
   })
 
   it('every table with an organization_id column is purged, cascaded or kept by the deletion (store/organizations.ts)', async () => {
