@@ -1,5 +1,6 @@
 import { verifyTurnkeyWebhookSignature } from '@turnkey/crypto'
-import type { TurnkeyClient } from '@turnkey/http'
+import { ApiKeyStamper } from '@turnkey/api-key-stamper'
+import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { base64UrlDecode, bytesToHex } from '../../src/crypto/encoding.js'
 import { resolveConfig } from '../../src/service/config.js'
@@ -14,6 +15,9 @@ let svc: TestService
 let client: TurnkeyClient
 let org: string
 let subOrg: string
+/** The sub-organization's root user's key and client: only its own users act in it (custody, issue 31). */
+const subKey = newApiKey('s')
+let subClient: TurnkeyClient
 const receivers: WebhookReceiver[] = []
 
 const ts = () => String(Date.now())
@@ -27,8 +31,11 @@ async function receiver(statuses: number[] = []): Promise<WebhookReceiver> {
 
 type Sub = { eventType: string; filtersJson?: string; isActive?: boolean }
 
+/** The client of a user of `organizationId` (the root's admin, or the sub-organization's root user). */
+const clientIn = (organizationId: string) => (organizationId === subOrg ? subClient : client)
+
 async function createEndpoint(url: string, subscriptions: Sub[], organizationId = org, name = 'hook') {
-  const r = await client.createWebhookEndpoint({
+  const r = await clientIn(organizationId).createWebhookEndpoint({
     type: 'ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT',
     timestampMs: ts(),
     organizationId,
@@ -41,7 +48,7 @@ async function createEndpoint(url: string, subscriptions: Sub[], organizationId 
 
 /** A harmless activity in `organizationId`: a user tag. Returns its activity id. */
 async function touch(organizationId = org, name = `tag-${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
-  const r = await client.createUserTag({
+  const r = await clientIn(organizationId).createUserTag({
     type: 'ACTIVITY_TYPE_CREATE_USER_TAG',
     timestampMs: ts(),
     organizationId,
@@ -64,11 +71,15 @@ beforeAll(async () => {
     organizationId: org,
     parameters: {
       subOrganizationName: 'webhooks sub',
-      rootUsers: [{ userName: 'sub root', apiKeys: [newApiKey('s').param], authenticators: [], oauthProviders: [] }],
+      rootUsers: [{ userName: 'sub root', apiKeys: [subKey.param], authenticators: [], oauthProviders: [] }],
       rootQuorumThreshold: 1,
     },
   })
   subOrg = r.activity.result.createSubOrganizationResultV8?.subOrganizationId as string
+  subClient = new TurnkeyClient(
+    { baseUrl: svc.url },
+    new ApiKeyStamper({ apiPublicKey: subKey.publicKey, apiPrivateKey: subKey.privateKeyHex }),
+  )
 })
 afterAll(async () => {
   await svc?.stop()
@@ -183,6 +194,7 @@ describe('webhook endpoints', () => {
         name: 's',
         subscriptions: [{ eventType: 'SEND_TRANSACTION_STATUS_UPDATES' }],
       }),
+      subKey.stamper,
     )
     expect(denied.status).toBe(403)
     expect(JSON.stringify(denied.json)).toContain('parameters.subscriptions[0].eventType')
@@ -190,6 +202,7 @@ describe('webhook endpoints', () => {
     const foreign = await svc.post(
       '/public/v1/submit/update_webhook_endpoint',
       submitBody('ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT', subOrg, { endpointId: parentEndpoint.endpointId, name: 'mine' }),
+      subKey.stamper,
     )
     expect(foreign.status).toBe(404)
     expect((await client.listWebhookEndpoints({ organizationId: subOrg })).webhookEndpoints).toEqual([])
@@ -436,28 +449,31 @@ describe('consensus', () => {
       }),
     )
     const council = r.json.activity.result.createSubOrganizationResultV8.subOrganizationId as string
-    const rx = await receiver()
-    await createEndpoint(
-      rx.url,
-      [{ eventType: 'ACTIVITY_UPDATES', filtersJson: '{"activityTypes":["ACTIVITY_TYPE_CREATE_USER_TAG"]}' }],
-      council,
-    )
-    const propose = async (name: string) =>
-      (
-        await svc.post(
-          '/public/v1/submit/create_user_tag',
-          submitBody('ACTIVITY_TYPE_CREATE_USER_TAG', council, { userTagName: name, userIds: [] }),
-          keys[0]?.stamper,
-        )
-      ).json.activity as { id: string; fingerprint: string; status: string }
+    const propose = async (op: string, type: string, parameters: unknown) =>
+      (await svc.post(`/public/v1/submit/${op}`, submitBody(type, council, parameters), keys[0]?.stamper)).json.activity as {
+        id: string
+        fingerprint: string
+        status: string
+      }
     const vote = (kind: 'approve' | 'reject', fingerprint: string, voter = keys[1]) =>
       svc.post(
         `/public/v1/submit/${kind}_activity`,
         submitBody(kind === 'approve' ? 'ACTIVITY_TYPE_APPROVE_ACTIVITY' : 'ACTIVITY_TYPE_REJECT_ACTIVITY', council, { fingerprint }),
         voter?.stamper,
       )
-    const yes = await propose('approved')
-    const no = await propose('rejected')
+    // The council's endpoint is made by the council itself, two of its members agreeing (custody).
+    const rx = await receiver()
+    const endpoint = await propose('create_webhook_endpoint', 'ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT', {
+      url: rx.url,
+      name: 'hook',
+      subscriptions: [{ eventType: 'ACTIVITY_UPDATES', filtersJson: '{"activityTypes":["ACTIVITY_TYPE_CREATE_USER_TAG"]}' }],
+    })
+    expect(endpoint.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
+    expect((await vote('approve', endpoint.fingerprint)).status).toBe(200)
+    expect((await client.listWebhookEndpoints({ organizationId: council })).webhookEndpoints.map((e) => e.url)).toEqual([rx.url])
+    const proposeTag = (name: string) => propose('create_user_tag', 'ACTIVITY_TYPE_CREATE_USER_TAG', { userTagName: name, userIds: [] })
+    const yes = await proposeTag('approved')
+    const no = await proposeTag('rejected')
     expect(yes.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
     expect((await vote('approve', yes.fingerprint)).status).toBe(200)
     // One rejection leaves the threshold reachable (no status change, no event); the second ends it.
