@@ -12,6 +12,7 @@ import { encryptToTargetBundle } from '../../src/crypto/signedBundle.js'
 import { createApiKeyStamper } from '../../src/crypto/stamp.js'
 import { p256 } from '@noble/curves/nist.js'
 import { authenticatorParam, createSoftAuthenticator, randomChallenge } from '../helpers/softAuthenticator.js'
+import { newApiKey } from './helpers/keys.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
 const S = '/public/v1/submit/'
@@ -24,6 +25,8 @@ let subOrgId: string
 let subUserId: string
 const email = 'alice@example.com'
 const phone = '+15555550123'
+/** alice's own API key: only her organization's users add credentials in it (custody). */
+const aliceKey = newApiKey('alice')
 
 type Msg = { id: string; channel: string; to: string; from: string; subject: string; text: string; html: string; createdAt: string }
 
@@ -91,7 +94,9 @@ beforeAll(async () => {
   rootOrgId = svc.admin.organizationId
   const res = await submit('create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', rootOrgId, {
     subOrganizationName: 'alice org',
-    rootUsers: [{ userName: 'alice', userEmail: email, userPhoneNumber: phone, apiKeys: [], authenticators: [], oauthProviders: [] }],
+    rootUsers: [
+      { userName: 'alice', userEmail: email, userPhoneNumber: phone, apiKeys: [aliceKey.param], authenticators: [], oauthProviders: [] },
+    ],
     rootQuorumThreshold: 1,
   })
   expect(res.status).toBe(200)
@@ -364,11 +369,19 @@ describe('update_allowed_origins and create_read_write_session', () => {
     expect(bad.json.message).toContain('parameters.allowedOrigins[0]')
     const soft = createSoftAuthenticator({ rpId: 'wallet.example', origin: 'https://wallet.example' })
     const add = () =>
-      submit('create_authenticators', 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2', subOrgId, {
-        authenticators: [authenticatorParam(soft, randomChallenge(), 'web passkey')],
-        userId: subUserId,
-      })
-    expect((await add()).status).toBe(400)
+      submit(
+        'create_authenticators',
+        'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+        subOrgId,
+        {
+          authenticators: [authenticatorParam(soft, randomChallenge(), 'web passkey')],
+          userId: subUserId,
+        },
+        aliceKey.stamper,
+      )
+    const refused = await add()
+    expect(refused.status, JSON.stringify(refused.json)).toBe(400)
+    expect(refused.json.message).toContain('parameters.authenticators[0]')
     const ok = await submit('update_allowed_origins', 'ACTIVITY_TYPE_UPDATE_ALLOWED_ORIGINS', rootOrgId, {
       allowedOrigins: ['https://wallet.example'],
     })
