@@ -105,19 +105,21 @@ describe('custody: the parent organization cannot act inside a user organization
     expect(subOrgId).toBeTruthy()
   })
 
+  const signBody = () => ({
+    type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' as const,
+    timestampMs: String(Date.now()),
+    organizationId: subOrgId,
+    parameters: {
+      signWith: address,
+      payload: 'ab'.repeat(32),
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL' as const,
+      hashFunction: 'HASH_FUNCTION_NO_OP' as const,
+    },
+  })
+
   it('the root admin key cannot sign with, export, or add a key to the user wallet (official client), the user can', async () => {
     const attacker = generateP256KeyPair()
-    const sign = admin.signRawPayload({
-      type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
-      timestampMs: String(Date.now()),
-      organizationId: subOrgId,
-      parameters: {
-        signWith: address,
-        payload: 'ab'.repeat(32),
-        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
-        hashFunction: 'HASH_FUNCTION_NO_OP',
-      },
-    })
+    const sign = admin.signRawPayload(signBody())
     await expect(sign).rejects.toMatchObject({ name: 'TurnkeyRequestError', code: 7 })
     const exported = admin.exportWallet({
       type: 'ACTIVITY_TYPE_EXPORT_WALLET',
@@ -142,17 +144,7 @@ describe('custody: the parent organization cannot act inside a user organization
     const keys = await admin.getApiKeys({ organizationId: subOrgId, userId: ownerId })
     expect(keys.apiKeys.map((k) => k.credential.publicKey)).toEqual([userKey.publicKey])
 
-    const own = await clientOf(userKey).signRawPayload({
-      type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
-      timestampMs: String(Date.now()),
-      organizationId: subOrgId,
-      parameters: {
-        signWith: address,
-        payload: 'ab'.repeat(32),
-        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
-        hashFunction: 'HASH_FUNCTION_NO_OP',
-      },
-    })
+    const own = await clientOf(userKey).signRawPayload(signBody())
     expect(own.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
   })
 
