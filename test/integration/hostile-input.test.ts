@@ -92,18 +92,30 @@ describe('text the database cannot store', () => {
 })
 
 describe('values too large for the database', () => {
-  it('an otpId too large for its index is a 400 naming it, and no activity is recorded', async () => {
+  it('an otpId of any size that names no OTP is a 404 naming it, checked before anything else; never a 500', async () => {
+    // Migration 019 dropped the index that held otpIds (activities_otp_id): a huge otpId is no longer
+    // too large for the database, only an id of no OTP, whichever verify_otp version carries it and
+    // whatever else is wrong with the request (an unreadable bundle, a malformed public key).
     const before = await svc.post(`${Q}list_activities`, { organizationId: org }, key.stamper)
     for (const otpId of [noise(10_000), noise(200_000)]) {
-      const r = await svc.post(
+      const v2 = await svc.post(
         `${S}verify_otp`,
         submitBody('ACTIVITY_TYPE_VERIFY_OTP_V2', org, { otpId, encryptedOtpBundle: 'x' }),
         key.stamper,
       )
-      expectFieldError(r, 400, 'parameters.otpId')
+      expectFieldError(v2, 404, 'parameters.otpId')
+      const v1 = await svc.post(
+        `${S}verify_otp`,
+        submitBody('ACTIVITY_TYPE_VERIFY_OTP', org, { otpId, otpCode: '123456', publicKey: 'not a key' }),
+        key.stamper,
+      )
+      expectFieldError(v1, 404, 'parameters.otpId')
     }
+    // Each refusal is recorded as a FAILED activity (A2), as any refused activity is; nothing else.
     const after = await svc.post(`${Q}list_activities`, { organizationId: org }, key.stamper)
-    expect(after.json.activities).toHaveLength(before.json.activities.length)
+    const known = new Set((before.json.activities as Array<{ id: string }>).map((a) => a.id))
+    const added = (after.json.activities as Array<{ id: string; status: string }>).filter((a) => !known.has(a.id))
+    expect(added.map((a) => a.status)).toEqual(Array(4).fill('ACTIVITY_STATUS_FAILED'))
   })
 
   it('a user e-mail too large for its index is a 400 naming it, and the activity commits nothing', async () => {

@@ -4,7 +4,8 @@ import { SigilError, invalidField } from '../../api/errors.js'
 import { utf8Decode } from '../../crypto/encoding.js'
 import { signVerificationToken } from '../../crypto/jwt.js'
 import { decryptEnvelope } from '../../crypto/signedBundle.js'
-import { consumeOtp } from '../otp/consume.js'
+import { spendableOtp, spendOtp } from '../otp/consume.js'
+import type { OtpRow } from '../store/otps.js'
 import { compressedKeyHex, expirySeconds } from './shared/sessionKeys.js'
 import type { ActivityContext, ActivityHandler } from './types.js'
 
@@ -12,10 +13,11 @@ import type { ActivityContext, ActivityHandler } from './types.js'
 const TOKEN_DEFAULT_SECONDS = 3600
 const TOKEN_MAX_SECONDS = 86400
 
-async function tokenFor(ctx: ActivityContext, otpId: string, code: string, publicKey: string | undefined, expiration: string | undefined) {
+/** Spends `otp` (found by spendableOtp, the first check of either version) with `code`, for a verification token. */
+async function tokenFor(ctx: ActivityContext, found: OtpRow, code: string, publicKey: string | undefined, expiration: string | undefined) {
   const seconds = expirySeconds(expiration, 'parameters.expirationSeconds', TOKEN_DEFAULT_SECONDS)
   if (seconds > TOKEN_MAX_SECONDS) throw invalidField('parameters.expirationSeconds', `must not exceed ${TOKEN_MAX_SECONDS}`)
-  const otp = await consumeOtp(ctx, otpId, code)
+  const otp = await spendOtp(ctx, found, code)
   const verificationToken = signVerificationToken({
     claims: {
       exp: String(ctx.now + seconds * 1000),
@@ -38,14 +40,17 @@ async function tokenFor(ctx: ActivityContext, otpId: string, code: string, publi
  * @throws OTP_EXPIRED when the OTP has already been used, has expired or has had its 5 attempts (counted before each check, atomically)
  * @throws OTP_INVALID when parameters.otpCode is not the OTP's code
  */
-export const handlerV1: ActivityHandler<z.infer<typeof verifyOtpV1.parameters>> = (ctx, p) =>
-  tokenFor(
+export const handlerV1: ActivityHandler<z.infer<typeof verifyOtpV1.parameters>> = async (ctx, p) => {
+  // The otpId first: an id of no OTP (of any size) is a 404 naming it, whatever else is wrong.
+  const otp = await spendableOtp(ctx, p.otpId)
+  return tokenFor(
     ctx,
-    p.otpId,
+    otp,
     p.otpCode,
     p.publicKey === undefined ? undefined : compressedKeyHex(p.publicKey, 'parameters.publicKey'),
     p.expirationSeconds,
   )
+}
 
 /**
  * verify_otp V2: `encryptedOtpBundle` is HPKE to the service's OTP key (made by @turnkey/crypto
@@ -58,6 +63,8 @@ export const handlerV1: ActivityHandler<z.infer<typeof verifyOtpV1.parameters>> 
  * @throws OTP_INVALID when the bundle's otp_code is not the OTP's code
  */
 export const handlerV2: ActivityHandler<z.infer<typeof verifyOtp.parameters>> = async (ctx, p) => {
+  // The otpId before the bundle: an id of no OTP (of any size) is a 404 naming it, not a bundle error.
+  const otp = await spendableOtp(ctx, p.otpId)
   const opened = await decryptEnvelope({ envelope: p.encryptedOtpBundle, privateKey: ctx.rt.keys.otpTarget.privateKey })
   if (!opened.ok) throw new SigilError('BUNDLE_INVALID', 'parameters.encryptedOtpBundle: cannot be decrypted by this service')
   let inner: { otp_code?: unknown; public_key?: unknown }
@@ -71,5 +78,5 @@ export const handlerV2: ActivityHandler<z.infer<typeof verifyOtp.parameters>> = 
   }
   const publicKey =
     typeof inner.public_key === 'string' ? compressedKeyHex(inner.public_key, 'parameters.encryptedOtpBundle.public_key') : undefined
-  return tokenFor(ctx, p.otpId, inner.otp_code, publicKey, p.expirationSeconds)
+  return tokenFor(ctx, otp, inner.otp_code, publicKey, p.expirationSeconds)
 }

@@ -49,12 +49,14 @@ export async function claimOtpAttempt(
 }
 
 /**
- * Checks a code against an OTP and spends it (issues 5, 31): it must exist for this organization
- * (or an ancestor) and the submitter's organization (or an ancestor of it: a sub-organization does
- * not spend its parent's OTPs), have been started on a path this activity spends, be unused,
- * unexpired, have had this attempt claimed (claimOtpAttempt, at most 5), and match in constant time.
+ * The OTP `otpId` names, row-locked for the rest of the transaction, if this activity may spend it
+ * (issues 5, 31): it must exist for this organization (or an ancestor) and the submitter's
+ * organization (or an ancestor of it: a sub-organization does not spend its parent's OTPs), have
+ * been started on a path this activity spends, be unused, unexpired and have had this attempt
+ * claimed (claimOtpAttempt, at most 5). Every spender checks this before anything else it is given
+ * (a bundle, a key), so an id of no OTP, whatever its size, is the same 404 naming parameters.otpId.
  */
-export async function consumeOtp(ctx: ActivityContext, otpId: string, code: string): Promise<OtpRow> {
+export async function spendableOtp(ctx: ActivityContext, otpId: string): Promise<OtpRow> {
   const otp = await lockOtp(ctx.tx, otpId)
   if (
     !otp ||
@@ -71,10 +73,20 @@ export async function consumeOtp(ctx: ActivityContext, otpId: string, code: stri
   if (otp.attempts > MAX_WRONG_ATTEMPTS) throw new SigilError('OTP_EXPIRED', TOO_MANY)
   // Every check of a code is counted before it runs; a path that skipped the claim fails closed.
   if (otp.attempts < 1) throw new SigilError('INTERNAL', 'OTP attempt was not counted')
+  return otp
+}
+
+/** Checks a code against an OTP found by {@link spendableOtp}, in constant time, and spends it. */
+export async function spendOtp(ctx: ActivityContext, otp: OtpRow, code: string): Promise<OtpRow> {
   const typed = normaliseOtpInput(code, otp.alphanumeric)
-  if (!otpCodeMatches(otpHashKey(ctx.rt.keys.otpTarget.privateKey), otpId, typed, otp.code_hash)) {
+  if (!otpCodeMatches(otpHashKey(ctx.rt.keys.otpTarget.privateKey), otp.id, typed, otp.code_hash)) {
     throw new SigilError('OTP_INVALID', INVALID_OTP_MESSAGE)
   }
-  await markOtpUsed(ctx.tx, otpId, ctx.now)
+  await markOtpUsed(ctx.tx, otp.id, ctx.now)
   return otp
+}
+
+/** Checks a code against the OTP `otpId` names and spends it: {@link spendableOtp}, then {@link spendOtp}. */
+export async function consumeOtp(ctx: ActivityContext, otpId: string, code: string): Promise<OtpRow> {
+  return spendOtp(ctx, await spendableOtp(ctx, otpId), code)
 }
