@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import { newApiKey } from '../integration/helpers/keys'
 import { startTestService, submitBody, type TestService } from '../integration/helpers/service'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
-import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+import { callBackground, configureService, createAccountWithOwnerKey, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
 
 describe('popup: on-ramp purchase and approving an activity that waits for consensus', () => {
   let svc: TestService
@@ -11,6 +11,7 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
   let page: Page
   let organizationId = ''
   let userId = ''
+  let owner: Awaited<ReturnType<typeof createAccountWithOwnerKey>>['owner']
   const email = `buyer-${Date.now()}@example.test`
 
   beforeAll(async () => {
@@ -18,9 +19,13 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
     ext = await launchExtension()
     page = await openPopup(ext)
     await configureService(page, svc.url)
+    // The account, with a key of the test's own beside the extension's (custody: the admin only reads there).
+    const account = await createAccountWithOwnerKey(svc, email)
+    owner = account.owner
     await loginByEmailOtp(page, svc.url, email)
     const session = (await callBackground(page, 'getStatus')).result.session
     organizationId = session.organizationId
+    expect(organizationId).toBe(account.organizationId)
     userId = session.userId
   })
 
@@ -70,19 +75,21 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
   })
 
   it('approves an activity in CONSENSUS_NEEDED from the popup, and it completes', async () => {
-    // A second root user (API key K2), then a 2-of-2 quorum; both set up by the parent's admin.
+    // A second root user (API key K2), then a 2-of-2 quorum; both set up with the user's own key.
     const k2 = newApiKey('second member')
     const users = await svc.post(
       '/public/v1/submit/create_users',
       submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', organizationId, {
         users: [{ userName: 'second', apiKeys: [k2.param], authenticators: [], oauthProviders: [], userTags: [] }],
       }),
+      owner.stamper,
     )
     expect(users.status, JSON.stringify(users.json)).toBe(200)
     const secondId = users.json.activity.result.createUsersResult.userIds[0]
     const quorum = await svc.post(
       '/public/v1/submit/update_root_quorum',
       submitBody('ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', organizationId, { threshold: 2, userIds: [userId, secondId] }),
+      owner.stamper,
     )
     expect(quorum.status, JSON.stringify(quorum.json)).toBe(200)
     const { json: wallets } = await svc.post('/public/v1/query/list_wallets', { organizationId })

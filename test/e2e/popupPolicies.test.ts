@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { newApiKey } from '../integration/helpers/keys'
 import { startTestService, submitBody, type TestService } from '../integration/helpers/service'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
-import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+import { callBackground, configureService, createAccountWithOwnerKey, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
 
 describe('popup: activities decided by policies', () => {
   let svc: TestService
@@ -17,6 +17,7 @@ describe('popup: activities decided by policies', () => {
   let page: Page
   let organizationId = ''
   let userId = ''
+  let owner: Awaited<ReturnType<typeof createAccountWithOwnerKey>>['owner']
   let address = ''
   const email = `policies-${Date.now()}@example.test`
   const bob = newApiKey('bob')
@@ -26,16 +27,21 @@ describe('popup: activities decided by policies', () => {
     ext = await launchExtension()
     page = await openPopup(ext)
     await configureService(page, svc.url)
+    // The account, with a key of the test's own beside the extension's (custody: the admin only reads there).
+    const account = await createAccountWithOwnerKey(svc, email)
+    owner = account.owner
     await loginByEmailOtp(page, svc.url, email)
     const session = (await callBackground(page, 'getStatus')).result.session
     organizationId = session.organizationId
+    expect(organizationId).toBe(account.organizationId)
     userId = session.userId
-    // Bob, outside the root quorum of the logged-in user's organization (set up by the parent's admin).
+    // Bob, outside the root quorum of the logged-in user's organization (set up with the user's own key).
     const users = await svc.post(
       '/public/v1/submit/create_users',
       submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', organizationId, {
         users: [{ userName: 'bob', apiKeys: [bob.param], authenticators: [], oauthProviders: [], userTags: [] }],
       }),
+      owner.stamper,
     )
     expect(users.status, JSON.stringify(users.json)).toBe(200)
     const { json: wallets } = await svc.post('/public/v1/query/list_wallets', { organizationId })
@@ -55,6 +61,7 @@ describe('popup: activities decided by policies', () => {
     const r = await svc.post(
       '/public/v1/submit/create_policy',
       submitBody('ACTIVITY_TYPE_CREATE_POLICY_V3', organizationId, { policyName, effect, condition, consensus, notes: '' }),
+      owner.stamper,
     )
     expect(r.status, JSON.stringify(r.json)).toBe(200)
   }

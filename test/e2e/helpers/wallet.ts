@@ -6,6 +6,9 @@
 import { mkdir } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
+import { DEFAULT_WALLET } from '../../../src/api/defaultWallet'
+import { newApiKey } from '../../integration/helpers/keys'
+import { submitBody, type TestService } from '../../integration/helpers/service'
 import type { LaunchedExtension } from './browser'
 
 /** Where screenshots go (gitignored). */
@@ -106,6 +109,27 @@ export async function loginByEmailOtp(
   if (shots.code) await shot(page, shots.code)
   await page.getByRole('button', { name: 'Log in' }).click()
   await page.locator('#status[data-logged-in="true"]').waitFor({ timeout: 20_000 })
+}
+
+/**
+ * An account for `email` made by the operator (the root organization, whose contacts count as
+ * verified) with one more credential of the test's own, `owner`, for the user's root user: a test
+ * that needs to act inside the user's organization beside the extension (custody, issue 31: the
+ * operator's admin key only reads there). The extension then logs into it by email code.
+ */
+export async function createAccountWithOwnerKey(svc: TestService, email: string) {
+  const owner = newApiKey('test owner')
+  const r = await svc.post(
+    '/public/v1/submit/create_sub_organization',
+    submitBody('ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', svc.admin.organizationId, {
+      subOrganizationName: email,
+      rootUsers: [{ userName: email, userEmail: email, apiKeys: [owner.param], authenticators: [], oauthProviders: [] }],
+      rootQuorumThreshold: 1,
+      wallet: DEFAULT_WALLET,
+    }),
+  )
+  if (r.status !== 200) throw new Error(`create_sub_organization: ${JSON.stringify(r.json)}`)
+  return { organizationId: r.json.activity.result.createSubOrganizationResultV8.subOrganizationId as string, owner }
 }
 
 /** Count keys in the extension's IndexedDB key store, evaluated in the service worker. */
