@@ -8,15 +8,23 @@
  * `consensus` holds over the approvers so far. An ALLOW policy whose condition holds but whose
  * consensus does not yet → `OUTCOME_REQUIRES_CONSENSUS` (the activity waits for votes). A policy
  * whose expression errors is `OUTCOME_ERROR`. An ALLOW that errors never allows. A DENY that errors
- * fails closed (issue 31: "an evaluation error denies", never skipped), denying the activity,
- * except for `MISSING_FIELD`: a field the activity does not carry at all (a DENY on `eth.tx` read
- * for a sign_raw_payload, the docs' `wallet.id == … || private_key.id == …` that "always errors"),
- * where the policy does not apply. A namespace the activity carries but that could not be read is
- * `UNREADABLE_FIELD`, not missing. An exhausted step budget denies whatever the effect: a policy
- * too costly to evaluate must not be skipped.
+ * fails closed (issue 31: "an evaluation error denies", never skipped), denying the activity.
+ * `MISSING_FIELD` (a field the activity does not carry at all: `eth.tx` for a sign_raw_payload, the
+ * `parsed_instruction_data` of an instruction without an IDL) is where a DENY may not apply, but
+ * only when the missing field matters: the language does not short circuit, so a DENY that ends in
+ * `MISSING_FIELD` is evaluated again in three-valued logic (`evaluateThreeValued`: missing is
+ * unknown, `false && ?` is false, `true || ?` true, `any(…)` true if an element is…). Definitely
+ * true → the DENY applies; definitely false → it does not; unknown → it does not apply (the docs'
+ * `wallet.id == … || private_key.id == …` that "always errors" when neither matches); any other
+ * error met on the way (an unreadable field a missing one came before) → fail closed. The second
+ * pass costs from the same step budget. A namespace the activity carries but that could not be
+ * read is `UNREADABLE_FIELD`, not missing. An exhausted step budget denies whatever the effect: a
+ * policy too costly to evaluate must not be skipped. ALLOW policies are evaluated once: an ALLOW
+ * never allows on a missing field.
  */
 import type { EvalError } from './errors.js'
-import { evaluate } from './evaluate.js'
+import type { Expr } from './ast.js'
+import { evaluate, evaluateThreeValued } from './evaluate.js'
 import { DEFAULT_STEP_BUDGET } from './limits.js'
 import type { ParsedPolicy } from './policy.js'
 import type { PolicyContext } from './types/namespaces.js'
@@ -114,11 +122,49 @@ function failed(policyId: string, expression: 'condition' | 'consensus' | 'time'
 }
 
 /**
- * Evaluate one policy within `budget` steps: time, then condition, then consensus. No closures
- * here: this runs once per policy per activity, and the service's loader names each closure it
- * creates (a property definition per call).
+ * Evaluate one policy within `budget` steps: time, then condition, then consensus. A DENY whose
+ * evaluation ends in `MISSING_FIELD` is decided again in three-valued logic (`denyThreeValued`),
+ * from the same budget. No closures here: this runs once per policy per activity, and the
+ * service's loader names each closure it creates (a property definition per call).
  */
 export function evaluatePolicy(policy: DecisionPolicy, context: PolicyContext, budget: number): PolicyEvaluation {
+  const record = evaluateTwoValued(policy, context, budget)
+  if (policy.effect !== 'EFFECT_DENY' || record.error?.code !== 'MISSING_FIELD') return record
+  return denyThreeValued(policy, context, budget, record)
+}
+
+/**
+ * A DENY whose evaluation (`first`) ended in `MISSING_FIELD`, decided in three-valued logic from the
+ * expression that failed on (those before it held): time, condition, consensus, each true, false
+ * or unknown. One false → the policy does not apply (`OUTCOME_TIME_INACTIVE` / `_DENY_IMPLICIT`, as
+ * for a two-valued false); all true → `OUTCOME_DENY_EXPLICIT`; else unknown → `first` (the
+ * `MISSING_FIELD` record: does not apply). Any other error → that error (the DENY fails closed).
+ */
+function denyThreeValued(policy: DecisionPolicy, context: PolicyContext, budget: number, first: PolicyEvaluation): PolicyEvaluation {
+  const id = policy.policyId
+  const failedOn = first.error?.expression
+  let steps = first.steps
+  let unknown = false
+  const exprs: Array<['time' | 'condition' | 'consensus', Expr | undefined]> = [
+    ['time', policy.parsed.time],
+    ['condition', policy.parsed.condition],
+    ['consensus', policy.parsed.consensus],
+  ]
+  let reached = false
+  for (const [which, expr] of exprs) {
+    reached ||= which === failedOn
+    if (!reached || expr === undefined) continue
+    const r = evaluateThreeValued(expr, context, { stepBudget: Math.max(0, budget - steps) })
+    steps += r.steps
+    if (!r.ok) return failed(id, which, r.error, steps)
+    if (r.value === false) return { policyId: id, outcome: which === 'time' ? 'OUTCOME_TIME_INACTIVE' : 'OUTCOME_DENY_IMPLICIT', steps }
+    if (r.value === 'unknown') unknown = true
+  }
+  return unknown ? { ...first, steps } : { policyId: id, outcome: 'OUTCOME_DENY_EXPLICIT', steps }
+}
+
+/** `evaluatePolicy` in the language's own (two-valued, no short circuit) semantics. */
+function evaluateTwoValued(policy: DecisionPolicy, context: PolicyContext, budget: number): PolicyEvaluation {
   const { time: timeExpr, condition: conditionExpr, consensus: consensusExpr } = policy.parsed
   const id = policy.policyId
   let steps = 0

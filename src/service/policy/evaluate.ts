@@ -9,6 +9,12 @@
  * between values of different types are false / true; ordering or `in` on the wrong types is
  * `TYPE_MISMATCH`. Integers are bigint (u256 wei values compare exactly).
  *
+ * `evaluateThreeValued` is the same language in Kleene logic, for a DENY policy that met a missing
+ * field (decide.ts, issue 31): a missing field is unknown, `false && ?` is false, `true || ?` true,
+ * `any` true on a true element, `all` false on a false one; every operand is still evaluated, so any
+ * other error anywhere is still the result. It is compiled separately (only when needed), so the
+ * closures of `evaluate` carry no check of it.
+ *
  * Each parsed expression is compiled once (on its first evaluation) into closures, one per node,
  * that count the same steps in the same order as a walk of the tree; a missing field, the usual
  * error of a policy written for another activity type, is returned up the closures rather than
@@ -34,6 +40,12 @@ export type EvalResult = { ok: true; value: boolean; steps: number } | { ok: fal
 /** Options of `evaluate`. */
 export type EvaluateOptions = { stepBudget?: number }
 
+/**
+ * Result of `evaluateThreeValued`: a missing field is `'unknown'` rather than an error; any other
+ * error (an unreadable field, a type mismatch, the budget…) anywhere in the expression is the result.
+ */
+export type ThreeValuedResult = { ok: true; value: boolean | 'unknown'; steps: number } | { ok: false; error: EvalError; steps: number }
+
 class EvalFailure {
   constructor(
     readonly code: EvalErrorCode,
@@ -42,7 +54,8 @@ class EvalFailure {
   ) {}
 }
 
-type Frame = { readonly name: string; readonly value: Value; readonly parent: Frame | undefined }
+/** A bound variable; `FAILED` only in a three-valued pass (an element that could not be read: unknown). */
+type Frame = { readonly name: string; readonly value: Out; readonly parent: Frame | undefined }
 
 /**
  * What a compiled expression returns when a field or keyword it reads is missing (the common error:
@@ -231,11 +244,13 @@ type Code = (ev: Evaluator, frame: Frame | undefined) => Out
 
 /** Compiled code per parsed expression (parsed expressions are immutable and cached by the engine). */
 const compiled = new WeakMap<Expr, Code>()
+/** The same, compiled for the three-valued pass (compiled only for a DENY that met a missing field). */
+const compiledKleene = new WeakMap<Expr, Code>()
 
 const NO_SCOPE: ReadonlySet<string> = new Set()
 
 /** Compiles `e`, in which the names of `scope` are variables bound by an enclosing any / all / filter. */
-function compile(e: Expr, scope: ReadonlySet<string>): Code {
+function compile(e: Expr, scope: ReadonlySet<string>, kleene: boolean): Code {
   const at = e.offset
   switch (e.kind) {
     case 'bool':
@@ -269,7 +284,20 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
       }
     }
     case 'list': {
-      const items = e.items.map((item) => compile(item, scope))
+      const items = e.items.map((item) => compile(item, scope, kleene))
+      if (kleene) {
+        return (ev, frame) => {
+          ev.step(at)
+          const out: Value[] = []
+          let unknown = false
+          for (const item of items) {
+            const v = item(ev, frame)
+            if (v === FAILED) unknown = true
+            else out.push(v)
+          }
+          return unknown ? FAILED : out
+        }
+      }
       return (ev, frame) => {
         ev.step(at)
         const out: Value[] = []
@@ -297,7 +325,7 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
       }
     }
     case 'member': {
-      const object = compile(e.object, scope)
+      const object = compile(e.object, scope, kleene)
       const { name, nameOffset } = e
       return (ev, frame) => {
         ev.step(at)
@@ -306,13 +334,13 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
       }
     }
     case 'index': {
-      const object = compile(e.object, scope)
-      const index = compile(e.index, scope)
+      const object = compile(e.object, scope, kleene)
+      const index = compile(e.index, scope, kleene)
       const indexAt = e.index.offset
       return (ev, frame) => {
         ev.step(at)
         const obj = object(ev, frame)
-        if (obj === FAILED) return obj
+        if (obj === FAILED) return kleene ? rest(ev, frame, obj, index) : obj
         const key = index(ev, frame)
         if (key === FAILED) return key
         if (Array.isArray(obj) || typeof obj === 'string') {
@@ -328,17 +356,17 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
       }
     }
     case 'slice': {
-      const object = compile(e.object, scope)
-      const start = compile(e.start, scope)
-      const end = compile(e.end, scope)
+      const object = compile(e.object, scope, kleene)
+      const start = compile(e.start, scope, kleene)
+      const end = compile(e.end, scope, kleene)
       const startAt = e.start.offset
       const endAt = e.end.offset
       return (ev, frame) => {
         ev.step(at)
         const obj = object(ev, frame)
-        if (obj === FAILED) return obj
+        if (obj === FAILED) return kleene ? rest(ev, frame, obj, start, end) : obj
         const first = start(ev, frame)
-        if (first === FAILED) return first
+        if (first === FAILED) return kleene ? rest(ev, frame, first, end) : first
         const from = ev.int(first, startAt, 'a slice start')
         const last = end(ev, frame)
         if (last === FAILED) return last
@@ -358,7 +386,7 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
       }
     }
     case 'not': {
-      const operand = compile(e.operand, scope)
+      const operand = compile(e.operand, scope, kleene)
       const operandAt = e.operand.offset
       return (ev, frame) => {
         ev.step(at)
@@ -367,7 +395,7 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
       }
     }
     case 'neg': {
-      const operand = compile(e.operand, scope)
+      const operand = compile(e.operand, scope, kleene)
       const operandAt = e.operand.offset
       return (ev, frame) => {
         ev.step(at)
@@ -376,11 +404,18 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
       }
     }
     case 'logical': {
-      // No short circuit: every operand is evaluated, an error in any is the expression's error.
-      const operands = e.operands.map((o) => compile(o, scope))
+      // No short circuit: every operand is evaluated, an error in any is the expression's error
+      // (a three-valued pass too, but there a missing operand is unknown: `logicalKleene`).
+      const operands = e.operands.map((o) => compile(o, scope, kleene))
       const offsets = e.operands.map((o) => o.offset)
       const and = e.op === '&&'
       const what = `an operand of '${e.op}'`
+      if (kleene) {
+        return (ev, frame) => {
+          ev.step(at)
+          return logicalKleene(ev, frame, operands, offsets, and, what)
+        }
+      }
       return (ev, frame) => {
         ev.step(at)
         let result = and
@@ -394,8 +429,8 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
       }
     }
     case 'compare': {
-      const left = compile(e.left, scope)
-      const right = compile(e.right, scope)
+      const left = compile(e.left, scope, kleene)
+      const right = compile(e.right, scope, kleene)
       const op = e.op
       const rightAt = e.right.offset
       switch (op) {
@@ -403,7 +438,7 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
           return (ev, frame) => {
             ev.step(at)
             const l = left(ev, frame)
-            if (l === FAILED) return l
+            if (l === FAILED) return kleene ? rest(ev, frame, l, right) : l
             const r = right(ev, frame)
             return r === FAILED ? r : ev.equal(l, r, at)
           }
@@ -411,7 +446,7 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
           return (ev, frame) => {
             ev.step(at)
             const l = left(ev, frame)
-            if (l === FAILED) return l
+            if (l === FAILED) return kleene ? rest(ev, frame, l, right) : l
             const r = right(ev, frame)
             return r === FAILED ? r : !ev.equal(l, r, at)
           }
@@ -419,7 +454,7 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
           return (ev, frame) => {
             ev.step(at)
             const l = left(ev, frame)
-            if (l === FAILED) return l
+            if (l === FAILED) return kleene ? rest(ev, frame, l, right) : l
             const r = right(ev, frame)
             return r === FAILED ? r : ev.includes(ev.list(r, rightAt, "the right side of 'in'"), l, at)
           }
@@ -427,20 +462,28 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
           return (ev, frame) => {
             ev.step(at)
             const l = left(ev, frame)
-            if (l === FAILED) return l
+            if (l === FAILED) return kleene ? rest(ev, frame, l, right) : l
             const r = right(ev, frame)
             return r === FAILED ? r : ev.order(op, l, r, at)
           }
       }
     }
     case 'quantifier': {
-      const object = compile(e.object, scope)
-      const body = compile(e.body, new Set([...scope, e.variable]))
+      const object = compile(e.object, scope, kleene)
+      const body = compile(e.body, new Set([...scope, e.variable]), kleene)
       const { op, variable } = e
       const objectAt = e.object.offset
       const bodyAt = e.body.offset
       const what = `${op}(…)`
       const predicate = `the predicate of ${op}(…)`
+      if (kleene) {
+        return (ev, frame) => {
+          ev.step(at)
+          const obj = object(ev, frame)
+          if (obj === FAILED) return obj
+          return quantifierKleene(ev, frame, ev.list(obj, objectAt, what), body, op, variable, objectAt, bodyAt, predicate)
+        }
+      }
       return (ev, frame) => {
         ev.step(at)
         const obj = object(ev, frame)
@@ -463,20 +506,20 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
       }
     }
     case 'contains': {
-      const object = compile(e.object, scope)
-      const value = compile(e.value, scope)
+      const object = compile(e.object, scope, kleene)
+      const value = compile(e.value, scope, kleene)
       const objectAt = e.object.offset
       return (ev, frame) => {
         ev.step(at)
         const obj = object(ev, frame)
-        if (obj === FAILED) return obj
+        if (obj === FAILED) return kleene ? rest(ev, frame, obj, value) : obj
         const xs = ev.list(obj, objectAt, 'contains(…)')
         const v = value(ev, frame)
         return v === FAILED ? v : ev.includes(xs, v, at)
       }
     }
     case 'count': {
-      const object = compile(e.object, scope)
+      const object = compile(e.object, scope, kleene)
       const objectAt = e.object.offset
       return (ev, frame) => {
         ev.step(at)
@@ -487,12 +530,94 @@ function compile(e: Expr, scope: ReadonlySet<string>): Code {
   }
 }
 
-/** The compiled code of a parsed expression, compiled at its first evaluation. */
-function codeOf(expr: Expr): Code {
-  let code = compiled.get(expr)
+/**
+ * Three-valued pass: an operand's value, `FAILED` (unknown) when it reads a missing field, whether
+ * the miss was returned or thrown (a list element that is absent); any other error propagates.
+ */
+function operand(ev: Evaluator, code: Code, frame: Frame | undefined): Out {
+  try {
+    return code(ev, frame)
+  } catch (err) {
+    if (err instanceof EvalFailure && err.code === 'MISSING_FIELD') return FAILED
+    throw err
+  }
+}
+
+/**
+ * Three-valued pass: a node whose earlier operand is unknown still evaluates the later ones, for
+ * their errors only (an unreadable field must not hide behind a missing one); the node is unknown.
+ */
+function rest(ev: Evaluator, frame: Frame | undefined, unknown: typeof FAILED, ...codes: Code[]): typeof FAILED {
+  for (const code of codes) operand(ev, code, frame)
+  return unknown
+}
+
+/** Three-valued `&&` / `||`: every operand evaluated; a false (`&&`) or true (`||`) one decides, else unknown if one is. */
+function logicalKleene(
+  ev: Evaluator,
+  frame: Frame | undefined,
+  operands: readonly Code[],
+  offsets: readonly number[],
+  and: boolean,
+  what: string,
+): Out {
+  let decided = false
+  let unknown = false
+  for (let i = 0; i < operands.length; i++) {
+    const x = operand(ev, operands[i] as Code, frame)
+    if (x === FAILED) unknown = true
+    else if (ev.bool(x, offsets[i] as number, what) !== and) decided = true
+  }
+  return decided ? !and : unknown ? FAILED : and
+}
+
+/**
+ * Three-valued `any` / `all` / `filter`: every element evaluated; `any` is true if one element is,
+ * `all` false if one element is, else unknown if one is; `filter` is unknown if one element is.
+ */
+function quantifierKleene(
+  ev: Evaluator,
+  frame: Frame | undefined,
+  xs: readonly unknown[],
+  body: Code,
+  op: 'any' | 'all' | 'filter',
+  variable: string,
+  objectAt: number,
+  bodyAt: number,
+  predicate: string,
+): Out {
+  let someTrue = false
+  let someFalse = false
+  let unknown = false
+  const kept: Value[] = []
+  for (const x of xs) {
+    let item: Out
+    try {
+      item = normalize(x, objectAt, 'a list element')
+    } catch (err) {
+      if (!(err instanceof EvalFailure && err.code === 'MISSING_FIELD')) throw err
+      item = FAILED
+    }
+    const b = operand(ev, body, { name: variable, value: item, parent: frame })
+    if (b === FAILED) unknown = true
+    else if (ev.bool(b, bodyAt, predicate)) {
+      someTrue = true
+      if (item === FAILED) unknown = true
+      else kept.push(item)
+    } else someFalse = true
+  }
+  if (op === 'any') return someTrue ? true : unknown ? FAILED : false
+  if (op === 'all') return someFalse ? false : unknown ? FAILED : true
+  return unknown ? FAILED : kept
+}
+
+/** The compiled code of a parsed expression, compiled at its first evaluation (per mode). */
+function codeOf(expr: Expr, kleene = false): Code {
+  const cache = kleene ? compiledKleene : compiled
+  let code = cache.get(expr)
   if (!code) {
-    code = compile(expr, NO_SCOPE)
-    compiled.set(expr, code)
+    code = compile(expr, NO_SCOPE, kleene)
+    cache.set(expr, code)
   }
   return code
 }
@@ -509,6 +634,34 @@ export function evaluate(expr: Expr, context: PolicyContext, options: EvaluateOp
       const f = ev.failure as EvalFailure
       return { ok: false, error: { code: f.code, offset: f.offset, message: f.message }, steps: ev.steps }
     }
+    if (typeof v !== 'boolean') {
+      return {
+        ok: false,
+        error: { code: 'TYPE_MISMATCH', offset: expr.offset, message: `the expression is a ${typeName(v)}, not a bool` },
+        steps: ev.steps,
+      }
+    }
+    return { ok: true, value: v, steps: ev.steps }
+  } catch (err) {
+    if (err instanceof EvalFailure)
+      return { ok: false, error: { code: err.code, offset: err.offset, message: err.message }, steps: ev.steps }
+    throw err
+  }
+}
+
+/**
+ * Evaluate a parsed expression in three-valued (Kleene) logic (issue 31: how `decide` reads a DENY
+ * policy whose evaluation ended in `MISSING_FIELD`). A missing field is unknown: comparisons, `!`,
+ * member reads and the like with an unknown operand are unknown; `false && ?` is false, `true || ?`
+ * true, `any(…)` true if an element is true, `all(…)` false if an element is false. Every operand is
+ * still evaluated, so any other error anywhere (`UNREADABLE_FIELD`, `TYPE_MISMATCH`, the budget…)
+ * is the result, as it is for `evaluate`. Never throws.
+ */
+export function evaluateThreeValued(expr: Expr, context: PolicyContext, options: EvaluateOptions = {}): ThreeValuedResult {
+  const ev = new Evaluator(context, options.stepBudget ?? DEFAULT_STEP_BUDGET)
+  try {
+    const v = operand(ev, codeOf(expr, true), undefined)
+    if (v === FAILED) return { ok: true, value: 'unknown', steps: ev.steps }
     if (typeof v !== 'boolean') {
       return {
         ok: false,

@@ -14,6 +14,7 @@ import {
   parsePolicy,
   tryParseExpression,
 } from '../../../../src/service/policy/index.js'
+import { evaluateThreeValued } from '../../../../src/service/policy/evaluate.js'
 import type { PolicyContext } from '../../../../src/service/policy/types/namespaces.js'
 
 const FRAGMENTS = [
@@ -319,6 +320,34 @@ describe('property: parse and evaluate never throw', () => {
       { numRuns: 1_500 },
     )
     expect(evaluated).toBeGreaterThan(750)
+  })
+
+  it('three-valued evaluation (a DENY that met a missing field) agrees with evaluate wherever nothing is missing', () => {
+    const seen = { agreed: 0, missing: 0 }
+    fc.assert(
+      fc.property(typedBool, context, (source, ctx) => {
+        const r = tryParseExpression(source, 'condition')
+        if (!r.ok || r.expr === undefined) return
+        const two = evaluate(r.expr, ctx, { stepBudget: 20_000 })
+        const three = evaluateThreeValued(r.expr, ctx, { stepBudget: 20_000 })
+        if (two.ok) {
+          seen.agreed++
+          expect(three).toEqual(two)
+        } else if (two.error.code !== 'MISSING_FIELD') {
+          // Everything before the error was read alike: the same error, at the same place.
+          expect(three).toMatchObject({ ok: false, error: two.error })
+        } else {
+          seen.missing++
+          // Never MISSING_FIELD: a missing field is unknown; it reads at least as far.
+          if (three.ok) expect([true, false, 'unknown']).toContain(three.value)
+          else expect(three.error.code).not.toBe('MISSING_FIELD')
+          expect(three.steps).toBeGreaterThanOrEqual(two.steps)
+        }
+      }),
+      { numRuns: 1_500 },
+    )
+    expect(seen.agreed).toBeGreaterThan(300)
+    expect(seen.missing).toBeGreaterThan(30)
   })
 
   it('random policies through decide', () => {
