@@ -55,7 +55,7 @@ beforeAll(async () => {
   await user('u-a1-phone', 'a1', 60, { userPhoneNumber: '+15555550123' })
   await user('u-d-deep', 'd', 70, { userEmail: 'deep@x.test' })
   await deleteOrganization(db, 'd', 80)
-  // Unverified contacts (issue 31, migration 030), the oldest of all: found by nothing.
+  // Unverified contacts (issue 31, migration 020), the oldest of all: found by nothing.
   await user('u-c-unverified-deep', 'c', 0, { userEmail: 'deep@x.test' }, false)
   await user('u-a-unverified-phone', 'a', 0, { userPhoneNumber: '+15555550123' }, false)
   await user('u-b-unverified-only', 'b', 0, { userEmail: 'only@x.test' }, false)
@@ -166,9 +166,9 @@ describe('listSubOrganizationIds by contact or credential', () => {
   })
 })
 
-describe('migration 030 on a database of an earlier release', () => {
+describe('migration 020 on a database of an earlier release', () => {
   it('keeps existing contacts verified, except one a user set without a verification token', async () => {
-    const old = mkdtempSync(join(tmpdir(), 'sigil-contact-030-'))
+    const old = mkdtempSync(join(tmpdir(), 'sigil-contact-020-'))
     const d = await openPglite(old)
     try {
       await migrate(d)
@@ -186,12 +186,12 @@ describe('migration 030 on a database of an earlier release', () => {
         )
       await activity('a1', 'ACTIVITY_TYPE_UPDATE_USER_EMAIL', { userId: 'squat', userEmail: 'victim@x.test' })
       await activity('a2', 'ACTIVITY_TYPE_UPDATE_USER_EMAIL', { userId: 'proven', userEmail: 'proven@x.test', verificationToken: 'x.y.z' })
-      // As an earlier release had it: no verified columns, migration 030 not applied.
+      // As an earlier release had it: no verified columns, migration 020 not applied.
       await d.query('DROP INDEX users_email_verified')
       await d.query('DROP INDEX users_phone_verified')
       await d.query('ALTER TABLE users DROP COLUMN email_verified')
       await d.query('ALTER TABLE users DROP COLUMN phone_verified')
-      await d.query('DELETE FROM schema_migrations WHERE version = 30')
+      await d.query('DELETE FROM schema_migrations WHERE version = 20')
       await migrate(d)
       const found = async (email: string) => (await findUserInTreeByContact(d, 'r', { email }))?.id
       expect(await found('kept@x.test')).toBe('kept')

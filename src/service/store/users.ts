@@ -80,7 +80,7 @@ export async function insertUser(
     userEmail?: string | undefined
     userPhoneNumber?: string | undefined
     userTags?: string[]
-    /** Whether the contacts count for login, lookup and recovery (migration 030): proven or vouched for. */
+    /** Whether the contacts count for login, lookup and recovery (migration 020): proven or vouched for. */
     contactsVerified?: boolean
     now: number
   },
@@ -106,7 +106,7 @@ export async function insertUser(
 
 /**
  * Changes the given fields of a user (`null` clears email or phone); nothing when none is given. A
- * new email or phone number counts for login and lookup only with `contactsVerified` (migration 030).
+ * new email or phone number counts for login and lookup only with `contactsVerified` (migration 020).
  */
 export async function updateUserFields(
   sql: Sql,
@@ -249,7 +249,7 @@ export type ContactLookup = { email: string } | { phone: string }
 /**
  * The user with this verified contact in `orgId` or, failing that, in the nearest of its
  * sub-organizations (any depth; oldest user first at one depth). A contact that was never verified
- * (migration 030) finds nobody: it proves nothing about whose account it is (issue 31).
+ * (migration 020) finds nobody: it proves nothing about whose account it is (issue 31).
  *
  * Found from the contact up, not from `orgId` down: the users with this contact come from the
  * index on it (`users_email`, `users_phone`), then each one's organization is walked up its parent
