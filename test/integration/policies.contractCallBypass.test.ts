@@ -22,23 +22,19 @@ import {
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
 } from '@solana/kit'
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
-import { TurnkeyClient } from '@turnkey/http'
+import type { TurnkeyClient } from '@turnkey/http'
 import { encodeFunctionData, type Hex, serializeTransaction } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesToHex, concatBytes } from '../../src/crypto/encoding.js'
-import { newApiKey } from './helpers/keys.js'
-import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
+import { expectPolicyDenied, type PolicyOrg, policyOutcome, startPolicyOrg, type TestPolicy, withPolicies } from './helpers/policyOrg.js'
 
-let svc: TestService
+let org: PolicyOrg<'bob'>
 let admin: TurnkeyClient
 let bob: TurnkeyClient
 let bobId: string
 let root: string
 let eth: string
 let sol: string
-
-const bobKey = newApiKey('bob')
 const TOKEN = '0x4444444444444444444444444444444444444444'
 const RECIPIENT = '0x52908400098527886E0F7030069857D2E4169EE7'
 const PROGRAM = solAddress(base58.encode(new Uint8Array(32).fill(11)))
@@ -73,30 +69,14 @@ const VAULT_IDL = {
 }
 
 beforeAll(async () => {
-  svc = await startTestService()
-  root = svc.admin.organizationId
-  admin = adminTurnkeyClient(svc)
-  bob = new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: bobKey.publicKey, apiPrivateKey: bobKey.privateKeyHex }))
-  const users = await svc.post(
-    '/public/v1/submit/create_users',
-    submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', root, {
-      users: [{ userName: 'bob', apiKeys: [bobKey.param], authenticators: [], oauthProviders: [], userTags: [] }],
-    }),
-  )
-  ;[bobId] = users.json.activity.result.createUsersResult.userIds
-  const wallet = await admin.createWallet({
-    type: 'ACTIVITY_TYPE_CREATE_WALLET',
-    timestampMs: now(),
-    organizationId: root,
-    parameters: {
-      walletName: 'signer',
-      accounts: [
-        { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
-        { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' },
-      ],
-    },
-  })
-  ;[eth, sol] = wallet.activity.result.createWalletResult?.addresses as [string, string]
+  org = await startPolicyOrg(['bob'], 'signer', [
+    { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
+    { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' },
+  ])
+  ;({ admin, root } = org)
+  bob = org.clients.bob
+  bobId = org.ids.bob
+  ;[eth, sol] = org.addresses as [string, string]
   for (const [smartContractAddress, abi, type] of [
     [TOKEN, ERC20, 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM'],
     [PROGRAM, VAULT_IDL, 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA'],
@@ -111,31 +91,10 @@ beforeAll(async () => {
   }
 })
 afterAll(async () => {
-  await svc?.stop()
+  await org?.svc.stop()
 })
 
-type Policy = { name: string; effect: 'EFFECT_ALLOW' | 'EFFECT_DENY'; condition: string; consensus?: string }
-
-/** Creates the policies, runs `body`, and deletes them whatever happens. */
-async function withPolicies(policies: Policy[], body: (ids: string[]) => Promise<void>) {
-  const ids: string[] = []
-  try {
-    for (const p of policies) {
-      const r = await admin.createPolicy({
-        type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
-        timestampMs: now(),
-        organizationId: root,
-        parameters: { policyName: p.name, effect: p.effect, condition: p.condition, consensus: p.consensus ?? '', notes: '' },
-      })
-      ids.push(r.activity.result.createPolicyResult?.policyId as string)
-    }
-    await body(ids)
-  } finally {
-    for (const policyId of ids) {
-      await admin.deletePolicy({ type: 'ACTIVITY_TYPE_DELETE_POLICY', timestampMs: now(), organizationId: root, parameters: { policyId } })
-    }
-  }
-}
+type Policy = TestPolicy
 
 /** Bob may sign anything. */
 const BOB_SIGNS = (): Policy => ({
@@ -145,12 +104,6 @@ const BOB_SIGNS = (): Policy => ({
   consensus: `approvers.any(u, u.id == '${bobId}')`,
 })
 
-/** The outcome get_policy_evaluations records for `policyId` at the activity's first evaluation. */
-async function outcome(activityId: string, policyId: string): Promise<string | undefined> {
-  const { policyEvaluations } = await admin.getPolicyEvaluations({ organizationId: root, activityId })
-  return policyEvaluations[0]?.policyEvaluations.find((e) => e.policyId === policyId)?.outcome
-}
-
 const signTx = (unsignedTransaction: string, type: 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA', signWith: string) =>
   bob.signTransaction({
     type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
@@ -158,26 +111,6 @@ const signTx = (unsignedTransaction: string, type: 'TRANSACTION_TYPE_ETHEREUM' |
     organizationId: root,
     parameters: { signWith, unsignedTransaction, type },
   })
-
-/**
- * Expects `attempt` refused by the DENY policy named `name` (gRPC 7, POLICY_DENIED), never signed,
- * and returns the failed activity's id.
- */
-async function expectDenied(attempt: Promise<unknown>, name: string): Promise<string> {
-  const e = await attempt.then(
-    (ok) => {
-      throw new Error(`signed, expected a denial: ${JSON.stringify(ok).slice(0, 300)}`)
-    },
-    (err: { code?: number; message?: string; details?: Array<Record<string, unknown>> | null }) => err,
-  )
-  expect(e.code, e.message).toBe(7)
-  expect(String(e.message)).toContain('POLICY_DENIED')
-  expect(String(e.message)).toContain(name)
-  expect(String(e.message)).not.toMatch(/signedTransaction/)
-  const info = (e.details ?? []).find((d) => d['@type'] === 'type.googleapis.com/sigil.ActivityInfo')
-  expect(info?.status).toBe('ACTIVITY_STATUS_FAILED')
-  return info?.activityId as string
-}
 
 const unsignedEth = (data: Hex) =>
   serializeTransaction({
@@ -199,15 +132,16 @@ describe('eth.tx.contract_call_args of a declared call whose arguments do not de
 
   it('a DENY on the amount denies a transfer with truncated or garbled arguments; small transfers are signed, large ones denied', async () => {
     await withPolicies(
+      org,
       [BOB_SIGNS(), { name: DENY, effect: 'EFFECT_DENY', condition: "eth.tx.contract_call_args['amount'] > 100" }],
       async ([allow, deny]) => {
         const small = await signTx(unsignedEth(transfer(100n)), 'TRANSACTION_TYPE_ETHEREUM', eth)
         expect(small.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
         expect(small.activity.result.signTransactionResult?.signedTransaction).toMatch(/^02f8/)
-        expect(await outcome(small.activity.id, deny as string)).toBe('OUTCOME_DENY_IMPLICIT')
+        expect(await policyOutcome(org, small.activity.id, deny as string)).toBe('OUTCOME_DENY_IMPLICIT')
 
-        const large = await expectDenied(signTx(unsignedEth(transfer(10n ** 24n)), 'TRANSACTION_TYPE_ETHEREUM', eth), DENY)
-        expect(await outcome(large, deny as string)).toBe('OUTCOME_DENY_EXPLICIT')
+        const large = await expectPolicyDenied(signTx(unsignedEth(transfer(10n ** 24n)), 'TRANSACTION_TYPE_ETHEREUM', eth), DENY)
+        expect(await policyOutcome(org, large, deny as string)).toBe('OUTCOME_DENY_EXPLICIT')
 
         const full = transfer(10n ** 24n)
         const garbled: Array<[string, Hex]> = [
@@ -217,9 +151,9 @@ describe('eth.tx.contract_call_args of a declared call whose arguments do not de
           ['the address cut short', full.slice(0, 10 + 40) as Hex],
         ]
         for (const [what, data] of garbled) {
-          const id = await expectDenied(signTx(unsignedEth(data), 'TRANSACTION_TYPE_ETHEREUM', eth), DENY)
-          expect(await outcome(id, deny as string), what).toBe('OUTCOME_ERROR')
-          expect(await outcome(id, allow as string), what).toBe('OUTCOME_ALLOW')
+          const id = await expectPolicyDenied(signTx(unsignedEth(data), 'TRANSACTION_TYPE_ETHEREUM', eth), DENY)
+          expect(await policyOutcome(org, id, deny as string), what).toBe('OUTCOME_ERROR')
+          expect(await policyOutcome(org, id, allow as string), what).toBe('OUTCOME_ALLOW')
         }
       },
     )
@@ -227,15 +161,19 @@ describe('eth.tx.contract_call_args of a declared call whose arguments do not de
 
   it('the function of a declared selector is still read when its arguments do not decode', async () => {
     const name = 'no approvals'
-    await withPolicies([BOB_SIGNS(), { name, effect: 'EFFECT_DENY', condition: "eth.tx.function_name == 'approve'" }], async ([, deny]) => {
-      const approve = encodeFunctionData({ abi: ERC20, functionName: 'approve', args: [RECIPIENT, 2n ** 255n] })
-      const id = await expectDenied(signTx(unsignedEth(approve.slice(0, 10 + 64) as Hex), 'TRANSACTION_TYPE_ETHEREUM', eth), name)
-      expect(await outcome(id, deny as string)).toBe('OUTCOME_DENY_EXPLICIT')
-      // A transfer (readable or not) is not an approval.
-      const ok = await signTx(unsignedEth(transfer(1n).slice(0, 10 + 64) as Hex), 'TRANSACTION_TYPE_ETHEREUM', eth)
-      expect(ok.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
-      expect(await outcome(ok.activity.id, deny as string)).toBe('OUTCOME_DENY_IMPLICIT')
-    })
+    await withPolicies(
+      org,
+      [BOB_SIGNS(), { name, effect: 'EFFECT_DENY', condition: "eth.tx.function_name == 'approve'" }],
+      async ([, deny]) => {
+        const approve = encodeFunctionData({ abi: ERC20, functionName: 'approve', args: [RECIPIENT, 2n ** 255n] })
+        const id = await expectPolicyDenied(signTx(unsignedEth(approve.slice(0, 10 + 64) as Hex), 'TRANSACTION_TYPE_ETHEREUM', eth), name)
+        expect(await policyOutcome(org, id, deny as string)).toBe('OUTCOME_DENY_EXPLICIT')
+        // A transfer (readable or not) is not an approval.
+        const ok = await signTx(unsignedEth(transfer(1n).slice(0, 10 + 64) as Hex), 'TRANSACTION_TYPE_ETHEREUM', eth)
+        expect(ok.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+        expect(await policyOutcome(org, ok.activity.id, deny as string)).toBe('OUTCOME_DENY_IMPLICIT')
+      },
+    )
   })
 })
 
@@ -268,22 +206,25 @@ describe('solana.tx parsed_instruction_data of a declared instruction whose argu
 
   it('a DENY on the amount denies a deposit with truncated arguments; small deposits are signed, large ones denied', async () => {
     const condition = `solana.tx.instructions.any(i, i.program_key == '${PROGRAM}' && i.parsed_instruction_data.program_call_args['amount'] > 100)`
-    await withPolicies([BOB_SIGNS(), { name: DENY, effect: 'EFFECT_DENY', condition }], async ([allow, deny]) => {
+    await withPolicies(org, [BOB_SIGNS(), { name: DENY, effect: 'EFFECT_DENY', condition }], async ([allow, deny]) => {
       const small = await signTx(deposit(concatBytes(DISCRIMINATOR, le64(100n))), 'TRANSACTION_TYPE_SOLANA', sol)
       expect(small.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
       expect(small.activity.result.signTransactionResult?.signedTransaction).toMatch(/^01[0-9a-f]{128}/)
-      expect(await outcome(small.activity.id, deny as string)).toBe('OUTCOME_DENY_IMPLICIT')
+      expect(await policyOutcome(org, small.activity.id, deny as string)).toBe('OUTCOME_DENY_IMPLICIT')
 
-      const large = await expectDenied(signTx(deposit(concatBytes(DISCRIMINATOR, le64(10n ** 12n))), 'TRANSACTION_TYPE_SOLANA', sol), DENY)
-      expect(await outcome(large, deny as string)).toBe('OUTCOME_DENY_EXPLICIT')
+      const large = await expectPolicyDenied(
+        signTx(deposit(concatBytes(DISCRIMINATOR, le64(10n ** 12n))), 'TRANSACTION_TYPE_SOLANA', sol),
+        DENY,
+      )
+      expect(await policyOutcome(org, large, deny as string)).toBe('OUTCOME_DENY_EXPLICIT')
 
       for (const [what, data] of [
         ['the amount cut short', concatBytes(DISCRIMINATOR, le64(10n ** 12n).subarray(0, 5))],
         ['the discriminator alone', DISCRIMINATOR],
       ] as const) {
-        const id = await expectDenied(signTx(deposit(data), 'TRANSACTION_TYPE_SOLANA', sol), DENY)
-        expect(await outcome(id, deny as string), what).toBe('OUTCOME_ERROR')
-        expect(await outcome(id, allow as string), what).toBe('OUTCOME_ALLOW')
+        const id = await expectPolicyDenied(signTx(deposit(data), 'TRANSACTION_TYPE_SOLANA', sol), DENY)
+        expect(await policyOutcome(org, id, deny as string), what).toBe('OUTCOME_ERROR')
+        expect(await policyOutcome(org, id, allow as string), what).toBe('OUTCOME_ALLOW')
       }
     })
   })

@@ -6,77 +6,38 @@
  * value only the signer would read, is never signed; a DENY that errors on typed data the activity
  * carries denies, while a DENY over a namespace the activity does not carry still does not apply.
  */
-import { ApiKeyStamper } from '@turnkey/api-key-stamper'
-import { TurnkeyClient } from '@turnkey/http'
+import type { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAIL_TYPED_DATA, usdcPermit } from '../helpers/typedData.js'
-import { newApiKey } from './helpers/keys.js'
-import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
+import { type PolicyOrg, policyOutcome, startPolicyOrg, type TestPolicy, withPolicies } from './helpers/policyOrg.js'
+import { submitBody, type TestService } from './helpers/service.js'
 
+let org: PolicyOrg<'bob'>
 let svc: TestService
-let admin: TurnkeyClient
 let bob: TurnkeyClient
 let bobId: string
 let root: string
 let eth: string
+let bobKey: PolicyOrg<'bob'>['keys']['bob']
 
-const bobKey = newApiKey('bob')
 const SPENDER = '0x52908400098527886E0F7030069857D2E4169EE7'
 const USDC = '0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48'
 const MAX_UINT256 = (2n ** 256n - 1n).toString()
 const now = () => String(Date.now())
 
 beforeAll(async () => {
-  svc = await startTestService()
-  root = svc.admin.organizationId
-  admin = adminTurnkeyClient(svc)
-  bob = new TurnkeyClient({ baseUrl: svc.url }, new ApiKeyStamper({ apiPublicKey: bobKey.publicKey, apiPrivateKey: bobKey.privateKeyHex }))
-  const users = await svc.post(
-    '/public/v1/submit/create_users',
-    submitBody('ACTIVITY_TYPE_CREATE_USERS_V3', root, {
-      users: [{ userName: 'bob', apiKeys: [bobKey.param], authenticators: [], oauthProviders: [], userTags: [] }],
-    }),
-  )
-  ;[bobId] = users.json.activity.result.createUsersResult.userIds
-  const wallet = await admin.createWallet({
-    type: 'ACTIVITY_TYPE_CREATE_WALLET',
-    timestampMs: now(),
-    organizationId: root,
-    parameters: {
-      walletName: 'signer',
-      accounts: [
-        { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
-      ],
-    },
-  })
-  eth = wallet.activity.result.createWalletResult?.addresses[0] as string
+  org = await startPolicyOrg(['bob'], 'signer')
+  ;({ svc, root } = org)
+  bob = org.clients.bob
+  bobId = org.ids.bob
+  bobKey = org.keys.bob
+  eth = org.address
 })
 afterAll(async () => {
   await svc?.stop()
 })
 
-/** Creates the policies, runs `body`, and deletes them whatever happens. */
-async function withPolicies(policies: Policy[], body: (ids: string[]) => Promise<void>) {
-  const ids: string[] = []
-  try {
-    for (const p of policies) {
-      const r = await admin.createPolicy({
-        type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
-        timestampMs: now(),
-        organizationId: root,
-        parameters: { policyName: p.name, effect: p.effect, condition: p.condition, consensus: p.consensus ?? '', notes: '' },
-      })
-      ids.push(r.activity.result.createPolicyResult?.policyId as string)
-    }
-    await body(ids)
-  } finally {
-    for (const policyId of ids) {
-      await admin.deletePolicy({ type: 'ACTIVITY_TYPE_DELETE_POLICY', timestampMs: now(), organizationId: root, parameters: { policyId } })
-    }
-  }
-}
-
-type Policy = { name: string; effect: 'EFFECT_ALLOW' | 'EFFECT_DENY'; condition: string; consensus?: string }
+type Policy = TestPolicy
 
 /** Bob may sign anything. */
 const BOB_SIGNS = (): Policy => ({
@@ -109,12 +70,6 @@ const signTyped = (payload: string) =>
     parameters: { signWith: eth, payload, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' },
   })
 
-/** The outcome get_policy_evaluations records for `policyId` at the activity's first evaluation. */
-async function outcome(activityId: string, policyId: string): Promise<string | undefined> {
-  const { policyEvaluations } = await admin.getPolicyEvaluations({ organizationId: root, activityId })
-  return policyEvaluations[0]?.policyEvaluations.find((e) => e.policyId === policyId)?.outcome
-}
-
 /**
  * Submits the payload as Bob (raw request through his stamp, so the refusal's body can be read)
  * and expects it refused: 403 POLICY_DENIED, or 400 INVALID_ARGUMENT naming `field`. Never a
@@ -139,19 +94,19 @@ async function expectRefused(type: string, parameters: Record<string, unknown>, 
 
 describe('typed data a DENY policy reads cannot be hidden from it', () => {
   it('a plain Permit is denied and a Mail is signed (the policies work)', async () => {
-    await withPolicies(SIGNING_AND_NO_PERMITS(), async ([, deny]) => {
+    await withPolicies(org, SIGNING_AND_NO_PERMITS(), async ([, deny]) => {
       const denied = await signTyped(JSON.stringify(permit())).catch((e) => e)
       expect(denied).toMatchObject({ code: 7 })
       expect(String(denied.message)).toContain('no permits')
       const mail = await signTyped(JSON.stringify(MAIL_TYPED_DATA))
       expect(mail.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
       expect(mail.activity.result.signRawPayloadResult?.r).toMatch(/^[0-9a-f]{64}$/)
-      expect(await outcome(mail.activity.id, deny as string)).toBe('OUTCOME_DENY_IMPLICIT')
+      expect(await policyOutcome(org, mail.activity.id, deny as string)).toBe('OUTCOME_DENY_IMPLICIT')
     })
   })
 
   it('a Permit with a junk member 40 levels deep beside types is refused, never signed', async () => {
-    await withPolicies(SIGNING_AND_NO_PERMITS(), async () => {
+    await withPolicies(org, SIGNING_AND_NO_PERMITS(), async () => {
       const payload = JSON.stringify({ ...permit(), junk: nested(40) })
       const viaClient = await signTyped(payload).catch((e) => e)
       expect(viaClient.activity?.result?.signRawPayloadResult).toBeUndefined()
@@ -165,7 +120,7 @@ describe('typed data a DENY policy reads cannot be hidden from it', () => {
   })
 
   it('a Permit with a junk member 40 levels deep inside message, or in a batch, is refused, never signed', async () => {
-    await withPolicies(SIGNING_AND_NO_PERMITS(), async () => {
+    await withPolicies(org, SIGNING_AND_NO_PERMITS(), async () => {
       const p = permit()
       const inMessage = JSON.stringify({ ...p, message: { ...p.message, junk: nested(40) } })
       await expectRefused(
@@ -189,7 +144,7 @@ describe('typed data a DENY policy reads cannot be hidden from it', () => {
 
   it('a Permit whose amount only the signer would read (an integer with spaces) is refused, never signed', async () => {
     const condition = "eth.eip_712.primary_type == 'Permit' && eth.eip_712.message['value'] > 1000000"
-    await withPolicies([BOB_SIGNS(), { name: 'permits up to 1 USDC', effect: 'EFFECT_DENY', condition }], async () => {
+    await withPolicies(org, [BOB_SIGNS(), { name: 'permits up to 1 USDC', effect: 'EFFECT_DENY', condition }], async () => {
       // The limit applies to a plain Permit…
       const big = await signTyped(JSON.stringify(permit())).catch((e) => e)
       expect(big).toMatchObject({ code: 7 })
@@ -213,7 +168,7 @@ describe('an evaluation error on what a DENY policy reads denies (fail closed)',
   it('a DENY comparing a typed-data member of another type errors and denies; the ALLOW still allows what it does not read', async () => {
     // `contents` is a string in the Ether Mail: ordering it against an int is a TYPE_MISMATCH.
     const condition = "eth.eip_712.message['contents'] > 5"
-    await withPolicies([BOB_SIGNS(), { name: 'erroring deny', effect: 'EFFECT_DENY', condition }], async ([allow, deny]) => {
+    await withPolicies(org, [BOB_SIGNS(), { name: 'erroring deny', effect: 'EFFECT_DENY', condition }], async ([allow, deny]) => {
       const r = await svc.post(
         '/public/v1/submit/sign_raw_payload',
         submitBody('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', root, {
@@ -229,8 +184,8 @@ describe('an evaluation error on what a DENY policy reads denies (fail closed)',
       expect(String(r.json.message)).toContain('erroring deny')
       const activity = r.json.details.find((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/sigil.ActivityInfo')
       expect(activity.status).toBe('ACTIVITY_STATUS_FAILED')
-      expect(await outcome(activity.activityId, deny as string)).toBe('OUTCOME_ERROR')
-      expect(await outcome(activity.activityId, allow as string)).toBe('OUTCOME_ALLOW')
+      expect(await policyOutcome(org, activity.activityId, deny as string)).toBe('OUTCOME_ERROR')
+      expect(await policyOutcome(org, activity.activityId, allow as string)).toBe('OUTCOME_ALLOW')
       // A hex payload does not carry eth.eip_712 at all: the DENY does not apply to it (MISSING_FIELD).
       const hex = await bob.signRawPayload({
         type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
@@ -244,12 +199,12 @@ describe('an evaluation error on what a DENY policy reads denies (fail closed)',
         },
       })
       expect(hex.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
-      expect(await outcome(hex.activity.id, deny as string)).toBe('OUTCOME_ERROR')
+      expect(await policyOutcome(org, hex.activity.id, deny as string)).toBe('OUTCOME_ERROR')
     })
   })
 
   it('typed data the policy reader cannot read denies under a DENY reading eth.eip_712, with no 500', async () => {
-    await withPolicies(SIGNING_AND_NO_PERMITS(), async ([, deny]) => {
+    await withPolicies(org, SIGNING_AND_NO_PERMITS(), async ([, deny]) => {
       // Too deep for the reader even as a Mail (no Permit in sight): refused, not signed.
       const mail = JSON.stringify({ ...MAIL_TYPED_DATA, extra: nested(40) })
       const r = await expectRefused(
@@ -259,7 +214,7 @@ describe('an evaluation error on what a DENY policy reads denies (fail closed)',
       )
       if (r.status === 403) {
         const activity = r.json.details.find((d: { '@type': string }) => d['@type'] === 'type.googleapis.com/sigil.ActivityInfo')
-        expect(await outcome(activity.activityId, deny as string)).toBe('OUTCOME_ERROR')
+        expect(await policyOutcome(org, activity.activityId, deny as string)).toBe('OUTCOME_ERROR')
       }
     })
   })
