@@ -630,22 +630,26 @@ export function evaluate(expr: Expr, context: PolicyContext, options: EvaluateOp
   const ev = new Evaluator(context, options.stepBudget ?? DEFAULT_STEP_BUDGET)
   try {
     const v = codeOf(expr)(ev, undefined)
-    if (v === FAILED) {
-      const f = ev.failure as EvalFailure
-      return { ok: false, error: { code: f.code, offset: f.offset, message: f.message }, steps: ev.steps }
-    }
-    if (typeof v !== 'boolean') {
-      return {
-        ok: false,
-        error: { code: 'TYPE_MISMATCH', offset: expr.offset, message: `the expression is a ${typeName(v)}, not a bool` },
-        steps: ev.steps,
-      }
-    }
-    return { ok: true, value: v, steps: ev.steps }
+    if (v === FAILED) return failed(ev, ev.failure as EvalFailure)
+    return boolResult(ev, expr, v)
   } catch (err) {
-    if (err instanceof EvalFailure)
-      return { ok: false, error: { code: err.code, offset: err.offset, message: err.message }, steps: ev.steps }
+    if (err instanceof EvalFailure) return failed(ev, err)
     throw err
+  }
+}
+
+/** The result of an evaluation that stopped on `f`. */
+function failed(ev: Evaluator, f: EvalFailure): Extract<EvalResult, { ok: false }> {
+  return { ok: false, error: { code: f.code, offset: f.offset, message: f.message }, steps: ev.steps }
+}
+
+/** The result of an evaluation that produced `v`: a boolean, or TYPE_MISMATCH at the expression. */
+function boolResult(ev: Evaluator, expr: Expr, v: unknown): EvalResult {
+  if (typeof v === 'boolean') return { ok: true, value: v, steps: ev.steps }
+  return {
+    ok: false,
+    error: { code: 'TYPE_MISMATCH', offset: expr.offset, message: `the expression is a ${typeName(v)}, not a bool` },
+    steps: ev.steps,
   }
 }
 
@@ -662,17 +666,9 @@ export function evaluateThreeValued(expr: Expr, context: PolicyContext, options:
   try {
     const v = operand(ev, codeOf(expr, true), undefined)
     if (v === FAILED) return { ok: true, value: 'unknown', steps: ev.steps }
-    if (typeof v !== 'boolean') {
-      return {
-        ok: false,
-        error: { code: 'TYPE_MISMATCH', offset: expr.offset, message: `the expression is a ${typeName(v)}, not a bool` },
-        steps: ev.steps,
-      }
-    }
-    return { ok: true, value: v, steps: ev.steps }
+    return boolResult(ev, expr, v)
   } catch (err) {
-    if (err instanceof EvalFailure)
-      return { ok: false, error: { code: err.code, offset: err.offset, message: err.message }, steps: ev.steps }
+    if (err instanceof EvalFailure) return failed(ev, err)
     throw err
   }
 }
