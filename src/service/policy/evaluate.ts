@@ -644,7 +644,7 @@ function failed(ev: Evaluator, f: EvalFailure): Extract<EvalResult, { ok: false 
 }
 
 /** The result of an evaluation that produced `v`: a boolean, or TYPE_MISMATCH at the expression. */
-function boolResult(ev: Evaluator, expr: Expr, v: unknown): EvalResult {
+function boolResult(ev: Evaluator, expr: Expr, v: Value): EvalResult {
   if (typeof v === 'boolean') return { ok: true, value: v, steps: ev.steps }
   return {
     ok: false,
