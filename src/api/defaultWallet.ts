@@ -1,8 +1,8 @@
 import type { WalletAccountParams } from './common.js'
 
 /**
- * The wallet a sign-up creates: what the extension asks for (and signs, issue 31) and what the relay
- * creates when a client sends none (issue 5): Ethereum
+ * The wallet a sign-up creates: what the extension asks for (and signs, so nobody in between can
+ * change it) and what the relay creates when a client sends none: Ethereum
  * m/44'/60'/0'/0/0, Solana m/44'/501'/0'/0', Bitcoin P2WPKH m/84'/0'/0'/0/0.
  */
 export const DEFAULT_WALLET_ACCOUNTS: WalletAccountParams[] = [

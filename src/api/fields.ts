@@ -47,7 +47,7 @@ export const FiatAmount = z
   .refine((s) => Number(s) > 20, { error: 'must be greater than 20' })
 
 /**
- * An array of at most `max` elements (issue 20; the limits and their sources are in limits.ts).
+ * An array of at most `max` elements (the limits and their sources are in limits.ts).
  * Every array of a request is one of these. The length check is the array's first check, and zod
  * runs leading size checks before it parses any element: an oversized array is refused with one
  * issue, `must have at most <max> items`, at the array's own path, whatever its elements are

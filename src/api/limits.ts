@@ -1,7 +1,8 @@
 /**
- * The most elements each array of a request may hold (issue 20). Every array in a request
- * schema is a {@link boundedArray} with one of these, so an oversized array is refused, naming
- * the field and its maximum, before any of its elements is validated.
+ * The most elements each array of a request may hold, so no request makes the service hold or
+ * walk an unbounded list. Every array in a request schema is a {@link boundedArray} with one of
+ * these, so an oversized array is refused, naming the field and its maximum, before any of its
+ * elements is validated.
  *
  * Where each number comes from:
  * - "hosted resource limits": docs.turnkey.com/concepts/resource-limits. Per organization:

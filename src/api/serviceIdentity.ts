@@ -1,7 +1,7 @@
 /**
- * A service's identity (issue 22 "Service identity, pinned"). The extension pins one key of
- * the service: its **identity key**, the key that signs OTP encryption target bundles and
- * verification tokens (the hosted service's TLS-fetcher key; Sigil's `verifier` key).
+ * A service's identity, pinned so a relay or service in the middle cannot pass as it. The
+ * extension pins one key of the service: its **identity key**, the key that signs OTP encryption
+ * target bundles and verification tokens (the hosted service's TLS-fetcher key; Sigil's `verifier` key).
  *
  * A Sigil service publishes, unauthenticated, at {@link SERVICE_IDENTITY_PATH}, a statement
  * signed by that key: which origins it answers at and its other public keys (the signer of

@@ -1,5 +1,5 @@
 /**
- * App proofs (service-interface "App proof"; issue 3): an activity's intent and result digests
+ * App proofs (service-interface "App proof"): an activity's intent and result digests
  * signed by the service's ephemeral P-256 key, scheme SIGNATURE_SCHEME_EPHEMERAL_KEY_P256.
  *
  * proofPayload = canonicalJson({activityId, type, organizationId, intentDigest, resultDigest,

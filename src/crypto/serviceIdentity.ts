@@ -1,5 +1,5 @@
 /**
- * Signing and checking a service identity document (issue 22; shapes in
+ * Signing and checking a service identity document (shapes in
  * src/api/serviceIdentity.ts): the statement's UTF-8 bytes are signed with ECDSA P-256 /
  * SHA-256 (DER) by the identity key. Checking takes the key the client pins and the URL it
  * is about to use: the document must be signed by exactly that key and list that URL's origin.

@@ -1,5 +1,5 @@
 /**
- * The development service's identity key (issue 22): `npm start` runs the service with it
+ * The development service's identity key: `npm start` runs the service with it
  * (`SIGIL_IDENTITY_KEY=dev`), and development builds of the extension pin its public key
  * (`DEV_SERVICE_IDENTITY_KEY` in src/api/serviceIdentity.ts). It is published here on
  * purpose, like a dev chain's funded accounts: a production service refuses it.

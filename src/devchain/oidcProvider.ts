@@ -1,5 +1,5 @@
 /**
- * The development identity provider (issue 16), served under `/dev/oidc` when not in production:
+ * The development identity provider, served under `/dev/oidc` when not in production:
  * an OpenID Connect issuer whose users type an email address and get an ID token, so "Continue
  * with …" in the extension, the relay's OAuth paths and the tests work offline.
  *

@@ -77,7 +77,7 @@ function clientAddress(c: Context): string {
 }
 
 /**
- * The auth relay (issue 5; wire-formats B6 auth-proxy paths): lets a client that is not yet
+ * The auth relay (wire-formats B6 auth-proxy paths): lets a client that is not yet
  * logged in sign up, get OTPs, log in and start recovery, acting upstream as the parent
  * organization with its API key. It checks Origin, rate-limits per client address and per
  * contact, and only ever relays ciphertext (credential bundles) and public material.
@@ -127,7 +127,8 @@ export function createRelayApp(o: RelayOptions): Hono {
 
   /**
    * The one account a verified contact, OAuth identity or key opens (the service finds verified
-   * contacts only). Two accounts claiming it are refused, never guessed between (issue 31).
+   * contacts only). Two accounts claiming it are refused, never guessed between: a login lands only
+   * in the account whose contact was proven.
    */
   async function findAccount(u: Upstream, filterType: 'EMAIL' | 'PHONE_NUMBER' | 'PUBLIC_KEY' | 'OIDC_TOKEN', filterValue: string) {
     const { organizationIds } = await u.client.listSuborgs({ organizationId: u.parentOrgId, filterType, filterValue })
@@ -239,7 +240,7 @@ export function createRelayApp(o: RelayOptions): Hono {
       if (!b.verificationToken)
         throw new SigilError('INVALID_ARGUMENT', 'verificationToken: required to sign up with an email or phone number')
       await checkToken(u, b.verificationToken, contact)
-      // The service checks that it signs exactly this sign-up with the token's key (issue 31).
+      // The service checks that it signs exactly this sign-up with the token's key, so the relay cannot change it.
       if (!b.clientSignature) {
         throw new SigilError(
           'INVALID_ARGUMENT',
@@ -317,7 +318,7 @@ export function createRelayApp(o: RelayOptions): Hono {
     otpAlphanumeric: true,
     otpLength: '9',
   }))
-  // Which service this relay works for (issue 22): its upstream's signed identity, verbatim.
+  // Which service this relay works for: its upstream's signed identity, verbatim.
   route(RELAY_IDENTITY_PATH, z.object({}).loose(), async (u) => u.identity())
   route('/v1/wallet_kit_client_params', z.object({}).loose(), async () => ({}))
 
@@ -334,7 +335,7 @@ export function createRelayApp(o: RelayOptions): Hono {
     }
     // A new contact: the account is made for it and the code is checked there, where otp_auth opens
     // a session for the key the client chose. As the parent this relay starts auth flows in the
-    // account but can never add a key of its own to it (issue 31, custody), so a wrong code makes
+    // account but can never add a key of its own to it (custody), so a wrong code makes
     // the account go again: nothing of it stays.
     const account = await createAccount(u, {
       userName: otp.contact,

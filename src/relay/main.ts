@@ -9,7 +9,7 @@ import { relayAllowedOrigins } from './options.js'
 
 /**
  * `npm run relay -- --upstream <url> --api-key <admin-api-key.json> [--port 8788] [--host 127.0.0.1]
- * [--allowed-origins a,b] [--app-name Sigil] [--verifier-public-key <hex>]`: the auth relay on its own (issue 5).
+ * [--allowed-origins a,b] [--app-name Sigil] [--verifier-public-key <hex>]`: the auth relay on its own.
  */
 const { values } = parseArgs({
   options: {

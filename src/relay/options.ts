@@ -4,7 +4,7 @@ import type { RateLimit } from './rateLimit.js'
 /** The parent organization's API key, as in `admin-api-key.json` (wire-formats A6). */
 export type RelayApiKey = { organizationId: string; privateKey: string; publicKey?: string }
 
-/** What a relay needs (issue 5). */
+/** What a relay needs. */
 export type RelayOptions = {
   /** Base URL of the upstream service (or a function giving it at request time, when mounted in-process). */
   upstream: string | ((c: unknown) => string)
@@ -37,7 +37,8 @@ export type RelayOauthProvider = {
 }
 
 /**
- * The origins a relay answers (issue 31): the extension's and the configured ones, plus pages on
+ * The origins a relay answers, so no other web page can drive sign-ups and logins through it: the
+ * extension's and the configured ones, plus pages on
  * `http://localhost` (any port) outside production only.
  */
 export function relayAllowedOrigins(configured: readonly string[], production: boolean): string[] {

@@ -1,4 +1,4 @@
-/** A fixed-window counter per key (relay rate limits, issue 5). Memory is bounded by pruning. */
+/** A fixed-window counter per key (the relay's rate limits). Memory is bounded by pruning. */
 export type RateLimit = { max: number; windowMs: number }
 
 export function createRateLimiter(limit: RateLimit, now: () => number) {

@@ -12,7 +12,7 @@ export type Upstream = {
   client: SigilClient
   parentOrgId: string
   verifierKey(): Promise<string>
-  /** The upstream's signed identity document (issue 22), unchanged. */
+  /** The upstream's signed identity document, unchanged. */
   identity(): Promise<ServiceIdentityDocument>
 }
 

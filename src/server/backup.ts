@@ -190,8 +190,9 @@ export function mountBackup(app: ServiceApp, rt: Runtime): void {
     if (Math.abs(timestampMs - rt.now()) > rt.config.timestampWindowMs) {
       throw new SigilError('TIMESTAMP_OUT_OF_WINDOW', 'timestampMs: request timestamp is outside the allowed window')
     }
-    // Single use (issue 31): the signed bytes are recorded until their timestamp leaves the window; the
-    // same bytes again are a replay. (The body's hash, not the stamp's: a signature has other encodings.)
+    // Single use, so a captured backup request cannot be replayed: the signed bytes are recorded until
+    // their timestamp leaves the window; the same bytes again are a replay. (The body's hash, not the
+    // stamp's: a signature has other encodings.)
     const now = rt.now()
     await rt.db.query('DELETE FROM used_admin_stamps WHERE expires_at < $1', [now])
     const fresh = await rt.db.query(

@@ -14,7 +14,8 @@ function selfUrl(c: unknown, host: string): string {
 }
 
 /**
- * Mounts the relay at `/auth` on the local service (issue 5). It still talks to the service only
+ * Mounts the relay at `/auth` on the local service, so `npm start` serves sign-up and login without
+ * a separate relay. It still talks to the service only
  * over HTTP with the typed client, as the root organization with the admin key of the data dir.
  */
 export function mountRelay(app: ServiceApp, rt: Runtime): void {

@@ -1,4 +1,4 @@
-/** create_read_only_session (hosted OpenAPI v1CreateReadOnlySessionIntent / Result; issue 16 item 6). */
+/** create_read_only_session (hosted OpenAPI v1CreateReadOnlySessionIntent / Result). */
 import { z } from 'zod'
 import { defineSubmit } from '../operation.js'
 

@@ -1,4 +1,4 @@
-/** email_auth, three versions sharing one path (hosted OpenAPI v1EmailAuthIntent, V2, V3; issue 16 item 6). */
+/** email_auth, three versions sharing one path (hosted OpenAPI v1EmailAuthIntent, V2, V3). */
 import { z } from 'zod'
 import { ExpirationSeconds } from '../fields.js'
 import { defineSubmit } from '../operation.js'

@@ -1,4 +1,4 @@
-/** list_suborgs (Turnkey's getSubOrgIds; used by the relay's /v1/account, issue 5). */
+/** list_suborgs (Turnkey's getSubOrgIds; used by the relay's /v1/account). */
 import { z } from 'zod'
 import { PaginationOptions } from '../common.js'
 import { defineQuery } from '../operation.js'

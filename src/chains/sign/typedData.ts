@@ -1,7 +1,8 @@
 /**
  * The one reader of EIP-712 typed-data JSON (`{types, primaryType, domain, message}`) that both the
  * policy engine (`eth.eip_712`, chains/policy/eip712.ts) and the signer (sign/raw.ts) use: what a
- * policy evaluates is exactly what gets signed (issue 31, defect 3).
+ * policy evaluates is exactly what gets signed, so a payload cannot pass the policies under one
+ * reading and be signed under another.
  *
  * The payload is parsed once into a canonical object, read by the declared types:
  * - nesting deeper than {@link MAX_TYPED_DATA_DEPTH} is refused (not skipped: both sides refuse it);
