@@ -93,13 +93,7 @@ export function isCaip2(id: string): boolean {
  */
 export function resolveNetworks(spec: string | undefined, tokenSpec?: string): Network[] {
   const networks = new Map(DEV_NETWORKS.map((n) => [n.caip2, { ...n }]))
-  for (const entry of (spec ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const eq = entry.indexOf('=')
-    const caip2 = eq > 0 ? entry.slice(0, eq).trim() : ''
-    const url = eq > 0 ? entry.slice(eq + 1).trim() : ''
+  for (const { entry, caip2, value: url } of entries(spec)) {
     if (!isCaip2(caip2))
       throw new Error(`SIGIL_RPC: "${entry}" does not start with a CAIP-2 id (eip155:<chainId> or solana:<genesis prefix>)`)
     if (!/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url)) throw new Error(`SIGIL_RPC: "${caip2}" needs an http(s) URL after "="`)
@@ -132,6 +126,18 @@ export function resolveNetworks(spec: string | undefined, tokenSpec?: string): N
   return [...networks.values()]
 }
 
+/** The comma-separated `caip2=value` entries of an environment setting, trimmed; caip2 is '' when an entry has no `=`. */
+function entries(spec: string | undefined): Array<{ entry: string; caip2: string; value: string }> {
+  return (spec ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const eq = entry.indexOf('=')
+      return eq > 0 ? { entry, caip2: entry.slice(0, eq).trim(), value: entry.slice(eq + 1).trim() } : { entry, caip2: '', value: '' }
+    })
+}
+
 const TOKEN_TEXT = /^[^\s:,][^:,\p{Cc}]*$/u
 
 /**
@@ -143,17 +149,9 @@ const TOKEN_TEXT = /^[^\s:,][^:,\p{Cc}]*$/u
  */
 export function parseTokens(spec: string | undefined): Array<[string, Erc20Token]> {
   const out: Array<[string, Erc20Token]> = []
-  for (const entry of (spec ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const eq = entry.indexOf('=')
-    const caip2 = eq > 0 ? entry.slice(0, eq).trim() : ''
+  for (const { entry, caip2, value } of entries(spec)) {
     if (!isCaip2(caip2)) throw new Error(`SIGIL_TOKENS: "${entry}" does not start with a CAIP-2 id (eip155:<chainId>)`)
-    const [address = '', symbol = '', decimals = '', name, stable, ...rest] = entry
-      .slice(eq + 1)
-      .split(':')
-      .map((s) => s.trim())
+    const [address = '', symbol = '', decimals = '', name, stable, ...rest] = value.split(':').map((s) => s.trim())
     const bad = (what: string) => new Error(`SIGIL_TOKENS: "${entry}": ${what} (format: caip2=address:symbol:decimals[:name[:stable]])`)
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw bad('the address is not 0x and 40 hex digits')
     if (!TOKEN_TEXT.test(symbol) || symbol.length > 32) throw bad('the symbol must be 1 to 32 characters')
