@@ -38,7 +38,7 @@ const Env = z.object({
   SIGIL_SMS_WEBHOOK_URL: z.string().url().optional(),
   SIGIL_PUBLIC_URL: z.string().url().optional(),
   /**
-   * The identity key (issue 22): 64 hex characters, or `dev` for the published development key
+   * The identity key: 64 hex characters, or `dev` for the published development key
    * that development builds of the extension pin. Unset: the key made on first start.
    */
   SIGIL_IDENTITY_KEY: z
@@ -47,24 +47,25 @@ const Env = z.object({
     .optional(),
   /** More origins the service answers at, for its signed identity (comma separated). */
   SIGIL_SERVICE_ORIGINS: z.string().default(''),
-  /** On-ramp provider base URLs (issue 6); unset: Sigil's own sandbox provider page. */
+  /** On-ramp provider base URLs; unset: Sigil's own sandbox provider page. */
   SIGIL_ONRAMP_ALPHA_URL: z.string().url().optional(),
   SIGIL_ONRAMP_ALPHA_SANDBOX_URL: z.string().url().optional(),
   SIGIL_ONRAMP_BETA_URL: z.string().url().optional(),
   SIGIL_ONRAMP_BETA_SANDBOX_URL: z.string().url().optional(),
-  /** Sender of service email (issue 5); the display name defaults to `Notifications`. */
+  /** Sender of service email; the display name defaults to `Notifications`. */
   SIGIL_MAIL_FROM: z.string().default('no-reply@sigil.local'),
   /**
    * Addresses (`otp@acme.example`) and domains (`acme.example`) that requests may name as the sender
-   * or reply-to of service email (issue 31); SIGIL_MAIL_FROM's address is always allowed.
+   * or reply-to of service email (no other, so a request cannot mail in another's name);
+   * SIGIL_MAIL_FROM's address is always allowed.
    */
   SIGIL_MAIL_SENDERS: z.string().default(''),
-  /** Origins (`https://app.acme.example`) that magic links in service email may point to (issue 31). */
+  /** Origins (`https://app.acme.example`) that magic links in service email may point to (no others). */
   SIGIL_MAIL_LINK_ORIGINS: z.string().default(''),
-  /** OTP rate limit (issue 5): at most this many OTPs per contact (and per userIdentifier) per window. */
+  /** OTP rate limit: at most this many OTPs per contact (and per userIdentifier) per window. */
   SIGIL_OTP_MAX_PER_WINDOW: z.coerce.number().int().positive().default(10),
   SIGIL_OTP_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
-  /** The auth relay mounted at /auth (issue 5): on by default. */
+  /** The auth relay mounted at /auth: on by default. */
   SIGIL_RELAY: z.enum(['on', 'off']).default('on'),
   /** Networks beside the dev chains, or other RPC URLs for them: `caip2=url,…`. */
   SIGIL_RPC: z.string().optional(),
@@ -72,18 +73,18 @@ const Env = z.object({
   SIGIL_TOKENS: z.string().optional(),
   /** The dev faucet at POST /dev/faucet: on unless production. */
   SIGIL_DEV_FAUCET: z.enum(['on', 'off']).optional(),
-  /** Trusted OIDC issuers (issue 16): a JSON array, see src/service/oidc/issuers.ts. */
+  /** Trusted OIDC issuers: a JSON array, see src/service/oidc/issuers.ts. */
   SIGIL_OIDC_ISSUERS: z.string().optional(),
   /** How long a fetch of an issuer's keys (or discovery document) may take. */
   SIGIL_OIDC_FETCH_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
   /** The development identity provider at /dev/oidc: on unless production. */
   SIGIL_DEV_OIDC: z.enum(['on', 'off']).optional(),
   SIGIL_LOG: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  /** Webhooks (issue 16): deliver to loopback/private addresses; on unless production. */
+  /** Webhooks: deliver to loopback/private addresses; on unless production. */
   SIGIL_WEBHOOK_PRIVATE_URLS: z.enum(['on', 'off']).optional(),
   /** One webhook delivery attempt's timeout (a claim on a row lasts this plus 10 s). */
   SIGIL_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  /** A request's headers and body must arrive within this (issue 31: stalled bodies are cut off). */
+  /** A request's headers and body must arrive within this: a stalled body is cut off, so a slow client holds no connection. */
   SIGIL_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /** Body bytes all requests still being received may hold together (at least one 1 MiB body). */
   SIGIL_MAX_BUFFERED_BODY_BYTES: z.coerce
@@ -118,36 +119,36 @@ export type ServiceConfig = {
   identityKeyHex: string | undefined
   /** Extra origins named in the signed identity, beside the listening address and publicUrl. */
   serviceOrigins: string[]
-  /** On-ramp provider base URLs by provider and mode (issue 6); undefined → the built-in sandbox page. */
+  /** On-ramp provider base URLs by provider and mode; undefined → the built-in sandbox page. */
   onRampUrls: OnRampProviderUrls
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
   production: boolean
-  /** Default sender address of service email (issue 5). */
+  /** Default sender address of service email. */
   mailFrom: string
   /**
-   * What a request may name as sender or reply-to of service email (issue 31): lower-case addresses
+   * What a request may name as sender or reply-to of service email: lower-case addresses
    * and domains (a domain allows its addresses, not its subdomains'); `mailFrom`'s address always.
    */
   mailSenders: string[]
-  /** Origins magic links may point to (issue 31): the extension's, `publicUrl`'s, and these. */
+  /** Origins magic links may point to: the extension's, `publicUrl`'s, and these. */
   mailLinkOrigins: string[]
-  /** OTP rate limit per contact / userIdentifier: `max` OTPs per `windowMs` (issue 5). */
+  /** OTP rate limit per contact / userIdentifier: `max` OTPs per `windowMs`. */
   otpRateLimit: { max: number; windowMs: number }
-  /** Mount the auth relay at /auth (issue 5). */
+  /** Mount the auth relay at /auth. */
   relay: boolean
   /** Networks by CAIP-2 id: the dev chains plus `SIGIL_RPC`, with the ERC-20 tokens of `SIGIL_TOKENS`. */
   networks: Network[]
   /** Serve the dev faucet (POST /dev/faucet). */
   devFaucet: boolean
-  /** OIDC issuers whose ID tokens sign users up and in (issue 16). */
+  /** OIDC issuers whose ID tokens sign users up and in. */
   oidcIssuers: TrustedIssuer[]
   /** Serve (and trust) the development identity provider at /dev/oidc. */
   devOidc: boolean
   /** Timeout of one fetch of an issuer's keys or discovery document. */
   oidcFetchTimeoutMs: number
-  /** Webhook delivery (issue 16, src/service/webhooks/README.md). */
+  /** Webhook delivery (src/service/webhooks/README.md). */
   webhooks: WebhookConfig
-  /** Limits of the HTTP server (issue 31, src/service/http/admission.ts). */
+  /** Limits of the HTTP server (src/service/http/admission.ts). */
   http: HttpLimits
 }
 

@@ -10,8 +10,8 @@ import { getServiceKey, insertServiceKeyIfAbsent } from './store/serviceKeys.js'
  * - signer: import/export/target bundles (wire-formats B2, "enclaveQuorumPublic")
  * - session: session JWTs (B3, the notarizer)
  * - verifier: OTP verification tokens (B3, the TLS fetcher)
- * - appProof: app proofs of activities (issue 3)
- * - onramp: HPKE target for on-ramp provider secrets (issue 6)
+ * - appProof: app proofs of activities
+ * - onramp: HPKE target for on-ramp provider secrets
  * - otpTarget: HPKE target for encrypted OTP bundles (verify_otp V2)
  */
 export const SERVICE_KEY_NAMES = ['signer', 'session', 'verifier', 'appProof', 'onramp', 'otpTarget'] as const
@@ -21,7 +21,7 @@ export type ServiceKeys = Record<ServiceKeyName, ServiceKey>
 
 /**
  * Load (making them on first start) every service key; `identityKeyHex` replaces the stored
- * `verifier` key, the identity key clients pin (issue 22), so a deployment can pin a known key.
+ * `verifier` key, the identity key clients pin, so a deployment can pin a known key.
  */
 export async function loadServiceKeys(db: Database, box: SecretBox, identityKeyHex?: string): Promise<ServiceKeys> {
   const out = {} as ServiceKeys

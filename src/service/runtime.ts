@@ -18,7 +18,7 @@ export type Runtime = {
   rootOrganizationId: string
   /** Where this instance listens (`http://host:port`), known once the server is bound. */
   baseUrl: string
-  /** Verifies OIDC ID tokens against the trusted issuers (issue 16). */
+  /** Verifies OIDC ID tokens against the trusted issuers. */
   oidc: OidcVerifier
   /** The development identity provider at /dev/oidc, when served. */
   devIdp: DevIdentityProvider | undefined

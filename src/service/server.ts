@@ -45,7 +45,8 @@ export async function startService(
   const log = options.logger ?? createLogger(config.logLevel, { svc: 'sigil' })
   // secp256k1 signatures through libsecp256k1 (same bytes as the shared pure-JS code, faster).
   useSecp256k1DigestSigner(libsecp256k1Signer)
-  // The embedded databases' files are the owner's only (issue 31); looser modes are fixed, and said.
+  // The embedded databases' files are the owner's only, so no other local user reads keys or data;
+  // looser modes are fixed, and said.
   if (!config.databaseUrl) secureDataDir(config.dataDir, (message, fields) => log.warn(message, fields))
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -102,7 +103,7 @@ export async function startService(
     const app = createApp(rt, { engine, queries: QUERY_HANDLERS }, mount ? { mount: (a) => mount(a, rt) } : {})
 
     const server: ServerType = await new Promise((resolve) => {
-      // Limits on what unauthenticated clients may hold (issue 31): connections per address, buffered bodies, time.
+      // Limits on what unauthenticated clients may hold: connections per address, buffered bodies, time.
       const createServer = guardedCreateServer(config.http, {
         refused: (reason, count) => log.warn('requests refused', { reason, count }),
       })

@@ -31,7 +31,7 @@ async function create(ctx: ActivityContext, p: z.infer<typeof createOauthProvide
  * create_oauth_providers V2: adds OAuth providers to a user, each by an OIDC token (verified: trusted
  * issuer, accepted audience, unexpired); all or none; `{providerIds}` in order.
  *
- * An identity is added only with a verified ID token of it (issue 31): `oidcClaims` alone (the hosted
+ * An identity is added only with a verified ID token of it: `oidcClaims` alone (the hosted
  * shape allows them) are refused, naming `parameters.oauthProviders[i].oidcToken`, since anyone who
  * knows a person's issuer, audience and subject could otherwise attach that identity to an older
  * account of his and receive that person's OAuth logins. Claims beside a token must name its identity.

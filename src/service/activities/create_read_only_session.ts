@@ -10,7 +10,7 @@ import type { ActivityHandler } from './types.js'
 export const READ_ONLY_SESSION_SECONDS = 3600
 
 /**
- * create_read_only_session (issue 16 item 6): a session JWT (wire-formats B3) of
+ * create_read_only_session: a session JWT (wire-formats B3) of
  * `session_type` SESSION_TYPE_READ_ONLY for the submitting user, signed by the service's session
  * key and valid for an hour. Sent as the `X-Session` header it authenticates queries as that user;
  * authentication refuses it on every submit path (auth/authenticate.ts), so it never writes.

@@ -17,7 +17,7 @@ function named(noun: string, ids: string[]): string {
  * delete_sub_organization: the request's `organizationId` is the sub-organization to delete;
  * `{subOrganizationUuid}`.
  *
- * Who may submit it. Issue 15 item 5 says "the parent only", and that is what this does: the
+ * Who may submit it: the parent only. The
  * submitter must be a user of the sub-organization's parent (the parent's root quorum and policies
  * decide, as for any activity its users submit); a user of the sub-organization itself (or of a
  * further ancestor) is refused. NOTE: the hosted documentation (docs.turnkey.com

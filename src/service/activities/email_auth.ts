@@ -13,7 +13,7 @@ import type { ActivityHandler } from './types.js'
 export const EMAIL_AUTH_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256'
 
 /**
- * email_auth V1, V2 and V3 (issue 16 item 6; hosted v1EmailAuthIntent*): a fresh EMAIL_AUTH API
+ * email_auth V1, V2 and V3 (hosted v1EmailAuthIntent*): a fresh EMAIL_AUTH API
  * key for the user with this email (in the organization or its sub-organizations), its private
  * half encrypted to `targetPublicKey` as a credential bundle and emailed through the outbox (in the
  * body, and as the `%s` of `emailCustomization.magicLinkTemplate`). The bundle is never in the

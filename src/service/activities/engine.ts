@@ -204,7 +204,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
     const quorum = input.principal.quorum ?? (await getQuorum(rt.db, quorumOrgId))
     const isMember = quorum.userIds.includes(input.principal.userId)
     const isVote = input.type === 'ACTIVITY_TYPE_APPROVE_ACTIVITY' || input.type === 'ACTIVITY_TYPE_REJECT_ACTIVITY'
-    // A user outside the root quorum, in an organization with policies: the policies decide (issue 14).
+    // A user outside the root quorum, in an organization with policies: the policies decide.
     // Without policies (or for root-only types) the activity waits for the root quorum, as before.
     let gate: { set: PolicySet; decision: Decision } | undefined
     if (!isMember && policiesMayGovern(input.type)) {
@@ -284,13 +284,13 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       // OIDC tokens' signing keys are fetched before the transaction, never while it holds the database.
       if (MAY_CARRY_OIDC_TOKENS.test(input.type)) await rt.oidc.prefetch(input.parameters)
       // An OTP's attempt is counted in a statement of its own, before the transaction: a wrong code
-      // rolls the transaction back, the count stays (issue 31).
+      // rolls the transaction back, the count stays, so wrong guesses are never free.
       await claimOtpAttempt(rt.db, { type: input.type, submitterOrgId: quorumOrgId, parameters: input.parameters, now })
       return await transactionWithEvents(rt, async (tx) => {
         const result = await runHandler(tx, row, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)
         const activity = { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs }
-        // What is stored (and served again, and sent to webhooks) keeps no bearer secret (issue 31).
+        // What is stored (and served again, and sent to webhooks) keeps no bearer secret.
         const stored = { ...activity, result: storedResult(row.type, result) }
         // The finished activity is the transaction's last statement: a byte-identical resubmission
         // (or a concurrent twin) conflicts on the unique fingerprint here, every effect of this run
@@ -348,7 +348,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
 
   /**
    * approve_activity / reject_activity handler: one vote from a root quorum member (A2), or, on an
-   * activity the organization's policies decided (issue 14), from any user of the organization.
+   * activity the organization's policies decided, from any user of the organization.
    */
   function voteHandler(
     selection: 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED',
@@ -402,7 +402,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
 
       /** Runs the approved activity; its failure undoes its effects, not the vote. */
       const execute = async () => {
-        // An OTP's attempt is counted before the savepoint: a wrong code's rollback keeps it (issue 31).
+        // An OTP's attempt is counted before the savepoint: a wrong code's rollback keeps it.
         try {
           await claimOtpAttempt(tx, { type: target.type, submitterOrgId: target.submitter_org_id, parameters: target.intent, now })
         } catch (e) {

@@ -13,7 +13,7 @@ import type { ActivityHandler } from './types.js'
 
 type Params = z.infer<typeof initFiatOnRamp.parameters>
 
-/** What a real provider would refuse, beyond the schema (issue 6). */
+/** What a real provider would refuse, beyond the schema. */
 function checkOrder(p: Params): void {
   if (!currencyOnNetwork(p.cryptoCurrencyCode, p.network)) {
     throw invalidField('parameters.cryptoCurrencyCode', `${p.cryptoCurrencyCode} is not carried on ${p.network}`)

@@ -30,7 +30,7 @@ export const handler: ActivityHandler<z.infer<typeof updateUser.parameters>> = a
     }
     fields.userTags = [...tags]
   }
-  // No token here: a contact set by the user's own organization counts for nothing until proven (issue 31).
+  // No token here: a contact set by the user's own organization counts for nothing until proven.
   fields.contactsVerified = await contactsVouched(ctx)
   await updateUserFields(ctx.tx, user.id, fields, ctx.now)
   return { userId: user.id }

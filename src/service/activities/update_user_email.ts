@@ -10,7 +10,7 @@ import type { ActivityHandler } from './types.js'
  * update_user_email: sets the email ("" removes it). A `verificationToken` (from verify_otp, for
  * this email) is checked and spent with the change, and the email then counts for login, account
  * lookup and recovery; without one the email is set unverified, as the hosted SDK documents, and
- * counts for nothing (issue 31: anyone can type a victim's address) unless the root organization's users
+ * counts for nothing (anyone can type a victim's address) unless the root organization's users
  * (the operator) set it (shared/users.ts `contactsVouched`). `{userId}`.
  *
  * @throws NOT_FOUND when parameters.userId names no user of the organization
@@ -23,7 +23,7 @@ export const handler: ActivityHandler<z.infer<typeof updateUserEmail.parameters>
   if (p.verificationToken !== undefined) {
     await spendContactToken(ctx, p.verificationToken, 'OTP_TYPE_EMAIL', email ?? '')
   }
-  // A contact counts for login and lookup only when proven, or set by the operator (issue 31).
+  // A contact counts for login and lookup only when proven, or set by the operator.
   const contactsVerified = p.verificationToken !== undefined || (await contactsVouched(ctx))
   await updateUserFields(ctx.tx, user.id, { userEmail: email, contactsVerified }, ctx.now)
   return { userId: user.id }

@@ -9,7 +9,8 @@ import type { ActivityHandler } from './types.js'
 /**
  * update_user_phone_number: sets the phone number ("" removes it). A `verificationToken` (from
  * verify_otp, SMS, for this number) is checked and spent with the change; the number counts for login
- * and lookup only with one, or when the root organization's users set it (issue 31). `{userId}`.
+ * and lookup only with one, or when the root organization's users set it, as anyone can type
+ * anyone's number. `{userId}`.
  *
  * @throws NOT_FOUND when parameters.userId names no user of the organization
  * @throws INVALID_ARGUMENT when parameters.userPhoneNumber is not E.164
@@ -21,7 +22,7 @@ export const handler: ActivityHandler<z.infer<typeof updateUserPhoneNumber.param
   if (p.verificationToken !== undefined) {
     await spendContactToken(ctx, p.verificationToken, 'OTP_TYPE_SMS', phone ?? '')
   }
-  // A contact counts for login and lookup only when proven, or set by the operator (issue 31).
+  // A contact counts for login and lookup only when proven, or set by the operator.
   const contactsVerified = p.verificationToken !== undefined || (await contactsVouched(ctx))
   await updateUserFields(ctx.tx, user.id, { userPhoneNumber: phone, contactsVerified }, ctx.now)
   return { userId: user.id }

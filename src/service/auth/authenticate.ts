@@ -43,9 +43,9 @@ export type AuthenticateInput = {
    */
   allowDescendant: boolean
   now: number
-  /** The verifier key of OTP verification tokens; given only where X-Stamp-Attested is accepted (stamp_login, issue 5). */
+  /** The verifier key of OTP verification tokens; given only where X-Stamp-Attested is accepted (stamp_login). */
   verifierPublicKeyHex?: string | undefined
-  /** The OIDC verifier, for X-Stamp-Attested with an OIDC token (stamp_login, issue 16). */
+  /** The OIDC verifier, for X-Stamp-Attested with an OIDC token (stamp_login). */
   oidc?: OidcVerifier | undefined
   /**
    * The service's session key; given only where an `X-Session` read-only session is accepted: on
@@ -84,7 +84,7 @@ export async function stampSignatureCheck(headers: { get(name: string): string |
     return { kind: 'WEBAUTHN' as const, stamp: parsed.stamp }
   }
   if (attested) {
-    attestedSignatureCheck(attested, rawBody) // issue 5: over the raw body, before parsing
+    attestedSignatureCheck(attested, rawBody) // over the raw body, before parsing: the bytes signed are the bytes run
     return { kind: 'ATTESTED' as const, header: attested }
   }
   // A read-only session (create_read_only_session) is a bearer token: it signs nothing, a stamp wins over it.
@@ -152,7 +152,7 @@ async function requireLiveTarget(sql: Sql, credentialOrgId: string, targetOrgId:
  */
 export async function authenticate(sql: Sql, config: ServiceConfig, input: AuthenticateInput): Promise<Authenticated> {
   const { signed } = input
-  // Before anything else: a read-only session never writes, valid or not (issue 16 item 6).
+  // Before anything else: a read-only session never writes, valid or not.
   if (signed.kind === 'SESSION' && !input.sessionPublicKeyHex) throw new SigilError('PERMISSION_DENIED', READ_ONLY_SESSION_REFUSED)
   if ((await ancestry(sql, input.organizationId)).length === 0) throw organizationNotFound(input.organizationId)
 

@@ -2,12 +2,12 @@ import { fieldError } from '../../api/errors.js'
 import type { Principal } from './principal.js'
 
 /**
- * The custody rule (issue 31, README "Custody"): an organization is acted in only by its own users'
+ * The custody rule (README "Custody"): an organization is acted in only by its own users'
  * credentials. A credential of an ancestor organization (the parent, and so the relay and whoever
  * runs the service) reads its sub-organizations (every query) and may submit only these activities
  * in them: the auth flows a parent starts for a user who cannot sign yet, each of which needs the
  * user's own proof to do anything (an OTP code or a verification token, an OIDC token, a mailbox,
- * an invitation's code), and the deletion of a sub-organization (issue 15). It never signs, exports,
+ * an invitation's code), and the deletion of a sub-organization. It never signs, exports,
  * imports, votes, changes users, policies or settings, or adds a credential inside a sub-organization
  * (create_read_write_session for a key of the parent's choosing would be one).
  */

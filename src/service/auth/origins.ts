@@ -1,7 +1,8 @@
 /**
  * Origin checks for CORS, WebAuthn `clientDataJSON.origin` and the relay. An entry
  * `http://localhost` (no port) allows any port on localhost; others must match exactly. The
- * configuration puts `http://localhost` in the lists outside production only (issue 31).
+ * configuration puts `http://localhost` in the lists outside production only, so no local page
+ * reaches a production service.
  */
 export function originAllowed(origin: string, allowed: readonly string[]): boolean {
   let url: URL

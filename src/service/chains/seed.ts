@@ -1,5 +1,5 @@
 /**
- * BIP-39 seeds in the service (issue 18: where the time goes): the same seed as
+ * BIP-39 seeds in the service: the same seed as
  * `src/chains/mnemonic.ts#mnemonicToSeed` — PBKDF2-HMAC-SHA512 of the normalised mnemonic, salt
  * "mnemonic" (empty passphrase), 2048 iterations, 64 bytes — computed by Node's OpenSSL instead of
  * pure JS: the 2048 SHA-512 rounds were ~40% of a create_sub_organization's CPU time. The mnemonic is

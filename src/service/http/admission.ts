@@ -1,5 +1,6 @@
 /**
- * What unauthenticated clients may hold of the HTTP server (issue 31): every request body is
+ * What unauthenticated clients may hold of the HTTP server, so none can exhaust its memory
+ * or connections: every request body is
  * unauthenticated until it has been read (the stamp covers its bytes), so bodies are admitted before
  * any route reads them, for every route alike (interface, relay, dev routes):
  * - a body declared larger than {@link MAX_BODY_BYTES} is refused at once (413 `BODY_TOO_LARGE`);

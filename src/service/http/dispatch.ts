@@ -1,5 +1,5 @@
 /**
- * The one request pipeline of the interface (issue 20). Every submit and query goes through it:
+ * The one request pipeline of the interface. Every submit and query goes through it:
  *
  *   body limit, content type (app.ts) → I-JSON parse (json.ts) → envelope → operation lookup in
  *   the registry → type/version check → stamp → parameters schema → handler → result schema.
@@ -173,7 +173,7 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
   if (Math.abs(Number(body.timestampMs) - now) > rt.config.timestampWindowMs) {
     throw fieldError('TIMESTAMP_OUT_OF_WINDOW', 'timestampMs', 'request timestamp is outside the allowed window of the service clock')
   }
-  // Custody (issue 31): a parent's credential reads its sub-organizations and starts their auth flows, nothing else.
+  // Custody: a parent's credential reads its sub-organizations and starts their auth flows, nothing else.
   requireCustody(definition, principal, effectiveOrganizationId)
   // A recovery credential (init_user_email_recovery) exists to register a new passkey, nothing else.
   if (principal.credentialType === RECOVERY_CREDENTIAL_TYPE && definition.type !== 'ACTIVITY_TYPE_RECOVER_USER') {

@@ -1,5 +1,5 @@
 /**
- * GET /.well-known/sigil-service (issue 22): the service's signed identity, which the
+ * GET /.well-known/sigil-service: the service's signed identity, which the
  * extension pins. The statement names every origin the service answers at (its listening
  * address with its loopback aliases, SIGIL_PUBLIC_URL, SIGIL_SERVICE_ORIGINS) and its public
  * keys by role; the identity (verifier) key signs it. Built once per listening address.

@@ -8,7 +8,7 @@ import { dueMessages, insertMessage, recordAttempt, type MessageRow, type NewMes
 const BACKOFF_MS = [1_000, 5_000, 30_000, 120_000, 600_000]
 
 /**
- * Outgoing email and SMS (issue 5). A message is written inside the activity's transaction
+ * Outgoing email and SMS. A message is written inside the activity's transaction
  * (a rolled-back activity sends nothing). With a transport configured (SMTP via nodemailer,
  * SMS via an HTTP webhook) it is `pending` and delivered after commit by this worker, with
  * retries and backoff; each attempt and its error are recorded (`delivery`, `attempts`,

@@ -31,7 +31,8 @@ export function senderOf(o: EmailOptions, defaultFrom: string, field = 'paramete
 }
 
 /**
- * What the operator lets requests put into service email (issue 31, src/service/config.ts): sender
+ * What the operator lets requests put into service email (src/service/config.ts), so
+ * a request cannot send mail in another sender's name or link to a page of its choosing: sender
  * and reply-to addresses or domains, and magic-link origins. `ServiceConfig` is one.
  */
 export type MailPolicy = {

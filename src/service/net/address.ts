@@ -1,5 +1,5 @@
 /**
- * The one IP address classifier (issue 31): every rule that decides by an address (webhook
+ * The one IP address classifier: every rule that decides by an address (webhook
  * destinations at creation and at delivery, the loopback-only backup route, per-address connection
  * limits) asks it, so no rule meets a spelling another one normalises differently.
  *

@@ -1,5 +1,5 @@
 /**
- * The OIDC issuers the service trusts (issue 16), from `SIGIL_OIDC_ISSUERS`: a JSON array, each entry
+ * The OIDC issuers the service trusts, from `SIGIL_OIDC_ISSUERS`: a JSON array, each entry
  *
  *   { "issuer": "https://accounts.google.com",              // the tokens' `iss`, exactly
  *     "audiences": ["1234.apps.googleusercontent.com"],     // accepted `aud` values (the app's client ids)

@@ -1,5 +1,5 @@
 /**
- * OIDC ID-token verification (issue 16) with `jose`: the signature against the issuer's published
+ * OIDC ID-token verification with `jose`: the signature against the issuer's published
  * keys, `iss` (a trusted issuer, exactly), `aud` (one of the audiences configured for it), `exp` /
  * `nbf` / `iat` with 60 s of clock skew, and, where a client key is at stake, the hosted service's
  * nonce rule: `nonce = hex(sha256(publicKeyHex))` (src/crypto/oidcNonce.ts).

@@ -1,5 +1,5 @@
 /**
- * What a real on-ramp provider refuses before a purchase (issue 6): a wallet address
+ * What a real on-ramp provider refuses before a purchase: a wallet address
  * that is not valid for the network, and a currency the network does not carry.
  */
 import { NETWORK, Address } from '@scure/btc-signer'

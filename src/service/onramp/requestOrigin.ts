@@ -1,5 +1,5 @@
 /**
- * The service's own base URL for links to the sandbox provider page (issue 6): the
+ * The service's own base URL for links to the sandbox provider page: the
  * configured public URL, else the address this instance is bound to. (Never the request's
  * Host header: a client must not choose where the links we hand out point.)
  */

@@ -1,5 +1,5 @@
 /**
- * The built-in sandbox provider page (issue 6): the order, its status, and plain HTML form
+ * The built-in sandbox provider page: the order, its status, and plain HTML form
  * buttons to complete or fail the simulated purchase. No script; styles from one stylesheet.
  */
 import type { OnRampTransactionRow } from '../store/onramp.js'

@@ -1,6 +1,6 @@
 import type { ServiceApp } from '../http/app.js'
 /**
- * HTTP routes of the built-in sandbox provider (issue 6): `GET /sandbox/onramp/{id}` shows
+ * HTTP routes of the built-in sandbox provider: `GET /sandbox/onramp/{id}` shows
  * the order; `POST …/{id}/complete` and `…/{id}/fail` finish a PENDING purchase (409 once
  * finished, 404 for an unknown order). Browsers get pages, other clients the A3 JSON bodies.
  */

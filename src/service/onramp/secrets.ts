@@ -1,6 +1,6 @@
 /**
- * On-ramp provider secrets arrive HPKE-encrypted to the service's on-ramp key (issue 6,
- * wire-formats B2). Accepted forms: the `{encappedPublic, ciphertext}` JSON envelope, the
+ * On-ramp provider secrets arrive HPKE-encrypted to the service's on-ramp key
+ * (wire-formats B2). Accepted forms: the `{encappedPublic, ciphertext}` JSON envelope, the
  * hex of that JSON, and the bs58check bundle that @turnkey/crypto `encryptOnRampSecret` makes.
  */
 import { fieldError } from '../../api/errors.js'

@@ -1,4 +1,4 @@
-/** Simulated on-chain transaction hashes for the sandbox provider (issue 6). */
+/** Simulated on-chain transaction hashes for the sandbox provider. */
 import { randomBytes } from 'node:crypto'
 import { base58 } from '@scure/base'
 import { bytesToHex } from '../../crypto/encoding.js'

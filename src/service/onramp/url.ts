@@ -1,5 +1,5 @@
 /**
- * The provider URL of an on-ramp purchase and its signature (issue 6; service-interface.md
+ * The provider URL of an on-ramp purchase and its signature (service-interface.md
  * init_fiat_on_ramp): the query names the order; the signature is base64 HMAC-SHA256,
  * keyed by the provider secret, over the query string without its leading `?`.
  */

@@ -91,9 +91,9 @@ export async function authenticateAttested(
 }
 
 /**
- * What stamp_login spends of an OIDC attestation (single use; issue 31 defect 10): the token itself,
- * never the identity it names, so each fresh token logs its user in once and a replayed one is
- * refused. Its issuer's `jti` when it has one (a re-encoding of the same token is the same token),
+ * What stamp_login spends of an OIDC attestation (single use, so a captured token cannot log in
+ * again): the token itself, never the identity it names, so each fresh token logs its user in once
+ * and a replayed one is refused. Its issuer's `jti` when it has one (a re-encoding of the same token is the same token),
  * else sha256 of the token; hashed, so no token text is stored.
  */
 function oidcTokenUseId(t: VerifiedIdToken, token: string): string {
@@ -103,7 +103,7 @@ function oidcTokenUseId(t: VerifiedIdToken, token: string): string {
 }
 
 /**
- * `STAMP_ATTESTED_SCHEME_P256_OIDC` (B1.4; issue 16): the attestation is an OIDC ID token of a trusted
+ * `STAMP_ATTESTED_SCHEME_P256_OIDC` (B1.4): the attestation is an OIDC ID token of a trusted
  * issuer whose nonce is sha256 of the stamp's public key (the key that signed the body); the principal
  * is the user holding the token's identity in the request organization or its sub-organizations.
  */

@@ -7,12 +7,12 @@ import { normaliseOtpInput, otpCodeMatches, otpHashKey } from './code.js'
 
 /** SDK-recognised wrong-code message (wire-formats B5 → INVALID_OTP_CODE). */
 export const INVALID_OTP_MESSAGE = 'Invalid OTP code'
-/** Codes checked per OTP (issue 5; issue 31: exactly this many, whatever the concurrency). */
+/** Codes checked per OTP: exactly this many, whatever the concurrency, so a code cannot be guessed by racing. */
 export const MAX_WRONG_ATTEMPTS = 5
 const TOO_MANY = 'OTP is no longer valid: too many wrong codes'
 
 /**
- * The activity types that spend an OTP and the paths whose OTPs each may spend (issue 31): an OTP
+ * The activity types that spend an OTP and the paths whose OTPs each may spend: an OTP
  * started with init_otp (its code comes back HPKE-encrypted) is spent by verify_otp; one started
  * with init_otp_auth by otp_auth or verify_otp V1 (the relay checks a new contact's code with it).
  */
@@ -23,7 +23,7 @@ export const OTP_SPENDERS: ReadonlyMap<string, readonly OtpPath[]> = new Map([
 ])
 
 /**
- * Claims one attempt of the OTP an activity names, before the activity runs (issue 31): the engine
+ * Claims one attempt of the OTP an activity names, before the activity runs: the engine
  * calls this outside the activity's transaction (or, for an activity run by consensus, before its
  * savepoint), so the count survives a wrong code's rollback, and the single UPDATE makes concurrent
  * attempts count exactly. Only the OTP's organization or an ancestor of it spends (claims) it.

@@ -21,7 +21,7 @@ export function normaliseContact(otpType: string, contact: string, field: string
 
 /**
  * The user with this contact in `orgId` or, failing that, in one of its sub-organizations
- * (oldest first): how otp_auth, otp_login and attested stamps find their user (issue 5).
+ * (oldest first): how otp_auth, otp_login and attested stamps find their user.
  */
 export async function findUserByContact(sql: Sql, orgId: string, otpType: string, contact: string): Promise<UserRow | undefined> {
   return findUserInTreeByContact(sql, orgId, otpType === 'OTP_TYPE_SMS' ? { phone: contact } : { email: contact.toLowerCase() })

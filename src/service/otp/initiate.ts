@@ -14,7 +14,7 @@ export const MAX_OTPS_MESSAGE = 'Max number of OTPs have been initiated'
 export const OTP_DEFAULTS = { length: 9, alphanumeric: true, expirationSeconds: 300, maxExpirationSeconds: 600 } as const
 
 /**
- * init_otp_auth / init_otp (issue 5): checks, rate limits per contact and per userIdentifier,
+ * init_otp_auth / init_otp: checks, rate limits per contact and per userIdentifier,
  * a CSPRNG code stored only as an HMAC, and the email or SMS queued in the same transaction.
  * A sub-organization's OTPs are started by its parent; the OTP records the path it was started
  * for (`path`: init_otp's are spent by verify_otp, init_otp_auth's by otp_auth or verify_otp V1).

@@ -8,7 +8,8 @@
  * `consensus` holds over the approvers so far. An ALLOW policy whose condition holds but whose
  * consensus does not yet → `OUTCOME_REQUIRES_CONSENSUS` (the activity waits for votes). A policy
  * whose expression errors is `OUTCOME_ERROR`. An ALLOW that errors never allows. A DENY that errors
- * fails closed (issue 31: "an evaluation error denies", never skipped), denying the activity.
+ * fails closed ("an evaluation error denies", never skipped), denying the activity, so a broken
+ * or unreadable operand never lets through what the DENY forbids.
  * `MISSING_FIELD` (a field the activity does not carry at all: `eth.tx` for a sign_raw_payload, the
  * `parsed_instruction_data` of an instruction without an IDL) is where a DENY may not apply, but
  * only when the missing field matters: the language does not short circuit, so a DENY that ends in

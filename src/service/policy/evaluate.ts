@@ -10,7 +10,7 @@
  * `TYPE_MISMATCH`. Integers are bigint (u256 wei values compare exactly).
  *
  * `evaluateThreeValued` is the same language in Kleene logic, for a DENY policy that met a missing
- * field (decide.ts, issue 31): a missing field is unknown, `false && ?` is false, `true || ?` true,
+ * field (decide.ts): a missing field is unknown, `false && ?` is false, `true || ?` true,
  * `any` true on a true element, `all` false on a false one; every operand is still evaluated, so any
  * other error anywhere is still the result. It is compiled separately (only when needed), so the
  * closures of `evaluate` carry no check of it.
@@ -654,8 +654,8 @@ function boolResult(ev: Evaluator, expr: Expr, v: Value): EvalResult {
 }
 
 /**
- * Evaluate a parsed expression in three-valued (Kleene) logic (issue 31: how `decide` reads a DENY
- * policy whose evaluation ended in `MISSING_FIELD`). A missing field is unknown: comparisons, `!`,
+ * Evaluate a parsed expression in three-valued (Kleene) logic: how `decide` reads a DENY
+ * policy whose evaluation ended in `MISSING_FIELD`. A missing field is unknown: comparisons, `!`,
  * member reads and the like with an unknown operand are unknown; `false && ?` is false, `true || ?`
  * true, `any(…)` true if an element is true, `all(…)` false if an element is false. Every operand is
  * still evaluated, so any other error anywhere (`UNREADABLE_FIELD`, `TYPE_MISMATCH`, the budget…)

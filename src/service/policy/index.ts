@@ -1,5 +1,5 @@
 /**
- * The policy language (issue 14 item 2): a pure module, no database or HTTP. Parse at create time
+ * The policy language: a pure module, no database or HTTP. Parse at create time
  * with `parsePolicy`, build a `PolicyContext` per activity and vote, and `decide`.
  *
  * @example

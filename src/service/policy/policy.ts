@@ -1,5 +1,5 @@
 /**
- * Parse a policy's expressions at create time (issue 14 item 4): `condition`, `consensus` and the
+ * Parse a policy's expressions at create time: `condition`, `consensus` and the
  * optional `time`, each checked against its field's keywords. An absent or blank expression is
  * `undefined` (the field always holds). The result is a value: the parsed trees, or the first error
  * with a stable code, the field (`parameters.condition` …) and the position.

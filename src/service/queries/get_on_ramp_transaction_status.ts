@@ -3,7 +3,7 @@ import type { QueryHandler } from './types.js'
 import { getTransaction } from '../store/onramp.js'
 
 /**
- * get_on_ramp_transaction_status: `{organizationId, transactionId}` → `{transactionStatus, txHash?}` (issue 6).
+ * get_on_ramp_transaction_status: `{organizationId, transactionId}` → `{transactionStatus, txHash?}`.
  *
  * @throws NOT_FOUND when transactionId names no on-ramp transaction of the organization
  */

@@ -1,5 +1,5 @@
 /**
- * The send tracker (issue 11): after an activity commits its send record, this worker builds and
+ * The send tracker: after an activity commits its send record, this worker builds and
  * signs the transaction, stores the signed bytes and hash (BROADCASTING) before broadcasting
  * anything, broadcasts, and follows the send to INCLUDED or FAILED, storing where it landed (block,
  * block hash and time, fee; for the transaction history) when it lands on chain. It claims one send at a time

@@ -4,7 +4,7 @@ import type { ActivityContext } from '../types.js'
 
 /**
  * OTP, email-auth and email-recovery flows of a sub-organization are started by its parent (hosted
- * rules; issue 31): refused when the submitter's own organization is the activity's organization
+ * rules): refused when the submitter's own organization is the activity's organization
  * and that organization has a parent. The root organization starts them for itself, a parent (or
  * any ancestor) for its sub-organizations.
  *

@@ -1,6 +1,6 @@
 /**
- * What the policy handlers share: parsing a policy's expressions at create/update time (issue 14
- * item 4), an error naming the field and position, and the organization's policy limit.
+ * What the policy handlers share: parsing a policy's expressions at create/update time, an error
+ * naming the field and position, and the organization's policy limit.
  */
 import type { z } from 'zod'
 import { fieldError, SigilError } from '../../../api/errors.js'

@@ -19,7 +19,8 @@
  *
  * A transaction or typed-data payload the activity carries but that cannot be read (it does not
  * parse, or Sigil cannot represent it, e.g. an eth_send_transaction of several calls) is an
- * `Unreadable` namespace, never an absent one (issue 31): an ALLOW reading it does not allow, a
+ * `Unreadable` namespace, never an absent one, so what a policy cannot read is never
+ * taken for what it allows: an ALLOW reading it does not allow, a
  * DENY reading it denies (decide.ts). So are the arguments of a call an uploaded ABI or IDL
  * declares (by selector, by discriminator) but that do not decode (`contract_call_args`,
  * `program_call_args`), and the whole transaction when an uploaded interface for its contract or

@@ -1,5 +1,5 @@
 /**
- * Policy evaluation in the activity engine (issue 14 item 3, features/policies/overview "Policy
+ * Policy evaluation in the activity engine (features/policies/overview "Policy
  * evaluation"): the context of an activity and its approvers, the decision over the organization's
  * policies, its record (get_policy_evaluations) and the error of a denied activity.
  *

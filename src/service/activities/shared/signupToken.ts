@@ -46,7 +46,8 @@ function sameSet(a: unknown[], b: unknown[]): boolean {
 const apiKeyOf = (k: ApiKeyParams) => ({ ...k, publicKey: k.publicKey.toLowerCase() })
 
 /**
- * create_sub_organization with `verificationToken` (wire-formats B3, B6 sign-up; issue 31 defect 12).
+ * create_sub_organization with `verificationToken` (wire-formats B3, B6 sign-up), so
+ * nobody between the client and the service (a relay) can plant a key or change what is signed up.
  * The token must be this service's, unexpired, issued in this organization or an ancestor, for the
  * root user's email or phone, and bound to a key (verify_otp with `publicKey`). A `clientSignature`
  * by that key is required, and its sign-up message must name this token and exactly what the new

@@ -4,7 +4,7 @@ import { decodeJwtPayload } from '../../../crypto/jwt.js'
 
 /**
  * What of an activity's result is stored, and so served again by get_activity, list_activities,
- * replays and webhooks (issue 31). A verification token not bound to a key is a bearer secret
+ * replays and webhooks: no bearer secret. A verification token not bound to a key is a bearer secret
  * (otp_login V1 takes it without a client signature): it is answered once, to the submitter, and
  * stored as `sha256:<hex>` of the token. A bound token is useless without its key and stays.
  * (An activity run by consensus answers its approver, not its submitter: its unbound token is only

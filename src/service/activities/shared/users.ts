@@ -33,7 +33,7 @@ export function checkPhone(phone: string, field: string): string {
 
 /**
  * Whether an email or phone number set without a verification token counts for login, lookup and
- * recovery (issue 31, migration 020): only when the root organization's users set it — the
+ * recovery (migration 020): only when the root organization's users set it — the
  * operator, whose sign-up (the relay) proves every contact it sets. A contact set by any other
  * organization's users (in their own organization or in a sub-organization they create) is stored
  * unverified and found by nothing, as anyone can type anyone's address.

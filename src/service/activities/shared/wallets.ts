@@ -1,6 +1,6 @@
 /**
  * Wallet creation shared by create_wallet, create_wallet_accounts, import_wallet and
- * create_sub_organization (issue 4; address-formats.md). At rest: the mnemonic sealed under
+ * create_sub_organization (address-formats.md). At rest: the mnemonic sealed under
  * `wallet-mnemonic:<walletId>` and each account's derived private key sealed under
  * `wallet-account-key:<walletAccountId>`, so that signing opens one AES-GCM box instead of
  * re-running PBKDF2 + BIP-32/SLIP-10 (~9 ms) per request. Nothing is kept in plaintext.
