@@ -1,6 +1,6 @@
 /**
  * Every row of a database, out and back in: how a PGlite data dir of an earlier release moves into
- * the embedded PostgreSQL (issue 21), and what a backup of the embedded PostgreSQL holds. Engine to
+ * the embedded PostgreSQL, and what a backup of the embedded PostgreSQL holds. Engine to
  * engine: it runs on the `Database` interface only.
  *
  * `dumpDatabase` reads in one REPEATABLE READ, read-only transaction (one snapshot; writers go on)

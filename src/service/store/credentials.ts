@@ -1,5 +1,5 @@
 /**
- * Reads of an organization's credentials (issue 15 "Credentials reads"): API keys and passkeys by
+ * Reads of an organization's credentials: API keys and passkeys by
  * id or by user, always within one organization so an id of another organization reads as absent.
  */
 import type { Sql } from './sql.js'

@@ -51,7 +51,8 @@ export function restrictTree(path: string): number {
 }
 
 /**
- * At start, before an embedded database opens (issue 31): the data dir's databases (`postgres/`,
+ * At start, before an embedded database opens, so no other local user
+ * reads keys or data: the data dir's databases (`postgres/`,
  * `pgdata/`, `pgdata.migrated/`) are the owner's only, directories 0700 and files 0600, and so are
  * the files directly in the data dir (master key, admin key, password, logs); the data dir itself
  * loses group and other read and write (traverse stays, for the `postgres` system user of a root

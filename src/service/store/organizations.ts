@@ -178,7 +178,7 @@ export type SubOrganizationFilter = {
 const SUB_ORGANIZATION_FILTERS: Record<SubOrganizationFilter['type'], string> = {
   NAME: 'lower(o.name) = lower($2)',
   USERNAME: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.user_name = $2)',
-  // Verified contacts only (migration 020): one a user set without proof finds nothing (issue 31).
+  // Verified contacts only (migration 020): one a user set without proof finds nothing.
   EMAIL: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND lower(u.user_email) = lower($2) AND u.email_verified)',
   PHONE_NUMBER: 'EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.user_phone_number = $2 AND u.phone_verified)',
   CREDENTIAL_ID: 'EXISTS (SELECT 1 FROM authenticators a WHERE a.organization_id = o.id AND a.credential_id = $2)',

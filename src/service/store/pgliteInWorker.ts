@@ -1,5 +1,5 @@
 /**
- * The embedded database on its own thread (issue 18): {@link openPglite} runs in a worker thread
+ * The embedded database on its own thread: {@link openPglite} runs in a worker thread
  * (`pgliteWorker.ts`) and this is its {@link Database} on the main thread. PGlite's engine is
  * WebAssembly that runs to completion on whatever thread calls it; here that is not the thread
  * that parses HTTP, verifies stamps and signs, so on two cores the two halves of a request run at

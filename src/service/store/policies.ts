@@ -1,5 +1,5 @@
 /**
- * Policies (issue 14): an organization's policies as written, and the recorded evaluations of each
+ * Policies: an organization's policies as written, and the recorded evaluations of each
  * vote of an activity (get_policy_evaluations). The expressions were parsed before they were
  * stored (activities/create_policy.ts); `condition` and `consensus` are '' when absent, `time_expr`
  * NULL.

@@ -1,5 +1,5 @@
 /**
- * Send-transaction records (issue 11): what the tracker builds, signs, broadcasts and follows.
+ * Send-transaction records: what the tracker builds, signs, broadcasts and follows.
  * A tracker claims a record with a lease, so instances sharing a database never work on the
  * same send at once.
  */

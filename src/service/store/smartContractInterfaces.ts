@@ -1,5 +1,5 @@
 /**
- * Smart-contract interfaces (issue 11): an organization's Ethereum ABIs and Solana IDLs, as the
+ * Smart-contract interfaces: an organization's Ethereum ABIs and Solana IDLs, as the
  * JSON text they were created with. `address_key` is what an address is matched by (lower case for
  * Ethereum, as given for Solana); `error_selectors` lists an ABI's custom-error selectors so that
  * revert decoding reads only the ABIs that declare the selector it meets.

@@ -249,7 +249,8 @@ export type ContactLookup = { email: string } | { phone: string }
 /**
  * The user with this verified contact in `orgId` or, failing that, in the nearest of its
  * sub-organizations (any depth; oldest user first at one depth). A contact that was never verified
- * (migration 020) finds nobody: it proves nothing about whose account it is (issue 31).
+ * (migration 020) finds nobody: it proves nothing about whose account it is, so a login lands
+ * only in the account whose contact was proven.
  *
  * Found from the contact up, not from `orgId` down: the users with this contact come from the
  * index on it (`users_email`, `users_phone`), then each one's organization is walked up its parent

@@ -1,4 +1,4 @@
--- Organizations, users, credentials, activities and votes (issue 3).
+-- Organizations, users, credentials, activities and votes.
 -- Timestamps are milliseconds since the epoch (bigint): one clock, no time zones.
 
 CREATE TABLE organizations (

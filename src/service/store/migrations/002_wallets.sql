@@ -1,4 +1,4 @@
--- HD wallets, their accounts and per-user import keys (issue 4).
+-- HD wallets, their accounts and per-user import keys.
 -- Secrets are sealed with the master key (store/secrets.ts), the purpose string bound as AAD:
 --   wallets.mnemonic_enc             'wallet-mnemonic:<walletId>'
 --   wallet_accounts.private_key_enc  'wallet-account-key:<walletAccountId>'

@@ -1,4 +1,4 @@
--- OTPs, used verification tokens and the outgoing-message store (issue 5).
+-- OTPs, used verification tokens and the outgoing-message store.
 
 -- One row per initiated OTP. The code itself is never stored: only an HMAC-SHA256 of it
 -- keyed by a service secret (src/service/otp/code.ts).

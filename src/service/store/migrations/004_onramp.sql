@@ -1,4 +1,4 @@
--- Fiat on-ramp provider credentials and on-ramp transactions (issue 6).
+-- Fiat on-ramp provider credentials and on-ramp transactions.
 -- Provider secrets are sealed with the master key (store/secrets.ts); never stored in plaintext.
 
 CREATE TABLE fiat_onramp_credentials (

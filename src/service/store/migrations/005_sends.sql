@@ -1,4 +1,4 @@
--- Transactions Sigil signs and broadcasts (issue 11). A send is written in its activity's
+-- Transactions Sigil signs and broadcasts. A send is written in its activity's
 -- transaction (INITIALIZED); after commit the tracker builds and signs it (the signed bytes and
 -- hash are stored before anything is broadcast), broadcasts it (BROADCASTING) and follows it to
 -- INCLUDED or FAILED. A crash at any point resumes from the stored state: the same signed bytes

@@ -1,4 +1,4 @@
--- Smart-contract interfaces (issue 11): an organization's Ethereum ABIs and Solana IDLs, kept as
+-- Smart-contract interfaces: an organization's Ethereum ABIs and Solana IDLs, kept as
 -- the JSON text create_smart_contract_interface was given. Several interfaces may name the same
 -- address (the hosted service documents no uniqueness): revert decoding tries them newest first.
 CREATE TABLE smart_contract_interfaces (

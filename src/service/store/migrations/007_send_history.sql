@@ -1,4 +1,4 @@
--- Transaction history of Sigil's own sends (issue 11: list_eth_transaction_history,
+-- Transaction history of Sigil's own sends (list_eth_transaction_history,
 -- list_sol_transaction_history). When a send lands on chain (INCLUDED, or FAILED by an on-chain
 -- revert or execution error) the tracker stores its block (block_number, now also for those
 -- failures), the block's hash and time, the fee paid and the finality it saw. `parties` are the

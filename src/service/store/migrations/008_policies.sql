@@ -1,4 +1,4 @@
--- Policies (issue 14): an organization's policies in the hosted policy language, with their
+-- Policies: an organization's policies in the hosted policy language, with their
 -- expressions as written (parsed at create/update time; an absent condition or consensus is '',
 -- an absent time expression NULL). policy_evaluations: what the engine decided for each vote of an
 -- activity (get_policy_evaluations), one row per evaluation, `evaluations` the JSON array of

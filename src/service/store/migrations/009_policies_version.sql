@@ -1,4 +1,4 @@
--- The version of an organization's policies (issue 14): a fresh random value each time a row of
+-- The version of an organization's policies: a fresh random value each time a row of
 -- `policies` of the organization is inserted, updated or deleted, set by a trigger in the writing
 -- transaction. A service instance caches the parsed policies under the version it read with them;
 -- another instance's write changes the version, so no instance evaluates a stale set. Random, not a

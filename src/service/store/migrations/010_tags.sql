@@ -1,4 +1,4 @@
--- Tags (issue 15): user tags and private-key tags of an organization, by id. Which users carry a
+-- Tags: user tags and private-key tags of an organization, by id. Which users carry a
 -- user tag stays in users.user_tags (the tag ids, as create_users has always stored them); names
 -- are unique per organization and type, as the hosted service refuses a second tag of one name.
 CREATE TABLE tags (

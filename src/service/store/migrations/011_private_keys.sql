@@ -1,4 +1,4 @@
--- Private keys (issue 15): keys that belong to no wallet, each with its addresses (one per
+-- Private keys: keys that belong to no wallet, each with its addresses (one per
 -- requested format) and its private-key tags (tag ids, tags of type TAG_TYPE_PRIVATE_KEY). The key
 -- is sealed under `private-key:<id>`; a disabled key signs nothing. Names are unique per
 -- organization, as the hosted service refuses a second private key of one name.

@@ -1,4 +1,4 @@
--- Compact evaluation records (issue 14, bench/policy-submit.ts). An evaluation stored as its own
+-- Compact evaluation records (bench/policy-submit.ts). An evaluation stored as its own
 -- policy_evaluations row with a JSON array of {policyId, outcome} (~7.5 kB over 100 policies) cost
 -- more per activity than evaluating the policies. Now:
 -- * policy_sets: the policies a decision went over, once per version of the organization's

@@ -1,4 +1,4 @@
--- Invitations (issue 15): a person invited by email to join an organization. The user id is
+-- Invitations: a person invited by email to join an organization. The user id is
 -- allocated at creation (the email carries it); the one-time code mailed with it (the WebAuthn
 -- challenge of the passkey that accepts) is stored only as an HMAC. Rows stay after acceptance or
 -- revocation (get_organization lists every status).

@@ -1,4 +1,4 @@
--- delete_sub_organization (issue 15 item 5): a deleted sub-organization stays as a tombstone row so
+-- delete_sub_organization: a deleted sub-organization stays as a tombstone row so
 -- its activity history (activities.organization_id references it) survives; its users, credentials,
 -- wallets, keys and other state are purged by the deleting activity (store/organizations.ts
 -- purgeOrganization). Every lookup of an organization treats a row with deleted_at as not found.

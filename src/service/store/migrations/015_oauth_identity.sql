@@ -1,2 +1,2 @@
--- Issue 16: OAuth logins and sign-up checks find a user by the OIDC identity of a verified ID token.
+-- OAuth logins and sign-up checks find a user by the OIDC identity of a verified ID token.
 CREATE INDEX oauth_providers_identity ON oauth_providers (issuer, subject);

@@ -1,4 +1,4 @@
--- Webhooks (issue 16 item 5): endpoints and their subscriptions, the outbox of events to deliver
+-- Webhooks: endpoints and their subscriptions, the outbox of events to deliver
 -- (written in the transaction of the change it reports) and the delivery log (one row per attempt).
 -- See src/service/webhooks/README.md.
 CREATE TABLE webhook_endpoints (

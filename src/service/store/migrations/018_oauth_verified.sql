@@ -1,7 +1,8 @@
--- Issue 31 (defect 2): an OAuth provider logs its user in only when its identity was proven by a
--- verified ID token. `verified` is false for an identity stated by `oidcClaims` alone (kept as a
--- record: the hosted shape of create_sub_organization / create_users has it), and the login lookups
--- (oauth, oauth_login, stamp_login by OIDC, get_sub_org_ids by OIDC_TOKEN) read verified rows only.
+-- An OAuth provider logs its user in only when its identity was proven by a verified ID token, so
+-- nobody can attach another person's identity to an account and receive that person's logins.
+-- `verified` is false for an identity stated by `oidcClaims` alone (kept as a record: the hosted
+-- shape of create_sub_organization / create_users has it), and the login lookups (oauth,
+-- oauth_login, stamp_login by OIDC, get_sub_org_ids by OIDC_TOKEN) read verified rows only.
 ALTER TABLE oauth_providers ADD COLUMN verified boolean NOT NULL DEFAULT false;
 
 -- Rows stored before: made from a token unless the completed activity that created them stated their

@@ -1,4 +1,4 @@
--- Issue 31, defect 6: OTP attempts are counted on the OTP row, one atomic UPDATE per attempt
+-- OTP attempts are counted on the OTP row, one atomic UPDATE per attempt
 -- committed on its own before the attempt runs (src/service/otp/consume.ts), so concurrent wrong
 -- codes cannot race past the limit; and each OTP records the path it was started for
 -- (`init_otp`: spent by verify_otp; `init_otp_auth`: by otp_auth or verify_otp V1).
@@ -20,16 +20,18 @@ UPDATE otps o SET path = 'init_otp' WHERE EXISTS (
 -- The old count's index is no longer read.
 DROP INDEX IF EXISTS activities_otp_id;
 
--- Issue 31: signed admin requests (POST /admin/v1/backup) are single use: each signed body accepted
--- is kept until its timestamp leaves the window, and the same bytes again are refused.
+-- Signed admin requests (POST /admin/v1/backup) are single use, so a captured one cannot be
+-- replayed: each signed body accepted is kept until its timestamp leaves the window, and the same
+-- bytes again are refused.
 CREATE TABLE used_admin_stamps (
   stamp_hash         text PRIMARY KEY,      -- hex sha256 of the signed request body
   expires_at         bigint NOT NULL
 );
 CREATE INDEX used_admin_stamps_expires ON used_admin_stamps (expires_at);
 
--- Issue 31: a verification token not bound to a key is a bearer secret; stored verify_otp results
--- keep only its sha256 (src/service/activities/shared/storedResult.ts). Rows stored before are rewritten.
+-- A verification token not bound to a key is a bearer secret, so nothing that serves activities
+-- again may hold it: stored verify_otp results keep only its sha256
+-- (src/service/activities/shared/storedResult.ts). Rows stored before are rewritten.
 UPDATE activities a SET result = jsonb_set(
     a.result, '{verificationToken}',
     to_jsonb('sha256:' || encode(sha256(convert_to(a.result->>'verificationToken', 'UTF8')), 'hex')))

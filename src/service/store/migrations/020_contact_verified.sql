@@ -1,7 +1,7 @@
--- Issue 31 (defect 1): a user's email or phone counts for login, account lookup and recovery only
+-- A user's email or phone counts for login, account lookup and recovery only
 -- once verified: proven by a verification token, or set by the root organization's users (the
 -- operator, whose sign-up proves it). A contact anyone else set without proof is stored unverified
--- and found by nothing.
+-- and found by nothing, so a login lands only in the account whose contact was proven.
 ALTER TABLE users ADD COLUMN email_verified boolean NOT NULL DEFAULT false;
 ALTER TABLE users ADD COLUMN phone_verified boolean NOT NULL DEFAULT false;
 
