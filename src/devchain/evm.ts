@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { jsonRpcRequest } from '../chains/jsonRpc.js'
 import { DEV_EVM_CHAIN_ID } from '../chains/networks.js'
 
 /** The well-known development mnemonic (Hardhat and anvil): never hold real value with it. */
@@ -81,14 +82,8 @@ export async function startEvmNode(options: EvmNodeOptions = {}): Promise<Runnin
 
 async function chainIdAt(url: string): Promise<number | undefined> {
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      signal: AbortSignal.timeout(1000),
-    })
-    const body = (await res.json()) as { result?: string }
-    return body.result ? Number.parseInt(body.result, 16) : undefined
+    const result = await jsonRpcRequest<string | undefined>(url, 'eth_chainId', [], { timeoutMs: 1000 })
+    return result ? Number.parseInt(result, 16) : undefined
   } catch {
     return undefined
   }

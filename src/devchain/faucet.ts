@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { fieldError, SigilError } from '../api/errors.js'
+import { JsonRpcError, JsonRpcUnreachable, jsonRpcRequest } from '../chains/jsonRpc.js'
 import type { Network } from '../chains/networks.js'
 import { DEV_FUNDER } from './evm.js'
 
@@ -62,24 +63,20 @@ export function parseUnits(amount: string, decimals: number): bigint {
   return units
 }
 
+/** Calls the dev chain's node; a node that is down or refuses is a SigilError saying so. */
 async function rpc<T>(network: Network, method: string, params: unknown[]): Promise<T> {
-  let body: { result?: T; error?: { code: number; message: string } }
   try {
-    const res = await fetch(network.rpcUrl, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-      signal: AbortSignal.timeout(10_000),
-    })
-    body = (await res.json()) as typeof body
-  } catch {
+    return await jsonRpcRequest<T>(network.rpcUrl, method, params)
+  } catch (e) {
+    if (e instanceof JsonRpcError) {
+      throw new SigilError('FAILED_PRECONDITION', `the dev chain ${network.caip2} refused ${method}: ${e.rpcMessage}`)
+    }
+    if (!(e instanceof JsonRpcUnreachable)) throw e
     throw new SigilError(
       'FAILED_PRECONDITION',
       `the dev chain ${network.caip2} does not answer at ${network.rpcUrl} (is \`npm run chain\` running?)`,
     )
   }
-  if (body.error) throw new SigilError('FAILED_PRECONDITION', `the dev chain ${network.caip2} refused ${method}: ${body.error.message}`)
-  return body.result as T
 }
 
 async function waitFor(done: () => Promise<boolean>): Promise<void> {

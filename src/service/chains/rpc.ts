@@ -1,12 +1,21 @@
 /**
- * A small JSON-RPC 2.0 client for the chain nodes the service talks to. A node that does not
- * answer in time, answers garbage or refuses the call is a typed error naming the network,
- * never the RPC URL (it may carry a credential).
+ * The chain nodes the service talks to, through the one JSON-RPC client (src/chains/jsonRpc.ts),
+ * with its failures in the service's error vocabulary: a node that does not answer in time,
+ * answers garbage or refuses the call is a typed error naming the network, never the RPC URL (it
+ * may carry a credential).
  */
 import { SigilError } from '../../api/errors.js'
+import {
+  JSON_RPC_TIMEOUT_MS,
+  type JsonRpcCall,
+  JsonRpcError,
+  JsonRpcUnreachable,
+  jsonRpcBatchRequest,
+  jsonRpcRequest,
+} from '../../chains/jsonRpc.js'
 import type { Network } from '../../chains/networks.js'
 
-export const RPC_TIMEOUT_MS = 10_000
+export const RPC_TIMEOUT_MS = JSON_RPC_TIMEOUT_MS
 
 /** The node answered with a JSON-RPC error. */
 export class RpcRefusedError extends SigilError {
@@ -22,79 +31,40 @@ export class RpcRefusedError extends SigilError {
   }
 }
 
-type RpcReply<T> = { id?: unknown; result?: T; error?: { code?: number; message?: string; data?: unknown } }
-
-/** POSTs one JSON-RPC body; a node that is down or slow (or answers no JSON) is a SigilError naming the network. */
-async function post(network: Network, body: unknown, what: string, timeoutMs: number): Promise<unknown> {
-  try {
-    const res = await fetch(network.rpcUrl, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    })
-    return await res.json()
-  } catch (e) {
-    const timedOut = e instanceof Error && e.name === 'TimeoutError'
-    throw new SigilError(
-      'FAILED_PRECONDITION',
-      `${network.name} (${network.caip2}) ${timedOut ? `did not answer ${what} within ${timeoutMs} ms` : `is not reachable for ${what}`}`,
-    )
-  }
-}
-
-/** The result of one reply, or the typed error for a refusal or a reply without a result. */
-function resultOf<T>(network: Network, method: string, body: RpcReply<T> | undefined): T {
-  if (body && typeof body === 'object' && body.error) {
-    throw new RpcRefusedError(network, method, Number(body.error.code ?? 0), String(body.error.message ?? 'error'), body.error.data)
-  }
-  if (!body || typeof body !== 'object' || !('result' in body)) {
-    throw new SigilError('FAILED_PRECONDITION', `${network.name} (${network.caip2}) gave no result for ${method}`)
-  }
-  return body.result as T
+/** The client's error as the service's: a refusal keeps the node's code, message and data; anything else names the network. */
+function serviceError(network: Network, e: unknown): unknown {
+  const at = `${network.name} (${network.caip2})`
+  if (e instanceof JsonRpcError) return new RpcRefusedError(network, e.method, e.code ?? 0, e.rpcMessage ?? 'error', e.data)
+  if (!(e instanceof JsonRpcUnreachable)) return e
+  if (e.reason === 'timeout') return new SigilError('FAILED_PRECONDITION', `${at} did not answer ${e.method} within ${e.timeoutMs} ms`)
+  if (e.reason === 'unreachable') return new SigilError('FAILED_PRECONDITION', `${at} is not reachable for ${e.method}`)
+  return new SigilError('FAILED_PRECONDITION', `${at} gave no result for ${e.method}`)
 }
 
 /** Calls `method` on the network's node; throws a SigilError when the node is down, slow or refuses. */
 export async function jsonRpc<T>(network: Network, method: string, params: unknown[], timeoutMs = RPC_TIMEOUT_MS): Promise<T> {
-  const body = (await post(network, { jsonrpc: '2.0', id: 1, method, params }, method, timeoutMs)) as RpcReply<T>
-  return resultOf(network, method, body)
+  try {
+    return await jsonRpcRequest<T>(network.rpcUrl, method, params, { timeoutMs })
+  } catch (e) {
+    throw serviceError(network, e)
+  }
 }
 
-export type RpcCall = { method: string; params: unknown[] }
+export type RpcCall = JsonRpcCall
 /** One call's outcome in a batch: its result, or why it has none (a refusal, or no result). */
 export type RpcOutcome = { ok: true; result: unknown } | { ok: false; error: SigilError }
 
 /**
  * Calls several methods in one JSON-RPC batch request; each call has its own outcome (one
  * refusal does not fail the others). A node that is down or slow throws, as {@link jsonRpc}
- * does; a node that does not take batches (answers anything but an array) is asked again with
- * the calls in parallel.
+ * does; a node that does not take batches is asked again with the calls in parallel.
  */
 export async function jsonRpcBatch(network: Network, calls: readonly RpcCall[], timeoutMs = RPC_TIMEOUT_MS): Promise<RpcOutcome[]> {
-  if (calls.length === 0) return []
-  const what = [...new Set(calls.map((c) => c.method))].join(', ')
-  const body = await post(
-    network,
-    calls.map((c, id) => ({ jsonrpc: '2.0', id, method: c.method, params: c.params })),
-    what,
-    timeoutMs,
-  )
-  const outcome = (call: RpcCall, reply: RpcReply<unknown> | undefined): RpcOutcome => {
-    try {
-      return { ok: true, result: resultOf(network, call.method, reply) }
-    } catch (e) {
-      return { ok: false, error: e as SigilError }
-    }
+  let outcomes: Awaited<ReturnType<typeof jsonRpcBatchRequest>>
+  try {
+    outcomes = await jsonRpcBatchRequest(network.rpcUrl, calls, { timeoutMs })
+  } catch (e) {
+    throw serviceError(network, e)
   }
-  if (!Array.isArray(body)) {
-    const settled = await Promise.allSettled(calls.map((c) => jsonRpc(network, c.method, c.params, timeoutMs)))
-    return settled.map((s) => {
-      if (s.status === 'fulfilled') return { ok: true, result: s.value }
-      if (s.reason instanceof SigilError) return { ok: false, error: s.reason }
-      throw s.reason
-    })
-  }
-  const byId = new Map<unknown, RpcReply<unknown>>()
-  for (const reply of body as Array<RpcReply<unknown>>) if (reply && typeof reply === 'object') byId.set(reply.id, reply)
-  return calls.map((c, id) => outcome(c, byId.get(id)))
+  return outcomes.map((o) => (o.ok ? o : { ok: false, error: serviceError(network, o.error) as SigilError }))
 }
