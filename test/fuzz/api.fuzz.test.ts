@@ -148,7 +148,7 @@ beforeAll(async () => {
     ),
   )
   const bobEmail = `bob-${suffix}@example.com`
-  // An OTP of B, started by its parent as every sub-organization's is (issue 31).
+  // An OTP of B, started by its parent as every sub-organization's is.
   const otp = await ok(
     submit('init_otp', 'ACTIVITY_TYPE_INIT_OTP_V3', orgB, { otpType: 'OTP_TYPE_EMAIL', contact: bobEmail, appName: 'Fuzz' }),
   )
@@ -223,7 +223,7 @@ beforeAll(async () => {
       'ACTIVITY_TYPE_INIT_OTP_V3',
       orgA,
       { otpType: 'OTP_TYPE_EMAIL', contact: `a-${suffix}@example.com`, appName: 'Fuzz' },
-      null, // started by A's parent, as every sub-organization's OTP is (issue 31)
+      null, // started by A's parent, as every sub-organization's OTP is
     ),
   )
   setKnownIds({

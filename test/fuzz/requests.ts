@@ -34,7 +34,7 @@ export const CLASSES = [
   'stampOtherBody',
   'stampReplay',
   'crossTenant',
-  // issue 20: I-JSON, content types, array bounds
+  // I-JSON, content types, array bounds
   'loneSurrogate',
   'duplicateKey',
   'wrongContentType',

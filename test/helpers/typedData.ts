@@ -30,7 +30,7 @@ export const MAIL_TYPED_DATA = {
 } as const
 
 /**
- * A Seaport-like `OrderComponents` order (issue 22 item 5): `offerCount` offer items (what the
+ * A Seaport-like `OrderComponents` order: `offerCount` offer items (what the
  * signer gives) before one consideration item paid to `recipient`, so that the recipient comes
  * after more than 64 rows. The message keys are in reverse order to the `types` on purpose.
  */

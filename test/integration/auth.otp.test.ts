@@ -1,6 +1,6 @@
 /**
  * OTP auth, OTP login, attested stamp_login, sessions and email recovery against the real
- * service over HTTP, with the dev mailbox (issue 5; wire-formats A6, B1.4, B2, B3, B5).
+ * service over HTTP, with the dev mailbox (wire-formats A6, B1.4, B2, B3, B5).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Stamper } from '../../src/api/stamper.js'
@@ -88,7 +88,7 @@ beforeAll(async () => {
   svc = await startTestService({
     now: () => Date.now() + offsetMs,
     otpRateLimit: { max: 4, windowMs: 60_000 },
-    // The operator lets magic links point at the app (issue 31).
+    // The operator lets magic links point at the app (no other origin is allowed).
     mailLinkOrigins: ['https://acme.example'],
   })
   rootOrgId = svc.admin.organizationId

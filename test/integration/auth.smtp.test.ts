@@ -1,5 +1,5 @@
 /**
- * Real SMTP delivery (issue 5): with SIGIL_SMTP_URL set, the OTP email goes to an in-process
+ * Real SMTP delivery: with SIGIL_SMTP_URL set, the OTP email goes to an in-process
  * smtp-server after the activity commits, with the sender name, reply-to, subject and template.
  */
 import type { AddressInfo } from 'node:net'
@@ -67,7 +67,7 @@ beforeAll(async () => {
   })
   await new Promise<void>((ok) => smtp.listen(0, '127.0.0.1', () => ok()))
   const port = (smtp.server.address() as AddressInfo).port
-  // The operator allows the app's sender domain and link origin (issue 31).
+  // The operator allows the app's sender domain and link origin (no others are allowed).
   svc = await startTestService({
     smtpUrl: `smtp://127.0.0.1:${port}`,
     mailSenders: ['acme.example'],

@@ -1,6 +1,7 @@
 /**
- * Issue 31: a signed backup request (POST /admin/v1/backup, stamped by the root organization's admin
- * API key) is single use: the same signed bytes sent again within the timestamp window are refused.
+ * A signed backup request (POST /admin/v1/backup, stamped by the root organization's admin
+ * API key) is single use: the same signed bytes sent again within the timestamp window are refused,
+ * so a captured request cannot be replayed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BACKUP_PATH } from '../../src/server/backup.js'

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 3: the development identity provider under /dev/oidc, over HTTP as a browser and
+ * The development identity provider under /dev/oidc, over HTTP as a browser and
  * the extension use it: discovery, JWKS, the authorize page (a person types an email), the code
  * redirect with state, the PKCE token exchange, and an ID token the service trusts (oauth_login
  * through @turnkey/http). Refusals: wrong verifier, reused code, unknown client, bad redirect.

@@ -1,5 +1,5 @@
 /**
- * The dev chains (issue 11, part 1): anvil and the Solana dev runtime, started by the test on free
+ * The dev chains: anvil and the Solana dev runtime, started by the test on free
  * loopback ports; Solana's own client (@solana/kit) and viem talk to them unmodified; the dev
  * faucet funds addresses through the service; `npm run chain` stops cleanly on Ctrl-C.
  */

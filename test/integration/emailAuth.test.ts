@@ -55,7 +55,7 @@ const emailAuthV2 = (parameters: Record<string, unknown>, type = 'ACTIVITY_TYPE_
   svc.post(`${S}email_auth`, submitBody(type, org, parameters))
 
 beforeAll(async () => {
-  // The operator lets magic links point at the app (issue 31).
+  // The operator lets magic links point at the app (no other origin is allowed).
   svc = await startTestService({ mailLinkOrigins: ['https://acme.example'] })
   org = svc.admin.organizationId
   admin = adminTurnkeyClient(svc)

@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 4: two service instances on one PostgreSQL stay correct together (the outbox across
+ * Two service instances on one PostgreSQL stay correct together (the outbox across
  * instances is webhooks.instances.test.ts). Idempotency: the same signed body sent to both at once
  * runs once (one wallet, one activity id for both answers). Consensus: an activity submitted on one
  * instance is approved by a vote on the other, its effect happens once, and the concurrent second

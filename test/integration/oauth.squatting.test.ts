@@ -1,5 +1,6 @@
 /**
- * Issue 31 defects 2 and 10, through the unmodified `@turnkey/http` client against the real service
+ * OAuth identity squatting and token replay (defects 2 and 10 as a live attack's report numbers them,
+ * as the describe blocks name them), through the unmodified `@turnkey/http` client against the real service
  * and a real OIDC issuer on 127.0.0.1:
  * - an OAuth identity is attached to an existing user only with a verified ID token of it: an
  *   attacker's older account stating the victim's identity by `oidcClaims` alone is refused;

@@ -1,5 +1,5 @@
 /**
- * Issue 16 items 1–2: OIDC ID tokens verified with `jose` against trusted issuers (a real issuer on
+ * OIDC ID tokens verified with `jose` against trusted issuers (a real issuer on
  * 127.0.0.1 configured by SIGIL_OIDC_ISSUERS), through the unmodified `@turnkey/http` client:
  * sign-up with an OAuth provider, oauth_login (session) and oauth (credential bundle) with the
  * hosted nonce rule, create_oauth_providers V1/V2, get_sub_org_ids by OIDC_TOKEN, every refusal
@@ -322,7 +322,7 @@ describe('create_oauth_providers and get_sub_org_ids by OIDC_TOKEN', () => {
     )
     expect([e.grpc, e.code]).toEqual([3, 'INVALID_ARGUMENT'])
     expect(e.message).toContain('parameters.oauthProviders[1].oidcClaims')
-    // Claims alone prove nothing (issue 31): the field to give is the token.
+    // Claims alone prove nothing, or anyone could attach a victim's identity: the field to give is the token.
     const stated = await refusal(
       adaClient.createOauthProviders({
         type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2',

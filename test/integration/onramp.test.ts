@@ -1,5 +1,5 @@
 /**
- * Fiat on-ramp (issue 6): init_fiat_on_ramp validation and URLs, provider credentials kept
+ * Fiat on-ramp: init_fiat_on_ramp validation and URLs, provider credentials kept
  * sealed, URL signatures, the built-in sandbox provider and get_on_ramp_transaction_status.
  */
 import { createHmac } from 'node:crypto'

@@ -1,5 +1,5 @@
 /**
- * Issue 15 "Wallet and organization operations" through the unmodified `@turnkey/http` client:
+ * Wallet and organization operations through the unmodified `@turnkey/http` client:
  * update_wallet, delete_wallet_accounts, update_organization_name — each with its refusals, and
  * nothing half-applied.
  */
@@ -14,7 +14,7 @@ let client: TurnkeyClient
 let org: string
 let subOrg: string
 let subClient: TurnkeyClient
-/** The sub-organization's root user's key: only its own users act in it (custody, issue 31). */
+/** The sub-organization's root user's key: only its own users act in it (custody). */
 const subKey = newApiKey('sub')
 
 const ETH = (i: number) => ({

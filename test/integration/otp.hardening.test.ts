@@ -1,5 +1,6 @@
 /**
- * Issue 31, defects 5 and 6 and the unbound verification tokens, through the hosted service's
+ * OTP hardening against a live attack (defects 5 and 6 as its report numbers them, as the describe
+ * blocks name them) and the unbound verification tokens, through the hosted service's
  * official client (`@turnkey/http`, unmodified): OTP and email-auth mail is sent only from the
  * operator's sender allow-list, links only to the operator's origins; these flows of a
  * sub-organization are started by its parent; OTP attempts are counted atomically (exactly five

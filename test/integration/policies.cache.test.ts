@@ -1,5 +1,5 @@
 /**
- * The engine's cache of parsed policies (issue 14): every create, update and delete of a policy is
+ * The engine's cache of parsed policies: every create, update and delete of a policy is
  * seen by the next activity, in the instance that made it and (on PostgreSQL) in another instance
  * on the same database that had the old set cached. A cached set without a new DENY is never used.
  */

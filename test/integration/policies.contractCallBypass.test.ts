@@ -1,5 +1,5 @@
 /**
- * Issue 31 defect 3, the contract-call gap: a call an uploaded smart contract interface declares
+ * A gap by which a policy could be passed (the contract-call gap): a call an uploaded smart contract interface declares
  * (its ABI has the selector, its IDL the discriminator) but whose arguments do not decode is not a
  * call "without arguments". Through the official `@turnkey/http` client, a user outside the root
  * quorum whose policies allow signing but deny an ERC-20 `transfer` of more than 100 (a DENY on

@@ -1,5 +1,5 @@
 /**
- * The extension's activity module against the real service (issue 14 item 5): the background's
+ * The extension's activity module against the real service: the background's
  * listActivities / vote (src/extension/background/activities.ts) with Sigil's typed client, for
  * users outside the root quorum. The user a waiting policy's consensus names sees the activity
  * as theirs to approve, with who must approve in words, and their vote completes it; a user it

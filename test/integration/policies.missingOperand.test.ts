@@ -1,5 +1,5 @@
 /**
- * Issue 31 defect 3, the last gap: a DENY policy must not be skipped because an operand unrelated to
+ * The last gap by which a policy could be passed: a DENY policy must not be skipped because an operand unrelated to
  * the decision is missing. Through the official `@turnkey/http` client, a user outside the root
  * quorum whose policies allow signing but deny an IDL `deposit` of more than 100 (a DENY on
  * `solana.tx.instructions.any(i, i.program_key == VAULT && i.parsed_instruction_data…['amount'] > 100)`)

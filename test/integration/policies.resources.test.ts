@@ -1,5 +1,5 @@
 /**
- * Policies over what an activity signs or sends (issue 14, the resource namespaces), through the
+ * Policies over what an activity signs or sends (the resource namespaces), through the
  * official `@turnkey/http` client and a user outside the root quorum: an `eth.tx.to` allow-list for
  * sign_transaction and for eth_send_transaction (broadcast to the dev EVM node), an explicit DENY on
  * `eth.tx.value` beating that allow, `eth.tx.contract_call_args` from an uploaded ABI,

@@ -1,5 +1,5 @@
 /**
- * Policies (issue 14, operations): create (V3), create_policies, update (V1 and V2), delete,
+ * Policies (the operations): create (V3), create_policies, update (V1 and V2), delete,
  * delete_policies, get, list and get_policy_evaluations through the official `@turnkey/http`
  * client, unmodified; expressions parsed at create/update time (a 400 naming the field and the
  * position, nothing stored); hostile inputs answered 400, never 500; organizations see only their

@@ -1,5 +1,5 @@
 /**
- * Issue 31 defect 3: what a policy evaluates is exactly what gets signed, and an evaluation error
+ * What a policy evaluates is exactly what gets signed, and an evaluation error
  * on what a DENY policy reads denies. Through the official `@turnkey/http` client, a user outside
  * the root quorum whose policies allow signing but deny `eth.eip_712.primary_type == 'Permit'`:
  * a Permit carrying a junk member nested 40 levels deep (beside `types`, or inside `message`), or a

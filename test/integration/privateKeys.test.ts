@@ -1,5 +1,5 @@
 /**
- * Issue 15 "Private keys" through the unmodified `@turnkey/http` client: create (V2 and V1) →
+ * Private keys through the unmodified `@turnkey/http` client: create (V2 and V1) →
  * read → sign by id and by address → disable → tags → delete, and the refusals (duplicate names,
  * formats that do not fit the curve, unknown and foreign ids, unexported deletes), all or nothing.
  */

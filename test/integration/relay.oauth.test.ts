@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 2: the relay's OAuth paths as the hosted auth proxy has them, mounted at /auth on
+ * The relay's OAuth paths as the hosted auth proxy has them, mounted at /auth on
  * the real service, with ID tokens of the service's dev identity provider: wallet_kit_config
  * announces the provider; /v1/account by OIDC_TOKEN finds nothing, /v1/signup_v2 with the token
  * creates the account (once: a second sign-up of the same identity is refused), /v1/account then

@@ -1,5 +1,5 @@
 /**
- * The auth relay (issue 5; wire-formats B6): mounted at /auth on the local service and
+ * The auth relay (wire-formats B6): mounted at /auth on the local service and
  * standalone, talking to the service only over HTTP. Sign-up and login by email, SMS and
  * passkey; Origin checks; its responses never contain a decrypted key.
  */

@@ -1,5 +1,6 @@
 /**
- * Issue 31, the severe defects of the second live attack, each tried as the attacker tried it:
+ * The severe defects a live attack found (numbered as its report numbers them, as the describe blocks
+ * name them), each tried as the attacker tried it:
  * - defect 4 (custody): the root admin key, which the relay holds, acting inside a user's
  *   sub-organization through the official client: signing, exporting the wallet, adding a key;
  *   then every submit type, of which only the parent-initiated auth flows pass;

@@ -1,5 +1,5 @@
 /**
- * Issue 31, network and storage hardening:
+ * Network and storage hardening against a live attack (its defects numbered as its report numbers them):
  * - defect 11: every IPv4-in-IPv6 spelling of a loopback or private address is refused as a webhook URL
  *   in production (one address classifier, src/service/net/address.ts);
  * - defect 9: stalled request bodies cannot exhaust memory (a global cap on buffered body bytes, a

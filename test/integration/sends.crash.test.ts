@@ -1,5 +1,5 @@
 /**
- * A send survives kill -9 at the worst moments (issue 11): after the signed transaction is stored
+ * A send survives kill -9 at the worst moments: after the signed transaction is stored
  * but before the node saw it, and after the node took it but before the service heard back. A
  * JSON-RPC proxy in front of the dev EVM node holds eth_sendRawTransaction to make those moments;
  * after the restart the send completes exactly once (one nonce used, the value moved once).

@@ -92,7 +92,7 @@ describe('root quorum 2 of 3 (A2)', () => {
     expect(double.json.message).toContain('already voted')
 
     // An outsider: a user of the organization outside the root quorum, with its API key, added by
-    // the quorum itself (the parent organization's admin cannot add a key here: custody, issue 31).
+    // the quorum itself (the parent organization's admin cannot add a key here: custody).
     const add = await svc.post('/public/v1/submit/create_users', createUserBody('outsider', [outsider.param]), keys[1]!.stamper)
     expect((await vote('approve', add.json.activity.fingerprint, keys[2]!)).status).toBe(200)
     const [outsiderUser] = await usersNamed('outsider')

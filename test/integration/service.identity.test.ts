@@ -1,5 +1,5 @@
 /**
- * The service's signed identity (issue 22): GET /.well-known/sigil-service is signed by the
+ * The service's signed identity: GET /.well-known/sigil-service is signed by the
  * identity key (the key of OTP target bundles and verification tokens), names the origins the
  * service answers at, and the relay republishes it unchanged; SIGIL_IDENTITY_KEY pins a known
  * key (`dev`: the published development key, refused in production).

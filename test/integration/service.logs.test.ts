@@ -9,7 +9,7 @@ import { createLogger } from '../../src/service/logger.js'
 import { startService } from '../../src/service/server.js'
 import { freshDatabaseUrl, startTestService, submitBody, type TestService } from './helpers/service.js'
 
-// Structured logs never hold a key, bundle, OTP or stamp (issue 3), even at debug level.
+// Structured logs never hold a key, bundle, OTP or stamp, even at debug level.
 const lines: string[] = []
 let svc: TestService
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { compressP256PublicKey } from '../../src/crypto/p256.js'
 import { adminTurnkeyClient, startTestService, type TestService } from './helpers/service.js'
 import { newApiKey } from './helpers/keys.js'
 
-// The official client of the hosted service, unmodified, against our service (issue 3).
+// The official client of the hosted service, unmodified, against our service.
 let svc: TestService
 let client: TurnkeyClient
 beforeAll(async () => {

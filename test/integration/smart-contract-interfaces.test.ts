@@ -1,5 +1,5 @@
 /**
- * Smart-contract interfaces (issue 11): create, get, list and delete through the official
+ * Smart-contract interfaces: create, get, list and delete through the official
  * `@turnkey/http` client, unmodified; organizations see only their own; bad input is a 400 naming
  * the field with nothing stored; and a send that reverts with a custom error is decoded with the
  * organization's ABI, against the real dev EVM chain (the contract is deployed from the committed
@@ -236,7 +236,7 @@ describe('smart-contract interfaces through the official client', () => {
       sub.stamper,
     )
     expectRefused(del, 'parameters.smartContractInterfaceId', 404)
-    // The root cannot act in the sub-organization at all (custody, issue 31): deleting its own
+    // The root cannot act in the sub-organization at all (custody): deleting its own
     // interface there or the sub-organization's is 403 naming organizationId, and both stay.
     for (const smartContractInterfaceId of [mine, theirs]) {
       const rootInSub = await svc.post(

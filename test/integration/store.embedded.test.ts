@@ -1,5 +1,5 @@
 /**
- * The default database (issue 21): a PostgreSQL server the service runs from node_modules in its
+ * The default database: a PostgreSQL server the service runs from node_modules in its
  * data dir — created on first start, reachable on 127.0.0.1 with the generated password only,
  * stopped cleanly, found and stopped when a killed service left it running, and taking over the
  * PGlite database of an earlier release's data dir.

@@ -1,5 +1,5 @@
 /**
- * findUserInTreeByContact (issue 18 item 3: found from the contact up the tree, not by walking the
+ * findUserInTreeByContact (found from the contact up the tree, not by walking the
  * whole tree down): the user with the contact in the organization itself, else in the nearest
  * sub-organization at any depth, the oldest first at one depth; never one outside the organization's
  * tree (a sibling, a parent); email compared lower-cased, phone as stored. And list_suborgs by a
@@ -55,7 +55,7 @@ beforeAll(async () => {
   await user('u-a1-phone', 'a1', 60, { userPhoneNumber: '+15555550123' })
   await user('u-d-deep', 'd', 70, { userEmail: 'deep@x.test' })
   await deleteOrganization(db, 'd', 80)
-  // Unverified contacts (issue 31, migration 020), the oldest of all: found by nothing.
+  // Unverified contacts (migration 020), the oldest of all: found by nothing.
   await user('u-c-unverified-deep', 'c', 0, { userEmail: 'deep@x.test' }, false)
   await user('u-a-unverified-phone', 'a', 0, { userPhoneNumber: '+15555550123' }, false)
   await user('u-b-unverified-only', 'b', 0, { userEmail: 'only@x.test' }, false)
@@ -155,7 +155,7 @@ describe('listSubOrganizationIds by contact or credential', () => {
     expect(await ids('root', 'PHONE_NUMBER', '+15555550123')).toEqual(['a1'])
     expect(await ids('root', 'PUBLIC_KEY', '02AB')).toEqual(['a2', 'b'])
     expect(await ids('a', 'PUBLIC_KEY', '02ab')).toEqual(['a2'])
-    // Contacts nobody verified find nothing (issue 31).
+    // Contacts nobody verified find nothing.
     expect(await ids('root', 'EMAIL', 'only@x.test')).toEqual([])
   })
 

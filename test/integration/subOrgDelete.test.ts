@@ -1,5 +1,5 @@
 /**
- * Issue 15 item 5: delete_sub_organization through the unmodified `@turnkey/http` client. The parent
+ * delete_sub_organization through the unmodified `@turnkey/http` client. The parent
  * deletes a sub-organization (its own users cannot, the root organization never goes); unexported
  * wallets and private keys refuse it unless deleteWithoutExport; afterwards its keys, wallets and id
  * are gone everywhere, and the deleting activity stays readable through the parent.

@@ -9,7 +9,7 @@ let org: string
 let subOrg: string
 let alice: string
 let bob: string
-/** The sub-organization's root user's key: only its own users act in it (custody, issue 31). */
+/** The sub-organization's root user's key: only its own users act in it (custody). */
 const subKey = newApiKey('s')
 
 const ts = () => String(Date.now())

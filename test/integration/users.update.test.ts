@@ -1,5 +1,5 @@
 /**
- * Issue 15 "Users" through the unmodified `@turnkey/http` client: update_user, update_user_name,
+ * The user operations through the unmodified `@turnkey/http` client: update_user, update_user_name,
  * update_user_email and update_user_phone_number (with the verification token of an OTP for the new
  * contact, spent by the change), create_api_only_users; refusals leave the user as it was.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 15 item 6: the older activity versions the clients send, each on its operation's path with
+ * The older activity versions the clients send, each on its operation's path with
  * its own intent and result keys. Every version: a raw stamped submit completes, its intent is
  * echoed under the old intent key and its result under the old result key, its effects are there;
  * one bad input answers 400 naming the field (in the old intent's spelling).

@@ -110,7 +110,7 @@ describe('bad inputs are 4xx naming the field, and store nothing', () => {
       404,
       'parameters.address',
     )
-    // ...nor by the parent acting in the sub-organization (custody, issue 31): 403 naming
+    // ...nor by the parent acting in the sub-organization (custody): 403 naming
     // organizationId, and no activity recorded there
     const inSubBody = () =>
       submitBody('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', subOrg, {

@@ -1,5 +1,5 @@
 /**
- * Webhook events survive kill -9 (issue 16: "no loss across a service kill -9 (outbox)"): the
+ * Webhook events survive kill -9 (no loss across a service kill -9: the outbox): the
  * service runs as its own process; its delivery is in flight at a receiver that never answers when
  * the process is killed; after a restart on the same data the same event (same id, same signed
  * body) is delivered once its claim by the dead process runs out, and the delivery log shows it

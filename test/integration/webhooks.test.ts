@@ -15,7 +15,7 @@ let svc: TestService
 let client: TurnkeyClient
 let org: string
 let subOrg: string
-/** The sub-organization's root user's key and client: only its own users act in it (custody, issue 31). */
+/** The sub-organization's root user's key and client: only its own users act in it (custody). */
 const subKey = newApiKey('s')
 let subClient: TurnkeyClient
 const receivers: WebhookReceiver[] = []
