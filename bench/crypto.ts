@@ -63,7 +63,7 @@ export async function benchCrypto(opts: { minMs?: number } = {}): Promise<BenchR
       { minMs },
     ),
   )
-  // Issue 22: what the extension checks on every login against the pinned service.
+  // What the extension checks on every login against the pinned service.
   const identityKey = generateP256KeyPair()
   const identityHex = bytesToHex(identityKey.publicKeyUncompressed)
   const doc = signServiceIdentity(

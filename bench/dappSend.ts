@@ -1,6 +1,6 @@
 /**
- * dApp `eth_sendTransaction` from request to our approval window (issue 12 "Tests and
- * numbers"): a viem page (EIP-6963) against the built extension, the real service and a dev
+ * dApp `eth_sendTransaction` from request to our approval window: a viem
+ * page (EIP-6963) against the built extension, the real service and a dev
  * EVM node asks N times; each time the background validates, simulates (eth_call +
  * eth_estimateGas on the node) and opens the window; we time "shown" (the origin line rendered)
  * and "interactive" (Approve enabled), then approve (the service sends 1000 wei). Needs `.output/chrome-mv3` (built here when

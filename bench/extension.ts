@@ -1,5 +1,5 @@
 /**
- * Extension benchmarks (issue 7, Performance): popup time to interactive (warm and stopped
+ * Extension benchmarks: popup time to interactive (warm and stopped
  * service worker), popup JS and inpage script sizes, and stamp / bundle-decrypt time inside the
  * service worker. Builds what it needs (`wxt build`, and `wxt build --mode bench` whose
  * background exposes `globalThis.__sigilBench`, see src/extension/background/benchHooks.ts),
@@ -30,7 +30,7 @@ const WXT = join(ROOT, 'node_modules', '.bin', 'wxt')
 const MARK = 'sigil-interactive'
 const BENCH_GLOBAL = '__sigilBench'
 
-/** Targets from issue 7. */
+/** The extension's performance targets. */
 export const TARGETS = { popupWarmMs: 100, popupJsGzipBytes: 100_000, inpageBytes: 15_000 }
 
 /** Repetition counts (each ≥ 20). */

@@ -1,5 +1,5 @@
 /**
- * Issue 21: the footprint of `npm run service` on each embedded database candidate — the service
+ * The footprint of `npm run service` on each embedded database candidate — the service
  * process and every database process under it, as RSS and as PSS summed from
  * `/proc/<pid>/smaps_rollup` (PSS splits shared pages among the processes that map them, so the
  * postgres processes' shared buffers count once).

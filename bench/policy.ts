@@ -1,5 +1,5 @@
 /**
- * Policy engine micro-benchmark (issue 14): µs per evaluation of an organization's policies for one
+ * Policy engine micro-benchmark: µs per evaluation of an organization's policies for one
  * activity (`decide`) with 1, 10 and 100 policies, plus the parse cost of one policy. The policies are
  * the docs' kinds: an `eth.tx.to` allow-list with a consensus, explicit denies that do not apply, a
  * 2-of-3 approvers consensus, tag checks. Run directly: `npx tsx bench/policy.ts`.

@@ -1,5 +1,5 @@
 /**
- * Popup accounts screen with balances, warm (issue 12 "Tests and numbers"): with a signed-up,
+ * Popup accounts screen with balances, warm: with a signed-up,
  * faucet-funded session against the real service and dev chains, open the popup N times with the
  * service worker running and read `performance.mark('sigil-balances-shown')` (set by
  * src/extension/popup/screens/Accounts.tsx on the first commit that shows the accounts with their

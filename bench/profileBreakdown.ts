@@ -1,5 +1,5 @@
 /**
- * Where the service's CPU time goes (issue 18 item 1): reads a V8 `.cpuprofile` written by the bench's
+ * Where the service's CPU time goes: reads a V8 `.cpuprofile` written by the bench's
  * service process (`SIGIL_BENCH_PROFILE=<dir> npx tsx bench/service-sign.ts`) and prints self time by
  * category — HTTP, stamp verification, zod, policy, the handler's crypto, SQL (PGlite's WASM or `pg`),
  * JSON, logging, GC and idle — as shares of the busy time. A category is the first rule in `RULES`

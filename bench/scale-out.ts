@@ -1,5 +1,5 @@
 /**
- * Scale out (issue 18 item 4): 1, 2 and 4 service instances (each its own process) on one
+ * Scale out: 1, 2 and 4 service instances (each its own process) on one
  * PostgreSQL, sharing a data dir (master key, admin key), with the bench's own round-robin client:
  * 8 clients sign with `sign_raw_payload` for ~5 s, request n going to instance n mod N. Prints
  * throughput and p50/p99 per N and the ratio to one instance, with the machine's cores and load

@@ -1,5 +1,5 @@
 /**
- * Scale with data (issue 18 item 3): the same measurements on an empty database and on one filled
+ * Scale with data: the same measurements on an empty database and on one filled
  * with sub-organizations, activities and wallet accounts (bulk-loaded by SQL generated here, rows
  * shaped as the service writes them), each in a service of its own process. Target: every row
  * filled ≤ 1.5× empty.

@@ -1,5 +1,5 @@
 /**
- * Send latency (issue 11): eth_send_transaction submitted over loopback to the service in its own
+ * Send latency: eth_send_transaction submitted over loopback to the service in its own
  * process, polled with get_send_transaction_status until INCLUDED, on the dev EVM chain (anvil,
  * automine). Clients send from accounts of their own. The node's share is measured by making the
  * tracker's JSON-RPC calls for one send directly; the rest is the service's own time.

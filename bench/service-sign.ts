@@ -1,5 +1,5 @@
 /**
- * sign_raw_payload through the whole service (issue 4): loopback HTTP at 8 concurrent clients for
+ * sign_raw_payload through the whole service: loopback HTTP at 8 concurrent clients for
  * ~5 s (throughput, p50, p99), against the in-process cost of what a request must do at least
  * (stamp verification + signing). Run directly: `npx tsx bench/service-sign.ts`; with
  * DATABASE_URL set, the service runs on a fresh PostgreSQL database instead of PGlite.

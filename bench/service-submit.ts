@@ -1,5 +1,5 @@
 /**
- * Issue 3 benchmark: submit throughput and p50/p99 latency over loopback for a light
+ * Submit benchmark: throughput and p50/p99 latency over loopback for a light
  * activity (set_organization_feature) at 1, 8 and 32 concurrent clients, on the embedded
  * database and on PostgreSQL when SIGIL_BENCH_DATABASE_URL is set; beside it, the
  * in-process cost of stamp verification alone. Target: p99 ≤ 10 ms at 8 clients (embedded).

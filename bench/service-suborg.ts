@@ -1,5 +1,5 @@
 /**
- * create_sub_organization over loopback (issue 18 item 1): 8 clients for ~5 s, each request a new
+ * create_sub_organization over loopback: 8 clients for ~5 s, each request a new
  * sub-organization with one root user (an API key) and an Ethereum wallet of one account — the
  * sign-up path. With `SIGIL_BENCH_PROFILE=<dir>` the service process writes a CPU profile there
  * (`npx tsx bench/profileBreakdown.ts <dir>/*.cpuprofile`). Run: `npx tsx bench/service-suborg.ts`.

@@ -1,5 +1,5 @@
 /**
- * Webhook latency (issue 16 item 5): 8 clients doing sign_raw_payload for a few seconds in an
+ * Webhook latency: 8 clients doing sign_raw_payload for a few seconds in an
  * organization with one endpoint subscribed to ACTIVITY_UPDATES on a receiver in a process of its
  * own (127.0.0.1, so the clients' work does not delay it; the service runs in its own process too,
  * dev mode). For each event: commit → receipt,

@@ -1,5 +1,5 @@
 /**
- * Issue 31 defect 8: a site that never connected must not get the extension to send anything to
+ * No probing through the extension: a site that never connected must not get the extension to send anything to
  * a URL of its choosing (here an HTTP listener on 127.0.0.1, as a port scan would), nor read
  * what such a URL answers. A viem dApp page calls `walletClient.addChain` with an rpcUrl on the
  * test's listener: nothing reaches it before the user answered our window; a rejection sends

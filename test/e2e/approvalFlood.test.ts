@@ -1,5 +1,5 @@
 /**
- * Issue 22, approval flooding: before, 8 subdomains opened 8 focused windows at once and a page
+ * Approval flooding: before, 8 subdomains opened 8 focused windows at once and a page
  * re-prompted 107–257 ms after each close. Now one approval window exists at a time (the rest
  * queue) and an origin that was just rejected is refused with 4001 without a window.
  */

@@ -18,7 +18,7 @@ import {
 type Outcome = { ok: unknown } | { code: number; message: string }
 
 /**
- * Issue 13 item 2: eth_requestAccounts while logged out opens Sigil's window on the login
+ * eth_requestAccounts while logged out opens Sigil's window on the login
  * screen; after the login the request goes on to its approval window; closing the login window
  * rejects with 4001.
  */

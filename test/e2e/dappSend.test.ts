@@ -1,6 +1,6 @@
 /**
  * A viem dApp page (EIP-6963 discovery) against the built extension, the real service and a
- * real dev EVM node (issue 12 item 4): eth_requestAccounts, eth_getBalance and the receipt go
+ * real dev EVM node: eth_requestAccounts, eth_getBalance and the receipt go
  * through the wallet's read-only passthrough; eth_sendTransaction is simulated, approved in our
  * window and sent by the service; a rejected send is 4001; a reverting call shows the
  * simulation's warning before anything is signed.

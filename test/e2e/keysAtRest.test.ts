@@ -1,5 +1,5 @@
 /**
- * Issue 22 against real Chromium and the real service: (1) no P-256 private key in clear
+ * Keys at rest, against real Chromium and the real service: (1) no P-256 private key in clear
  * anywhere in the browser profile (after login, after a browser restart, after logout), since
  * Chromium writes a structured-cloned CryptoKey's PKCS#8 into the IndexedDB LevelDB files;
  * (2) a browser restart ends the session and leaves no key slot; (3) logout deletes the

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 4: "Continue with <provider>" in the built extension (Chromium), end to end and
+ * "Continue with <provider>" in the built extension (Chromium), end to end and
  * offline: the relay announces the service's dev identity provider; the button opens the browser's
  * own sign-in window (identity.launchWebAuthFlow), a person types an email on the provider's page,
  * the code comes back to the background, which exchanges it (PKCE) for an ID token whose nonce is

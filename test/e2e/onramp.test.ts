@@ -1,5 +1,5 @@
 /**
- * Fiat on-ramp in a real browser (issue 6): a sub-organization user starts a purchase into
+ * Fiat on-ramp in a real browser: a sub-organization user starts a purchase into
  * their wallet address, a person completes or fails it on the built-in sandbox provider
  * page, and get_on_ramp_transaction_status follows.
  */

@@ -126,7 +126,7 @@ describe('email OTP sign-up, accounts, logout, login, worker restart, lock', () 
     const phone = `+1555${String(Date.now()).slice(-7)}`
     const before = await messageCount(svc.url, phone)
     await page.getByRole('button', { name: 'SMS', exact: true }).click()
-    // without the country code: the rule in words, under the phone field (issue 13 item 6)
+    // without the country code: the rule in words, under the phone field
     await page.getByLabel('Phone number').fill(phone.slice(2))
     await page.getByRole('button', { name: 'Send code' }).click()
     const error = page.locator('.field-with-error .field-error')

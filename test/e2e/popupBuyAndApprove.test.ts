@@ -42,7 +42,7 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
       cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH',
       fiatCurrencyAmount: '5',
     })
-    // in words, at the field (issue 13 item 6): the field is named for the form, never in the sentence
+    // in words, at the field: the field is named for the form, never in the sentence
     expect(reply).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'fiatCurrencyAmount' } })
     expect(reply.error.message).toBe('The minimum is more than 20 USD.')
   })

@@ -1,5 +1,5 @@
 /**
- * The popup's Activity screen with policies (issue 14 item 5), in Chromium: a user outside the root
+ * The popup's Activity screen with policies, in Chromium: a user outside the root
  * quorum of the logged-in user's organization signs; a policy's consensus names the logged-in user,
  * so the activity is listed as waiting for their approval with who must approve, and their vote
  * completes it; a signing the policies deny reads "Denied by policy 'name'" in the history.

@@ -1,5 +1,5 @@
 /**
- * The popup screens of issue 13 in a real Chromium, each checked with axe-core (no serious or
+ * The popup screens in a real Chromium, each checked with axe-core (no serious or
  * critical violations): wallet home, Receive, Connected sites (a real page connected, then
  * Disconnect), the connect approval window, Activity in plain words, and a validation error at its field.
  */

@@ -15,7 +15,7 @@ import {
 } from './helpers/wallet'
 
 /**
- * Issue 13 items 1 and 8: two passkey accounts on ONE virtual authenticator. Recovering A logs
+ * Two passkey accounts on ONE virtual authenticator. Recovering A logs
  * in to A (the login asks for the passkey just registered, not any), the popup names the
  * recovered account, and the next unlock uses A's passkey first.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 22 attacks 1 (relay and service in the middle), replayed against the built extension
+ * A relay and service in the middle, replayed against the built extension
  * in Chromium with the real service: the extension pins the service's identity key at the
  * connect step; logins make the session key in the extension (OTP v2 with the code encrypted
  * to the signed target bundle, verified tokens and session JWTs); every use of the service

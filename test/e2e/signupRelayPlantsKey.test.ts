@@ -1,6 +1,7 @@
 /**
- * Issue 31 defect 12 in the built extension (Chromium): a user changes only the Relay URL (the
- * service key is the same, so the popup says "Same service key as now") to a relay in the middle
+ * A relay in the middle planting a key in a sign-up, in the built extension (Chromium): a user
+ * changes only the Relay URL (the service key is the same, so the popup says "Same service key as
+ * now") to a relay in the middle
  * that forwards everything to the real relay but adds its own API key to the OAuth sign-up body
  * (`/v1/signup_v2`, which has no verification token and so no client signature). The extension
  * reads the new account with its session key, finds the key it did not make, refuses to open the

@@ -1,5 +1,5 @@
 /**
- * Issue 22: content scripts cannot read or write the extension's storage. The check runs in the
+ * Content scripts cannot read or write the extension's storage. The check runs in the
  * content script's own world (an isolated world), reached through CDP: `Runtime.enable` reports
  * every execution context of the page; ours is the isolated one named after the extension.
  */

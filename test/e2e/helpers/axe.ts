@@ -1,5 +1,5 @@
 /**
- * Accessibility check with axe-core (issue 13 item 10): inject node_modules/axe-core/axe.min.js
+ * Accessibility check with axe-core: inject node_modules/axe-core/axe.min.js
  * into the page, run it on the whole document, and list the serious and critical violations.
  */
 import { readFile } from 'node:fs/promises'

@@ -1,5 +1,5 @@
 /**
- * An attacker's proxy for the e2e attack tests (issue 22): an HTTP server on 127.0.0.1 that
+ * An attacker's proxy for the e2e attack tests: an HTTP server on 127.0.0.1 that
  * forwards every request to `target` (same path below its own base), records what passed,
  * and may rewrite JSON answers on the way back.
  */

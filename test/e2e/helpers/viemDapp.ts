@@ -1,5 +1,5 @@
 /**
- * A viem dApp page for e2e tests and benches (issue 12): EIP-6963 discovery of Sigil, then
+ * A viem dApp page for e2e tests and benches: EIP-6963 discovery of Sigil, then
  * viem's wallet and public clients over its provider, exposed as `window.dapp`; and a helper
  * that waits for our approval window to be shown and interactive.
  */

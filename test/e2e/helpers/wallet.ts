@@ -114,7 +114,7 @@ export async function loginByEmailOtp(
 /**
  * An account for `email` made by the operator (the root organization, whose contacts count as
  * verified) with one more credential of the test's own, `owner`, for the user's root user: a test
- * that needs to act inside the user's organization beside the extension (custody, issue 31: the
+ * that needs to act inside the user's organization beside the extension (custody: the
  * operator's admin key only reads there). The extension then logs into it by email code.
  */
 export async function createAccountWithOwnerKey(svc: TestService, email: string) {

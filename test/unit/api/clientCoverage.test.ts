@@ -1,5 +1,5 @@
 /**
- * Issue 15 item 6: every method of the official `@turnkey/http` client that Sigil serves is
+ * Every method of the official `@turnkey/http` client that Sigil serves is
  * accepted with the activity type that method sends. The client is walked through its `stamp*`
  * methods (they build the request without sending it); the types come from its OpenAPI types.
  */

@@ -1,5 +1,5 @@
 /**
- * Every array a request may carry has a maximum length, checked before its elements (issue 20):
+ * Every array a request may carry has a maximum length, checked before its elements:
  * a structural walk over every operation's request schema, the zod behaviour boundedArray relies
  * on, and per-operation cases at the maximum and one past it.
  */

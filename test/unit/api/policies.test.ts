@@ -1,5 +1,5 @@
 /**
- * The policy operations' parameters (issue 14): create_policy V3, create_policies, update_policy
+ * The policy operations' parameters: create_policy V3, create_policies, update_policy
  * V1/V2, delete_policy, delete_policies. Expressions are strings here (the handler parses them);
  * each invalid field is named.
  */

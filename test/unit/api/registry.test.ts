@@ -58,7 +58,7 @@ const SUBMIT_NAMES = [
   'update_policy',
   'delete_policy',
   'delete_policies',
-  // issue 15: the rest of the organization
+  // the rest of the organization
   'create_users_v3',
   'update_wallet',
   'delete_wallet_accounts',
@@ -90,7 +90,7 @@ const SUBMIT_NAMES = [
   'delete_invitation',
   'accept_invitation',
   'accept_invitation_v1',
-  // issue 15 item 6: older versions
+  // older versions
   'create_sub_organization_v1',
   'create_sub_organization_v2',
   'create_sub_organization_v3',
@@ -106,18 +106,18 @@ const SUBMIT_NAMES = [
   'init_otp_v2',
   'init_user_email_recovery_v1',
   'create_read_write_session_v1',
-  // issue 16: OAuth providers
+  // OAuth providers
   'delete_oauth_providers',
   'create_oauth_providers',
   'create_oauth_providers_v1',
   'oauth',
   'oauth_login',
-  // issue 16
+  // read-only sessions and email auth
   'create_read_only_session',
   'email_auth',
   'email_auth_v2',
   'email_auth_v1',
-  // issue 16 item 5: webhooks
+  // webhooks
   'create_webhook_endpoint',
   'update_webhook_endpoint',
   'delete_webhook_endpoint',
@@ -147,7 +147,7 @@ const QUERY_NAMES = [
   'get_policy',
   'list_policies',
   'get_policy_evaluations',
-  // issue 15
+  // credentials, accounts, private keys, tags and the organization
   'get_api_key',
   'get_api_keys',
   'get_authenticator',
@@ -160,7 +160,7 @@ const QUERY_NAMES = [
   'get_organization',
   'list_app_proofs',
   'get_active_policies',
-  // issue 16 item 5: webhooks (list_webhook_deliveries is Sigil only)
+  // webhooks (list_webhook_deliveries is Sigil only)
   'list_webhook_endpoints',
   'list_webhook_deliveries',
 ]

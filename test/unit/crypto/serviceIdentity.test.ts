@@ -1,4 +1,4 @@
-/** Service identity documents (issue 22): signature, pinned key and origin checks, fingerprints. */
+/** Service identity documents: signature, pinned key and origin checks, fingerprints. */
 import { describe, expect, it } from 'vitest'
 import { bytesToHex } from '@/src/crypto/encoding'
 import { generateP256KeyPair, p256PublicKeyFromPrivate } from '@/src/crypto/p256'

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { classifyAddress, isLoopbackAddress, isNonPublicAddress } from '../../../src/service/net/address.js'
 import { isNonPublicAddress as webhookNonPublic } from '../../../src/service/webhooks/urls.js'
 
-// Issue 31 defect 11: one classifier, every IPv4-in-IPv6 spelling normalised before deciding.
+// One classifier, every IPv4-in-IPv6 spelling normalised before deciding, so no
+// rule lets through an address another one refuses.
 const NON_PUBLIC: Array<[string, string | undefined]> = [
   // [address, the IPv4 address it carries]
   ['127.0.0.1', undefined],

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ERROR_TABLE } from '../../../src/api/errors.js'
 
 /**
- * Issue 20: each handler documents the codes it can fail with, one `@throws CODE when …` line per
+ * Each handler documents the codes it can fail with, one `@throws CODE when …` line per
  * code in the doc comment above its export. This reads each handler file's source: every code it
  * throws itself must have a `@throws` line in that file, and every `@throws` must name a code of
  * the one error table. Codes thrown by shared helpers cannot be read here; the lines document them

@@ -1,5 +1,5 @@
 /**
- * SQL lives only in src/service/store/ (issue 20): outside it, the service calls typed store
+ * SQL lives only in src/service/store/: outside it, the service calls typed store
  * functions and never runs a statement itself. This scans every TypeScript file of src/service
  * outside store/ (comments ignored, string and template literals read) and fails on a `.query(`
  * call, a database `.exec(` call or a string that reads as SQL.

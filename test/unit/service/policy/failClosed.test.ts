@@ -1,5 +1,5 @@
 /**
- * Issue 31 defect 3: what a policy evaluates is exactly what gets signed (one typed-data parse for
+ * What a policy evaluates is exactly what gets signed (one typed-data parse for
  * `eth.eip_712` and the signer), and an evaluation error on what a DENY policy reads denies.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js'

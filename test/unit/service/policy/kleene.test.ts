@@ -1,5 +1,5 @@
 /**
- * Issue 31 defect 3, the last gap: a DENY policy must not be skipped because an operand unrelated to
+ * The last gap by which a policy could be passed: a DENY policy must not be skipped because an operand unrelated to
  * the decision is missing. The language does not short circuit, so one missing field anywhere made
  * the whole DENY "missing", and a missing DENY does not apply: a ComputeBudget instruction (no IDL,
  * no `parsed_instruction_data`) ahead of a large IDL-decoded deposit hid the deposit from a DENY on
