@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
+import { normalContact } from '../api/contact.js'
 import { ApiKeysParam, AuthenticatorParams, AuthenticatorsParam, ClientSignature, OauthProvidersParam } from '../api/common.js'
 import { OtpType } from '../api/enums.js'
 import { RELAY_IDENTITY_PATH } from '../api/serviceIdentity.js'
@@ -68,8 +69,6 @@ const AcceptInvitation = z.object({
 })
 
 type OtpInfo = { contact: string; otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; expires: number }
-
-const normalise = (otpType: string, contact: string) => (otpType === 'OTP_TYPE_EMAIL' ? contact.trim().toLowerCase() : contact.trim())
 
 function clientAddress(c: Context): string {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined
@@ -142,7 +141,7 @@ export function createRelayApp(o: RelayOptions): Hono {
   async function checkToken(u: Upstream, token: string, contact?: { otpType: string; value: string }) {
     const v = verifyVerificationToken(token, await u.verifierKey(), { nowMs: now() })
     if (!v.ok) throw new SigilError('TOKEN_INVALID', 'verificationToken: not a valid, unexpired verification token')
-    if (contact && (v.claims.verification_type !== contact.otpType || v.claims.contact !== normalise(contact.otpType, contact.value))) {
+    if (contact && (v.claims.verification_type !== contact.otpType || v.claims.contact !== normalContact(contact.otpType, contact.value))) {
       throw new SigilError('TOKEN_INVALID', 'verificationToken: was issued for another contact')
     }
     return v.claims
@@ -174,8 +173,9 @@ export function createRelayApp(o: RelayOptions): Hono {
     return { organizationId: r.subOrganizationId, userId: r.rootUserIds?.[0] ?? '', ...(r.wallet ? { wallet: r.wallet } : {}) }
   }
 
+  // The service rate-limits OTPs per contact (durably, with the SDK-recognised error): the relay
+  // passes that limit on rather than keeping a second count of its own.
   const initOtp = (v2: boolean) => async (u: Upstream, b: z.output<typeof OtpInit>) => {
-    limitContact(normalise(b.otpType, b.contact))
     const params = {
       organizationId: u.parentOrgId,
       otpType: b.otpType,
@@ -185,11 +185,11 @@ export function createRelayApp(o: RelayOptions): Hono {
     }
     if (v2) {
       const r = await u.client.initOtp(params)
-      rememberOtp(r.otpId, { contact: normalise(b.otpType, b.contact), otpType: b.otpType })
+      rememberOtp(r.otpId, { contact: normalContact(b.otpType, b.contact), otpType: b.otpType })
       return { otpId: r.otpId, otpEncryptionTargetBundle: r.otpEncryptionTargetBundle }
     }
     const r = await u.client.initOtpAuth(params)
-    rememberOtp(r.otpId, { contact: normalise(b.otpType, b.contact), otpType: b.otpType })
+    rememberOtp(r.otpId, { contact: normalContact(b.otpType, b.contact), otpType: b.otpType })
     return { otpId: r.otpId }
   }
   route('/v1/otp_init', OtpInit, initOtp(false))
@@ -247,8 +247,8 @@ export function createRelayApp(o: RelayOptions): Hono {
           'clientSignature: required with a verificationToken (the sign-up message signed by its key)',
         )
       }
-      limitContact(normalise(contact.otpType, contact.value))
-      if (await findAccount(u, contact.filter, normalise(contact.otpType, contact.value))) {
+      limitContact(normalContact(contact.otpType, contact.value))
+      if (await findAccount(u, contact.filter, normalContact(contact.otpType, contact.value))) {
         throw new SigilError('ALREADY_EXISTS', 'an account with this contact already exists')
       }
     }
@@ -267,8 +267,8 @@ export function createRelayApp(o: RelayOptions): Hono {
       u,
       {
         userName: b.userName || b.userEmail || b.userPhoneNumber || `user-${now()}`,
-        ...(b.userEmail ? { userEmail: normalise('OTP_TYPE_EMAIL', b.userEmail) } : {}),
-        ...(b.userPhoneNumber ? { userPhoneNumber: b.userPhoneNumber.trim() } : {}),
+        ...(b.userEmail ? { userEmail: normalContact('OTP_TYPE_EMAIL', b.userEmail) } : {}),
+        ...(b.userPhoneNumber ? { userPhoneNumber: normalContact('OTP_TYPE_SMS', b.userPhoneNumber) } : {}),
       },
       b,
     )
@@ -304,7 +304,7 @@ export function createRelayApp(o: RelayOptions): Hono {
     const otpType = b.filterType === 'EMAIL' ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS'
     if (!b.verificationToken) throw new SigilError('INVALID_ARGUMENT', 'verificationToken: required for EMAIL and PHONE_NUMBER lookups')
     await checkToken(u, b.verificationToken, { otpType, value: b.filterValue })
-    const organizationId = await findAccount(u, b.filterType, normalise(otpType, b.filterValue))
+    const organizationId = await findAccount(u, b.filterType, normalContact(otpType, b.filterValue))
     return organizationId ? { organizationId } : {}
   })
 
@@ -362,7 +362,7 @@ export function createRelayApp(o: RelayOptions): Hono {
   })
 
   route('/v1/recovery_init', RecoveryInit, async (u, b) => {
-    const email = normalise('OTP_TYPE_EMAIL', b.email)
+    const email = normalContact('OTP_TYPE_EMAIL', b.email)
     limitContact(email)
     // No account enumeration: a bad key fails alike for every email, and an unknown email gets
     // the same answer as a known one (ids that name nothing; no mail is sent).

@@ -6,7 +6,7 @@ import { checkEmailOptions, otpEmail, otpSms } from '../mail/templates.js'
 import { requireParentInitiated } from '../activities/shared/parentInitiated.js'
 import { countOtpsForContact, countOtpsForIdentifier, insertOtp, type OtpPath } from '../store/otps.js'
 import { generateOtpCode, hashOtpCode, otpHashKey } from './code.js'
-import { normaliseContact } from './contact.js'
+import { normaliseContact } from '../../api/contact.js'
 
 /** SDK-recognised message of the OTP rate limit (wire-formats B5 → MAX_OTP_INITIATED_ERROR). */
 export const MAX_OTPS_MESSAGE = 'Max number of OTPs have been initiated'
