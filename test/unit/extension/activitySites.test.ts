@@ -1,5 +1,5 @@
 /**
- * The site in activity rows (issue 13 item 5): a dApp request approved in our window records its
+ * The site in activity rows: a dApp request approved in our window records its
  * origin under the activity it became, and the popup's Activity list says "for <site>"; the
  * service is never told.
  */

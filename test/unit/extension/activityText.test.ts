@@ -1,4 +1,4 @@
-/** Activity rows in plain words (issue 13 item 5), from the intent, never the wire type name. */
+/** Activity rows in plain words, from the intent, never the wire type name. */
 import { describe, expect, it } from 'vitest'
 import { activityStatusText, activityTitle } from '@/src/extension/background/activityText'
 

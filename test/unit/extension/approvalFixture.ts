@@ -127,7 +127,7 @@ export function setup(
     identity?: ReturnType<typeof fakeIdentity>
     routes?: FakeRoutes
     extra?: ExtraFetch
-    /** Give the platform a login window (issue 13: connecting while logged out opens it). */
+    /** Give the platform a login window (connecting while logged out opens it). */
     loginWindow?: boolean
   } = {},
 ) {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { ACCOUNT, ORIGIN, setup } from './approvalFixture'
 
-/** Issue 13 item 2: eth_requestAccounts while logged out opens Sigil's login window and goes on after the login. */
+/** eth_requestAccounts while logged out opens Sigil's login window and goes on after the login. */
 describe('connecting while logged out', () => {
   const loginWindowOpened = async (t: ReturnType<typeof setup>) =>
     vi.waitFor(

@@ -1,4 +1,4 @@
-/** Popup rows of issue 13: connected sites with Disconnect, and account names per user. */
+/** Popup rows: connected sites with Disconnect, and account names per user. */
 import { describe, expect, it } from 'vitest'
 import { ACCOUNT_NAMES_KEY } from '@/src/extension/background/accountNames'
 import { ACCOUNT, ORIGIN, OTHER, setup } from './approvalFixture'

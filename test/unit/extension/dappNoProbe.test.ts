@@ -1,5 +1,5 @@
 /**
- * Issue 31 defect 8: nothing reaches the network on a site's behalf before the user approved it,
+ * No probing through the extension: nothing reaches the network on a site's behalf before the user approved it,
  * and no text of an RPC's answer reaches the page. Through the real router and approval registry
  * (approvalFixture.ts): wallet_addEthereumChain contacts the site's RPC only after the user
  * approved in our window (and then refuses a wrong chain with a fixed message); a site that is not

@@ -1,5 +1,5 @@
 /**
- * dApp EVM methods of issue 12 through the real router and approval registry: the read-only
+ * dApp EVM methods through the real router and approval registry: the read-only
  * passthrough (closed list, params, rate limit, node errors), eth_sendTransaction (params,
  * simulation before the window, binding of what is sent, the hash), wallet_addEthereumChain,
  * wallet_watchAsset, and rejection of a site's pending request on its chain switch and on lock.

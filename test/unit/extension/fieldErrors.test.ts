@@ -1,4 +1,4 @@
-/** Validation errors in words at the field (issue 13 item 6). */
+/** Validation errors in words at the field. */
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { describeIssue } from '@/src/extension/background/fieldErrors'

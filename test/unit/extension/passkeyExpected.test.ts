@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { LAST_LOGIN_KEY, readLastLogin, writeLastLogin } from '@/src/extension/background/lastLogin'
 import { setup } from './approvalFixture'
 
-/** Issue 13 item 1: when Sigil knows which passkey it expects, the login asks for it and accepts no other. */
+/** When Sigil knows which passkey it expects, the login asks for it and accepts no other. */
 describe('passkey login with an expected credential', () => {
   const kitConfig = (path: string) => (path.endsWith('/v1/wallet_kit_config') ? { organizationId: 'parent-org' } : undefined)
   const assertion = (credentialId: string) => ({ authenticatorData: 'YWQ', clientDataJson: 'Y2Q', credentialId, signature: 'c2ln' })

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * The popup's Activity screen with policies (issue 14 item 5): an activity waiting on the logged-in
+ * The popup's Activity screen with policies: an activity waiting on the logged-in
  * user's vote is listed under "Waiting for your approval" with who must approve; one waiting on
  * others shows who in the history; a denial reads "Denied by policy 'name'"; a vote the policies
  * deny shows the background's POLICY_DENIED message.

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** Settings asks for host access before checking a service that is not on loopback (issue 13 item 9). */
+/** Settings asks for host access before checking a service that is not on loopback. */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { PopupClient } from '@/src/extension/popup/client'

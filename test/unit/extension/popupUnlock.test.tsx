@@ -5,7 +5,7 @@ import { App } from '@/src/extension/popup/App'
 import type { PopupClient } from '@/src/extension/popup/client'
 import type { Webauthn } from '@/src/extension/popup/webauthn'
 
-/** Issue 13 items 1, 2 and 8: the passkey Sigil expects, the recovered account, the last account's way back in. */
+/** The passkey Sigil expects, the recovered account, the last account's way back in. */
 afterEach(cleanup)
 
 const settings = { apiBaseUrl: 'http://127.0.0.1:8787', relayUrl: 'http://127.0.0.1:8787/auth', autoLockMinutes: 15, identityKey: '04ab' }

@@ -162,7 +162,7 @@ describe('popup table: sessions and validation', () => {
     const c = { state: createBackgroundState(), extensionId: EXT_ID, extensionBaseUrl: BASE, core: createCore(f.deps) }
     const invalid = { ok: false, error: { code: 'INVALID_ARGUMENT' } }
     expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'not-an-email' }), popup, c)).toMatchObject(invalid)
-    // in words, at the field (issue 13 item 6)
+    // in words, at the field
     expect(await routePopup(call('otpStart', { otpType: 'OTP_TYPE_SMS', contact: '12345' }), popup, c)).toEqual({
       ok: false,
       error: { code: 'INVALID_ARGUMENT', field: 'contact', message: 'Include the country code, e.g. +1 for the US: +14155550123.' },

@@ -1,5 +1,5 @@
 /**
- * Issue 22: session keys sealed at rest (wrapped under a storage.session key), startup cleanup of
+ * Session keys sealed at rest (wrapped under a storage.session key), startup cleanup of
  * key slots without a live session, and revocation of the session key on lock/logout/auto-lock.
  */
 import { describe, expect, it, vi } from 'vitest'
