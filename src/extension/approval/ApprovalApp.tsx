@@ -7,9 +7,7 @@
  * the fields has been scrolled into view (issue 22 item 5).
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
-import type { ApprovalDetails } from '../background/approvalPage'
-import type { ApprovalView, FieldRow } from '../background/approvalView'
-import type { DecodedCall as Call } from '../background/calldata'
+import type { ApprovalDetails, ApprovalView, DecodedCall as Call, FieldRow } from '../protocol/approvalView'
 import type { PopupClient } from '../popup/client'
 import { failureText } from '../popup/messages'
 import { originParts, isInsecureOrigin, titleOf } from './format'

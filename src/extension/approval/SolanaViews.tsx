@@ -3,7 +3,7 @@
  * transaction's decoded instructions (System transfers with from, to and the SOL amount), its fee
  * payer, network and warnings. Messages use the shared message view.
  */
-import type { ApprovalView } from '../background/approvalView'
+import type { ApprovalView } from '../protocol/approvalView'
 import { Account, Rows, Warnings } from './parts'
 
 type SolanaView = Extract<ApprovalView, { kind: 'solanaConnect' | 'solanaTransaction' }>

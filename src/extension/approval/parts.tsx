@@ -1,5 +1,5 @@
 /** The pieces every approval body is made of: field rows, warnings, the account that acts. */
-import type { FieldRow } from '../background/approvalView'
+import type { FieldRow } from '../protocol/approvalView'
 
 export function Rows({ rows, label, testId }: { rows: FieldRow[]; label: string; testId?: string }) {
   return (

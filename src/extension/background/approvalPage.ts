@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import type { ApprovalRegistry } from './approvals'
-import type { ApprovalView } from './approvalView'
+import type { ApprovalDetails } from '../protocol/approvalView'
 import { ExtensionError } from './failures'
 
 /** An approval id as issued by the registry (a UUID). */
@@ -15,9 +15,6 @@ export const ApprovalId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}
 export const ApprovalGetParams = z.object({ id: ApprovalId }).strict()
 /** `approvalResolve` params: the id and the answer are required. */
 export const ApprovalResolveParams = z.object({ id: ApprovalId, approved: z.boolean() }).strict()
-
-/** What the approval page shows. */
-export type ApprovalDetails = { id: string; origin: string; method: string; view: ApprovalView; expiresAt: number }
 
 function gone(): ExtensionError {
   return new ExtensionError('INVALID_ARGUMENT', 'This request is no longer waiting for an answer.')

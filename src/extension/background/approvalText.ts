@@ -1,6 +1,6 @@
 /** Text for amounts, times and fees in approval summaries (built in the background; the window shows it as is). */
 import { formatUnits } from 'viem'
-import type { FieldRow } from './approvalView'
+import type { FieldRow } from '../protocol/approvalView'
 
 const MAX_UINT256 = (1n << 256n) - 1n
 const MAX_UINT160 = (1n << 160n) - 1n

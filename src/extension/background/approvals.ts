@@ -6,7 +6,7 @@
  * and the page's pending requests fail with 4900 in the content relay (documented, by design).
  */
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../protocol/rpcErrors'
-import type { ApprovalView } from './approvalView'
+import type { ApprovalView } from '../protocol/approvalView'
 
 /** How long an approval waits for the user before it is rejected. */
 export const APPROVAL_TIMEOUT_MS = 5 * 60_000

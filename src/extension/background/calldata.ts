@@ -5,10 +5,7 @@
  */
 import { decodeFunctionData, encodeFunctionData, getAddress, type Hex, parseAbi } from 'viem'
 import { amountText, isUnlimited } from './approvalText'
-import type { FieldRow } from './approvalView'
-
-/** A decoded call: its signature, readable rows and the warnings to show above them. */
-export type DecodedCall = { method: string; rows: FieldRow[]; warnings: string[] }
+import type { DecodedCall } from '../protocol/approvalView'
 
 /** ERC-20 approve/transfer/transferFrom (the same selectors as ERC-721's) and ERC-721/1155 setApprovalForAll. */
 export const TOKEN_ABI = parseAbi([

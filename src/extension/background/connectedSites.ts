@@ -5,7 +5,7 @@
  * `accountsChanged []`.
  */
 import type { Core } from './core'
-import type { ChainLabel } from './approvalView'
+import type { ChainLabel } from '../protocol/approvalView'
 import { siteChain } from './dappChains'
 import type { DappServices } from './dappServices'
 import { allGrants, readGrant, removeGrant } from './permissions'

@@ -5,7 +5,7 @@
  * parsed on read (style.md habit 9). Not secret.
  */
 import { z } from 'zod'
-import type { ChainLabel } from './approvalView'
+import type { ChainLabel } from '../protocol/approvalView'
 import type { Core } from './core'
 import type { DappContext } from './methods'
 import { evmChainIdOf, listNetworks } from './networks'

@@ -288,16 +288,3 @@ export const POPUP_METHODS = {
     },
   }),
 }
-
-type PopupTable = typeof POPUP_METHODS
-
-/** Popup method names. */
-export type PopupMethodName = keyof PopupTable
-
-/** Params and result type of each popup method, for the typed popup client. */
-export type PopupApi = {
-  [K in PopupMethodName]: {
-    params: z.input<PopupTable[K]['params']>
-    result: Awaited<ReturnType<PopupTable[K]['handler']>>
-  }
-}

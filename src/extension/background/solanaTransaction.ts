@@ -8,30 +8,13 @@
 import { base58 } from '@scure/base'
 import { type SolanaMessage, type SolanaTransaction, parseSolanaTransaction } from '../../chains/sign/solanaMessage'
 import { bytesToHex } from '../../crypto/encoding'
-import type { FieldRow } from './approvalView'
+import type { FieldRow, InstructionView, SolanaTransactionView } from '../protocol/approvalView'
 
 /** Legacy and v0 transactions fit in one packet. */
 export const MAX_SOLANA_TRANSACTION_BYTES = 1232
 
 const SYSTEM_PROGRAM = '11111111111111111111111111111111'
 const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111'
-
-/** One instruction as shown: a title and its rows. */
-export type InstructionView = { title: string; rows: FieldRow[] }
-
-/** The approval window's view of a Solana transaction. */
-export type SolanaTransactionView = {
-  kind: 'solanaTransaction'
-  address: string
-  /** The network's name and Wallet Standard id, or that the dApp named none. */
-  network: string
-  feePayer: string
-  version: 'legacy' | '0'
-  instructions: InstructionView[]
-  warnings: string[]
-  /** True when Sigil broadcasts it (signAndSendTransaction). */
-  send: boolean
-}
 
 /** A parsed transaction with what the window shows of it. */
 export type DecodedSolanaTransaction = {

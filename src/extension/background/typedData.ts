@@ -9,7 +9,7 @@
  * {@link MAX_TYPED_ROWS} rows the request is refused instead.
  */
 import { getAddress, isAddress } from 'viem'
-import type { FieldRow } from './approvalView'
+import type { FieldRow } from '../protocol/approvalView'
 
 /** One field of a struct in `types`. */
 export type TypedField = { name: string; type: string }

@@ -7,11 +7,8 @@
  */
 import { getAddress } from 'viem'
 import { amountText, isUnlimited, timeText } from './approvalText'
-import type { FieldRow } from './approvalView'
+import type { FieldRow, TypedDataSummary } from '../protocol/approvalView'
 import { domainFields, type TypedDataInput, typedInteger } from './typedData'
-
-/** A summary heading and its rows. */
-export type TypedDataSummary = { title: string; rows: FieldRow[] }
 
 /** The summary (null when the data is none of the known kinds) and the warnings to show above everything. */
 export type TypedDataDescription = { summary: TypedDataSummary | null; warnings: string[] }

@@ -4,7 +4,7 @@
  * through the typed client; WebAuthn is injected (tests fake it).
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks'
-import type { PopupApi } from '../background/popupMethods'
+import type { PopupApi } from '../protocol/popupApi'
 import type { PopupClient } from './client'
 import { Accounts } from './screens/Accounts'
 import { Activity } from './screens/Activity'

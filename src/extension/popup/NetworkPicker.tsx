@@ -1,6 +1,6 @@
 /** The network picker: the pinned service's networks; the choice persists in the background (popupNetwork.ts). */
 import { useEffect, useState } from 'preact/hooks'
-import type { PopupApi } from '../background/popupMethods'
+import type { PopupApi } from '../protocol/popupApi'
 import type { PopupClient } from './client'
 import type { Network } from './network'
 import { ErrorLine } from './ui'

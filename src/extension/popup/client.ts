@@ -5,7 +5,7 @@
  * Result bodies come from the extension's own background and are typed by the method table.
  */
 import * as z from 'zod/mini'
-import type { PopupApi, PopupMethodName } from '../background/popupMethods'
+import type { PopupApi, PopupMethodName } from '../protocol/popupApi'
 import { POPUP_ERROR_CODES, type PopupMessage, type PopupReply } from '../protocol/runtime'
 
 const failure = z.object({

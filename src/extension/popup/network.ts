@@ -1,5 +1,5 @@
 /** The popup's view of networks (background/popupNetwork.ts): the type, and the address format each family takes. */
-import type { PopupApi } from '../background/popupMethods'
+import type { PopupApi } from '../protocol/popupApi'
 
 /** One network the service publishes. */
 export type Network = PopupApi['networks']['result']['selected']

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApprovalApp } from '@/src/extension/approval/ApprovalApp'
-import type { ApprovalView } from '@/src/extension/background/approvalView'
+import type { ApprovalView } from '@/src/extension/protocol/approvalView'
 import type { PopupClient } from '@/src/extension/popup/client'
 
 const ID = '11111111-2222-4333-8444-555555555555'

@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SolanaViewBody } from '@/src/extension/approval/SolanaViews'
-import type { SolanaTransactionView } from '@/src/extension/background/solanaTransaction'
+import type { SolanaTransactionView } from '@/src/extension/protocol/approvalView'
 
 const ME = 'JDuHr2NBczizh6ahXL1HxNMBAKoad1uxWUERoYrjJjck'
 const TO = '6GqaqX4MSo6w3DQzWE9TDwbckaQuSHjtyLguq8P19tYN'

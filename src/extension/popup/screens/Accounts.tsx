@@ -5,7 +5,7 @@
  * from faucet", and its derivation path under "Details"; then "Add account".
  */
 import { useCallback, useEffect, useLayoutEffect, useState } from 'preact/hooks'
-import type { PopupApi } from '../../background/popupMethods'
+import type { PopupApi } from '../../protocol/popupApi'
 import { formatShort, formatUnits } from '../../amounts'
 import { CopyButton, ReceivePanel, shortAddress } from '../AddressTools'
 import { ADDABLE_FORMATS, chainOf, formatLabel, variantOf } from '../chains'

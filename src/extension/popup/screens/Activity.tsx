@@ -4,7 +4,7 @@
  * must approve, a denied one "Denied by policy 'name'" (background/activities.ts).
  */
 import { useCallback, useEffect, useState } from 'preact/hooks'
-import type { PopupApi } from '../../background/popupMethods'
+import type { PopupApi } from '../../protocol/popupApi'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine } from '../ui'
 import { useAction } from '../useAction'

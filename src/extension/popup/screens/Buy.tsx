@@ -1,6 +1,6 @@
 /** Buy crypto through the on-ramp: form → init_fiat_on_ramp → provider page in a new tab → status. */
 import { useEffect, useState } from 'preact/hooks'
-import type { PopupApi } from '../../background/popupMethods'
+import type { PopupApi } from '../../protocol/popupApi'
 import type { PopupClient } from '../client'
 import { FIATS, NETWORKS, PAYMENT_METHODS, PROVIDERS, short } from '../onRampOptions'
 import { Busy, ErrorLine, Field } from '../ui'

@@ -1,6 +1,6 @@
 /** Transaction history of one account on the selected network (list_eth/sol_transaction_history), with statuses. */
 import { useCallback, useEffect, useState } from 'preact/hooks'
-import type { PopupApi } from '../../background/popupMethods'
+import type { PopupApi } from '../../protocol/popupApi'
 import { formatUnits } from '../../amounts'
 import type { PopupClient } from '../client'
 import { FORMAT_OF_FAMILY, type Network } from '../network'

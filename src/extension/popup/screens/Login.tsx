@@ -5,7 +5,7 @@
  * its email pre-filled for an email code.
  */
 import { useEffect, useState } from 'preact/hooks'
-import type { PopupApi } from '../../background/popupMethods'
+import type { PopupApi } from '../../protocol/popupApi'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'

@@ -4,7 +4,7 @@
  * of from / to / amount / fee / network; then the send's status polled until confirmed or failed.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
-import type { PopupApi } from '../../background/popupMethods'
+import type { PopupApi } from '../../protocol/popupApi'
 import { formatUnits, parseAmount } from '../../amounts'
 import { checkRecipient } from '../../recipients'
 import type { PopupClient } from '../client'

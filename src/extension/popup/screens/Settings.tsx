@@ -4,7 +4,7 @@
  * fingerprint, confirm); lock and log out when signed in.
  */
 import { useState } from 'preact/hooks'
-import type { PopupApi } from '../../background/popupMethods'
+import type { PopupApi } from '../../protocol/popupApi'
 import type { PopupClient } from '../client'
 import { ensureHostAccess, noHostAccess, type RequestHostAccess } from '../hostAccess'
 import { Busy, ErrorLine, Field } from '../ui'

@@ -1,6 +1,6 @@
 /** Connected sites (issue 13 item 4): each origin the account granted, its account and chain, with Disconnect. */
 import { useCallback, useEffect, useState } from 'preact/hooks'
-import type { PopupApi } from '../../background/popupMethods'
+import type { PopupApi } from '../../protocol/popupApi'
 import { shortAddress } from '../AddressTools'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine } from '../ui'

@@ -1,0 +1,115 @@
+/**
+ * What the approval window shows, as the background sends it (popup router row `approvalGet`):
+ * plain, human-readable data built in the background (the page renders text only, never HTML
+ * from a dApp). The background's builders (background/approval, background/dapp) and the
+ * window's views (src/extension/approval) both import these types from here.
+ */
+
+/** One `[label or path, text]` row of the window. */
+export type FieldRow = [label: string, text: string]
+
+/** A chain as shown to the user. */
+export type ChainLabel = { chainId: `0x${string}`; name: string }
+
+/** A decoded token call: its signature, readable rows and the warnings to show above them (background/dapp/evm/calldata.ts). */
+export type DecodedCall = { method: string; rows: FieldRow[]; warnings: string[] }
+
+/** A readable summary of typed data that moves tokens (background/dapp/evm/typedDataSummary.ts). */
+export type TypedDataSummary = { title: string; rows: FieldRow[] }
+
+/** One instruction as shown: a title and its rows. */
+export type InstructionView = { title: string; rows: FieldRow[] }
+
+/** The approval window's view of a Solana transaction. */
+export type SolanaTransactionView = {
+  kind: 'solanaTransaction'
+  address: string
+  /** The network's name and Wallet Standard id, or that the dApp named none. */
+  network: string
+  feePayer: string
+  version: 'legacy' | '0'
+  instructions: InstructionView[]
+  warnings: string[]
+  /** True when Sigil broadcasts it (signAndSendTransaction). */
+  send: boolean
+}
+
+/** The approval window's content, by kind. */
+export type ApprovalView =
+  | { kind: 'connect'; address: string; chain: ChainLabel }
+  | { kind: 'message'; address: string; text: string | null; hex: string; byteLength: number }
+  | {
+      kind: 'typedData'
+      address: string
+      primaryType: string
+      /** Warnings shown first (domain without chainId / verifyingContract, unlimited approvals, foreign recipients). */
+      warnings: string[]
+      /** A readable summary for permits, Permit2 and Seaport orders; null otherwise. */
+      summary: TypedDataSummary | null
+      /** Every domain and message row, in `types` order, never truncated (typedData.ts). */
+      domain: FieldRow[]
+      message: FieldRow[]
+    }
+  | {
+      /** eth_signTransaction: Sigil signs, the site broadcasts. */
+      kind: 'transaction'
+      address: string
+      to: string | null
+      valueWei: string
+      /** The value in the network's native unit, e.g. "1.5 ETH". */
+      value: string
+      data: string
+      /** The decoded token call (approve, transfer, transferFrom, setApprovalForAll), or null. */
+      call: DecodedCall | null
+      chain: ChainLabel
+      nonce: string
+      /** Fee rows: per-gas prices in gwei, gas limit, max network fee and total in the native unit (feeRows). */
+      fees: FieldRow[]
+      /** The fields the dApp left out and Sigil filled from the network (ethFill.ts). */
+      filled: string[]
+      /** The simulation's verdict when Sigil estimated the gas: "This transaction will fail: <reason>". */
+      warnings: string[]
+    }
+  | { kind: 'switchChain'; from: ChainLabel; to: ChainLabel }
+  | { kind: 'solanaConnect'; address: string; networks: string[] }
+  | SolanaTransactionView
+  | {
+      /** eth_sendTransaction: simulated before the window opened; Sigil's service signs and broadcasts. */
+      kind: 'sendTransaction'
+      address: string
+      to: string
+      valueWei: string
+      /** The value in the network's native unit, e.g. "1.5 ETH". */
+      value: string
+      data: string
+      /** The decoded token call, or null. */
+      call: DecodedCall | null
+      /** The 4-byte selector when the call is not decoded (null for a plain transfer). */
+      selector: string | null
+      chain: ChainLabel
+      /** Fee rows: per-gas prices in gwei, gas limit, estimated and max fee, total in the native unit (feeRows). */
+      fees: FieldRow[]
+      /** The simulation's verdict: "This transaction will fail: <reason>", shown as a warning. */
+      warnings: string[]
+    }
+  | {
+      /** wallet_addEthereumChain (EIP-3085): the chain id was checked against the RPC before the window opened. */
+      kind: 'addChain'
+      chain: ChainLabel
+      rpcUrl: string
+      nativeSymbol: string
+      nativeDecimals: number
+      explorerUrl: string | null
+    }
+  | {
+      /** wallet_watchAsset (EIP-747), ERC-20. */
+      kind: 'watchAsset'
+      address: string
+      token: string
+      symbol: string
+      decimals: number
+      chain: ChainLabel
+    }
+
+/** What the approval page shows: one pending request, named by its id. */
+export type ApprovalDetails = { id: string; origin: string; method: string; view: ApprovalView; expiresAt: number }
