@@ -1,5 +1,6 @@
 /**
- * So no relay in the middle can plant a key in a sign-up (client side): right after a sign-up it made, the extension reads the new
+ * So no relay in the middle can plant a key in a sign-up (client side): right after a sign-up it
+ * made, the extension reads the new
  * organization with its session key and opens it only when it holds exactly what this flow
  * created — one root user (threshold 1), the flow's own API keys, the passkey just registered, the
  * OAuth identity just used, the contact just verified. A fake browser whose fetch goes to the real
