@@ -3,8 +3,15 @@
  * mainnet, testnet, signet and regtest (address-formats.md "BITCOIN_*"), via @scure/btc-signer.
  */
 import { NETWORK, TEST_NETWORK, p2pk, p2pkh, p2sh, p2tr, p2wpkh, p2wsh } from '@scure/btc-signer'
-import type { BitcoinAddressType, BitcoinNetwork } from '../types.js'
+import {
+  BITCOIN_ADDRESS_TYPES,
+  BITCOIN_NETWORKS,
+  type BitcoinAddressFormat,
+  type BitcoinAddressType,
+  type BitcoinNetwork,
+} from '../types.js'
 import { secpCompressed } from './common.js'
+import { type FormatDescriptor, SECP } from './descriptor.js'
 
 /** Network parameters in @scure/btc-signer's shape. */
 export type BtcNetworkParams = typeof NETWORK
@@ -42,3 +49,28 @@ export function bitcoinAddress(network: BitcoinNetwork, type: BitcoinAddressType
   if (out.address === undefined) throw new Error('btc-signer returned no address')
   return out.address
 }
+
+/** Default path per Bitcoin address type, for coin type `coin` (0' mainnet, 1' the test networks). */
+const BITCOIN_PATHS: Record<BitcoinAddressType, (coin: string) => string> = {
+  P2PKH: (coin) => `m/44'/${coin}/0'/0/0`,
+  P2SH: (coin) => `m/44'/${coin}/0'/0/0`,
+  P2WPKH: (coin) => `m/84'/${coin}/0'/0/0`,
+  P2WSH: (coin) => `m/48'/${coin}/0'/2'/0/0`,
+  P2TR: (coin) => `m/86'/${coin}/0'/0/0`,
+}
+
+/** The 20 Bitcoin formats, every network × every address type of the interface's lists, network-major. */
+export const BITCOIN_FORMATS = Object.fromEntries(
+  BITCOIN_NETWORKS.flatMap((n) =>
+    BITCOIN_ADDRESS_TYPES.map((t): [BitcoinAddressFormat, FormatDescriptor] => [
+      `ADDRESS_FORMAT_BITCOIN_${n}_${t}`,
+      {
+        curves: SECP,
+        address: (pk) => bitcoinAddress(n, t, pk),
+        defaultPath: BITCOIN_PATHS[t](n === 'MAINNET' ? "0'" : "1'"),
+        chain: n === 'MAINNET' ? 'Bitcoin' : 'Bitcoin testnet',
+        variant: t,
+      },
+    ]),
+  ),
+) as Record<BitcoinAddressFormat, FormatDescriptor>

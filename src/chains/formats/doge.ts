@@ -5,6 +5,7 @@
 import { p2pkh } from '@scure/btc-signer'
 import type { BtcNetworkParams } from './bitcoin.js'
 import { secpCompressed } from './common.js'
+import { type FormatDescriptor, SECP } from './descriptor.js'
 
 /** Dogecoin network parameters (bech32 unused). */
 export const DOGE_NETWORKS: Record<'MAINNET' | 'TESTNET', BtcNetworkParams> = {
@@ -18,3 +19,22 @@ export function dogeAddress(network: 'MAINNET' | 'TESTNET', publicKey: Uint8Arra
   if (out.address === undefined) throw new Error('btc-signer returned no address')
   return out.address
 }
+
+const DOGE_PATH = "m/44'/3'/0'/0/0"
+
+export const DOGE_FORMATS = {
+  ADDRESS_FORMAT_DOGE_MAINNET: {
+    curves: SECP,
+    address: (pk: Uint8Array) => dogeAddress('MAINNET', pk),
+    defaultPath: DOGE_PATH,
+    chain: 'Dogecoin',
+    variant: '',
+  },
+  ADDRESS_FORMAT_DOGE_TESTNET: {
+    curves: SECP,
+    address: (pk: Uint8Array) => dogeAddress('TESTNET', pk),
+    defaultPath: DOGE_PATH,
+    chain: 'Dogecoin testnet',
+    variant: '',
+  },
+} satisfies Record<string, FormatDescriptor>

@@ -6,8 +6,9 @@ import { p256 } from '@noble/curves/nist.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex } from '../../crypto/encoding.js'
 import { chainError } from '../errors.js'
-import type { Curve } from '../types.js'
+import { CURVES, type Curve } from '../types.js'
 import { ed25519Key } from './common.js'
+import type { FormatDescriptor } from './descriptor.js'
 
 function point(curve: Curve, publicKey: Uint8Array) {
   try {
@@ -29,3 +30,26 @@ export function compressedAddress(curve: Curve, publicKey: Uint8Array): string {
   if (curve === 'CURVE_ED25519') return bytesToHex(ed25519Key(publicKey))
   return bytesToHex(point(curve, publicKey).toBytes(true))
 }
+
+function needCurve(curve: Curve | undefined): Curve {
+  if (curve === undefined) throw chainError('curve', 'required for raw public-key formats')
+  return curve
+}
+
+/** The raw public-key formats: no chain of their own, so no default path (a path is required). */
+export const RAW_FORMATS = {
+  ADDRESS_FORMAT_UNCOMPRESSED: {
+    curves: ['CURVE_SECP256K1', 'CURVE_P256'],
+    address: (pk: Uint8Array, curve?: Curve) => uncompressedAddress(needCurve(curve), pk),
+    defaultPath: undefined,
+    chain: 'Public keys',
+    variant: '',
+  },
+  ADDRESS_FORMAT_COMPRESSED: {
+    curves: CURVES,
+    address: (pk: Uint8Array, curve?: Curve) => compressedAddress(needCurve(curve), pk),
+    defaultPath: undefined,
+    chain: 'Public keys',
+    variant: '',
+  },
+} satisfies Record<string, FormatDescriptor>

@@ -8,6 +8,7 @@ import { base64, hex } from '@scure/base'
 import { bytesToHex } from '../../crypto/encoding.js'
 import { WALLET_V3R2_CODE_BOC_BASE64, WALLET_V4R2_CODE_BOC_BASE64, WALLET_V5R1_CODE_BOC_HEX } from '../ton/codeCells.js'
 import { ed25519Key } from './common.js'
+import { ED, type FormatDescriptor } from './descriptor.js'
 
 /** The TON wallet versions Sigil derives. */
 export type TonWalletVersion = 'v3r2' | 'v4r2' | 'v5r1'
@@ -57,3 +58,18 @@ export function tonAddress(version: TonWalletVersion, publicKey: Uint8Array): st
   const address = contractAddress(0, { code: tonWalletCode(version), data: tonWalletData(version, publicKey) })
   return address.toString({ bounceable: false, urlSafe: true, testOnly: false })
 }
+
+const TON_PATH = "m/44'/607'/0'/0'/0'"
+const tonFormat = (version: TonWalletVersion): FormatDescriptor => ({
+  curves: ED,
+  address: (pk) => tonAddress(version, pk),
+  defaultPath: TON_PATH,
+  chain: 'TON',
+  variant: version.toUpperCase(),
+})
+
+export const TON_FORMATS = {
+  ADDRESS_FORMAT_TON_V3R2: tonFormat('v3r2'),
+  ADDRESS_FORMAT_TON_V4R2: tonFormat('v4r2'),
+  ADDRESS_FORMAT_TON_V5R1: tonFormat('v5r1'),
+} satisfies Record<string, FormatDescriptor>

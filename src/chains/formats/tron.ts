@@ -6,6 +6,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { createBase58check } from '@scure/base'
 import { concatBytes } from '../../crypto/encoding.js'
 import { secpUncompressed } from './common.js'
+import { type FormatDescriptor, SECP } from './descriptor.js'
 
 const b58c = createBase58check(sha256)
 
@@ -14,3 +15,7 @@ export function tronAddress(publicKey: Uint8Array): string {
   const body = keccak_256(secpUncompressed(publicKey).slice(1)).slice(12)
   return b58c.encode(concatBytes(new Uint8Array([0x41]), body))
 }
+
+export const TRON_FORMATS = {
+  ADDRESS_FORMAT_TRON: { curves: SECP, address: tronAddress, defaultPath: "m/44'/195'/0'", chain: 'Tron', variant: '' },
+} satisfies Record<string, FormatDescriptor>
