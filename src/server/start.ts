@@ -6,7 +6,6 @@
 import type { ServiceConfig } from '../service/config.js'
 import type { ServiceApp } from '../service/http/app.js'
 import type { Logger } from '../service/logger.js'
-import { outboxFor } from '../service/mail/outbox.js'
 import { mountMailbox } from '../service/mail/routes.js'
 import { mountSandboxOnRamp } from '../service/onramp/sandboxRoutes.js'
 import type { Runtime } from '../service/runtime.js'
@@ -17,11 +16,10 @@ import { mountRelay } from './relay.js'
 
 export type { RunningService } from '../service/server.js'
 
-/** Routes beyond the wire interface: sandbox on-ramp, dev mailbox and outbox worker, dev faucet, the relay at `/auth`. */
+/** Routes beyond the wire interface: sandbox on-ramp, dev mailbox, dev faucet, the relay at `/auth`. */
 function mountLocal(app: ServiceApp, rt: Runtime): void {
   mountSandboxOnRamp(app, rt)
   if (rt.config.devMailbox) mountMailbox(app, rt)
-  if (rt.config.smtpUrl || rt.config.smsWebhookUrl) outboxFor(rt)
   if (rt.config.devFaucet) mountFaucet(app, rt)
   if (rt.config.relay) mountRelay(app, rt)
   mountBackup(app, rt)

@@ -5,6 +5,11 @@ import type { DevIdentityProvider } from '../devchain/oidcProvider.js'
 import type { OidcVerifier } from './oidc/verify.js'
 import type { Database } from './store/sql.js'
 import type { SecretBox } from './store/secrets.js'
+import type { Outbox } from './mail/outbox.js'
+import type { SendTracker } from './sends/tracker.js'
+import type { WebhookDispatcher } from './webhooks/dispatcher.js'
+import type { WebhookTargets } from './webhooks/events.js'
+import type { WebhookSigner } from './webhooks/signing.js'
 
 /** Everything a request handler may use, built once at start and passed explicitly. */
 export type Runtime = {
@@ -22,4 +27,10 @@ export type Runtime = {
   oidc: OidcVerifier
   /** The development identity provider at /dev/oidc, when served. */
   devIdp: DevIdentityProvider | undefined
+  /** Delivers queued email and SMS once committed; present when SMTP or SMS is configured (else messages stay in the dev mailbox). */
+  outbox: Outbox | undefined
+  /** Builds, signs, broadcasts and follows sends once their activity committed. */
+  sendTracker: SendTracker
+  /** Webhooks: the signing key (published at the JWKS route), the subscription cache, the dispatcher. */
+  webhooks: { signer: WebhookSigner; targets: WebhookTargets; dispatcher: WebhookDispatcher }
 }

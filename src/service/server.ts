@@ -9,11 +9,12 @@ import type { ServiceConfig } from './config.js'
 import { guardedCreateServer } from './http/admission.js'
 import { createApp, type ServiceApp } from './http/app.js'
 import { QUERY_HANDLERS } from './queries/index.js'
-import { startSendTracker } from './sends/tracker.js'
+import { createSendTracker } from './sends/tracker.js'
+import { createOutbox } from './mail/outbox.js'
 import { createDevIdentityProvider } from '../devchain/oidcProvider.js'
 import { createOidcVerifier } from './oidc/verify.js'
 import { loadServiceKeys } from './keys.js'
-import { createLogger, type Logger } from './logger.js'
+import { createLogger, describeError, type Logger } from './logger.js'
 import type { Runtime } from './runtime.js'
 import { secureDataDir } from './store/dataDir.js'
 import { openDatabase } from './store/db.js'
@@ -22,8 +23,9 @@ import { libsecp256k1Signer } from './chains/libsecp256k1.js'
 import { migrate } from './store/migrate.js'
 import { createSecretBox, loadMasterKey } from './store/secrets.js'
 import { countServiceKeys } from './store/serviceKeys.js'
-import { startWebhookDispatcher } from './webhooks/dispatcher.js'
-import { loadWebhookSigner, registerWebhookSigner } from './webhooks/signing.js'
+import { createWebhookDispatcher } from './webhooks/dispatcher.js'
+import { createWebhookTargets } from './webhooks/events.js'
+import { loadWebhookSigner } from './webhooks/signing.js'
 
 export type RunningService = {
   url: string
@@ -56,6 +58,9 @@ export async function startService(
     events: {
       lost: (cause) => log.warn('database unavailable', { cause }),
       restored: () => log.info('database available again'),
+      // Work started after a commit (mail, sends, webhooks) failed to start: the commit stands, the
+      // work is recovered from its rows; logged like any unexpected error (key-like runs blanked).
+      hookFailed: (e) => log.error('after-commit work failed', describeError(e)),
     },
   })
   try {
@@ -92,11 +97,10 @@ export async function startService(
       baseUrl,
       oidc,
       devIdp,
+      outbox: config.smtpUrl || config.smsWebhookUrl ? createOutbox() : undefined,
+      sendTracker: createSendTracker(),
+      webhooks: { signer: await loadWebhookSigner(db, secrets), targets: createWebhookTargets(), dispatcher: createWebhookDispatcher() },
     }
-
-    // Webhooks (src/service/webhooks): the signing key, published at the JWKS route.
-    const webhookSigner = await loadWebhookSigner(db, secrets)
-    registerWebhookSigner(rt, webhookSigner)
 
     const engine = createEngine(rt, ACTIVITY_HANDLERS)
     const { mount } = options
@@ -113,8 +117,10 @@ export async function startService(
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
     rt.baseUrl = url
     baseUrl = url
-    const tracker = startSendTracker(rt)
-    const webhooks = startWebhookDispatcher(rt, webhookSigner)
+    // The after-commit workers; each first picks up what an earlier run left in the database.
+    rt.outbox?.start(rt)
+    rt.sendTracker.start(rt)
+    rt.webhooks.dispatcher.start(rt)
     log.info('service listening', { url, database: db.kind, dataDir: config.dataDir })
 
     let closing: Promise<void> | undefined
@@ -130,8 +136,9 @@ export async function startService(
           })
           closeIdle(server)
         })
-        await tracker.stop()
-        await webhooks.stop()
+        rt.outbox?.stop()
+        await rt.sendTracker.stop()
+        await rt.webhooks.dispatcher.stop()
         await db.close()
         log.info('service stopped')
       })())

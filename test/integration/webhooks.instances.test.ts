@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dispatcherOf } from '../../src/service/webhooks/dispatcher.js'
 import { freshDatabaseUrl, startTestService, submitBody, type TestService } from './helpers/service.js'
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhookReceiver.js'
 
@@ -64,7 +63,7 @@ describe.skipIf(!process.env.DATABASE_URL)('webhooks, two instances on one Postg
   })
 
   it("rows an instance cannot send (its dispatcher stopped) are claimed and sent by the other's", async () => {
-    await dispatcherOf(one.rt)?.stop()
+    await one.rt.webhooks.dispatcher.stop()
     const id = await touch(one, 'after-stop')
     await rx.waitFor(() => deliveriesOf(id).length >= 1, 5_000)
     await sleep(300)

@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { base64UrlDecode, bytesToHex } from '../../src/crypto/encoding.js'
 import { resolveConfig } from '../../src/service/config.js'
 import { countOutbox } from '../../src/service/store/webhooks.js'
-import { rollbackToSavepoint, setSavepoint } from '../../src/service/store/transactions.js'
-import { forgetQueuedSince, queueActivityUpdate, queuedMark, transactionWithEvents } from '../../src/service/webhooks/events.js'
+import { queueActivityUpdate } from '../../src/service/webhooks/events.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
 import { adminTurnkeyClient, startTestService, submitBody, type TestService } from './helpers/service.js'
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './helpers/webhookReceiver.js'
@@ -351,7 +350,7 @@ describe('deliveries', () => {
     let queuedInside = 0
     // The engine's transaction, rolled back after queueing.
     await expect(
-      transactionWithEvents(svc.rt, async (tx) => {
+      svc.rt.db.transaction(async (tx) => {
         await queueActivityUpdate(svc.rt, tx, ghost)
         queuedInside = total(await countOutbox(tx, subOrg))
         throw new Error('roll back')
@@ -361,12 +360,10 @@ describe('deliveries', () => {
     expect(total(await countOutbox(svc.rt.db, subOrg))).toBe(before)
     // Rolled back to a savepoint (a consensus-approved activity whose execution fails), the rest committed.
     const kept = { ...ghost, id: crypto.randomUUID(), status: 'ACTIVITY_STATUS_FAILED' }
-    await transactionWithEvents(svc.rt, async (tx) => {
-      await setSavepoint(tx, 'webhooks_test')
-      const mark = queuedMark(tx)
+    await svc.rt.db.transaction(async (tx) => {
+      await tx.savepoint('webhooks_test')
       await queueActivityUpdate(svc.rt, tx, ghost)
-      await rollbackToSavepoint(tx, 'webhooks_test')
-      forgetQueuedSince(tx, mark)
+      await tx.rollbackTo('webhooks_test')
       await queueActivityUpdate(svc.rt, tx, kept)
     })
     await rx.waitFor(about(kept.id))

@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.js'
 import { claimOtpAttempt } from '../otp/consume.js'
 import { storedResult } from './shared/storedResult.js'
 import type { Runtime } from '../runtime.js'
-import type { Sql } from '../store/sql.js'
+import type { Transaction } from '../store/sql.js'
 import {
   type ActivityRow,
   finishActivity,
@@ -19,7 +19,6 @@ import {
   lockActivityByFingerprint,
   recordActivity,
 } from '../store/activities.js'
-import { rollbackToSavepoint, setSavepoint } from '../store/transactions.js'
 import type { UserWire } from '../store/users.js'
 import { getQuorum } from '../store/organizations.js'
 import { hasPolicyEvaluations } from '../store/policies.js'
@@ -39,7 +38,7 @@ import {
   storePolicySet,
 } from './shared/policyGate.js'
 import { submitByType } from '../../api/registry.js'
-import { forgetQueuedSince, queueActivityUpdate, queuedMark, transactionWithEvents, withActivityUpdate } from '../webhooks/events.js'
+import { queueActivityUpdate, withActivityUpdate } from '../webhooks/events.js'
 import { toFieldViolations } from '../../api/validation.js'
 import {
   type ActivityContext,
@@ -143,7 +142,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
    * result that does not match is a bug of this service, failed (INTERNAL) before anything commits.
    */
   async function runHandler(
-    tx: Sql,
+    tx: Transaction,
     a: Pick<ActivityRow, 'id' | 'type' | 'organization_id' | 'submitter_user_id' | 'submitter_org_id' | 'body'>,
     parameters: Record<string, unknown>,
     now: number,
@@ -286,7 +285,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       // An OTP's attempt is counted in a statement of its own, before the transaction: a wrong code
       // rolls the transaction back, the count stays, so wrong guesses are never free.
       await claimOtpAttempt(rt.db, { type: input.type, submitterOrgId: quorumOrgId, parameters: input.parameters, now })
-      return await transactionWithEvents(rt, async (tx) => {
+      return await rt.db.transaction(async (tx) => {
         const result = await runHandler(tx, row, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)
         const activity = { ...row, status: STATUS.COMPLETED, result, app_proofs: appProofs }
@@ -410,16 +409,15 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           await finishTarget({ status: STATUS.FAILED, result: null, failure: failureOf(e), appProofs: [], now })
           return
         }
-        await setSavepoint(tx, CONSENSUS_SAVEPOINT)
-        const queued = queuedMark(tx)
+        // Rolling back to it also drops the after-commit work registered since (mail, sends, webhooks).
+        await tx.savepoint(CONSENSUS_SAVEPOINT)
         try {
           const result = await runHandler(tx, target, target.intent, now, undefined)
           const appProofs = proofs(target, target.intent, result)
           await finishTarget({ status: STATUS.COMPLETED, result: storedResult(target.type, result), failure: null, appProofs, now })
         } catch (e) {
           if (!(e instanceof SigilError) || e.code === 'UNAVAILABLE') throw e
-          await rollbackToSavepoint(tx, CONSENSUS_SAVEPOINT)
-          forgetQueuedSince(tx, queued)
+          await tx.rollbackTo(CONSENSUS_SAVEPOINT)
           await finishTarget({ status: STATUS.FAILED, result: null, failure: failureOf(e), appProofs: [], now })
         }
       }

@@ -2,11 +2,12 @@ import type { z } from 'zod'
 import type { AnySubmitOperation } from '../../api/registry.js'
 import type { Principal } from '../auth/principal.js'
 import type { Runtime } from '../runtime.js'
-import type { Sql } from '../store/sql.js'
+import type { Transaction } from '../store/sql.js'
 
 /** What an activity handler sees: its transaction and the facts of the activity. */
 export type ActivityContext = {
-  tx: Sql
+  /** The activity's transaction: its statements, and work to start once it commits (`tx.afterCommit`). */
+  tx: Transaction
   rt: Runtime
   now: number
   activityId: string

@@ -11,7 +11,7 @@ import { DEV_OIDC_PATH } from '../../devchain/oidcProvider.js'
 import { handleQuery, handleSubmit } from './dispatch.js'
 import type { Dispatcher } from './dispatch.js'
 import { asSigilError, errorResponse } from './errors.js'
-import { WEBHOOK_JWKS_PATH, webhookJwks } from '../webhooks/signing.js'
+import { WEBHOOK_JWKS_PATH } from '../webhooks/signing.js'
 
 export { MAX_BODY_BYTES } from './body.js'
 export { CORS_HEADERS } from './cors.js'
@@ -94,10 +94,8 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
 
   // Webhook verification keys (wire-formats B9): no authentication, cacheable.
   app.get(WEBHOOK_JWKS_PATH, (c) => {
-    const jwks = webhookJwks(rt)
-    if (!jwks) throw new SigilError('NOT_FOUND', 'webhook signing is not configured')
     c.header('Cache-Control', 'public, max-age=3600')
-    return c.json(jwks)
+    return c.json(rt.webhooks.signer.jwks())
   })
 
   app.post('/public/v1/submit/:operation', limitBody, async (c) => {

@@ -1,27 +1,32 @@
 import nodemailer, { type Transporter } from 'nodemailer'
 import { SigilError } from '../../api/errors.js'
 import type { Runtime } from '../runtime.js'
-import type { Sql } from '../store/sql.js'
+import type { Transaction } from '../store/sql.js'
 import { dueMessages, insertMessage, recordAttempt, type MessageRow, type NewMessage } from '../store/mailbox.js'
 
 /** Seconds to wait before each retry; after the last one the message is `failed`. */
 const BACKOFF_MS = [1_000, 5_000, 30_000, 120_000, 600_000]
 
 /**
- * Outgoing email and SMS. A message is written inside the activity's transaction
- * (a rolled-back activity sends nothing). With a transport configured (SMTP via nodemailer,
- * SMS via an HTTP webhook) it is `pending` and delivered after commit by this worker, with
- * retries and backoff; each attempt and its error are recorded (`delivery`, `attempts`,
- * `last_error`, readable in the dev mailbox); after the last retry it is `failed` and logged
- * at error level. Without a transport it stays in the dev mailbox (`mailbox`), or, with the
- * mailbox off, the activity fails: nothing is silently dropped.
+ * Outgoing email and SMS. A message is written inside the activity's transaction (a rolled-back
+ * activity sends nothing). With a transport configured (SMTP via nodemailer, SMS via an HTTP
+ * webhook) it is `pending` and delivered by this worker, woken by the transaction's after-commit
+ * hook, with retries and backoff; it also polls, so messages a crashed run left pending are sent
+ * once the service is back. Each attempt and its error are recorded (`delivery`, `attempts`,
+ * `last_error`, readable in the dev mailbox); after the last retry it is `failed` and logged at
+ * error level. Without a transport it stays in the dev mailbox (`mailbox`), or, with the mailbox
+ * off, the activity fails: nothing is silently dropped.
  */
-export type Outbox = { kick(): void; stop(): void }
+export type Outbox = {
+  /** Starts delivering (the service starts it once it listens): first what an earlier run left pending. */
+  start(rt: Runtime): void
+  /** Messages were committed: deliver now. */
+  kick(): void
+  stop(): void
+}
 
-const outboxes = new WeakMap<Runtime, Outbox>()
-
-/** Queues a message in the activity's transaction; delivery starts after commit. */
-export async function enqueueMessage(tx: Sql, rt: Runtime, m: NewMessage, now: number): Promise<string> {
+/** Queues a message in the activity's transaction; delivery starts once it commits. */
+export async function enqueueMessage(tx: Transaction, rt: Runtime, m: NewMessage, now: number): Promise<string> {
   const transport = m.channel === 'email' ? rt.config.smtpUrl : rt.config.smsWebhookUrl
   if (!transport && !rt.config.devMailbox) {
     throw new SigilError(
@@ -30,25 +35,31 @@ export async function enqueueMessage(tx: Sql, rt: Runtime, m: NewMessage, now: n
     )
   }
   const id = await insertMessage(tx, { ...m, delivery: transport ? 'pending' : 'mailbox' }, now)
-  if (transport) {
-    // After the handler returns the transaction commits; the worker also polls, so a kick that
-    // runs before the commit only delays delivery until the next poll.
-    setTimeout(() => outboxFor(rt).kick(), 20).unref()
-  }
+  const outbox = rt.outbox
+  if (transport && outbox) tx.afterCommit(() => outbox.kick())
   return id
 }
 
-/** The runtime's delivery worker (one per service instance). */
-export function outboxFor(rt: Runtime): Outbox {
-  let o = outboxes.get(rt)
-  if (!o) {
-    o = createOutbox(rt)
-    outboxes.set(rt, o)
+/**
+ * The runtime's delivery worker (one per service instance, when SMTP or SMS is configured), idle
+ * until started; stopped, it stays stopped.
+ */
+export function createOutbox(): Outbox {
+  let running: Omit<Outbox, 'start'> | undefined
+  let stopped = false
+  return {
+    start(rt) {
+      if (!stopped) running ??= startDelivering(rt)
+    },
+    kick: () => running?.kick(),
+    stop() {
+      stopped = true
+      running?.stop()
+    },
   }
-  return o
 }
 
-function createOutbox(rt: Runtime): Outbox {
+function startDelivering(rt: Runtime): Omit<Outbox, 'start'> {
   let smtp: Transporter | undefined
   let running = false
   let again = false

@@ -2,7 +2,6 @@ import type { Network } from '../../chains/networks.js'
 import type { ActivityContext } from '../activities/types.js'
 import { insertSend, markSigned } from '../store/sends.js'
 import { queueSendStatus } from '../webhooks/events.js'
-import { kickSendTracker } from './tracker.js'
 
 /** Who sends: the organization's signing account, or (for a transaction signed elsewhere) its sender with no account. */
 export type SendSigner = { address: string; id: string }
@@ -40,6 +39,7 @@ export async function recordSend(
   if (signed) await markSigned(ctx.tx, id, signed, ctx.now)
   // Webhooks: SEND_TRANSACTION_STATUS_UPDATES for the first status, in the activity's transaction.
   await queueSendStatus(ctx.rt, ctx.tx, ctx.organizationId, id)
-  kickSendTracker(ctx.rt)
+  const tracker = ctx.rt.sendTracker
+  ctx.tx.afterCommit(() => tracker.kick())
   return id
 }

@@ -1,5 +1,6 @@
 /**
- * The send tracker: after an activity commits its send record, this worker builds and
+ * The send tracker: after an activity commits its send record (its after-commit hook kicks the
+ * tracker; a poll finds sends a crashed or other instance left), this worker builds and
  * signs the transaction, stores the signed bytes and hash (BROADCASTING) before broadcasting
  * anything, broadcasts, and follows the send to INCLUDED or FAILED, storing where it landed (block,
  * block hash and time, fee; for the transaction history) when it lands on chain. It claims one send at a time
@@ -21,9 +22,10 @@ import type { CustomErrorAbis } from './revert.js'
 import { advanceSolanaSend, buildSolanaSend, type SolanaSendRequest } from './solana.js'
 
 export type SendTracker = {
+  /** Starts following sends (the service starts it once it listens): first what an earlier run left. */
+  start(rt: Runtime): void
+  /** A send was committed: look now. */
   kick(): void
-  /** A send is being committed: look now and keep looking often for a moment (the commit may land after the first look). */
-  expect(): void
   stop(): Promise<void>
 }
 
@@ -40,22 +42,27 @@ const FOLLOW_MS = 20
 const MAX_FOLLOW_MS = 2_000
 const MAX_BACKOFF_MS = 15_000
 
-const trackers = new WeakMap<Runtime, SendTracker>()
-
-/** Asks the runtime's tracker (if one runs) to look for work now: after a send is committed. */
-export function kickSendTracker(rt: Runtime): void {
-  const t = trackers.get(rt)
-  // The activity commits after its handler returns: the tracker looks often until the send shows up.
-  t?.expect()
+/** The runtime's send tracker (one per service instance), idle until started; stopped, it stays stopped. */
+export function createSendTracker(): SendTracker {
+  let running: Omit<SendTracker, 'start'> | undefined
+  let stopped = false
+  return {
+    start(rt) {
+      if (!stopped) running ??= startTracking(rt)
+    },
+    kick: () => running?.kick(),
+    async stop() {
+      stopped = true
+      await running?.stop()
+    },
+  }
 }
 
-export function startSendTracker(rt: Runtime): SendTracker {
+function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined
   let again = false
   let stopped = false
-  /** Until when sends are expected (a kick came), so looks stay frequent. */
-  let expectUntil = 0
 
   const schedule = (ms: number) => {
     if (stopped) return
@@ -87,7 +94,7 @@ export function startSendTracker(rt: Runtime): SendTracker {
         if (again) {
           again = false
           schedule(0)
-        } else schedule(worked || Date.now() < expectUntil ? FOLLOW_MS : IDLE_POLL_MS)
+        } else schedule(worked ? FOLLOW_MS : IDLE_POLL_MS)
       }
     })()
   }
@@ -152,19 +159,13 @@ export function startSendTracker(rt: Runtime): SendTracker {
     else rt.log.info('send failed', { sendId: send.id, caip2: send.caip2, reason: failure })
   }
 
-  const tracker: SendTracker = {
+  schedule(0)
+  return {
     kick,
-    expect() {
-      expectUntil = Date.now() + 1_000
-      schedule(FOLLOW_MS)
-    },
     async stop() {
       stopped = true
       if (timer) clearTimeout(timer)
       await running
     },
   }
-  trackers.set(rt, tracker)
-  schedule(0)
-  return tracker
 }

@@ -8,7 +8,7 @@
  * All speak the same SQL, so the rest of the service sees one small interface (`sql.ts`).
  */
 import { databasesIn } from './dataDir.js'
-import type { ConnectionEvents, Database } from './sql.js'
+import type { Database, DatabaseEvents } from './sql.js'
 
 export type DatabaseEngine = 'postgres' | 'pglite'
 
@@ -17,7 +17,7 @@ export type OpenDatabaseOptions = {
   dataDir: string
   /** The embedded engine when there is no `databaseUrl` (default: `postgres`). */
   engine?: DatabaseEngine
-  events?: ConnectionEvents
+  events?: DatabaseEvents
   log?: (message: string, fields?: Record<string, string | number | boolean>) => void
 }
 
@@ -44,8 +44,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   // the HTTP thread where cores are to spare; on 2 cores it costs more than it frees (bench/README.md).
   if (process.env.SIGIL_PGLITE_THREAD === 'worker') {
     const { openPgliteInWorker } = await import('./pgliteInWorker.js')
-    return openPgliteInWorker(options.dataDir)
+    return openPgliteInWorker(options.dataDir, { events: options.events ?? {} })
   }
   const { openPglite } = await import('./pglite.js')
-  return openPglite(options.dataDir)
+  return openPglite(options.dataDir, { events: options.events ?? {} })
 }

@@ -14,7 +14,7 @@ import { copyDatabase } from './copy.js'
 import { clusterDir, databasesIn, migratedPgliteDir, passwordPath, pgliteDir } from './dataDir.js'
 import { startEmbeddedPostgres, type EmbeddedCluster } from './embeddedPostgres.js'
 import { openPostgres } from './postgres.js'
-import type { ConnectionEvents, Database } from './sql.js'
+import type { Database, DatabaseEvents } from './sql.js'
 
 type Log = (message: string, fields?: Record<string, string | number | boolean>) => void
 
@@ -75,7 +75,7 @@ const RESTART_MAX_MS = 30_000
  */
 export async function openEmbeddedPostgres(
   dataDir: string,
-  options: { events?: ConnectionEvents | undefined; log?: Log | undefined } = {},
+  options: { events?: DatabaseEvents | undefined; log?: Log | undefined } = {},
 ): Promise<Database> {
   if (needsPgliteMigration(dataDir)) await migratePgliteDataDir(dataDir, options.log)
   let cluster: EmbeddedCluster = await startEmbeddedPostgres(dataDir)

@@ -6,7 +6,8 @@ import { PGlite, messages as backend, parse } from '@electric-sql/pglite'
 import { DatabaseError as WireError, serialize as wire } from 'pg-protocol'
 import type { BackendMessage } from 'pg-protocol/dist/messages.js'
 import { Parser as WireParser } from 'pg-protocol/dist/parser.js'
-import { type Database, DatabaseUnavailableError, type Sql, type UnavailableReason } from './sql.js'
+import { type Database, type DatabaseEvents, DatabaseUnavailableError, type Sql, type Transaction, type UnavailableReason } from './sql.js'
+import { openTransaction } from './transactions.js'
 import { StatementCache } from './statementCache.js'
 import { pgliteDir, restrictTree } from './dataDir.js'
 
@@ -17,6 +18,8 @@ export type PgliteOptions = {
   minFreeBytes?: number
   /** Least time between two attempts to reopen after a storage failure. */
   retryIntervalMs?: number
+  /** Where a failing transaction hook is reported (PGlite has no connection events). */
+  events?: Pick<DatabaseEvents, 'hookFailed'>
 }
 
 const gzipAsync = promisify(gzip)
@@ -157,6 +160,40 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
       return instance._runExclusiveQuery(() => batched<T>(instance, statements, text, values, !inTx, !inTx))
     })
 
+  /** BEGIN, `fn`, COMMIT (ROLLBACK when `fn` throws), as one call of the queue. */
+  const begin = <T>(fn: (tx: Sql) => Promise<T>): Promise<T> =>
+    serial(async () => {
+      const instance = await live()
+      await guard(instance, () => instance.exec('BEGIN'))
+      let done = false
+      const tx: Sql = {
+        query<R>(text: string, params: unknown[] = []) {
+          if (done) return Promise.reject(new Error('transaction is closed'))
+          return run<R>(instance, text, params, true)
+        },
+      }
+      try {
+        const out = await fn(tx)
+        done = true
+        const [commit] = await guard(instance, () => instance.exec('COMMIT'))
+        // COMMIT of a transaction that failed (an error was caught inside `fn`) rolls back.
+        if (commit?.command === 'ROLLBACK') {
+          const aborted = new backend.DatabaseError('Transaction was rolled back instead of committed', 0, 'error')
+          aborted.severity = 'ERROR'
+          aborted.code = '25P02' // as PGlite's own transaction() reports it
+          throw aborted
+        }
+        return out
+      } catch (e) {
+        if (!done) {
+          done = true
+          // Never touch a retired instance: it would spin.
+          if (!failure && instance === pg) await guard(instance, () => instance.exec('ROLLBACK')).catch(() => {})
+        }
+        throw e
+      }
+    })
+
   return {
     kind: 'pglite',
     query: <T>(text: string, params: unknown[] = []) =>
@@ -164,38 +201,7 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
         const instance = await live()
         return run<T>(instance, text, params, false)
       }),
-    transaction: <T>(fn: (tx: Sql) => Promise<T>) =>
-      serial(async () => {
-        const instance = await live()
-        await guard(instance, () => instance.exec('BEGIN'))
-        let done = false
-        const tx: Sql = {
-          query<R>(text: string, params: unknown[] = []) {
-            if (done) return Promise.reject(new Error('transaction is closed'))
-            return run<R>(instance, text, params, true)
-          },
-        }
-        try {
-          const out = await fn(tx)
-          done = true
-          const [commit] = await guard(instance, () => instance.exec('COMMIT'))
-          // COMMIT of a transaction that failed (an error was caught inside `fn`) rolls back.
-          if (commit?.command === 'ROLLBACK') {
-            const aborted = new backend.DatabaseError('Transaction was rolled back instead of committed', 0, 'error')
-            aborted.severity = 'ERROR'
-            aborted.code = '25P02' // as PGlite's own transaction() reports it
-            throw aborted
-          }
-          return out
-        } catch (e) {
-          if (!done) {
-            done = true
-            // Never touch a retired instance: it would spin.
-            if (!failure && instance === pg) await guard(instance, () => instance.exec('ROLLBACK')).catch(() => {})
-          }
-          throw e
-        }
-      }),
+    transaction: <T>(fn: (tx: Transaction) => Promise<T>) => openTransaction(begin, fn, options.events?.hookFailed),
     exec: (script) =>
       serial(async () => {
         const instance = await live()

@@ -20,7 +20,8 @@ import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { PgliteOptions } from './pglite.js'
 import { deserializeError, type PgliteReply, type PgliteRequest } from './pgliteWire.js'
-import { type Database, DatabaseUnavailableError, type Sql } from './sql.js'
+import { type Database, DatabaseUnavailableError, type Sql, type Transaction } from './sql.js'
+import { openTransaction } from './transactions.js'
 
 type Pending = { resolve(v: unknown): void; reject(e: unknown): void }
 type Call = PgliteRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never
@@ -98,8 +99,10 @@ export async function openPgliteInWorker(
   hooks: { onWorker?(worker: Worker): void } = {},
 ): Promise<Database> {
   /** A new worker on the data dir, once its database is open. */
+  // What the worker opens the database with (the hook reporter stays on this thread).
+  const { events, ...threadOptions } = options
   const start = async (): Promise<Thread> => {
-    const t = new Thread(dataDir, options)
+    const t = new Thread(dataDir, threadOptions)
     hooks.onWorker?.(t.worker)
     try {
       await t.opened
@@ -137,31 +140,34 @@ export async function openPgliteInWorker(
     }
   }
 
+  /** `begin`, `fn` statement by statement, `end` (committing unless `fn` throws), on the worker. */
+  const begin = async <T>(fn: (tx: Sql) => Promise<T>): Promise<T> => {
+    const t = await live()
+    const txId = await t.call<number>({ op: 'begin' })
+    let done = false
+    const tx: Sql = {
+      query<R>(text: string, params: unknown[] = []) {
+        if (done) return Promise.reject(new Error('transaction is closed'))
+        return t.call<R[]>({ op: 'tx', tx: txId, text, params })
+      },
+    }
+    let out: T
+    try {
+      out = await fn(tx)
+    } catch (e) {
+      done = true
+      await t.call({ op: 'end', tx: txId, commit: false }).catch(() => {})
+      throw e
+    }
+    done = true
+    await t.call({ op: 'end', tx: txId, commit: true })
+    return out
+  }
+
   return {
     kind: 'pglite',
     query: async <T>(text: string, params: unknown[] = []) => (await live()).call<T[]>({ op: 'query', text, params }),
-    async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-      const t = await live()
-      const txId = await t.call<number>({ op: 'begin' })
-      let done = false
-      const tx: Sql = {
-        query<R>(text: string, params: unknown[] = []) {
-          if (done) return Promise.reject(new Error('transaction is closed'))
-          return t.call<R[]>({ op: 'tx', tx: txId, text, params })
-        },
-      }
-      let out: T
-      try {
-        out = await fn(tx)
-      } catch (e) {
-        done = true
-        await t.call({ op: 'end', tx: txId, commit: false }).catch(() => {})
-        throw e
-      }
-      done = true
-      await t.call({ op: 'end', tx: txId, commit: true })
-      return out
-    },
+    transaction: <T>(fn: (tx: Transaction) => Promise<T>) => openTransaction(begin, fn, events?.hookFailed),
     exec: async (script) => {
       await (await live()).call({ op: 'exec', script })
     },

@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { SigilError } from '../../api/errors.js'
-import type { ConnectionEvents, Database, Sql } from './sql.js'
+import type { Database, DatabaseEvents, Sql } from './sql.js'
+import { openTransaction } from './transactions.js'
 
 // int8 columns (our millisecond timestamps, sequence numbers) as JS numbers: they stay below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v))
@@ -46,7 +47,7 @@ export function connectionErrorName(e: unknown): string {
 }
 
 /** A real PostgreSQL, shared by any number of service instances. */
-export async function openPostgres(url: string, events: ConnectionEvents = {}): Promise<Database> {
+export async function openPostgres(url: string, events: DatabaseEvents = {}): Promise<Database> {
   // Reported once per outage: the first connection error, then the first new connection after it
   // (statements already running on other connections may still succeed while the server shuts down).
   let down = false
@@ -93,51 +94,53 @@ export async function openPostgres(url: string, events: ConnectionEvents = {}): 
   const asSql = (c: pg.Pool | pg.PoolClient): Sql => ({
     query: <T>(text: string, params: unknown[] = []) => run<T>(c, text, params),
   })
+  /** BEGIN, `fn` on one connection of the pool, COMMIT (ROLLBACK when `fn` throws). */
+  const begin = async <T>(fn: (sql: Sql) => Promise<T>): Promise<T> => {
+    let client: pg.PoolClient
+    try {
+      client = await pool.connect()
+    } catch (e) {
+      throw translate(e)
+    }
+    // Between statements (the handler computing) the server may drop the connection: `pg` then
+    // emits 'error' on this checked-out client, which must not go unhandled. The next statement,
+    // or COMMIT, fails and the transaction is rolled back by the server.
+    let broken: Error | undefined
+    const onError = (e: Error) => {
+      broken = e
+      lost(e)
+    }
+    client.on('error', onError)
+    try {
+      await run(client, 'BEGIN')
+      const out = await fn(asSql(client))
+      try {
+        await client.query('COMMIT')
+      } catch (e) {
+        if (!isConnectionError(e)) throw e
+        // The connection died with the COMMIT in flight: it may or may not have committed. Nothing
+        // here retries; the caller is told, and resubmitting the same signed body is idempotent.
+        lost(e)
+        throw new SigilError('UNAVAILABLE', COMMIT_OUTCOME_UNKNOWN, { cause: e })
+      }
+      return out
+    } catch (e) {
+      try {
+        await client.query('ROLLBACK')
+      } catch (rollbackError) {
+        broken ??= rollbackError as Error
+      }
+      throw translate(e)
+    } finally {
+      client.removeListener('error', onError)
+      // A client whose connection failed is destroyed, never handed to the next request.
+      client.release(broken)
+    }
+  }
   return {
     kind: 'postgres',
     query: asSql(pool).query,
-    async transaction(fn) {
-      let client: pg.PoolClient
-      try {
-        client = await pool.connect()
-      } catch (e) {
-        throw translate(e)
-      }
-      // Between statements (the handler computing) the server may drop the connection: `pg` then
-      // emits 'error' on this checked-out client, which must not go unhandled. The next statement,
-      // or COMMIT, fails and the transaction is rolled back by the server.
-      let broken: Error | undefined
-      const onError = (e: Error) => {
-        broken = e
-        lost(e)
-      }
-      client.on('error', onError)
-      try {
-        await run(client, 'BEGIN')
-        const out = await fn(asSql(client))
-        try {
-          await client.query('COMMIT')
-        } catch (e) {
-          if (!isConnectionError(e)) throw e
-          // The connection died with the COMMIT in flight: it may or may not have committed. Nothing
-          // here retries; the caller is told, and resubmitting the same signed body is idempotent.
-          lost(e)
-          throw new SigilError('UNAVAILABLE', COMMIT_OUTCOME_UNKNOWN, { cause: e })
-        }
-        return out
-      } catch (e) {
-        try {
-          await client.query('ROLLBACK')
-        } catch (rollbackError) {
-          broken ??= rollbackError as Error
-        }
-        throw translate(e)
-      } finally {
-        client.removeListener('error', onError)
-        // A client whose connection failed is destroyed, never handed to the next request.
-        client.release(broken)
-      }
-    },
+    transaction: (fn) => openTransaction(begin, fn, events.hookFailed),
     async exec(script) {
       await run(pool, script)
     },

@@ -1,6 +1,7 @@
 /**
  * The small interface every database driver implements (`pglite.ts`, `postgres.ts`) and the rest
- * of the service uses. Drivers depend on this module only; `db.ts` selects one of them.
+ * of the service uses. Drivers depend on this module and on `transactions.ts` (the transaction
+ * object they hand out); `db.ts` selects one of them.
  */
 
 /** Something that runs SQL: the database itself, or one transaction. */
@@ -8,10 +9,39 @@ export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>
 }
 
+/**
+ * One open transaction, as `Database.transaction` hands it out: its statements, the work that waits
+ * for its outcome, and savepoints that undo part of it (with the work registered since).
+ */
+export interface Transaction extends Sql {
+  /**
+   * Runs `fn` once this transaction's COMMIT has returned (the commit is durable), after the
+   * database is free for other work; never when it rolls back, nor when it is rolled back to a
+   * savepoint taken before `fn` was registered. Hooks run in registration order; one that throws
+   * (or rejects) is reported through `DatabaseEvents.hookFailed` and fails nothing else. Hooks only
+   * start work: whatever must survive a crash is written in the transaction itself and recovered
+   * from the database.
+   */
+  afterCommit(fn: () => unknown): void
+  /**
+   * Runs `fn` when this transaction rolls back, or is rolled back to a savepoint taken before `fn`
+   * was registered: for caches that may hold what it wrote. Errors are reported as above.
+   */
+  afterRollback(fn: () => unknown): void
+  /** `SAVEPOINT name` (`name`: a lower-case SQL identifier). */
+  savepoint(name: string): Promise<void>
+  /**
+   * `ROLLBACK TO SAVEPOINT name`: undoes every statement since {@link savepoint} with this name and
+   * drops the after-commit work registered since (running the after-rollback work); the transaction
+   * goes on.
+   */
+  rollbackTo(name: string): Promise<void>
+}
+
 export interface Database extends Sql {
   readonly kind: 'pglite' | 'postgres'
   /** Runs `fn` in one transaction: commits when it returns, rolls back when it throws. */
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>
   /** Runs a multi-statement script (migrations). */
   exec(script: string): Promise<void>
   /**
@@ -22,12 +52,17 @@ export interface Database extends Sql {
   close(): Promise<void>
 }
 
-/** What a networked driver reports about its connection (once per outage each); PGlite has none. */
-export type ConnectionEvents = {
+/**
+ * What a driver reports: about its connection (networked drivers, once per outage each; PGlite has
+ * none), and work registered on a transaction that failed.
+ */
+export type DatabaseEvents = {
   /** The database became unreachable; `cause` is a code such as `ECONNREFUSED` or `57P01`, never a secret. */
   lost?(cause: string): void
   /** A new connection was made after `lost`. */
   restored?(): void
+  /** An after-commit or after-rollback hook threw; the transaction's outcome stands. Unreported when not given. */
+  hookFailed?(error: unknown): void
 }
 
 /** Why the database cannot serve requests for now. */

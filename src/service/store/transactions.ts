@@ -1,5 +1,8 @@
-/** Statements that steer a transaction rather than read or write a table: locks and savepoints. */
-import type { Sql } from './sql.js'
+/**
+ * The transaction object every driver hands out (`openTransaction`), and statements that steer a
+ * transaction rather than read or write a table (locks).
+ */
+import type { Sql, Transaction } from './sql.js'
 
 /**
  * Takes a PostgreSQL advisory lock held until the transaction ends (instances sharing a database
@@ -16,12 +19,61 @@ function savepointName(name: string): string {
   return name
 }
 
-/** `SAVEPOINT name` inside the transaction `tx` (`name`: a lower-case SQL identifier). */
-export async function setSavepoint(tx: Sql, name: string): Promise<void> {
-  await tx.query(`SAVEPOINT ${savepointName(name)}`)
-}
-
-/** Undoes everything `tx` did since {@link setSavepoint} with this name; the transaction goes on. */
-export async function rollbackToSavepoint(tx: Sql, name: string): Promise<void> {
-  await tx.query(`ROLLBACK TO SAVEPOINT ${savepointName(name)}`)
+/**
+ * Runs `fn` in the driver's transaction (`begin` runs its body between BEGIN and COMMIT, rolling
+ * back when it throws), handing it the {@link Transaction}: its hooks run once `begin` settled, so
+ * after the COMMIT returned (or the rollback) and after the driver let the connection go.
+ */
+export async function openTransaction<T>(
+  begin: (body: (sql: Sql) => Promise<T>) => Promise<T>,
+  fn: (tx: Transaction) => Promise<T>,
+  hookFailed: ((error: unknown) => void) | undefined,
+): Promise<T> {
+  const onCommit: Array<() => unknown> = []
+  const onRollback: Array<() => unknown> = []
+  /** Savepoint name → how many hooks of each kind were registered when it was taken. */
+  const marks = new Map<string, { commit: number; rollback: number }>()
+  let open = true
+  const register = (hooks: Array<() => unknown>, fn: () => unknown) => {
+    if (!open) throw new Error('transaction is closed')
+    hooks.push(fn)
+  }
+  const run = (hooks: Array<() => unknown>) => {
+    for (const hook of hooks) {
+      try {
+        const out = hook()
+        if (out instanceof Promise) out.catch((e: unknown) => hookFailed?.(e))
+      } catch (e) {
+        hookFailed?.(e)
+      }
+    }
+  }
+  let out: T
+  try {
+    out = await begin((sql) =>
+      fn({
+        query: (text, params) => sql.query(text, params),
+        afterCommit: (hook) => register(onCommit, hook),
+        afterRollback: (hook) => register(onRollback, hook),
+        async savepoint(name) {
+          await sql.query(`SAVEPOINT ${savepointName(name)}`)
+          marks.set(name, { commit: onCommit.length, rollback: onRollback.length })
+        },
+        async rollbackTo(name) {
+          await sql.query(`ROLLBACK TO SAVEPOINT ${savepointName(name)}`)
+          const mark = marks.get(name)
+          if (!mark) return
+          onCommit.length = mark.commit
+          run(onRollback.splice(mark.rollback))
+        },
+      }),
+    )
+  } catch (e) {
+    open = false
+    run(onRollback)
+    throw e
+  }
+  open = false
+  run(onCommit)
+  return out
 }

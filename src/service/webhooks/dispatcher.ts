@@ -24,6 +24,8 @@ import { SIGNATURE_ALGORITHM, SIGNATURE_VERSION, type WebhookSigner } from './si
 import { guardedLookup, hostOf, isNonPublicAddress, parseWebhookUrl } from './urls.js'
 
 export type WebhookDispatcher = {
+  /** Starts delivering, signed with the runtime's webhook key (the service starts it once it listens; until then it takes nothing). */
+  start(rt: Runtime): void
   /** Rows were committed: look now. */
   wake(): void
   /** Whether rows queued now may come claimed by this instance (its backlog is short). */
@@ -42,13 +44,6 @@ const MAX_BACKLOG = 256
 const IDLE_POLL_MS = 1_000
 /** Log rows written per statement. */
 const RECORD_BATCH = 200
-
-const dispatchers = new WeakMap<Runtime, WebhookDispatcher>()
-
-/** The runtime's dispatcher, when one runs (the service starts one; bare runtimes have none). */
-export function dispatcherOf(rt: Runtime): WebhookDispatcher | undefined {
-  return dispatchers.get(rt)
-}
 
 /** How long a claim keeps other instances off a row: one attempt with its timeout, and room to record it. */
 export function claimLeaseMs(rt: Runtime): number {
@@ -70,7 +65,25 @@ function describeFailure(e: unknown): string {
   return 'connection failed'
 }
 
-export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): WebhookDispatcher {
+/** The runtime's dispatcher (one per service instance), idle until started; stopped, it stays stopped. */
+export function createWebhookDispatcher(): WebhookDispatcher {
+  let running: Omit<WebhookDispatcher, 'start'> | undefined
+  let stopped = false
+  return {
+    start(rt) {
+      if (!stopped) running ??= startDispatching(rt, rt.webhooks.signer)
+    },
+    wake: () => running?.wake(),
+    canTake: () => running?.canTake() === true,
+    take: (deliveries) => running?.take(deliveries),
+    async stop() {
+      stopped = true
+      await running?.stop()
+    },
+  }
+}
+
+function startDispatching(rt: Runtime, signer: WebhookSigner): Omit<WebhookDispatcher, 'start'> {
   const cfg = rt.config.webhooks
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
   const inFlight = new Set<Promise<void>>()
@@ -289,7 +302,7 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
     })
   }
 
-  const dispatcher: WebhookDispatcher = {
+  const dispatcher: Omit<WebhookDispatcher, 'start'> = {
     wake: () => pump(),
     canTake: () => !stopped && backlog.length < MAX_BACKLOG,
     take(deliveries) {
@@ -309,7 +322,6 @@ export function startWebhookDispatcher(rt: Runtime, signer: WebhookSigner): Webh
       agents.https.destroy()
     },
   }
-  dispatchers.set(rt, dispatcher)
   lookAt(Date.now())
   return dispatcher
 }

@@ -1,40 +1,32 @@
 /**
  * Webhook events: which endpoints hear a change, and the outbox rows written in the transaction of
- * the change itself (a change that rolls back queues nothing). The common path, an organization
- * whose endpoints (and its ancestors') subscribe to nothing, costs a map lookup: the active
- * subscriptions of an organization and its ancestors are cached per instance for `TARGETS_TTL_MS`,
- * and dropped at once when this instance changes an endpoint (another instance's change is seen
- * within the TTL).
+ * the change itself (a change that rolls back queues nothing; what it queued is handed to the
+ * dispatcher by the transaction's after-commit hook). The common path, an organization whose
+ * endpoints (and its ancestors') subscribe to nothing, costs a map lookup: the active subscriptions
+ * of an organization and its ancestors are cached per instance (`rt.webhooks.targets`) for
+ * `TARGETS_TTL_MS`, and dropped at once when this instance changes an endpoint (another instance's
+ * change is seen within the TTL).
  */
 import { type WebhookFilters, parseWebhookFilters } from '../../api/webhooks.js'
 import type { Runtime } from '../runtime.js'
 import { type ActivityRow, activityToWire, type KnownFacts } from '../store/activities.js'
 import { getSend, type SendRow } from '../store/sends.js'
-import type { Sql } from '../store/sql.js'
+import type { Sql, Transaction } from '../store/sql.js'
 import { type ClaimedDelivery, insertOutbox, listWebhookTargets } from '../store/webhooks.js'
-import { claimLeaseMs, dispatcherOf } from './dispatcher.js'
+import { claimLeaseMs } from './dispatcher.js'
 
 /** How long an organization's cached subscriptions are trusted (changes made by other instances). */
 export const TARGETS_TTL_MS = 1_000
 const MAX_CACHED_ORGS = 10_000
 
 type Target = { endpointId: string; url: string; eventType: string; filters: WebhookFilters }
-type TargetCache = { generation: number; entries: Map<string, { targets: Target[]; at: number; generation: number }> }
 
-const caches = new WeakMap<Runtime, TargetCache>()
-/**
- * Transactions that queued deliveries or changed endpoints: acted on once they commit. `claimed`:
- * rows queued claimed by this instance, handed to its dispatcher after the commit.
- */
-const pendingByTx = new WeakMap<Sql, { queued: boolean; claimed: ClaimedDelivery[]; endpointsChanged: boolean }>()
+/** The instance's cache of active subscriptions per organization; `generation` moves on every endpoint change. */
+export type WebhookTargets = { generation: number; entries: Map<string, { targets: Target[]; at: number; generation: number }> }
 
-function cacheOf(rt: Runtime): TargetCache {
-  let c = caches.get(rt)
-  if (!c) {
-    c = { generation: 0, entries: new Map() }
-    caches.set(rt, c)
-  }
-  return c
+/** An empty subscription cache (one per runtime). */
+export function createWebhookTargets(): WebhookTargets {
+  return { generation: 0, entries: new Map() }
 }
 
 /**
@@ -43,7 +35,7 @@ function cacheOf(rt: Runtime): TargetCache {
  * would wait for the transaction).
  */
 async function targetsOf(rt: Runtime, sql: Sql, orgId: string): Promise<Target[]> {
-  const cache = cacheOf(rt)
+  const cache = rt.webhooks.targets
   const hit = cache.entries.get(orgId)
   const now = Date.now()
   if (hit && hit.generation === cache.generation && now - hit.at < TARGETS_TTL_MS) return hit.targets
@@ -60,43 +52,16 @@ async function targetsOf(rt: Runtime, sql: Sql, orgId: string): Promise<Target[]
   return targets
 }
 
-/** Forget every cached subscription now and again when `tx` commits (an endpoint changed in it). */
-export function endpointsChanged(rt: Runtime, tx: Sql): void {
-  cacheOf(rt).generation++
-  pendingOf(tx).endpointsChanged = true
-}
-
-function pendingOf(tx: Sql) {
-  let p = pendingByTx.get(tx)
-  if (!p) {
-    p = { queued: false, claimed: [], endpointsChanged: false }
-    pendingByTx.set(tx, p)
+/** Forget every cached subscription now and again when `tx` ends (an endpoint changed in it). */
+export function endpointsChanged(rt: Runtime, tx: Transaction): void {
+  const cache = rt.webhooks.targets
+  cache.generation++
+  // What is cached while the transaction runs may hold its uncommitted endpoints: committed or not, drop it.
+  const drop = () => {
+    cache.generation++
   }
-  return p
-}
-
-/**
- * `rt.db.transaction(fn)`, then, once it committed, hands the deliveries `fn` queued to the
- * dispatcher (or wakes it) and drops cached subscriptions if it changed endpoints.
- */
-export async function transactionWithEvents<T>(rt: Runtime, fn: (tx: Sql) => Promise<T>): Promise<T> {
-  let used: Sql | undefined
-  try {
-    const out = await rt.db.transaction((tx) => {
-      used = tx
-      return fn(tx)
-    })
-    const pending = used ? pendingByTx.get(used) : undefined
-    if (pending?.queued) {
-      const dispatcher = dispatcherOf(rt)
-      if (pending.claimed.length > 0) dispatcher?.take(pending.claimed)
-      else dispatcher?.wake()
-    }
-    return out
-  } finally {
-    // What was cached while the transaction ran may hold its uncommitted endpoints: committed or not, drop it.
-    if (used && pendingByTx.get(used)?.endpointsChanged) cacheOf(rt).generation++
-  }
+  tx.afterCommit(drop)
+  tx.afterRollback(drop)
 }
 
 /** Whether any subscription of `eventType` may hear events of `orgId` (cached; false is the cheap common case). Outside transactions only. */
@@ -107,31 +72,32 @@ export async function hasSubscribers(rt: Runtime, orgId: string, eventType: stri
 /**
  * Writes one event's outbox rows in `tx`. When this instance's dispatcher has room, the rows are
  * written claimed by it (for one lease) and handed to it after the commit: no claim query, no wait.
+ * Otherwise the commit wakes it to claim them.
  */
-async function queue(rt: Runtime, tx: Sql, eventType: string, orgId: string, targets: Target[], body: string): Promise<void> {
+async function queue(rt: Runtime, tx: Transaction, eventType: string, orgId: string, targets: Target[], body: string): Promise<void> {
   const eventId = crypto.randomUUID()
   const now = rt.now()
   const rows = targets.map((t) => ({ id: crypto.randomUUID(), eventId, endpointId: t.endpointId, organizationId: orgId, eventType, body }))
-  const dispatcher = dispatcherOf(rt)
-  const claim = dispatcher?.canTake() === true
+  const dispatcher = rt.webhooks.dispatcher
+  const claim = dispatcher.canTake()
   await insertOutbox(tx, rows, now, claim ? now + claimLeaseMs(rt) : 0)
-  const pending = pendingOf(tx)
-  pending.queued = true
-  if (claim)
-    rows.forEach((r, i) =>
-      pending.claimed.push({
-        id: r.id,
-        event_id: eventId,
-        endpoint_id: r.endpointId,
-        organization_id: orgId,
-        event_type: eventType,
-        body,
-        attempts: 0,
-        created_at: now,
-        url: targets[i]?.url as string,
-        endpoint_active: true,
-      }),
-    )
+  if (!claim) {
+    tx.afterCommit(() => dispatcher.wake())
+    return
+  }
+  const claimed: ClaimedDelivery[] = rows.map((r, i) => ({
+    id: r.id,
+    event_id: eventId,
+    endpoint_id: r.endpointId,
+    organization_id: orgId,
+    event_type: eventType,
+    body,
+    attempts: 0,
+    created_at: now,
+    url: targets[i]?.url as string,
+    endpoint_active: true,
+  }))
+  tx.afterCommit(() => dispatcher.take(claimed))
 }
 
 /** The subscriptions of `eventType` (one per endpoint) that accept the event. */
@@ -148,7 +114,7 @@ const within = (list: string[] | undefined, value: string) => list === undefined
  * ACTIVITY_UPDATES: queues the activity object (as get_activity shows it) for the endpoints that hear
  * its organization, in `tx`, the transaction that records this status.
  */
-export async function queueActivityUpdate(rt: Runtime, tx: Sql, a: Omit<ActivityRow, 'seq'>, known?: KnownFacts): Promise<void> {
+export async function queueActivityUpdate(rt: Runtime, tx: Transaction, a: Omit<ActivityRow, 'seq'>, known?: KnownFacts): Promise<void> {
   const matched = matching(
     await targetsOf(rt, tx, a.organization_id),
     'ACTIVITY_UPDATES',
@@ -166,7 +132,7 @@ export async function queueActivityUpdate(rt: Runtime, tx: Sql, a: Omit<Activity
  */
 export async function withActivityUpdate<T>(rt: Runtime, a: Omit<ActivityRow, 'seq'>, write: (sql: Sql) => Promise<T>): Promise<T> {
   if (!(await hasSubscribers(rt, a.organization_id, 'ACTIVITY_UPDATES'))) return write(rt.db)
-  return transactionWithEvents(rt, async (tx) => {
+  return rt.db.transaction(async (tx) => {
     const out = await write(tx)
     await queueActivityUpdate(rt, tx, a)
     return out
@@ -191,7 +157,7 @@ export function sendStatusBody(send: SendRow): Record<string, unknown> {
 }
 
 /** SEND_TRANSACTION_STATUS_UPDATES for the send's current status, queued in `tx` (which just recorded it). */
-export async function queueSendStatus(rt: Runtime, tx: Sql, orgId: string, sendId: string): Promise<void> {
+export async function queueSendStatus(rt: Runtime, tx: Transaction, orgId: string, sendId: string): Promise<void> {
   const targets = await targetsOf(rt, tx, orgId)
   if (!targets.some((t) => t.eventType === 'SEND_TRANSACTION_STATUS_UPDATES')) return
   const send = await getSend(tx, orgId, sendId)
@@ -215,20 +181,9 @@ export async function withSendStatus<T>(
   write: (sql: Sql) => Promise<T>,
 ): Promise<T> {
   if (!(await hasSubscribers(rt, send.organization_id, 'SEND_TRANSACTION_STATUS_UPDATES'))) return write(rt.db)
-  return transactionWithEvents(rt, async (tx) => {
+  return rt.db.transaction(async (tx) => {
     const out = await write(tx)
     if (out !== false) await queueSendStatus(rt, tx, send.organization_id, send.id)
     return out
   })
-}
-
-/** How many deliveries `tx` has queued so far: taken before a savepoint (see {@link forgetQueuedSince}). */
-export function queuedMark(tx: Sql): number {
-  return pendingByTx.get(tx)?.claimed.length ?? 0
-}
-
-/** After `ROLLBACK TO SAVEPOINT`: the rows queued since `mark` are gone, so nothing of them is handed over. */
-export function forgetQueuedSince(tx: Sql, mark: number): void {
-  const pending = pendingByTx.get(tx)
-  if (pending && pending.claimed.length > mark) pending.claimed.length = mark
 }

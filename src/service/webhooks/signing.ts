@@ -96,15 +96,3 @@ export async function loadWebhookSigner(db: Database, box: SecretBox): Promise<W
   if (!row) throw new Error('webhook signing key missing')
   return webhookSigner(box.open(row.private_key_enc, PURPOSE))
 }
-
-const signers = new WeakMap<object, WebhookSigner>()
-
-/** Makes `signer` the one the runtime's JWKS route publishes. */
-export function registerWebhookSigner(rt: object, signer: WebhookSigner): void {
-  signers.set(rt, signer)
-}
-
-/** The JWKS of the runtime's webhook signer (undefined before the service registered one). */
-export function webhookJwks(rt: object): { keys: Jwk[] } | undefined {
-  return signers.get(rt)?.jwks()
-}
