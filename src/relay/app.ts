@@ -1,11 +1,14 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { normalContact } from '../api/contact.js'
-import { ApiKeysParam, AuthenticatorParams, AuthenticatorsParam, ClientSignature, OauthProvidersParam } from '../api/common.js'
-import { OtpType } from '../api/enums.js'
+import { AccountRequest } from '../api/relay/account.js'
+import { AcceptInvitationRequest } from '../api/relay/invitation.js'
+import { OauthLoginRequest, OtpLoginRequest } from '../api/relay/login.js'
+import { OtpAuthRequest, OtpInitRequest, OtpVerifyRequest, OtpVerifyV2Request } from '../api/relay/otp.js'
+import { RecoveryInitRequest } from '../api/relay/recovery.js'
+import { SignupRequest } from '../api/relay/signup.js'
 import { RELAY_IDENTITY_PATH } from '../api/serviceIdentity.js'
 import { SigilError } from '../api/errors.js'
-import { WalletParams } from '../api/operations/create_sub_organization.js'
 import { parseOrThrow } from '../api/validation.js'
 import { hexToBytes } from '../crypto/encoding.js'
 import { decodeJwtPayload, verifyVerificationToken } from '../crypto/jwt.js'
@@ -20,53 +23,7 @@ import { createRateLimiter } from './rateLimit.js'
 import { upstreamFactory, type Upstream } from './upstream.js'
 
 const CORS_HEADERS = 'Content-Type, X-Client-Version, X-Auth-Proxy-Config-ID, X-Captcha-Token'
-const EmailCustomization = z.object({ templateId: z.string().optional() }).optional()
-
-const OtpInit = z.object({ otpType: OtpType, contact: z.string().min(1, { error: 'required' }), emailCustomization: EmailCustomization })
-const OtpVerify = z.object({ otpId: z.string(), otpCode: z.string(), publicKey: z.string().optional() })
-const OtpVerifyV2 = z.object({ otpId: z.string(), encryptedOtpBundle: z.string() })
-const OtpLogin = z.object({
-  verificationToken: z.string(),
-  publicKey: z.string(),
-  clientSignature: ClientSignature.optional(),
-  invalidateExisting: z.boolean().optional(),
-  organizationId: z.string().optional(),
-})
 const ACCOUNT_KEY = { EMAIL: 'email', PHONE_NUMBER: 'phone number', PUBLIC_KEY: 'key', OIDC_TOKEN: 'identity' } as const
-
-const Signup = z.object({
-  userEmail: z.string().optional(),
-  userPhoneNumber: z.string().optional(),
-  userTag: z.string().optional(),
-  userName: z.string().optional(),
-  organizationName: z.string().optional(),
-  verificationToken: z.string().optional(),
-  apiKeys: ApiKeysParam.default([]),
-  authenticators: AuthenticatorsParam.default([]),
-  oauthProviders: OauthProvidersParam.default([]),
-  wallet: WalletParams.optional(),
-  clientSignature: ClientSignature.optional(),
-})
-const Account = z.object({
-  filterType: z.enum(['EMAIL', 'PHONE_NUMBER', 'OIDC_TOKEN', 'OIDC_CLAIMS', 'PUBLIC_KEY']),
-  filterValue: z.string(),
-  verificationToken: z.string().optional(),
-  oidcToken: z.string().optional(),
-})
-const OauthLogin = z.object({
-  oidcToken: z.string().min(1, { error: 'required' }),
-  publicKey: z.string().min(1, { error: 'required' }),
-  invalidateExisting: z.boolean().optional(),
-  organizationId: z.string().optional(),
-})
-const OtpAuth = z.object({ otpId: z.string(), otpCode: z.string(), targetPublicKey: z.string() })
-const RecoveryInit = z.object({ email: z.string().min(1, { error: 'required' }), targetPublicKey: z.string() })
-const AcceptInvitation = z.object({
-  organizationId: z.string().min(1, { error: 'required' }),
-  invitationId: z.string().min(1, { error: 'required' }),
-  userId: z.string().min(1, { error: 'required' }),
-  authenticator: AuthenticatorParams,
-})
 
 type OtpInfo = { contact: string; otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; expires: number }
 
@@ -150,7 +107,7 @@ export function createRelayApp(o: RelayOptions): Hono {
   async function createAccount(
     u: Upstream,
     user: { userName: string; userEmail?: string; userPhoneNumber?: string },
-    extra: Partial<z.output<typeof Signup>> = {},
+    extra: Partial<z.output<typeof SignupRequest>> = {},
   ) {
     const r = await u.client.createSubOrganization({
       organizationId: u.parentOrgId,
@@ -175,7 +132,7 @@ export function createRelayApp(o: RelayOptions): Hono {
 
   // The service rate-limits OTPs per contact (durably, with the SDK-recognised error): the relay
   // passes that limit on rather than keeping a second count of its own.
-  const initOtp = (v2: boolean) => async (u: Upstream, b: z.output<typeof OtpInit>) => {
+  const initOtp = (v2: boolean) => async (u: Upstream, b: z.output<typeof OtpInitRequest>) => {
     const params = {
       organizationId: u.parentOrgId,
       otpType: b.otpType,
@@ -192,10 +149,10 @@ export function createRelayApp(o: RelayOptions): Hono {
     rememberOtp(r.otpId, { contact: normalContact(b.otpType, b.contact), otpType: b.otpType })
     return { otpId: r.otpId }
   }
-  route('/v1/otp_init', OtpInit, initOtp(false))
-  route('/v1/otp_init_v2', OtpInit, initOtp(true))
+  route('/v1/otp_init', OtpInitRequest, initOtp(false))
+  route('/v1/otp_init_v2', OtpInitRequest, initOtp(true))
 
-  route('/v1/otp_verify', OtpVerify, async (u, b) => {
+  route('/v1/otp_verify', OtpVerifyRequest, async (u, b) => {
     const r = await u.client.verifyOtpV1({
       organizationId: u.parentOrgId,
       otpId: b.otpId,
@@ -204,12 +161,12 @@ export function createRelayApp(o: RelayOptions): Hono {
     })
     return { verificationToken: r.verificationToken }
   })
-  route('/v1/otp_verify_v2', OtpVerifyV2, async (u, b) => {
+  route('/v1/otp_verify_v2', OtpVerifyV2Request, async (u, b) => {
     const r = await u.client.verifyOtp({ organizationId: u.parentOrgId, otpId: b.otpId, encryptedOtpBundle: b.encryptedOtpBundle })
     return { verificationToken: r.verificationToken }
   })
 
-  const otpLogin = async (u: Upstream, b: z.output<typeof OtpLogin>) => {
+  const otpLogin = async (u: Upstream, b: z.output<typeof OtpLoginRequest>) => {
     const claims = decodeJwtPayload(b.verificationToken)
     const contact = typeof claims?.contact === 'string' ? claims.contact : undefined
     const kind = claims?.verification_type === 'OTP_TYPE_SMS' ? 'PHONE_NUMBER' : 'EMAIL'
@@ -226,10 +183,10 @@ export function createRelayApp(o: RelayOptions): Hono {
       : await u.client.otpLoginV1(common)
     return { session: r.session }
   }
-  route('/v1/otp_login', OtpLogin, otpLogin)
-  route('/v1/otp_login_v2', OtpLogin, otpLogin)
+  route('/v1/otp_login', OtpLoginRequest, otpLogin)
+  route('/v1/otp_login_v2', OtpLoginRequest, otpLogin)
 
-  const signup = async (u: Upstream, b: z.output<typeof Signup>) => {
+  const signup = async (u: Upstream, b: z.output<typeof SignupRequest>) => {
     if (b.userEmail && b.userPhoneNumber) throw new SigilError('INVALID_ARGUMENT', 'userEmail: give either userEmail or userPhoneNumber')
     const contact = b.userEmail
       ? { otpType: 'OTP_TYPE_EMAIL', value: b.userEmail, filter: 'EMAIL' as const }
@@ -273,7 +230,7 @@ export function createRelayApp(o: RelayOptions): Hono {
       b,
     )
   }
-  route('/v1/oauth_login', OauthLogin, async (u, b) => {
+  route('/v1/oauth_login', OauthLoginRequest, async (u, b) => {
     const organizationId = b.organizationId ?? (await findAccount(u, 'OIDC_TOKEN', b.oidcToken))
     if (!organizationId) throw new SigilError('NOT_FOUND', 'no account for this OAuth identity')
     const r = await u.client.oauthLogin({
@@ -284,10 +241,10 @@ export function createRelayApp(o: RelayOptions): Hono {
     })
     return { session: r.session }
   })
-  route('/v1/signup', Signup, signup)
-  route('/v1/signup_v2', Signup, signup)
+  route('/v1/signup', SignupRequest, signup)
+  route('/v1/signup_v2', SignupRequest, signup)
 
-  route('/v1/account', Account, async (u, b) => {
+  route('/v1/account', AccountRequest, async (u, b) => {
     if (b.filterType === 'OIDC_CLAIMS') {
       throw new SigilError('INVALID_ARGUMENT', 'filterType: look accounts up by OIDC_TOKEN (claims alone prove nothing)')
     }
@@ -322,7 +279,7 @@ export function createRelayApp(o: RelayOptions): Hono {
   route(RELAY_IDENTITY_PATH, z.object({}).loose(), async (u) => u.identity())
   route('/v1/wallet_kit_client_params', z.object({}).loose(), async () => ({}))
 
-  route('/v1/otp_auth', OtpAuth, async (u, b) => {
+  route('/v1/otp_auth', OtpAuthRequest, async (u, b) => {
     const otp = otps.get(b.otpId)
     if (!otp || otp.expires < now()) throw new SigilError('NOT_FOUND', 'otpId: unknown OTP (start it with /v1/otp_init on this relay)')
     limitContact(otp.contact)
@@ -361,7 +318,7 @@ export function createRelayApp(o: RelayOptions): Hono {
     }
   })
 
-  route('/v1/recovery_init', RecoveryInit, async (u, b) => {
+  route('/v1/recovery_init', RecoveryInitRequest, async (u, b) => {
     const email = normalContact('OTP_TYPE_EMAIL', b.email)
     limitContact(email)
     // No account enumeration: a bad key fails alike for every email, and an unknown email gets
@@ -384,7 +341,7 @@ export function createRelayApp(o: RelayOptions): Hono {
 
   // An invitee has no credential yet: the relay submits the acceptance as the parent; the
   // invitation's code (the passkey's registration challenge) is what proves the invitee.
-  route('/v1/accept_invitation', AcceptInvitation, async (u, b) => {
+  route('/v1/accept_invitation', AcceptInvitationRequest, async (u, b) => {
     const r = await u.client.acceptInvitation({
       organizationId: b.organizationId,
       invitationId: b.invitationId,
