@@ -1,10 +1,10 @@
 import { createBackground } from '../src/extension/background'
 import { installBenchHooks } from '../src/extension/background/benchHooks'
-import { createIdbBlobStore } from '../src/extension/background/idbKeyStore'
-import { createSealedKeyStore } from '../src/extension/background/sealedKeyStore'
-import { createIdbStorageArea } from '../src/extension/background/idbStorageArea'
-import { setUpStorage } from '../src/extension/background/storageAccess'
-import { deferredArea } from '../src/extension/background/storageArea'
+import { createIdbBlobStore } from '../src/extension/background/session/idbKeyStore'
+import { createSealedKeyStore } from '../src/extension/background/session/sealedKeyStore'
+import { createIdbStorageArea } from '../src/extension/background/storage/idbStorageArea'
+import { setUpStorage } from '../src/extension/background/storage/storageAccess'
+import { deferredArea } from '../src/extension/background/storage/storageArea'
 
 export default defineBackground(() => {
   // Content scripts must not read or write settings, grants, the chain or the sealed key store's

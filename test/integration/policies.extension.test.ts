@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient, type SigilClient } from '../../src/api/client.js'
-import { listActivities, vote } from '../../src/extension/background/activities.js'
+import { listActivities, vote } from '../../src/extension/background/activity/activities.js'
 import type { ActiveSession } from '../../src/extension/background/core.js'
 import { toPopupFailure } from '../../src/extension/background/failures.js'
 import { newApiKey } from './helpers/keys.js'

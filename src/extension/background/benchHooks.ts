@@ -8,7 +8,7 @@ import { decryptCredentialBundle, encryptCredentialBundle } from '../../crypto/c
 import { createHpkeRecipientKeyPair } from '../../crypto/hpke'
 import { generateP256KeyPair } from '../../crypto/p256'
 import { createP256WebCryptoKeyPair, createWebCryptoStamper } from '../../crypto/stamp'
-import { importBundleKey } from './login'
+import { importBundleKey } from './login/credentialBundle'
 
 /** A representative request body (sign_raw_payload), like bench/crypto.ts. */
 const BODY = JSON.stringify({

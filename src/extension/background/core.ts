@@ -11,9 +11,9 @@ import { createClient, type SigilClient } from '../../api/client'
 import type { Stamper } from '../../api/stamper'
 import { createWebCryptoStamper } from '../../crypto/stamp'
 import { ExtensionError, isSessionKeyRejected } from './failures'
-import { isKeyPair, KEY_SLOTS, keepKey, type KeySlot, type KeyStore } from './keyStore'
-import { clearAllPending } from './pending'
-import { createRelayClient, type RelayClient } from './relay'
+import { isKeyPair, KEY_SLOTS, keepKey, type KeySlot, type KeyStore } from './session/keyStore'
+import { clearAllPending } from './login/pending'
+import { createRelayClient, type RelayClient } from './service/relay'
 import {
   pendingFor,
   readPendingRevocation,
@@ -22,7 +22,7 @@ import {
   REVOKE_RETRY_MS,
   revokeApiKey,
   type RevokeOutcome,
-} from './revocation'
+} from './session/revocation'
 import {
   LAST_END_KEY,
   readLastEnd,
@@ -31,10 +31,10 @@ import {
   writeSessionRecord,
   type EndReason,
   type SessionRecord,
-} from './sessionRecord'
-import { verifyService, type VerifiedService } from './serviceTrust'
-import { loadSettings, savePreferences, type PreferencesSchema, type Settings } from './settings'
-import type { StorageAreaLike } from './storageArea'
+} from './session/sessionRecord'
+import { verifyService, type VerifiedService } from './service/trust'
+import { loadSettings, savePreferences, type PreferencesSchema, type Settings } from './service/settings'
+import type { StorageAreaLike } from './storage/storageArea'
 import type { z } from 'zod'
 
 /** How long a successful check of the service's identity is reused. */

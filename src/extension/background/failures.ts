@@ -4,7 +4,7 @@
  */
 import { SigilError, SigilRequestError } from '../../api/errors'
 import { POPUP_ERROR_MESSAGES, type PopupErrorCode } from '../protocol/runtime'
-import { deniedByPolicyText, POLICY_DENIED } from './policyText'
+import { deniedByPolicyText, POLICY_DENIED } from './activity/policyText'
 
 /** A failure a popup method reports with its own code. */
 export class ExtensionError extends Error {

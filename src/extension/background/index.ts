@@ -3,7 +3,7 @@
  * entrypoints/background.ts (style.md habit 1: the entrypoint only passes browser APIs in).
  */
 import { createCore, type CoreDeps } from './core'
-import { createDappServices, WINDOWLESS_PLATFORM, type DappPlatform, type DappServices } from './dappServices'
+import { createDappServices, WINDOWLESS_PLATFORM, type DappPlatform, type DappServices } from './dapp/services'
 import { respondWith, type SendResponse } from './messaging'
 import { routeMessage, type Sender } from './router'
 import { type BackgroundState, createBackgroundState } from './state'

@@ -2,7 +2,7 @@
 import type { z } from 'zod'
 import type { RpcErrorObject } from '../protocol/rpcErrors'
 import type { Core } from './core'
-import type { DappServices } from './dappServices'
+import type { DappServices } from './dapp/services'
 import type { BackgroundState } from './state'
 
 /** Per-call context of a dApp method: the origin comes from `sender`, never the message. */

@@ -1,6 +1,6 @@
 /** In-memory background state (lost when the MV3 worker stops; nothing here must survive). */
-import { createApprovalRegistry, type ApprovalRegistry } from './approvals'
-import { createRateLimiter, type RateLimiter } from './rateLimit'
+import { createApprovalRegistry, type ApprovalRegistry } from './approval/approvals'
+import { createRateLimiter, type RateLimiter } from './dapp/rateLimit'
 
 /** The chain a site is on before the network list is known (each site then has its own, dappChains.ts). Hex quantity. */
 export type ChainState = { chainId: `0x${string}` }

@@ -5,7 +5,7 @@
  * hears. Injected into the popup (tests fake it); only those two keys count, so a code being sent
  * or a pending sign-up in this popup does not reload it.
  */
-import { LAST_END_KEY, SESSION_KEY } from '../background/sessionRecord'
+import { LAST_END_KEY, SESSION_KEY } from '../background/session/sessionRecord'
 
 /** Calls `onChange` when the session starts or ends elsewhere; returns the unsubscribe. */
 export type WatchSession = (onChange: () => void) => () => void

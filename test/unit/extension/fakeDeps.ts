@@ -1,9 +1,9 @@
 /** In-memory {@link CoreDeps} for unit tests: Map-backed storage areas, alarms, tabs, clock. */
 import { vi } from 'vitest'
 import type { CoreDeps } from '@/src/extension/background/core'
-import { createMemoryKeyStore } from '@/src/extension/background/keyStore'
-import type { StorageAreaLike } from '@/src/extension/background/storageArea'
-import { saveConnection, savePreferences } from '@/src/extension/background/settings'
+import { createMemoryKeyStore } from '@/src/extension/background/session/keyStore'
+import type { StorageAreaLike } from '@/src/extension/background/storage/storageArea'
+import { saveConnection, savePreferences } from '@/src/extension/background/service/settings'
 import { type NetworkInfo, RELAY_IDENTITY_PATH, SERVICE_IDENTITY_PATH } from '@/src/api/serviceIdentity'
 import { signServiceIdentity } from '@/src/crypto/serviceIdentity'
 import { generateP256KeyPair, p256PublicKeyFromPrivate } from '@/src/crypto/p256'

@@ -6,7 +6,7 @@
 import { base58 } from '@scure/base'
 import { describe, expect, it } from 'vitest'
 import { formatShort, formatUnits, parseAmount } from '@/src/extension/amounts'
-import { solTransferMessage, solTransferTransactionHex } from '@/src/extension/background/solanaTransfer'
+import { solTransferMessage, solTransferTransactionHex } from '@/src/extension/background/wallet/solanaTransfer'
 import { checkRecipient, toChecksumAddress } from '@/src/extension/recipients'
 import { parseSolanaTransaction } from '@/src/chains/sign/solanaMessage'
 import { solanaTransfers } from '@/src/chains/transfers'

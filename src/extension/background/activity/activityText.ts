@@ -1,0 +1,119 @@
+/**
+ * An activity in plain words (issue 13 item 5): what happened, to whom, built from the
+ * activity's intent, never the wire type name ("sign raw payload v2"). Pure; the popup shows the
+ * sentence with the time and {@link activityStatusText}.
+ */
+import type { Activity } from '../../../api/common'
+import { formatUnits } from '../../amounts'
+
+/** `0x1234…abcd`. */
+const short = (a: unknown) => {
+  const s = typeof a === 'string' ? a : ''
+  return s.length > 14 ? `${s.slice(0, 6)}…${s.slice(-4)}` : s || 'an account'
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
+
+/** The intent object of an activity (its one keyed value). */
+function intentOf(a: Pick<Activity, 'intent'>): Record<string, unknown> {
+  return Object.values(a.intent)[0] ?? {}
+}
+
+function nativeSymbol(caip2: string | undefined): string {
+  return caip2?.startsWith('solana:') ? 'SOL' : 'ETH'
+}
+
+const TRANSFER = '0xa9059cbb'
+
+function ethSend(i: Record<string, unknown>): string {
+  const calls = Array.isArray(i.calls) ? (i.calls as Array<Record<string, unknown>>) : [i]
+  const call = calls[0] ?? {}
+  const to = str(call.to)
+  const data = str(call.data) ?? ''
+  const value = str(call.value)
+  const more = calls.length > 1 ? ` (and ${calls.length - 1} more)` : ''
+  if (data.toLowerCase().startsWith(TRANSFER) && data.length >= 10 + 64) {
+    return `Sent a token transfer to ${short(`0x${data.slice(10 + 24, 10 + 64)}`)}${more}`
+  }
+  if (data.length > 2) return `Called the contract ${short(to)}${more}`
+  const amount = value && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value) ? formatUnits(BigInt(value), 18) : '0'
+  return `Sent ${amount} ${nativeSymbol(str(i.caip2))} to ${short(to)}${more}`
+}
+
+const simple: Array<[RegExp, string]> = [
+  [/^CREATE_SUB_ORGANIZATION/, 'Created your Sigil account'],
+  [/^(OTP_LOGIN|STAMP_LOGIN|OAUTH_LOGIN|EMAIL_AUTH|OTP_AUTH|CREATE_READ_WRITE_SESSION|CREATE_READ_ONLY_SESSION)/, 'Logged in'],
+  [/^INIT_OTP/, 'Asked for a login code'],
+  [/^VERIFY_OTP/, 'Checked a login code'],
+  [/^DELETE_API_KEYS/, 'Ended a session'],
+  [/^CREATE_API_KEYS/, 'Added a session key'],
+  [/^CREATE_AUTHENTICATORS/, 'Added a passkey'],
+  [/^DELETE_AUTHENTICATORS/, 'Removed a passkey'],
+  [/^INIT_USER_EMAIL_RECOVERY/, 'Started account recovery by email'],
+  [/^RECOVER_USER/, 'Recovered your account'],
+  [/^CREATE_POLIC/, 'Created a policy'],
+  [/^UPDATE_POLICY/, 'Changed a policy'],
+  [/^DELETE_POLIC/, 'Deleted a policy'],
+  [/^APPROVE_ACTIVITY/, 'Approved a request'],
+  [/^REJECT_ACTIVITY/, 'Rejected a request'],
+  [/^EXPORT_/, 'Exported a key'],
+  [/^(INIT_)?IMPORT_/, 'Imported a key'],
+]
+
+/**
+ * One sentence saying what the activity did; `site` names the dApp that asked for it (its host,
+ * activitySites.ts), when one did: "Signed a message for app.example with 0x12…ab".
+ */
+export function activityTitle(a: Pick<Activity, 'type' | 'intent'>, site?: string): string {
+  const kind = a.type.replace(/^ACTIVITY_TYPE_/, '').replace(/_V\d+$/, '')
+  const i = intentOf(a)
+  const forSite = site ? ` for ${site}` : ''
+  switch (kind) {
+    case 'SIGN_RAW_PAYLOAD': {
+      const what = i.encoding === 'PAYLOAD_ENCODING_EIP712' ? 'typed data' : 'a message'
+      return `Signed ${what}${forSite} with ${short(i.signWith)}`
+    }
+    case 'SIGN_RAW_PAYLOADS': {
+      const n = Array.isArray(i.payloads) ? i.payloads.length : 0
+      return `Signed ${n === 1 ? 'a message' : `${n} messages`}${forSite} with ${short(i.signWith)}`
+    }
+    case 'SIGN_TRANSACTION':
+      return `Signed a transaction${forSite} with ${short(i.signWith)}`
+    case 'ETH_SEND_TRANSACTION':
+      return `${ethSend(i)}${forSite}`
+    case 'ETH_SEND_RAW_TRANSACTION':
+      return `Sent a signed transaction${forSite}`
+    case 'SOL_SEND_TRANSACTION': {
+      const signer = Array.isArray(i.signWiths) ? i.signWiths[0] : i.signWith
+      return `Sent a Solana transaction${forSite} from ${short(signer)}`
+    }
+    case 'INIT_FIAT_ON_RAMP': {
+      const coin = (str(i.cryptoCurrencyCode) ?? '').replace(/^FIAT_ON_RAMP_CRYPTO_CURRENCY_/, '') || 'crypto'
+      return `Bought ${coin}${i.sandboxMode === true ? ' (sandbox)' : ''} for ${short(i.walletAddress)}`
+    }
+    case 'CREATE_WALLET_ACCOUNTS': {
+      const n = Array.isArray(i.accounts) ? i.accounts.length : 1
+      return n === 1 ? 'Added an account' : `Added ${n} accounts`
+    }
+    case 'CREATE_WALLET':
+      return `Created the wallet ${str(i.walletName) ?? ''}`.trim()
+  }
+  for (const [re, text] of simple) if (re.test(kind)) return `${text}${forSite}`
+  const words = kind.replace(/_/g, ' ').toLowerCase()
+  return `Changed your account (${words})${forSite}`
+}
+
+const STATUS: Record<string, string> = {
+  ACTIVITY_STATUS_COMPLETED: 'Done',
+  ACTIVITY_STATUS_FAILED: 'Failed',
+  ACTIVITY_STATUS_REJECTED: 'Rejected',
+  ACTIVITY_STATUS_CONSENSUS_NEEDED: 'Waiting for approval',
+  ACTIVITY_STATUS_AUTHENTICATORS_NEEDED: 'Waiting for a passkey',
+  ACTIVITY_STATUS_CREATED: 'In progress',
+  ACTIVITY_STATUS_PENDING: 'In progress',
+}
+
+/** The status in words. */
+export function activityStatusText(status: string): string {
+  return STATUS[status] ?? 'In progress'
+}

@@ -1,0 +1,41 @@
+/**
+ * `wallet_switchEthereumChain` (EIP-3326) to a known network, approved by the user. The active
+ * chain is per site: a switch rejects that site's pending requests (DEVELOPERS.md "Wallet
+ * invariants"), is persisted, and that site's tabs get `chainChanged` (EIP-1193).
+ */
+import { ALREADY_PENDING, SUPERSEDED } from '../../approval/approvals'
+import { failureOutcome } from './accounts'
+import { type DappNetwork, findDappNetwork, saveSiteChain, siteChain } from './chains'
+import type { DappContext, DappOutcome } from '../../methods'
+
+/** EIP-3326 / MetaMask: the chain is not known to the wallet. */
+export const UNRECOGNIZED_CHAIN = { code: 4902, message: 'Unrecognized chain ID' } as const
+
+/** Make `target` the active chain of `ctx.origin`: pending requests of the site rejected, its tabs told. */
+export async function applySiteChain(ctx: DappContext, target: DappNetwork): Promise<void> {
+  ctx.state.approvals.rejectFor(ctx.origin, SUPERSEDED)
+  await saveSiteChain(ctx.core.deps.local, ctx.origin, target.chainId)
+  ctx.dapp.emit(ctx.origin, 'chainChanged', target.chainId)
+}
+
+/** Switch to `chainId` after approval; null on success. */
+export async function switchChain([{ chainId }]: readonly [{ chainId: string }], ctx: DappContext): Promise<DappOutcome> {
+  let target: DappNetwork | undefined
+  try {
+    target = await findDappNetwork(ctx.core, chainId)
+  } catch (err) {
+    return failureOutcome(err)
+  }
+  if (!target) return { error: { ...UNRECOGNIZED_CHAIN } }
+  const current = await siteChain(ctx)
+  if (target.chainId === current.label.chainId) return { result: null }
+  if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
+  const outcome = await ctx.dapp.ask(ctx.origin, 'wallet_switchEthereumChain', {
+    kind: 'switchChain',
+    from: current.label,
+    to: { chainId: target.chainId, name: target.name },
+  })
+  if (!outcome.approved) return { error: outcome.error }
+  await applySiteChain(ctx, target)
+  return { result: null }
+}

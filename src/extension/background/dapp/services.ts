@@ -1,0 +1,272 @@
+/**
+ * What dApp handlers need beyond the router: the approval window (ask the user, bound to the
+ * request's id), the tabs each origin talks from (to push EIP-1193 events), and the reaction
+ * to a wipe (reject everything pending, tell connected tabs `accountsChanged []`).
+ * Browser APIs come in through {@link DappPlatform}; without one, every approval is rejected.
+ *
+ * Flood control (issue 22): at most one approval window exists at a time. Requests wait in a
+ * FIFO queue, each still bound to its own id (and its own 5-minute timeout, counted from the
+ * request); the next window opens only after the previous one is gone (closed by the user, or
+ * by us {@link CLOSE_DELAY_MS} after the answer). Each window opens focused: it appears only
+ * after the user has dealt with the previous one, so a flood cannot pile up windows or steal
+ * focus repeatedly, and {@link createApprovalBackoff} refuses a rejecting origin's re-prompts.
+ * One request per origin may wait (-32002 otherwise). Lock/logout reject queued requests too;
+ * a closed tab rejects the queued or shown requests of an origin left without tabs.
+ *
+ * Connecting while logged out (issue 13): instead of 4100 at once, {@link DappServices.waitForLogin}
+ * opens Sigil's own window on the login screen (one window for every waiting site) and the
+ * request waits for a login; closing that window, the timeout or a wipe rejects it with 4001
+ * (4100 on lock). After the login the window is closed and the request goes on to its approval.
+ */
+import { RPC_ERROR, rpcError } from '../../protocol/rpcErrors'
+import type { ProviderEventName } from '../../protocol/page'
+import type { ProviderEventMessage } from '../../protocol/runtime'
+import { backedOffError, createApprovalBackoff } from '../approval/backoff'
+import { ALREADY_PENDING, APPROVAL_TIMEOUT_MS, USER_REJECTED, type ApprovalOutcome } from '../approval/approvals'
+import type { ApprovalView } from '../../protocol/approvalView'
+import type { Core } from '../core'
+import { grantedOrigins } from './evm/permissions'
+import { solanaGrantedOrigins } from './solana/permissions'
+import type { EndReason } from '../session/sessionRecord'
+import type { BackgroundState } from '../state'
+
+/** How long the approval page gets to show its result and close itself before the background closes it. */
+export const CLOSE_DELAY_MS = 1000
+
+/** Browser APIs for approvals and events (`browser.windows`, `browser.tabs`). */
+export type DappPlatform = {
+  /** Open `approval.html?id=<id>` in its own popup window; resolves to the window id. */
+  openApprovalWindow(id: string): Promise<number>
+  /** Open Sigil's own page (the popup, on its login screen) in a window; resolves to the window id. Absent: no login window (4100). */
+  openLoginWindow?(): Promise<number>
+  closeWindow(windowId: number): Promise<void>
+  /** Send to the tab; with `documentId` only that document gets it (not a page the tab navigated to). */
+  sendToTab(tabId: number, message: ProviderEventMessage, documentId?: string): Promise<void>
+}
+
+/** A platform that cannot open windows: every approval is rejected (fail-closed default). */
+export const WINDOWLESS_PLATFORM: DappPlatform = {
+  openApprovalWindow: () => Promise.reject(new Error('no approval window available')),
+  closeWindow: async () => {},
+  sendToTab: async () => {},
+}
+
+/** The dApp services. */
+export type DappServices = {
+  /** Settles when the services are ready (each site's chain is read from the persistent area when needed). */
+  ready: Promise<void>
+  /** Remember that `origin` talks from `tabId` (and document, when the browser says) for pushed events. */
+  seen(origin: string, tabId: number, documentId?: string): void
+  /** Ask the user in the approval window; a missing answer is a rejection (-32002 while `origin` has one pending). */
+  ask(origin: string, method: string, view: ApprovalView): Promise<ApprovalOutcome>
+  /**
+   * Nobody is logged in: open Sigil's window on the login screen and wait for a login
+   * (approved), or its window closed, timeout or a wipe (rejected; -32002 while `origin` already waits).
+   */
+  waitForLogin(origin: string): Promise<ApprovalOutcome>
+  /** The origins waiting for a login, oldest first (named on the login screen). */
+  loginWanted(): string[]
+  /** Push an event to every known tab of `origin`. */
+  emit(origin: string, event: ProviderEventName, data: unknown): void
+  /** Push an event to every known tab. */
+  emitAll(event: ProviderEventName, data: unknown): void
+  /** A browser window closed. */
+  windowClosed(windowId: number): void
+  /** A tab closed: forget it; an origin left without tabs loses its pending requests (4001). */
+  tabClosed(tabId: number): void
+  /** Lock, logout or expiry: reject everything pending, tell connected tabs their accounts are gone. */
+  onWipe(reason: EndReason): Promise<void>
+}
+
+/** Error a wipe rejects pending approvals with: 4100 when locked, 4001 otherwise. */
+export function wipeError(reason: EndReason) {
+  return reason === 'lock' || reason === 'auto-lock'
+    ? rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: the wallet was locked')
+    : USER_REJECTED
+}
+
+/** 4100 when no login window can open (the answer before issue 13, kept for window-less platforms). */
+export const LOGIN_UNAVAILABLE = rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: not logged in')
+
+/** The 4001 of a request whose page is gone (not counted as a user rejection for the back-off). */
+export const PAGE_GONE = rpcError(RPC_ERROR.USER_REJECTED, 'User rejected the request (the page was closed)')
+
+/** Create the services. */
+export function createDappServices(state: BackgroundState, core: Core, platform: DappPlatform): DappServices {
+  /** origin → tabId → documentId ('' when unknown). A tab belongs to the last origin heard from it. */
+  const tabs = new Map<string, Map<number, string>>()
+  const ready = Promise.resolve()
+
+  function forget(tabId: number): void {
+    for (const docs of tabs.values()) docs.delete(tabId)
+  }
+
+  const backoff = createApprovalBackoff(() => core.now())
+  /** Requests waiting for the window, oldest first. */
+  const queue: Array<{ id: string; outcome: Promise<ApprovalOutcome> }> = []
+  /** The request whose window is open (or opening); undefined when no window is ours. */
+  let showing: { id: string; windowId?: number } | undefined
+  /** Counts wipes, so a request rejected by lock/logout is not a user rejection. */
+  let wipes = 0
+
+  /** Sites waiting for a login: origin → settle (each also has its own timeout). */
+  const loginWaiters = new Map<string, (outcome: ApprovalOutcome) => void>()
+  /** Sigil's login window while one is ours (windowId undefined while it opens). */
+  let loginWindow: { windowId?: number } | undefined
+
+  function settleLogins(outcome: ApprovalOutcome): void {
+    const waiting = [...loginWaiters.values()]
+    loginWaiters.clear()
+    for (const settle of waiting) settle(outcome)
+    const win = loginWindow
+    loginWindow = undefined
+    if (win?.windowId !== undefined && outcome.approved) void platform.closeWindow(win.windowId).catch(() => {})
+  }
+
+  core.onSession(() => settleLogins({ approved: true }))
+
+  async function openLoginWindow(open: () => Promise<number>): Promise<void> {
+    const current: { windowId?: number } = {}
+    loginWindow = current
+    try {
+      current.windowId = await open()
+    } catch {
+      if (loginWindow === current) settleLogins({ approved: false, error: USER_REJECTED })
+      return
+    }
+    // Logged in (or given up) while the window was opening: it is not needed any more.
+    if (loginWindow !== current) await platform.closeWindow(current.windowId).catch(() => {})
+  }
+
+  function release(current: { id: string }): void {
+    if (showing !== current) return
+    showing = undefined
+    pump()
+  }
+
+  /** Open the window for the oldest still-pending queued request, unless a window is open. */
+  function pump(): void {
+    if (showing) return
+    let next = queue.shift()
+    while (next && !state.approvals.get(next.id)) next = queue.shift()
+    if (!next) return
+    const current: { id: string; windowId?: number } = { id: next.id }
+    showing = current
+    void show(current, next.outcome)
+  }
+
+  async function show(current: { id: string; windowId?: number }, outcome: Promise<ApprovalOutcome>): Promise<void> {
+    let windowId: number
+    try {
+      windowId = await platform.openApprovalWindow(current.id)
+    } catch {
+      state.approvals.reject(current.id, USER_REJECTED)
+      release(current)
+      return
+    }
+    current.windowId = windowId
+    if (!state.approvals.attachWindow(current.id, windowId)) {
+      await platform.closeWindow(windowId).catch(() => {})
+      release(current)
+      return
+    }
+    await outcome
+    setTimeout(
+      () =>
+        void platform.closeWindow(windowId).then(
+          () => release(current),
+          () => release(current),
+        ),
+      CLOSE_DELAY_MS,
+    )
+  }
+
+  function send(targets: Iterable<[number, string]>, event: ProviderEventName, data: unknown): void {
+    const message: ProviderEventMessage = { kind: 'provider-event', event, data }
+    for (const [tabId, documentId] of targets) {
+      const sent = documentId ? platform.sendToTab(tabId, message, documentId) : platform.sendToTab(tabId, message)
+      void sent.catch(() => forget(tabId))
+    }
+  }
+
+  return {
+    ready,
+    seen(origin, tabId, documentId) {
+      forget(tabId)
+      let docs = tabs.get(origin)
+      if (!docs) tabs.set(origin, (docs = new Map()))
+      docs.set(tabId, documentId ?? '')
+    },
+    async ask(origin, method, view) {
+      if (state.approvals.hasPendingFor(origin)) return { approved: false, error: ALREADY_PENDING }
+      const wait = backoff.remainingMs(origin)
+      if (wait > 0) return { approved: false, error: backedOffError(wait) }
+      const { id, outcome } = state.approvals.open({ origin, method, view })
+      const wipesBefore = wipes
+      queue.push({ id, outcome })
+      pump()
+      const result = await outcome
+      if (result.approved) backoff.approved(origin)
+      else if (result.error === USER_REJECTED && wipes === wipesBefore) backoff.rejected(origin)
+      return result
+    },
+    waitForLogin(origin) {
+      const open = platform.openLoginWindow
+      if (!open) return Promise.resolve({ approved: false, error: LOGIN_UNAVAILABLE })
+      if (loginWaiters.has(origin)) return Promise.resolve({ approved: false, error: ALREADY_PENDING })
+      const outcome = new Promise<ApprovalOutcome>((resolve) => {
+        const timer = setTimeout(() => {
+          if (loginWaiters.get(origin) !== settle) return
+          loginWaiters.delete(origin)
+          resolve({ approved: false, error: USER_REJECTED })
+        }, APPROVAL_TIMEOUT_MS)
+        const settle = (o: ApprovalOutcome) => {
+          clearTimeout(timer)
+          resolve(o)
+        }
+        loginWaiters.set(origin, settle)
+      })
+      if (!loginWindow) void openLoginWindow(() => open.call(platform))
+      return outcome
+    },
+    loginWanted: () => [...loginWaiters.keys()],
+    emit(origin, event, data) {
+      send(tabs.get(origin) ?? [], event, data)
+    },
+    emitAll(event, data) {
+      send(
+        [...tabs.values()].flatMap((docs) => [...docs]),
+        event,
+        data,
+      )
+    },
+    windowClosed(windowId) {
+      if (loginWindow?.windowId === windowId) {
+        loginWindow = undefined
+        settleLogins({ approved: false, error: USER_REJECTED })
+      }
+      state.approvals.windowClosed(windowId)
+      if (showing?.windowId === windowId) release(showing)
+    },
+    tabClosed(tabId) {
+      const had = [...tabs].filter(([, docs]) => docs.has(tabId)).map(([origin]) => origin)
+      forget(tabId)
+      const orphaned = new Set(had.filter((origin) => (tabs.get(origin)?.size ?? 0) === 0))
+      if (orphaned.size === 0) return
+      for (const id of [...queue.map((q) => q.id), ...(showing ? [showing.id] : [])]) {
+        const pending = state.approvals.get(id)
+        if (pending && orphaned.has(pending.origin)) state.approvals.reject(id, PAGE_GONE)
+      }
+    },
+    async onWipe(reason) {
+      wipes++
+      state.approvals.rejectAll(wipeError(reason))
+      if (loginWaiters.size > 0) settleLogins({ approved: false, error: wipeError(reason) })
+      queue.length = 0
+      const origins = await grantedOrigins(core.deps.local).catch(() => [])
+      for (const origin of origins) send(tabs.get(origin) ?? [], 'accountsChanged', [])
+      for (const origin of await solanaGrantedOrigins(core.deps.local).catch(() => []))
+        send(tabs.get(origin) ?? [], 'solanaAccountsChanged', [])
+    },
+  }
+}

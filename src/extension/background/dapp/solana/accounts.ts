@@ -1,0 +1,101 @@
+/**
+ * Connecting a Solana dApp (Wallet Standard `standard:connect` / `standard:disconnect`): the user
+ * approves sharing the first ADDRESS_FORMAT_SOLANA account of list_wallet_accounts with the
+ * requesting origin (taken by the router from the browser's `sender`). The accounts an origin sees
+ * are the grant's while the granting organization's session is live (locked → none).
+ */
+import { base58, base64 } from '@scure/base'
+import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
+import { ALREADY_PENDING } from '../../approval/approvals'
+import { failureOutcome, NOT_LOGGED_IN, sessionOrLogin } from '../evm/accounts'
+import type { DappContext } from '../../methods'
+import { solanaChains } from './chains'
+import { readSolanaGrant, removeSolanaGrant, writeSolanaGrant } from './permissions'
+
+/** A Wallet Standard account as sent to the page: the base58 address and its 32-byte public key (base64). */
+export type SolanaAccountWire = { address: string; publicKey: string }
+
+/** The page event that carries an origin's Solana accounts (pushed on connect, disconnect and wipe). */
+export const SOLANA_ACCOUNTS_EVENT = 'solanaAccountsChanged'
+
+/** The wire form of `address`, or null when it is not a 32-byte base58 key. */
+export function solanaAccount(address: string): SolanaAccountWire | null {
+  let key: Uint8Array
+  try {
+    key = base58.decode(address)
+  } catch {
+    return null
+  }
+  return key.length === 32 ? { address, publicKey: base64.encode(key) } : null
+}
+
+/** The Solana accounts `origin` may use now: the granted one while its organization is logged in; else none. */
+export async function solanaAccountsFor({ origin, core }: Pick<DappContext, 'origin' | 'core'>): Promise<SolanaAccountWire[]> {
+  const session = await core.current()
+  if (!session) return []
+  const grant = await readSolanaGrant(core.deps.local, origin)
+  if (!grant || grant.organizationId !== session.record.organizationId) return []
+  const account = solanaAccount(grant.address)
+  return account ? [account] : []
+}
+
+/** The session's first ADDRESS_FORMAT_SOLANA account, or undefined. */
+async function firstSolanaAccount(ctx: DappContext): Promise<string | undefined> {
+  return ctx.core.withSession(async (client, s) => {
+    let after: string | undefined
+    for (let page = 0; page < 20; page++) {
+      const { accounts } = await client.listWalletAccounts({
+        organizationId: s.record.organizationId,
+        paginationOptions: after === undefined ? { limit: '100' } : { limit: '100', after },
+      })
+      const sol = accounts.find((a) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA' && solanaAccount(a.address) !== null)
+      if (sol) return sol.address
+      const last = accounts[accounts.length - 1]
+      if (accounts.length < 100 || !last) return undefined
+      after = last.walletAccountId
+    }
+    return undefined
+  })
+}
+
+/**
+ * `standard:connect`: the granted accounts, else (unless `silent`) ask the user in our window.
+ * Silent connect never opens a window: not connected → no accounts.
+ */
+export async function connectSolana(
+  ctx: DappContext,
+  silent: boolean,
+): Promise<{ accounts: SolanaAccountWire[] } | { error: RpcErrorObject }> {
+  if (silent && !(await ctx.core.current())) return { accounts: [] }
+  const session = await sessionOrLogin(ctx)
+  if ('error' in session) return session
+  const existing = await solanaAccountsFor(ctx)
+  if (existing.length > 0 || silent) return { accounts: existing }
+  if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
+  let address: string | undefined
+  try {
+    address = await firstSolanaAccount(ctx)
+  } catch (err) {
+    return failureOutcome(err)
+  }
+  const account = address === undefined ? null : solanaAccount(address)
+  if (!account) return { error: rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this wallet has no Solana account') }
+  const networks = (await solanaChains(ctx.core)).map((c) => `${c.name} (${c.id})`)
+  const outcome = await ctx.dapp.ask(ctx.origin, 'standard:connect', { kind: 'solanaConnect', address: account.address, networks })
+  if (!outcome.approved) return { error: outcome.error }
+  // The approval must land in the same session it was asked in.
+  const now = await ctx.core.current()
+  if (!now || now.record.organizationId !== session.record.organizationId) return { error: NOT_LOGGED_IN }
+  await writeSolanaGrant(ctx.core.deps.local, ctx.origin, {
+    address: account.address,
+    organizationId: session.record.organizationId,
+    grantedAt: ctx.core.now(),
+  })
+  ctx.dapp.emit(ctx.origin, SOLANA_ACCOUNTS_EVENT, [account])
+  return { accounts: [account] }
+}
+
+/** `standard:disconnect`: forget the origin's Solana grant and tell its tabs. */
+export async function disconnectSolana(ctx: DappContext): Promise<void> {
+  if (await removeSolanaGrant(ctx.core.deps.local, ctx.origin)) ctx.dapp.emit(ctx.origin, SOLANA_ACCOUNTS_EVENT, [])
+}

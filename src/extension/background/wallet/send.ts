@@ -1,0 +1,231 @@
+/**
+ * The Send screen's background side (issue 12 "Send screen"): a fee estimate with the most that
+ * can be sent, then the send through the service (eth_send_transaction V2 with the reviewed gas
+ * and fees, so the fee shown is the fee signed; sol_send_transaction with a System Program
+ * transfer whose blockhash the service sets), then its status (get_send_transaction_status).
+ *
+ * EVM fees mirror the service's tracker (src/service/sends/evm.ts): gas limit = eth_estimateGas
+ * × 1.2, maxFeePerGas = 2 × base fee + priority fee; the service refuses a send unless the
+ * balance covers value + gasLimit × maxFeePerGas, so Max leaves exactly that room. Solana: the
+ * node's getFeeForMessage for the transfer message.
+ */
+import { base64 } from '@scure/base'
+import type { SigilClient } from '../../../api/client'
+import { transferCalldata } from '../../../chains/erc20'
+import { checkRecipient } from '../../recipients'
+import { type BalanceView, balancesOf, nodeFailure } from './balances'
+import type { ActiveSession, Core } from '../core'
+import { ExtensionError } from '../failures'
+import type { NetworkInfo } from '../chains/networks'
+import { nodeRpc, quantity, RpcRefused } from '../chains/nodeRpc'
+import { requirePopupNetwork } from '../chains/popupNetwork'
+import { solTransferMessage, solTransferTransactionHex } from './solanaTransfer'
+
+const GWEI = 1_000_000_000n
+
+/** What a send moves: the network, the two ends, the asset (`token` for an ERC-20) and the amount. */
+export type SendInput = { caip2: string; from: string; to: string; token?: string | undefined; amount?: string | undefined }
+
+/** EVM gas and fees, decimal strings, as reviewed and then sent. */
+export type EvmFees = { gasLimit: string; maxFeePerGas: string; maxPriorityFeePerGas: string }
+
+/** The estimate the Review step shows. Amounts are atomic-unit decimal strings. */
+export type SendEstimate = {
+  caip2: string
+  networkName: string
+  from: string
+  to: string
+  asset: { symbol: string; decimals: number; token?: string }
+  native: { symbol: string; decimals: number }
+  /** The expected fee, and the most it can be (equal on Solana). */
+  fee: string
+  maxFee: string
+  balance: string
+  nativeBalance: string
+  /** The most that can be sent (native: the balance less the most the fee can be). */
+  max: string
+  /** Why the amount cannot be sent (too much, or the node expects the transfer to fail); absent when it can. */
+  problem?: string
+  evm?: EvmFees
+}
+
+type Prepared = { network: NetworkInfo; to: string; asset: BalanceView; native: BalanceView }
+
+async function prepare(core: Core, client: SigilClient, session: ActiveSession, p: SendInput): Promise<Prepared> {
+  const network = await requirePopupNetwork(core, p.caip2)
+  const to = checkRecipient(network.family, p.to)
+  if (!to.ok) throw new ExtensionError('INVALID_ARGUMENT', `to: ${to.reason}`)
+  const from = checkRecipient(network.family, p.from)
+  if (!from.ok) throw new ExtensionError('INVALID_ARGUMENT', `from: ${from.reason}`)
+  if (to.address.toLowerCase() === from.address.toLowerCase())
+    throw new ExtensionError('INVALID_ARGUMENT', 'to: send to another address than the sender')
+  if (p.token !== undefined && network.family !== 'evm')
+    throw new ExtensionError('INVALID_ARGUMENT', 'token: tokens are sent on EVM networks only')
+  const balances = await balancesOf(client, session, network, p.from)
+  const native = balances.find((b) => b.token === undefined)
+  if (!native) throw new ExtensionError('REQUEST_FAILED', 'The service gave no native balance.')
+  const asset = p.token === undefined ? native : balances.find((b) => b.token?.toLowerCase() === p.token?.toLowerCase())
+  if (!asset) throw new ExtensionError('INVALID_ARGUMENT', `token: not one of ${network.name}’s tokens`)
+  return { network, to: to.address, asset, native }
+}
+
+async function evmFees(core: Core, network: NetworkInfo, call: { from: string; to: string; value: bigint; data: string }) {
+  const hex = (n: bigint) => `0x${n.toString(16)}`
+  let gas: bigint
+  try {
+    gas = quantity(
+      await nodeRpc(core, network, 'eth_estimateGas', [{ from: call.from, to: call.to, value: hex(call.value), data: call.data }]),
+      'eth_estimateGas',
+    )
+  } catch (err) {
+    if (err instanceof RpcRefused) return { failure: `The node expects this transaction to fail: ${err.rpcMessage}` }
+    throw err
+  }
+  const block = await nodeRpc<{ baseFeePerGas?: string } | null>(core, network, 'eth_getBlockByNumber', ['latest', false])
+  let priority: bigint
+  try {
+    priority = quantity(await nodeRpc(core, network, 'eth_maxPriorityFeePerGas', []), 'eth_maxPriorityFeePerGas')
+  } catch (err) {
+    if (!(err instanceof RpcRefused)) throw err
+    priority = GWEI
+  }
+  const baseFee =
+    block?.baseFeePerGas === undefined
+      ? quantity(await nodeRpc(core, network, 'eth_gasPrice', []), 'eth_gasPrice')
+      : quantity(block.baseFeePerGas, 'baseFeePerGas')
+  const maxFeePerGas = 2n * baseFee + priority
+  const gasLimit = (gas * 12n) / 10n
+  return { gas, gasLimit, maxFeePerGas, priority, fee: gas * (baseFee + priority), maxFee: gasLimit * maxFeePerGas }
+}
+
+/** Estimate the fee and the most that can be sent; `problem` says why `amount` cannot be sent. */
+export async function estimateSend(core: Core, client: SigilClient, session: ActiveSession, p: SendInput): Promise<SendEstimate> {
+  const { network, to, asset, native } = await prepare(core, client, session, p)
+  const amount = p.amount === undefined ? undefined : BigInt(p.amount)
+  const balance = BigInt(asset.balance)
+  const nativeBalance = BigInt(native.balance)
+  const base = {
+    caip2: network.caip2,
+    networkName: network.name,
+    from: p.from,
+    to,
+    asset: { symbol: asset.symbol, decimals: asset.decimals, ...(asset.token ? { token: asset.token } : {}) },
+    native: { symbol: native.symbol, decimals: native.decimals },
+    balance: asset.balance,
+    nativeBalance: native.balance,
+  }
+  if (network.family === 'solana') {
+    const { value: blockhash } = await nodeRpc<{ value: { blockhash: string } }>(core, network, 'getLatestBlockhash', [
+      { commitment: 'confirmed' },
+    ])
+    const message = solTransferMessage(p.from, to, amount ?? 0n, blockhash.blockhash)
+    const answer = await nodeRpc<{ value: number | null }>(core, network, 'getFeeForMessage', [
+      base64.encode(message),
+      { commitment: 'confirmed' },
+    ])
+    const fee = BigInt(answer.value ?? 5000)
+    const max = nativeBalance > fee ? nativeBalance - fee : 0n
+    const problem =
+      amount !== undefined && amount > max ? `Not enough ${native.symbol}: the amount plus the fee is more than the balance.` : undefined
+    return { ...base, fee: fee.toString(), maxFee: fee.toString(), max: max.toString(), ...(problem ? { problem } : {}) }
+  }
+  const token = asset.token
+  let call: { from: string; to: string; value: bigint; data: string }
+  if (token !== undefined) {
+    // More than the balance would only make the estimate revert: estimate the whole balance instead.
+    const moved = amount !== undefined && amount <= balance ? amount : balance
+    call = { from: p.from, to: token, value: 0n, data: transferCalldata(to, moved) }
+  } else {
+    // A plain account's gas does not depend on the value; estimate without it so Max can be estimated.
+    const code = await nodeRpc<string>(core, network, 'eth_getCode', [to, 'latest'])
+    call = { from: p.from, to, value: code === '0x' || code === '' ? 0n : (amount ?? 0n), data: '0x' }
+  }
+  const fees = await evmFees(core, network, call)
+  if ('failure' in fees) {
+    return { ...base, fee: '0', maxFee: '0', max: '0', problem: fees.failure }
+  }
+  const max = token !== undefined ? balance : nativeBalance > fees.maxFee ? nativeBalance - fees.maxFee : 0n
+  let problem: string | undefined
+  if (amount !== undefined && amount > max) {
+    problem =
+      token !== undefined
+        ? `Not enough ${asset.symbol}.`
+        : `Not enough ${native.symbol}: the amount plus the most the fee can cost is more than the balance.`
+  } else if (token !== undefined && fees.maxFee > nativeBalance) {
+    problem = `Not enough ${native.symbol} to pay the fee.`
+  }
+  return {
+    ...base,
+    fee: fees.fee.toString(),
+    maxFee: fees.maxFee.toString(),
+    max: max.toString(),
+    evm: { gasLimit: fees.gasLimit.toString(), maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.priority.toString() },
+    ...(problem ? { problem } : {}),
+  }
+}
+
+/** Submit a reviewed send; returns the id to poll. EVM sends carry the reviewed gas and fees. */
+export async function submitSend(
+  core: Core,
+  client: SigilClient,
+  session: ActiveSession,
+  p: SendInput & { amount: string; evm?: EvmFees | undefined },
+): Promise<{ sendTransactionStatusId: string; activityStatus: string }> {
+  const network = await requirePopupNetwork(core, p.caip2)
+  const to = checkRecipient(network.family, p.to)
+  if (!to.ok) throw new ExtensionError('INVALID_ARGUMENT', `to: ${to.reason}`)
+  const amount = BigInt(p.amount)
+  if (amount <= 0n) throw new ExtensionError('INVALID_ARGUMENT', 'amount: must be more than 0')
+  const organizationId = session.record.organizationId
+  let res: { sendTransactionStatusId?: string; activity: { status: string } }
+  try {
+    if (network.family === 'solana') {
+      if (p.token !== undefined) throw new ExtensionError('INVALID_ARGUMENT', 'token: tokens are sent on EVM networks only')
+      if (to.address === p.from) throw new ExtensionError('INVALID_ARGUMENT', 'to: send to another address than the sender')
+      const unsignedTransaction = solTransferTransactionHex(solTransferMessage(p.from, to.address, amount))
+      res = await client.solSendTransaction({ organizationId, caip2: network.caip2, unsignedTransaction, signWiths: [p.from] })
+    } else {
+      if (p.token !== undefined && !network.tokens.some((t) => t.address.toLowerCase() === p.token?.toLowerCase()))
+        throw new ExtensionError('INVALID_ARGUMENT', `token: not one of ${network.name}’s tokens`)
+      if (!p.evm) throw new ExtensionError('INVALID_ARGUMENT', 'evm: the reviewed gas and fees are required')
+      const call =
+        p.token === undefined ? { to: to.address, value: amount.toString() } : { to: p.token, data: transferCalldata(to.address, amount) }
+      res = await client.ethSendTransaction({ organizationId, from: p.from, caip2: network.caip2, calls: [call], ...p.evm })
+    }
+  } catch (err) {
+    throw nodeFailure(err, network)
+  }
+  if (res.sendTransactionStatusId === undefined) {
+    const status = res.activity.status.replace('ACTIVITY_STATUS_', '').toLowerCase().replace(/_/g, ' ')
+    throw new ExtensionError('REQUEST_FAILED', `The send was not started (${status}); see Activity.`)
+  }
+  return { sendTransactionStatusId: res.sendTransactionStatusId, activityStatus: res.activity.status }
+}
+
+/** A send's state for the popup: pending until INCLUDED (confirmed) or FAILED (with the decoded reason). */
+export type SendStatusView = { state: 'pending' | 'confirmed' | 'failed'; txStatus: string; txHash?: string; message?: string }
+
+type StatusResponse = Awaited<ReturnType<SigilClient['getSendTransactionStatus']>>
+
+/** The readable reason of a failed send: the decoded revert, the Solana error, or the service's message. */
+export function failureMessage(r: StatusResponse): string {
+  const chain = r.error?.eth?.revertChain ?? r.error?.revertChain ?? []
+  const revert = chain.map((e) => e.displayMessage ?? e.native?.message ?? e.custom?.errorName).find((m) => m)
+  const solana = r.error?.solana?.rpcMessage ?? r.error?.solana?.transactionErrorJson
+  return revert ?? r.txError ?? r.error?.message ?? solana ?? 'The transaction failed.'
+}
+
+/** The status of a send started by {@link submitSend}. */
+export async function sendStatus(
+  client: SigilClient,
+  session: ActiveSession,
+  p: { sendTransactionStatusId: string },
+): Promise<SendStatusView> {
+  const r = await client.getSendTransactionStatus({
+    organizationId: session.record.organizationId,
+    sendTransactionStatusId: p.sendTransactionStatusId,
+  })
+  const txHash = r.eth?.txHash ?? r.solana?.signature
+  const state = r.txStatus === 'INCLUDED' ? 'confirmed' : r.txStatus === 'FAILED' ? 'failed' : 'pending'
+  return { state, txStatus: r.txStatus, ...(txHash ? { txHash } : {}), ...(state === 'failed' ? { message: failureMessage(r) } : {}) }
+}

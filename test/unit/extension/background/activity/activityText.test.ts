@@ -1,0 +1,71 @@
+/** Activity rows in plain words, from the intent, never the wire type name. */
+import { describe, expect, it } from 'vitest'
+import { activityStatusText, activityTitle } from '@/src/extension/background/activity/activityText'
+
+const A = '0x1234567890abcdef1234567890abcdef123456ab'
+const B = '0x00000000000000000000000000000000000000ff'
+
+describe('activityTitle', () => {
+  it('says what a signature, a send and a purchase did, to whom', () => {
+    expect(
+      activityTitle({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intent: { signRawPayloadIntentV2: { signWith: A, payload: '00' } } }),
+    ).toBe('Signed a message with 0x1234…56ab')
+    expect(
+      activityTitle({
+        type: 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION',
+        intent: { ethSendTransactionIntent: { from: B, to: A, value: '10000000000000000', caip2: 'eip155:31337' } },
+      }),
+    ).toBe('Sent 0.01 ETH to 0x1234…56ab')
+    expect(
+      activityTitle({
+        type: 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2',
+        intent: {
+          ethSendTransactionIntentV2: {
+            from: B,
+            caip2: 'eip155:1',
+            calls: [{ to: B, data: `0xa9059cbb${'0'.repeat(24)}${A.slice(2)}${'0'.repeat(64)}` }],
+          },
+        },
+      }),
+    ).toBe('Sent a token transfer to 0x1234…56ab')
+    expect(
+      activityTitle({
+        type: 'ACTIVITY_TYPE_INIT_FIAT_ON_RAMP',
+        intent: { initFiatOnRampIntent: { cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH', sandboxMode: true, walletAddress: A } },
+      }),
+    ).toBe('Bought ETH (sandbox) for 0x1234…56ab')
+    expect(activityTitle({ type: 'ACTIVITY_TYPE_OTP_LOGIN_V2', intent: {} })).toBe('Logged in')
+  })
+
+  it('names the site that asked, when a dApp did (activitySites.ts)', () => {
+    const sign = (encoding: string) => ({
+      type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+      intent: { signRawPayloadIntentV2: { signWith: A, payload: '00', encoding } },
+    })
+    expect(activityTitle(sign('PAYLOAD_ENCODING_HEXADECIMAL'), 'app.example')).toBe('Signed a message for app.example with 0x1234…56ab')
+    expect(activityTitle(sign('PAYLOAD_ENCODING_EIP712'), 'app.example')).toBe('Signed typed data for app.example with 0x1234…56ab')
+    expect(
+      activityTitle({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signTransactionIntentV2: { signWith: A } } }, 'app.example'),
+    ).toBe('Signed a transaction for app.example with 0x1234…56ab')
+    expect(
+      activityTitle(
+        {
+          type: 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION',
+          intent: { ethSendTransactionIntent: { from: B, to: A, value: '10000000000000000', caip2: 'eip155:31337' } },
+        },
+        '127.0.0.1:5173',
+      ),
+    ).toBe('Sent 0.01 ETH to 0x1234…56ab for 127.0.0.1:5173')
+  })
+
+  it('never shows the wire type name, even for a type it has no sentence for', () => {
+    const t = activityTitle({ type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', intent: {} })
+    expect(t).not.toMatch(/ACTIVITY_TYPE|_/)
+    expect(t).toBe('Changed your account (update root quorum)')
+  })
+
+  it('says the status in words', () => {
+    expect(activityStatusText('ACTIVITY_STATUS_COMPLETED')).toBe('Done')
+    expect(activityStatusText('ACTIVITY_STATUS_CONSENSUS_NEEDED')).toBe('Waiting for approval')
+  })
+})

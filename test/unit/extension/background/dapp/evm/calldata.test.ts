@@ -1,0 +1,80 @@
+import { encodeFunctionData, maxUint256, parseAbi } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { decodeCalldata } from '@/src/extension/background/dapp/evm/calldata'
+
+const SPENDER = '0x5555555555555555555555555555555555555555'
+const FROM = '0x4242424242424242424242424242424242424242'
+const abi = parseAbi([
+  'function approve(address spender, uint256 amount)',
+  'function transfer(address to, uint256 amount)',
+  'function transferFrom(address from, address to, uint256 amount)',
+  'function setApprovalForAll(address operator, bool approved)',
+  'function mint(uint256 amount)',
+])
+
+describe('transaction call data', () => {
+  it('approve(max) is "unlimited" with a warning; its selector is 0x095ea7b3', () => {
+    const data = encodeFunctionData({ abi, functionName: 'approve', args: [SPENDER, maxUint256] })
+    expect(data.slice(0, 10)).toBe('0x095ea7b3')
+    expect(decodeCalldata(data)).toEqual({
+      method: 'approve(address,uint256)',
+      rows: [
+        ['Action', 'Approve spending (ERC-20 amount, or ERC-721 token id)'],
+        ['Token contract', '(the "To" address)'],
+        ['Spender', SPENDER],
+        ['Amount', `unlimited (${maxUint256})`],
+      ],
+      warnings: [`Unlimited approval: ${SPENDER} can spend all of this token.`],
+    })
+    const huge = decodeCalldata(encodeFunctionData({ abi, functionName: 'approve', args: [SPENDER, 1n << 255n] }))
+    expect(huge?.rows).toContainEqual(['Amount', `unlimited (${1n << 255n})`])
+    const small = decodeCalldata(encodeFunctionData({ abi, functionName: 'approve', args: [SPENDER, 1000n] }))
+    expect(small?.rows).toContainEqual(['Amount', '1000'])
+    expect(small?.warnings).toEqual([])
+    expect(decodeCalldata(encodeFunctionData({ abi, functionName: 'approve', args: [SPENDER, 0n] }))?.rows[0]).toEqual([
+      'Action',
+      'Revoke the approval',
+    ])
+  })
+
+  it('transfer (0xa9059cbb) and transferFrom (0x23b872dd): recipient and raw amount', () => {
+    const t = encodeFunctionData({ abi, functionName: 'transfer', args: [SPENDER, 5n] })
+    expect(t.slice(0, 10)).toBe('0xa9059cbb')
+    expect(decodeCalldata(t)).toMatchObject({
+      method: 'transfer(address,uint256)',
+      rows: [
+        ['Action', 'Send tokens (ERC-20)'],
+        ['Recipient', SPENDER],
+        ['Amount', '5'],
+      ],
+      warnings: [],
+    })
+    const tf = encodeFunctionData({ abi, functionName: 'transferFrom', args: [FROM, SPENDER, 7n] })
+    expect(tf.slice(0, 10)).toBe('0x23b872dd')
+    expect(decodeCalldata(tf)?.rows).toEqual([
+      ['Action', 'Move tokens (ERC-20 amount, or ERC-721 token id)'],
+      ['From', FROM],
+      ['Recipient', SPENDER],
+      ['Amount', '7'],
+    ])
+  })
+
+  it('setApprovalForAll(true) (0xa22cb465) warns that the operator can move all NFTs of the collection', () => {
+    const on = encodeFunctionData({ abi, functionName: 'setApprovalForAll', args: [SPENDER, true] })
+    expect(on.slice(0, 10)).toBe('0xa22cb465')
+    expect(decodeCalldata(on)?.warnings).toEqual([`${SPENDER} can move all your NFTs of this collection.`])
+    const off = decodeCalldata(encodeFunctionData({ abi, functionName: 'setApprovalForAll', args: [SPENDER, false] }))
+    expect(off?.warnings).toEqual([])
+    expect(off?.rows).toContainEqual(['Action', 'Revoke an operator'])
+  })
+
+  it('unknown or malformed data is not decoded; extra bytes are flagged', () => {
+    expect(decodeCalldata('0x')).toBeNull()
+    expect(decodeCalldata(encodeFunctionData({ abi, functionName: 'mint', args: [1n] }))).toBeNull()
+    expect(decodeCalldata('0x095ea7b3')).toBeNull() // selector without arguments
+    const data = encodeFunctionData({ abi, functionName: 'transfer', args: [SPENDER, 5n] })
+    expect(decodeCalldata(`${data}deadbeef`)?.warnings).toEqual([
+      'The call data is not the plain encoding of this call (extra or non-canonical bytes).',
+    ])
+  })
+})
