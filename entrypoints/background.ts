@@ -9,7 +9,7 @@ import { deferredArea } from '../src/extension/background/storage/storageArea'
 export default defineBackground(() => {
   // Content scripts must not read or write settings, grants, the chain or the sealed key store's
   // wrapping key in storage.session (issue 22). Where storage.local cannot be restricted (Firefox),
-  // the persistent state lives in the extension's IndexedDB instead (storageAccess.ts).
+  // the persistent state lives in the extension's IndexedDB instead (storage/storageAccess.ts).
   const local = deferredArea(
     setUpStorage({ local: browser.storage.local, session: browser.storage.session, openIdb: () => createIdbStorageArea() }),
   )

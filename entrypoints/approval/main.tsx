@@ -4,7 +4,7 @@ import { createPopupClient } from '../../src/extension/popup/client'
 import '../../src/extension/popup/popup.css'
 import '../../src/extension/approval/approval.css'
 
-// The approval window: one pending request, named by `?id=` (background/approvals.ts).
+// The approval window: one pending request, named by `?id=` (background/approval/approvals.ts).
 const root = document.getElementById('app')
 const id = new URLSearchParams(location.search).get('id')
 if (root) {

@@ -205,7 +205,7 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
     const { outcome, approval } = await requestWithApproval('personal_sign', [stringToHex('second'), address])
     await approval.getByRole('button', { name: 'Reject' }).click()
     expect(await outcome).toEqual({ code: 4001, message: 'User rejected the request' })
-    await dapp.waitForTimeout(1100) // the back-off after a 1st rejection (approvalBackoff.ts)
+    await dapp.waitForTimeout(1100) // the back-off after a 1st rejection (approval/backoff.ts)
   })
 
   it('closing the approval window → 4001', async () => {

@@ -1,6 +1,6 @@
 /**
  * The extension's activity module against the real service: the background's
- * listActivities / vote (src/extension/background/activities.ts) with Sigil's typed client, for
+ * listActivities / vote (src/extension/background/activity/activities.ts) with Sigil's typed client, for
  * users outside the root quorum. The user a waiting policy's consensus names sees the activity
  * as theirs to approve, with who must approve in words, and their vote completes it; a user it
  * does not name is not asked; a denial reads "Denied by policy 'name'"; and a denied submit is the

@@ -43,7 +43,7 @@ function EndOfFields({ onSeen }: { onSeen: () => void }) {
   return <div ref={ref} class="end-of-fields" data-testid="approval-end" aria-hidden="true" />
 }
 
-/** A contract call decoded with the organization's ABIs or the well-known ones (calldata.ts). */
+/** A contract call decoded with the organization's ABIs or the well-known ones (dapp/evm/calldata.ts). */
 function DecodedCall({ call }: { call: Call }) {
   return (
     <section class="summary" data-testid="approval-call" aria-label="Decoded call">

@@ -35,7 +35,7 @@ export type SigilBenchHooks = {
   stamp(samples: number, batch?: number): Promise<BenchTimings>
   /** Credential-bundle decryptions with a fresh non-extractable ECDH key pair. */
   decrypt(samples: number, batch?: number): Promise<BenchTimings>
-  /** Decrypt + import as a non-extractable signing key (the login path, login.ts). */
+  /** Decrypt + import as a non-extractable signing key (the login path, login/credentialBundle.ts). */
   decryptImport(samples: number, batch?: number): Promise<BenchTimings>
 }
 

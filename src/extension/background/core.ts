@@ -5,7 +5,7 @@
  * re-hydrated when the service worker wakes; a key slot without a live session is deleted then.
  * Idle auto-lock and expiry run on `alarms`; lock, logout and expiry wipe keys, session and
  * pending steps, and notify wipe listeners (pending approvals are rejected there, style.md
- * habit 7). Lock, logout and auto-lock also revoke the key at the service (revocation.ts).
+ * habit 7). Lock, logout and auto-lock also revoke the key at the service (session/revocation.ts).
  */
 import { createClient, type SigilClient } from '../../api/client'
 import type { Stamper } from '../../api/stamper'

@@ -2,7 +2,7 @@
 import { createApprovalRegistry, type ApprovalRegistry } from './approval/approvals'
 import { createRateLimiter, type RateLimiter } from './dapp/rateLimit'
 
-/** The chain a site is on before the network list is known (each site then has its own, dappChains.ts). Hex quantity. */
+/** The chain a site is on before the network list is known (each site then has its own, dapp/evm/chains.ts). Hex quantity. */
 export type ChainState = { chainId: `0x${string}` }
 
 /** All in-memory background state. */

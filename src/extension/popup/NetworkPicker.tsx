@@ -1,4 +1,4 @@
-/** The network picker: the pinned service's networks; the choice persists in the background (popupNetwork.ts). */
+/** The network picker: the pinned service's networks; the choice persists in the background (chains/popupNetwork.ts). */
 import { useEffect, useState } from 'preact/hooks'
 import type { PopupApi } from '../protocol/popupApi'
 import type { PopupClient } from './client'

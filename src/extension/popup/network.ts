@@ -1,4 +1,4 @@
-/** The popup's view of networks (background/popupNetwork.ts): the type, and the address format each family takes. */
+/** The popup's view of networks (background/chains/popupNetwork.ts): the type, and the address format each family takes. */
 import type { PopupApi } from '../protocol/popupApi'
 
 /** One network the service publishes. */

@@ -1,7 +1,7 @@
 /**
  * A popup already open notices a login, lock or logout made elsewhere (the login window Sigil opens
  * for a site, another popup, auto-lock) without a reload: the background keeps the session record
- * and the last end in `storage.session` (sessionRecord.ts), whose changes every extension page
+ * and the last end in `storage.session` (session/sessionRecord.ts), whose changes every extension page
  * hears. Injected into the popup (tests fake it); only those two keys count, so a code being sent
  * or a pending sign-up in this popup does not reload it.
  */

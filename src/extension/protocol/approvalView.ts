@@ -46,7 +46,7 @@ export type ApprovalView =
       warnings: string[]
       /** A readable summary for permits, Permit2 and Seaport orders; null otherwise. */
       summary: TypedDataSummary | null
-      /** Every domain and message row, in `types` order, never truncated (typedData.ts). */
+      /** Every domain and message row, in `types` order, never truncated (dapp/evm/typedData.ts). */
       domain: FieldRow[]
       message: FieldRow[]
     }
@@ -65,7 +65,7 @@ export type ApprovalView =
       nonce: string
       /** Fee rows: per-gas prices in gwei, gas limit, max network fee and total in the native unit (feeRows). */
       fees: FieldRow[]
-      /** The fields the dApp left out and Sigil filled from the network (ethFill.ts). */
+      /** The fields the dApp left out and Sigil filled from the network (dapp/evm/ethFill.ts). */
       filled: string[]
       /** The simulation's verdict when Sigil estimated the gas: "This transaction will fail: <reason>". */
       warnings: string[]

@@ -4,7 +4,7 @@
  * `wallet-standard:app-ready`), with `standard:connect`, `standard:disconnect`, `standard:events`,
  * `solana:signMessage`, `solana:signTransaction` and `solana:signAndSendTransaction`. Written here
  * rather than imported to keep the inpage script small; it only forwards to the background
- * (solanaMethods.ts), which checks everything and asks the user. Bytes travel as base64. Errors
+ * (dapp/solana/methods.ts), which checks everything and asks the user. Bytes travel as base64. Errors
  * are `ProviderRpcError`s with the EIP-1193 codes (4001 user rejected, 4100 unauthorized, …).
  */
 import { RPC_ERROR } from '../protocol/rpcErrors'

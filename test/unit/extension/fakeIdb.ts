@@ -1,5 +1,5 @@
 /**
- * A small in-memory IndexedDB: the part idbStorageArea.ts and idbKeyStore.ts use (open with an
+ * A small in-memory IndexedDB: the part storage/idbStorageArea.ts and session/idbKeyStore.ts use (open with an
  * upgrade, one object store, get/put/delete/clear in transactions that commit all or nothing).
  * `fake-indexeddb` is not a dependency. Events are asynchronous like the real API: transactions
  * run one at a time in creation order, requests fire in order in later microtasks, and a

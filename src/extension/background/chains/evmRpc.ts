@@ -2,7 +2,7 @@
  * JSON-RPC to an EVM network's node (the RPC URL of the service's signed network list, or one
  * the user added). A node's own error answer is an {@link EvmRpcError}; a node that cannot be
  * reached, answers HTTP errors or garbage is an {@link EvmRpcUnreachable}. Neither's text is for a
- * page: what a dApp gets back is a fixed message (dappRead.ts#mapNodeError, dappAddChain.ts).
+ * page: what a dApp gets back is a fixed message (dapp/evm/read.ts#mapNodeError, dapp/evm/addChain.ts).
  */
 
 /** How long one call may take. */

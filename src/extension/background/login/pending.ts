@@ -30,7 +30,7 @@ const SCHEMAS = {
     credentialIds: z.array(z.string()).max(10).optional(),
     createdAt: z.number(),
   }),
-  /** A service the user is about to connect to (serviceConnect.ts): shown, not yet confirmed. */
+  /** A service the user is about to connect to (service/connect.ts): shown, not yet confirmed. */
   connect: z.object({ apiBaseUrl: z.string(), relayUrl: z.string(), identityKey: z.string(), createdAt: z.number() }),
   recovery: z.object({ email: z.string(), organizationId: z.string(), userId: z.string(), createdAt: z.number() }),
   /** Passkey sign-up's email step: the code request, then the verification token for `email`. */

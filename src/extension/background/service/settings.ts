@@ -5,7 +5,7 @@
  * anything unreadable falls back to the build's defaults. Not secret.
  *
  * The URLs and the pinned key change together, only through the "connect to a service"
- * step (serviceConnect.ts); {@link savePreferences} changes the rest.
+ * step (connect.ts); {@link savePreferences} changes the rest.
  */
 import { z } from 'zod'
 import { P256PublicKeyHex } from '../../../api/serviceIdentity'
@@ -97,7 +97,7 @@ export async function savePreferences(area: StorageAreaLike, input: z.input<type
   return store(area, { ...(await loadSettings(area)), ...prefs })
 }
 
-/** Pin a new connection (serviceConnect.ts, after the user confirmed the fingerprint). */
+/** Pin a new connection (connect.ts, after the user confirmed the fingerprint). */
 export async function saveConnection(area: StorageAreaLike, input: z.input<typeof ConnectionSchema>): Promise<Settings> {
   const connection = ConnectionSchema.parse(input)
   return store(area, { ...(await loadSettings(area)), ...connection })

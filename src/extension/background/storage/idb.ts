@@ -1,5 +1,5 @@
 /**
- * The two IndexedDB helpers the background's stores share (idbKeyStore.ts, idbStorageArea.ts):
+ * The two IndexedDB helpers the background's stores share (session/idbKeyStore.ts, idbStorageArea.ts):
  * a request as a promise, and a lazily opened one-store database that is reopened after the
  * browser closes the connection (site data cleared, another version opened).
  */

@@ -12,7 +12,7 @@
  * `undefined` value is not stored, as Chrome's JSON serialization drops it.
  *
  * One database `sigil-local`, one object store `items`, keyed by the storage key. The style
- * follows idbKeyStore.ts.
+ * follows session/idbKeyStore.ts.
  */
 import { idbOpener, idbRequest } from './idb'
 import type { StorageAreaLike } from './storageArea'

@@ -1,7 +1,7 @@
 /**
  * Pending approvals (CONSENSUS_NEEDED, canApprove: the root quorum, or a user the waiting policies
  * name) with approve/reject, and the activity history; an activity waiting for approvals says who
- * must approve, a denied one "Denied by policy 'name'" (background/activities.ts).
+ * must approve, a denied one "Denied by policy 'name'" (background/activity/activities.ts).
  */
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import type { PopupApi } from '../../protocol/popupApi'

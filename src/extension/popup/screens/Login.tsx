@@ -26,7 +26,7 @@ export type LoginProps = {
   onRecover(): void
 }
 
-/** What the background remembers of the last login (lastLogin.ts). */
+/** What the background remembers of the last login (login/lastLogin.ts). */
 export type LastLoginView = NonNullable<PopupApi['getStatus']['result']['lastLogin']>
 
 /** Passkey login; with `credentialId` only that passkey may answer, with `credentialIds` one of them. */

@@ -6,7 +6,7 @@
  * only once the user approved is the RPC asked `eth_chainId`, and the network is stored when it
  * answers the same chain id. Any other outcome (an error, another chain, garbage, no answer) is
  * the same fixed refusal: nothing of the RPC's answer reaches the page. The network is stored in
- * the persistent area (dappChains.ts); the site is not switched.
+ * the persistent area (chains.ts); the site is not switched.
  */
 import { z } from 'zod'
 import { RPC_ERROR, rpcError } from '../../../protocol/rpcErrors'

@@ -2,7 +2,7 @@
  * `eth_signTransaction` with fields left out (issue 13 item 7): as MetaMask does, the nonce, gas
  * limit and fees a dApp omits are filled from the network's node instead of refusing the request.
  * The nonce is `eth_getTransactionCount(from, "pending")`; gas and EIP-1559 fees come from the
- * same simulation eth_sendTransaction uses (dappSimulate.ts: estimate × 1.2, max = 2 × base +
+ * same simulation eth_sendTransaction uses (simulate.ts: estimate × 1.2, max = 2 × base +
  * priority); a chain without EIP-1559 gets `eth_gasPrice`. What the dApp gave is kept as given.
  * The approval window then shows every value, and which ones Sigil filled.
  */

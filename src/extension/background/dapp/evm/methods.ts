@@ -1,9 +1,9 @@
 /**
  * The dApp RPC allow-list (EIP-1193 / EIP-1474 methods). Anything not listed is refused
  * with 4200 by the router. Connecting, signing, sending, adding a chain and watching a token
- * need the user's approval in our window (dappAccounts.ts, dappSigning.ts, dappSend.ts,
- * dappAddChain.ts, dappWatchAsset.ts); read-only node methods go to the site's network through
- * a closed list (dappRead.ts). eth_sign is not supported (no raw-hash signing): 4100 until
+ * need the user's approval in our window (accounts.ts, signing.ts, wallet/send.ts,
+ * addChain.ts, watchAsset.ts); read-only node methods go to the site's network through
+ * a closed list (read.ts). eth_sign is not supported (no raw-hash signing): 4100 until
  * connected, then 4200.
  */
 import { z } from 'zod'

@@ -123,7 +123,7 @@ export async function sendTransaction([tx]: readonly [TransactionRequest], ctx: 
         maxFeePerGas: sim.maxFeePerGas.toString(10),
         maxPriorityFeePerGas: sim.maxPriorityFeePerGas.toString(10),
       })
-      // Recorded whatever becomes of it: the activity row names the site that asked (activitySites.ts).
+      // Recorded whatever becomes of it: the activity row names the site that asked (activity/activitySites.ts).
       await recordActivitySite(ctx.core.deps.local, res.activity.id, ctx.origin, ctx.core.now())
       if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED')
         return internal('The send needs another approval in the service; nothing was sent yet')

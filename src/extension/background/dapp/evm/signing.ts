@@ -48,7 +48,7 @@ type Signed = { result: string; activityId: string }
 
 /**
  * Ask, then run `sign` in the same organization's session; every failure is an EIP-1193 error.
- * The completed activity is recorded with the requesting origin (activitySites.ts).
+ * The completed activity is recorded with the requesting origin (activity/activitySites.ts).
  */
 async function approveThenSign(
   ctx: DappContext,

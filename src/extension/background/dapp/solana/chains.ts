@@ -1,6 +1,6 @@
 /**
  * The Solana chains Sigil offers through the Wallet Standard: the configured networks of family
- * 'solana' (networks.ts). A network whose genesis prefix is a public cluster gets the standard's
+ * 'solana' (chains/networks.ts). A network whose genesis prefix is a public cluster gets the standard's
  * id (`solana:mainnet`, `solana:devnet`, `solana:testnet`); a dev network (the Solana dev runtime)
  * is `solana:localnet`; anything else keeps its CAIP-2 id. Requests may name a chain either way.
  */

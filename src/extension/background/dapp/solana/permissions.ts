@@ -1,6 +1,6 @@
 /**
  * Per-origin Solana grants (Wallet Standard `standard:connect`), kept apart from the EVM grants of
- * permissions.ts: one versioned record in storage.local, parsed on read (style.md habits 5, 9).
+ * dapp/evm/permissions.ts: one versioned record in storage.local, parsed on read (style.md habits 5, 9).
  * A grant names the account and its organization; another login sees the origin as not connected.
  * Not secret (origins and public addresses only).
  */

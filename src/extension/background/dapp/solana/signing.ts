@@ -64,7 +64,7 @@ async function approveThenSign(
   if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
   const outcome = await ctx.dapp.ask(ctx.origin, method, view)
   if (!outcome.approved) return { error: outcome.error }
-  // The activity the approved request became is recorded with the requesting origin (activitySites.ts).
+  // The activity the approved request became is recorded with the requesting origin (activity/activitySites.ts).
   const recordSite = (activityId: string) => recordActivitySite(ctx.core.deps.local, activityId, ctx.origin, ctx.core.now())
   try {
     return await ctx.core.withSession(async (client, s) => {

@@ -37,7 +37,7 @@ describe('activityTitle', () => {
     expect(activityTitle({ type: 'ACTIVITY_TYPE_OTP_LOGIN_V2', intent: {} })).toBe('Logged in')
   })
 
-  it('names the site that asked, when a dApp did (activitySites.ts)', () => {
+  it('names the site that asked, when a dApp did (activity/activitySites.ts)', () => {
     const sign = (encoding: string) => ({
       type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
       intent: { signRawPayloadIntentV2: { signWith: A, payload: '00', encoding } },

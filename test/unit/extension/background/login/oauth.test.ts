@@ -1,5 +1,5 @@
 /**
- * "Continue with …" in the background (src/extension/background/oauth.ts), with a fake browser
+ * "Continue with …" in the background (src/extension/background/login/oauth.ts), with a fake browser
  * whose fetch goes to the real local service (its relay and its dev identity provider) and whose
  * sign-in window is driven over HTTP as a person would: the authorize page, the email form, the
  * redirect. The happy path signs up then logs in to the same account; a wrong `state`, an ID token

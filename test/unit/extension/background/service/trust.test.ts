@@ -1,5 +1,5 @@
 /**
- * verifyService's refusals (serviceTrust.ts): a relay that refuses the extension's origin (Firefox's
+ * verifyService's refusals (service/trust.ts): a relay that refuses the extension's origin (Firefox's
  * `moz-extension://<UUID>` is drawn per profile, so no service allows it by default) is named as such,
  * with the origin to allow, instead of "no valid service identity".
  */

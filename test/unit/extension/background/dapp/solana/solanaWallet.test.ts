@@ -1,5 +1,5 @@
 /**
- * The Wallet Standard rows of the background (solanaMethods.ts): connect with approval and a
+ * The Wallet Standard rows of the background (dapp/solana/methods.ts): connect with approval and a
  * per-origin grant, message and transaction signing bound to approvals, the fee-payer and chain
  * checks before any window opens, sign-and-send through sol_send_transaction, and wipes.
  */
