@@ -6,7 +6,7 @@ import { findUserByContact } from '../otp/contact.js'
 import { getOrganization } from '../store/organizations.js'
 import { renamed } from './shared/fieldNames.js'
 import { requireUser } from './shared/lookup.js'
-import { expirySeconds, issueCredentialBundle } from './shared/sessionKeys.js'
+import { expirySeconds, issueCredentialBundle } from '../auth/sessionKeys.js'
 import type { ActivityHandler } from './types.js'
 
 /**

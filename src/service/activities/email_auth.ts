@@ -6,7 +6,7 @@ import { enqueueMessage } from '../mail/outbox.js'
 import { checkEmailOptions, emailAuthEmail, type EmailOptions } from '../mail/templates.js'
 import { findUserByContact } from '../otp/contact.js'
 import { listFeatures } from '../store/organizations.js'
-import { expirySeconds, issueCredentialBundle } from './shared/sessionKeys.js'
+import { expirySeconds, issueCredentialBundle } from '../auth/sessionKeys.js'
 import { requireParentInitiated } from './shared/parentInitiated.js'
 import type { ActivityHandler } from './types.js'
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { oauth } from '../../api/operations/oauth.js'
 import { userOfIdToken } from './shared/oauthIdentity.js'
-import { expirySeconds, issueCredentialBundle } from './shared/sessionKeys.js'
+import { expirySeconds, issueCredentialBundle } from '../auth/sessionKeys.js'
 import type { ActivityHandler } from './types.js'
 
 /**

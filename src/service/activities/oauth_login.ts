@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { oauthLogin } from '../../api/operations/oauth_login.js'
 import { userOfIdToken } from './shared/oauthIdentity.js'
-import { expirySeconds, issueSession } from './shared/sessionKeys.js'
+import { expirySeconds, issueSession } from '../auth/sessionKeys.js'
 import type { ActivityHandler } from './types.js'
 
 /**

@@ -3,7 +3,7 @@ import type { otpAuth } from '../../api/operations/otp_auth.js'
 import { SigilError } from '../../api/errors.js'
 import { consumeOtp } from '../otp/consume.js'
 import { findUserByContact } from '../otp/contact.js'
-import { expirySeconds, issueCredentialBundle } from './shared/sessionKeys.js'
+import { expirySeconds, issueCredentialBundle } from '../auth/sessionKeys.js'
 import type { ActivityHandler } from './types.js'
 
 /**

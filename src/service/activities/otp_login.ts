@@ -5,7 +5,7 @@ import { verifyClientSignature, verifyVerificationToken } from '../../crypto/jwt
 import { findUserByContact } from '../otp/contact.js'
 import { isSelfOrAncestor } from '../store/organizations.js'
 import { spendVerificationToken } from '../store/otps.js'
-import { compressedKeyHex, expirySeconds, issueSession } from './shared/sessionKeys.js'
+import { compressedKeyHex, expirySeconds, issueSession } from '../auth/sessionKeys.js'
 import type { ActivityHandler } from './types.js'
 
 type Params = z.infer<typeof otpLoginV1.parameters>

@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { stampLogin } from '../../api/operations/stamp_login.js'
 import { SigilError } from '../../api/errors.js'
 import { spendVerificationToken } from '../store/otps.js'
-import { expirySeconds, issueSession } from './shared/sessionKeys.js'
+import { expirySeconds, issueSession } from '../auth/sessionKeys.js'
 import type { ActivityHandler } from './types.js'
 
 /**

@@ -6,7 +6,7 @@ import { signVerificationToken } from '../../crypto/jwt.js'
 import { decryptEnvelope } from '../../crypto/signedBundle.js'
 import { spendableOtp, spendOtp } from '../otp/consume.js'
 import type { OtpRow } from '../store/otps.js'
-import { compressedKeyHex, expirySeconds } from './shared/sessionKeys.js'
+import { compressedKeyHex, expirySeconds } from '../auth/sessionKeys.js'
 import type { ActivityContext, ActivityHandler } from './types.js'
 
 /** Verification-token lifetime: default 1 h, at most 86400 s (wire-formats B7). */

@@ -16,8 +16,8 @@ import {
   keyUserOf,
   setAuthenticatorSignCount,
 } from '../store/users.js'
-import { attestedSignatureCheck, authenticateAttested } from '../otp/attested.js'
 import type { OidcVerifier } from '../oidc/verify.js'
+import { attestedSignatureCheck, authenticateAttested } from './attested.js'
 import { originAllowed } from './origins.js'
 import type { Principal } from './principal.js'
 
@@ -84,8 +84,8 @@ export async function stampSignatureCheck(headers: { get(name: string): string |
     return { kind: 'WEBAUTHN' as const, stamp: parsed.stamp }
   }
   if (attested) {
-    attestedSignatureCheck(attested, rawBody) // over the raw body, before parsing: the bytes signed are the bytes run
-    return { kind: 'ATTESTED' as const, header: attested }
+    // Over the raw body, before parsing: the bytes signed are the bytes run. Authentication reads this parsed stamp.
+    return { kind: 'ATTESTED' as const, stamp: attestedSignatureCheck(attested, rawBody) }
   }
   // A read-only session (create_read_only_session) is a bearer token: it signs nothing, a stamp wins over it.
   const session = headers.get('x-session')
@@ -261,7 +261,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
   }
 
   if (signed.kind === 'ATTESTED' && input.verifierPublicKeyHex) {
-    return authenticateAttested(sql, signed.header, { ...input, verifierPublicKeyHex: input.verifierPublicKeyHex })
+    return authenticateAttested(sql, signed.stamp, { ...input, verifierPublicKeyHex: input.verifierPublicKeyHex })
   }
   throw new SigilError('STAMP_SCHEME_UNSUPPORTED', 'X-Stamp-Attested is accepted only on stamp_login')
 }

@@ -1,25 +1,8 @@
-import { SigilError, invalidField } from '../../../api/errors.js'
-import { bytesToHex, hexToBytes } from '../../../crypto/encoding.js'
-import { oidcNonce } from '../../../crypto/oidcNonce.js'
-import { compressP256PublicKey, uncompressP256PublicKey } from '../../../crypto/p256.js'
+import { SigilError } from '../../../api/errors.js'
+import { acceptedNonces } from '../../auth/nonces.js'
 import { findUserInTreeByOauthIdentity } from '../../store/oauthProviders.js'
 import type { UserRow } from '../../store/users.js'
 import type { ActivityContext } from '../types.js'
-
-/**
- * The nonces that bind a token to `publicKeyHex`: sha256 of the key as sent, and of its compressed
- * and uncompressed spellings (one key, whichever form the client hashed).
- */
-export function acceptedNonces(publicKeyHex: string, field: string): string[] {
-  let bytes: Uint8Array
-  try {
-    bytes = hexToBytes(publicKeyHex, field)
-  } catch {
-    throw invalidField(field, 'must be a hex P-256 public key')
-  }
-  const forms = new Set([publicKeyHex, bytesToHex(compressP256PublicKey(bytes, field)), bytesToHex(uncompressP256PublicKey(bytes, field))])
-  return [...forms].map(oidcNonce)
-}
 
 /**
  * The user an OIDC ID token logs in (OAUTH, OAUTH_LOGIN): the token verified with its nonce bound to

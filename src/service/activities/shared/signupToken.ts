@@ -6,7 +6,7 @@ import { canonicalJson } from '../../../crypto/appProof.js'
 import { verifyClientSignature, verifyVerificationToken } from '../../../crypto/jwt.js'
 import { isSelfOrAncestor } from '../../store/organizations.js'
 import type { ActivityContext } from '../types.js'
-import { compressedKeyHex } from './sessionKeys.js'
+import { compressedKeyHex } from '../../auth/sessionKeys.js'
 
 /** The root user of a signed sign-up as create_sub_organization V8 holds it. */
 type RootUser = {

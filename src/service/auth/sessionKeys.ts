@@ -1,10 +1,10 @@
-import { invalidField } from '../../../api/errors.js'
-import { encryptCredentialBundle } from '../../../crypto/credentialBundle.js'
-import { bytesToHex, hexToBytes } from '../../../crypto/encoding.js'
-import { signSessionJwt } from '../../../crypto/jwt.js'
-import { compressP256PublicKey, generateP256KeyPair, uncompressP256PublicKey } from '../../../crypto/p256.js'
-import { deleteApiKeysOfType, insertApiKey } from '../../store/users.js'
-import type { ActivityContext } from '../types.js'
+import { invalidField } from '../../api/errors.js'
+import { encryptCredentialBundle } from '../../crypto/credentialBundle.js'
+import { bytesToHex, hexToBytes } from '../../crypto/encoding.js'
+import { signSessionJwt } from '../../crypto/jwt.js'
+import { compressP256PublicKey, generateP256KeyPair, uncompressP256PublicKey } from '../../crypto/p256.js'
+import { deleteApiKeysOfType, insertApiKey } from '../store/users.js'
+import type { ActivityContext } from '../activities/types.js'
 
 /** Session and delivered-key lifetime default: 15 minutes (service-interface "Limits"; B7). */
 export const DEFAULT_SESSION_SECONDS = 900

@@ -1,19 +1,31 @@
+/**
+ * `X-Stamp-Attested` (wire-formats B1.4), accepted on stamp_login: a stamp whose key is vouched for
+ * by an attestation (an OTP verification token, or an OIDC ID token whose nonce binds the key)
+ * instead of a stored credential. The header is parsed and its signature verified once, over the
+ * raw body before the body is parsed ({@link attestedSignatureCheck}); authentication then reads
+ * the attestation of that same parsed stamp.
+ */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { SigilError } from '../../api/errors.js'
 import { bytesToHex, utf8Encode } from '../../crypto/encoding.js'
 import { verifyVerificationToken } from '../../crypto/jwt.js'
-import { parseAttestedStamp, verifyAttestedStampSignature } from '../../crypto/verifyStamp.js'
-import { compressedKeyHex } from '../activities/shared/sessionKeys.js'
-import type { Principal } from '../auth/principal.js'
-import type { Sql } from '../store/sql.js'
-import { isSelfOrAncestor } from '../store/organizations.js'
-import { findUserByContact } from './contact.js'
-import { acceptedNonces } from '../activities/shared/oauthIdentity.js'
+import { type AttestedStamp, parseAttestedStamp, verifyAttestedStampSignature } from '../../crypto/verifyStamp.js'
 import type { OidcVerifier, VerifiedIdToken } from '../oidc/verify.js'
+import { findUserByContact } from '../otp/contact.js'
 import { findUserInTreeByOauthIdentity } from '../store/oauthProviders.js'
+import { isSelfOrAncestor } from '../store/organizations.js'
+import type { Sql } from '../store/sql.js'
+import { acceptedNonces } from './nonces.js'
+import type { Principal } from './principal.js'
+import { compressedKeyHex } from './sessionKeys.js'
 
-/** Checks an `X-Stamp-Attested` header's signature over the raw body (B1.4); throws a SigilError. */
-export function attestedSignatureCheck(header: string, rawBody: Uint8Array): void {
+/**
+ * Parses an `X-Stamp-Attested` header and checks its signature over the raw body (B1.4): the
+ * stamp returned is the one authentication reads, so neither is done again.
+ *
+ * @throws STAMP_MALFORMED, STAMP_SCHEME_UNSUPPORTED or STAMP_SIGNATURE_INVALID
+ */
+export function attestedSignatureCheck(header: string, rawBody: Uint8Array): AttestedStamp {
   const parsed = parseAttestedStamp(header)
   if (!parsed.ok) {
     throw new SigilError(
@@ -28,23 +40,21 @@ export function attestedSignatureCheck(header: string, rawBody: Uint8Array): voi
       sig.reason === 'STAMP_MALFORMED' ? 'X-Stamp-Attested is malformed' : 'stamp signature does not verify over the request body',
     )
   }
+  return parsed.stamp
 }
 
 /**
- * Resolves an `X-Stamp-Attested` stamp (wire-formats B1.4) on stamp_login: the signature over the
- * raw body by `publicKey`; the verification token signed by the service's verifier key, unexpired,
- * issued in the request organization or an ancestor, bound to that same `publicKey`; the principal
- * is the user with the token's contact in the request organization or its sub-organizations.
+ * Resolves an `X-Stamp-Attested` stamp (wire-formats B1.4) on stamp_login, its signature over the
+ * raw body by `publicKey` already checked by {@link attestedSignatureCheck}: the verification token
+ * signed by the service's verifier key, unexpired, issued in the request organization or an
+ * ancestor, bound to that same `publicKey`; the principal is the user with the token's contact in
+ * the request organization or its sub-organizations.
  */
 export async function authenticateAttested(
   sql: Sql,
-  header: string,
-  input: { rawBody: Uint8Array; organizationId: string; now: number; verifierPublicKeyHex: string; oidc?: OidcVerifier | undefined },
+  stamp: AttestedStamp,
+  input: { organizationId: string; now: number; verifierPublicKeyHex: string; oidc?: OidcVerifier | undefined },
 ): Promise<{ principal: Principal; effectiveOrganizationId: string }> {
-  attestedSignatureCheck(header, input.rawBody)
-  const parsed = parseAttestedStamp(header)
-  if (!parsed.ok) throw new SigilError('STAMP_MALFORMED', 'X-Stamp-Attested is malformed')
-  const stamp = parsed.stamp
   if (stamp.scheme === 'STAMP_ATTESTED_SCHEME_P256_OIDC' && input.oidc)
     return authenticateOidc(sql, stamp, input.oidc, input.organizationId)
   if (stamp.scheme !== 'STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN') {
