@@ -1,4 +1,5 @@
 import { EXTENSION_ORIGIN } from '../api/identity.js'
+import type { RelayOauthProvider } from '../api/relay/walletKit.js'
 import type { RateLimit } from './rateLimit.js'
 
 /** The parent organization's API key, as in `admin-api-key.json` (wire-formats A6). */
@@ -23,17 +24,6 @@ export type RelayOptions = {
   now?: () => number
   /** The OIDC providers sign-up and login may use ("Continue with …"), announced by /v1/wallet_kit_config. */
   oauthProviders?: () => RelayOauthProvider[]
-}
-
-/** An OIDC provider as a client needs it to run the authorization-code flow with PKCE. */
-export type RelayOauthProvider = {
-  name: string
-  issuer: string
-  clientId: string
-  authorizationEndpoint: string | undefined
-  tokenEndpoint: string | undefined
-  /** `code`: authorization code + PKCE at the token endpoint; `implicit`: the ID token comes in the redirect. */
-  flow: 'code' | 'implicit'
 }
 
 /**
