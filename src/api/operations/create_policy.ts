@@ -4,7 +4,7 @@
  * error); here they are only strings. The same path takes the older intents, v1CreatePolicyIntent
  * (ACTIVITY_TYPE_CREATE_POLICY, `selectors` of `{subject, operator, target}`) and
  * v1CreatePolicyIntentV2 (ACTIVITY_TYPE_CREATE_POLICY_V2, `{subject, operator, targets}`): the
- * handler translates their selectors into a condition (activities/shared/policySelectors.ts).
+ * handler translates their selectors into a condition (src/service/policy/selectors.ts).
  */
 import { z } from 'zod'
 import { PolicyEffect, PolicyOperator } from '../enums.js'

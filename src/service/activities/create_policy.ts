@@ -1,8 +1,8 @@
 import type { z } from 'zod'
 import type { createPolicyV1, createPolicyV2, createPolicyV3 } from '../../api/operations/create_policy.js'
 import { insertPolicy, type PolicyFields } from '../store/policies.js'
-import { assertPolicyRoom, policyFieldsOf } from './shared/policies.js'
-import { selectorsToCondition } from './shared/policySelectors.js'
+import { assertPolicyRoom, policyFieldsOf } from '../policy/definition.js'
+import { selectorsToCondition } from '../policy/selectors.js'
 import type { ActivityContext, ActivityHandler } from './types.js'
 
 /**
@@ -10,7 +10,7 @@ import type { ActivityContext, ActivityHandler } from './types.js'
  * with the policy language, then stores the policy as written. Like every activity of a user who is
  * not a root quorum on their own, it runs only once the root quorum has approved it (the engine).
  *
- * @throws INVALID_ARGUMENT when parameters.condition, parameters.consensus or parameters.time does not parse or names an unknown field (shared/policies.ts)
+ * @throws INVALID_ARGUMENT when parameters.condition, parameters.consensus or parameters.time does not parse or names an unknown field (policy/definition.ts)
  * @throws FAILED_PRECONDITION when the organization already holds MAX_POLICIES (100) policies
  */
 export const handler: ActivityHandler<z.infer<typeof createPolicyV3.parameters>> = (ctx, p) => store(ctx, policyFieldsOf(p, 'parameters'))
@@ -36,7 +36,7 @@ function fromSelectors(p: z.infer<typeof createPolicyV1.parameters> | z.infer<ty
 
 /**
  * ACTIVITY_TYPE_CREATE_POLICY (v1CreatePolicyIntent): `selectors` of `{subject, operator, target}`
- * become the policy's condition (shared/policySelectors.ts).
+ * become the policy's condition (policy/selectors.ts).
  *
  * @throws INVALID_ARGUMENT when a selector's clause does not parse (parameters.selectors[i])
  * @throws FAILED_PRECONDITION when the organization already holds MAX_POLICIES (100) policies

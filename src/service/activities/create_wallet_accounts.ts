@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { createWalletAccounts } from '../../api/operations/create_wallet_accounts.js'
 import { mnemonicToSeed } from '../chains/seed.js'
-import { openMnemonic, requireWallet } from './shared/walletLookup.js'
+import { openMnemonic, requireWallet } from '../signing/walletLookup.js'
 import { type DerivedWalletAccount, deriveWalletAccounts, persistWalletAccounts, wipe } from './shared/wallets.js'
 import type { ActivityHandler } from './types.js'
 

@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import { fieldError, invalidField } from '../../api/errors.js'
 import type { deleteWallets } from '../../api/operations/delete_wallets.js'
 import { deleteWallet } from '../store/wallets.js'
-import { requireWallet } from './shared/walletLookup.js'
+import { requireWallet } from '../signing/walletLookup.js'
 import type { ActivityHandler } from './types.js'
 
 /**

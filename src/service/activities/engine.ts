@@ -36,7 +36,7 @@ import {
   policyDenied,
   recordEvaluation,
   storePolicySet,
-} from './shared/policyGate.js'
+} from '../policy/gate.js'
 import { submitByType } from '../../api/registry.js'
 import { queueActivityUpdate, withActivityUpdate } from '../webhooks/events.js'
 import { toFieldViolations } from '../../api/validation.js'
@@ -124,7 +124,7 @@ export type EngineHandlers = ActivityHandlerTable<Exclude<SubmitType, VoteType>>
 
 /**
  * The activity engine (wire-formats A2): fingerprints and idempotent replays, root-quorum
- * consensus, policy evaluation for users outside the root quorum (shared/policyGate.ts),
+ * consensus, policy evaluation for users outside the root quorum (policy/gate.ts),
  * execution of an activity with all its effects in one transaction, FAILED records for
  * execution errors.
  */

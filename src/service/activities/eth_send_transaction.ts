@@ -5,7 +5,7 @@ import type { ethSendTransaction, ethSendTransactionV1 } from '../../api/operati
 import { requireNetwork } from '../chains/assets.js'
 import type { EvmSendRequest } from '../sends/evm.js'
 import { recordSend } from '../sends/record.js'
-import { requireAccount } from './shared/walletLookup.js'
+import { requireAccount } from '../signing/walletLookup.js'
 import type { ActivityHandler } from './types.js'
 
 type Params = z.infer<typeof ethSendTransaction.parameters> | z.infer<typeof ethSendTransactionV1.parameters>

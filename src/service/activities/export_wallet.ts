@@ -4,7 +4,7 @@ import type { exportWallet } from '../../api/operations/export_wallet.js'
 import { utf8Encode } from '../../crypto/encoding.js'
 import { markWalletExported } from '../store/wallets.js'
 import { exportTo } from './shared/exportBundle.js'
-import { openMnemonic, requireWallet } from './shared/walletLookup.js'
+import { openMnemonic, requireWallet } from '../signing/walletLookup.js'
 import type { ActivityHandler } from './types.js'
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { exportWalletAccount } from '../../api/operations/export_wallet_account.js'
 import { exportTo } from './shared/exportBundle.js'
-import { openAccountKey, requireAccount } from './shared/walletLookup.js'
+import { openAccountKey, requireAccount } from '../signing/walletLookup.js'
 import type { ActivityHandler } from './types.js'
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { invalidField } from '../../api/errors.js'
 import type { signRawPayloads } from '../../api/operations/sign_raw_payloads.js'
-import { signPayloadsWith } from './shared/signing.js'
+import { signPayloadsWith } from '../signing/payloads.js'
 import type { ActivityHandler } from './types.js'
 
 /**

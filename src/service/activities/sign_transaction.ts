@@ -5,7 +5,7 @@ import { namingFields, renamed } from './shared/fieldNames.js'
 import { signEthereumTransaction } from '../../chains/sign/ethereumTransaction.js'
 import { signSolanaTransaction } from '../../chains/sign/solanaTransaction.js'
 import { hexToBytes } from '../../crypto/encoding.js'
-import { openSignerKey, requireSigner } from './shared/signer.js'
+import { openSignerKey, requireSigner } from '../signing/signer.js'
 import type { ActivityHandler } from './types.js'
 
 type Params = z.infer<typeof signTransaction.parameters>

@@ -6,7 +6,7 @@ import { requireNetwork } from '../chains/assets.js'
 import { parseUnsignedSolana, type SolanaSendRequest } from '../sends/solana.js'
 import { recordSend } from '../sends/record.js'
 import type { WalletAccountRow } from '../store/wallets.js'
-import { requireAccount } from './shared/walletLookup.js'
+import { requireAccount } from '../signing/walletLookup.js'
 import type { ActivityHandler } from './types.js'
 import { base58 } from '@scure/base'
 

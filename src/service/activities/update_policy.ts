@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import { fieldError } from '../../api/errors.js'
 import type { updatePolicyV2 } from '../../api/operations/update_policy.js'
 import { lockPolicy, updatePolicy } from '../store/policies.js'
-import { checkExpression } from './shared/policies.js'
+import { checkExpression } from '../policy/definition.js'
 import type { ActivityContext, ActivityHandler } from './types.js'
 
 type UpdateParams = z.infer<typeof updatePolicyV2.parameters>
@@ -13,7 +13,7 @@ type UpdateParams = z.infer<typeof updatePolicyV2.parameters>
  * parsed first.
  *
  * @throws NOT_FOUND when parameters.policyId names no policy of the organization
- * @throws INVALID_ARGUMENT when parameters.policyCondition, parameters.policyConsensus or parameters.time does not parse or names an unknown field (shared/policies.ts)
+ * @throws INVALID_ARGUMENT when parameters.policyCondition, parameters.policyConsensus or parameters.time does not parse or names an unknown field (policy/definition.ts)
  */
 async function update(ctx: ActivityContext, p: UpdateParams) {
   checkExpression(p.policyCondition, 'condition', 'parameters.policyCondition')
@@ -38,7 +38,7 @@ async function update(ctx: ActivityContext, p: UpdateParams) {
  * ACTIVITY_TYPE_UPDATE_POLICY.
  *
  * @throws NOT_FOUND when parameters.policyId names no policy of the organization
- * @throws INVALID_ARGUMENT when parameters.policyCondition or parameters.policyConsensus does not parse (shared/policies.ts)
+ * @throws INVALID_ARGUMENT when parameters.policyCondition or parameters.policyConsensus does not parse (policy/definition.ts)
  */
 export const handlerV1: ActivityHandler<Omit<UpdateParams, 'time'>> = (ctx, p) => update(ctx, p)
 
@@ -46,6 +46,6 @@ export const handlerV1: ActivityHandler<Omit<UpdateParams, 'time'>> = (ctx, p) =
  * ACTIVITY_TYPE_UPDATE_POLICY_V2.
  *
  * @throws NOT_FOUND when parameters.policyId names no policy of the organization
- * @throws INVALID_ARGUMENT when parameters.policyCondition, parameters.policyConsensus or parameters.time does not parse (shared/policies.ts)
+ * @throws INVALID_ARGUMENT when parameters.policyCondition, parameters.policyConsensus or parameters.time does not parse (policy/definition.ts)
  */
 export const handlerV2: ActivityHandler<UpdateParams> = (ctx, p) => update(ctx, p)

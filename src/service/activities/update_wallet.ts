@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { updateWallet } from '../../api/operations/update_wallet.js'
 import { renameWallet } from '../store/wallets.js'
-import { requireWallet } from './shared/walletLookup.js'
+import { requireWallet } from '../signing/walletLookup.js'
 import type { ActivityHandler } from './types.js'
 
 /**

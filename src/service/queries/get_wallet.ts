@@ -1,4 +1,4 @@
-import { requireWallet } from '../activities/shared/walletLookup.js'
+import { requireWallet } from '../signing/walletLookup.js'
 import type { QueryHandler } from './types.js'
 import { walletToWire } from '../store/wallets.js'
 

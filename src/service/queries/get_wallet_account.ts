@@ -1,6 +1,6 @@
 import { fieldError, invalidField } from '../../api/errors.js'
 import { formatPath, parsePath } from '../../chains/path.js'
-import { requireWallet } from '../activities/shared/walletLookup.js'
+import { requireWallet } from '../signing/walletLookup.js'
 import { type WalletAccountRow, findAccountByAddress, findAccountByPath, walletAccountToWire } from '../store/wallets.js'
 import type { QueryHandler } from './types.js'
 

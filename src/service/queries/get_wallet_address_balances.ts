@@ -1,5 +1,5 @@
 import { fieldError } from '../../api/errors.js'
-import { requireAccount } from '../activities/shared/walletLookup.js'
+import { requireAccount } from '../signing/walletLookup.js'
 import { balancesOf, requireNetwork } from '../chains/assets.js'
 import type { QueryHandler } from './types.js'
 

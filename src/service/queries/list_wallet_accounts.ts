@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { listWalletAccounts as listWalletAccountsQuery } from '../../api/operations/list_wallet_accounts.js'
-import { requireWallet } from '../activities/shared/walletLookup.js'
+import { requireWallet } from '../signing/walletLookup.js'
 import type { QueryHandler } from './types.js'
 import { type WalletRow, getWallet, listWalletAccounts, walletAccountToWire } from '../store/wallets.js'
 

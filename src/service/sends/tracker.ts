@@ -9,13 +9,12 @@
  * backoff; a restart resumes from the stored state, rebroadcasting the same signed bytes.
  */
 import { SigilError } from '../../api/errors.js'
-import { openAccountKey } from '../activities/shared/walletLookup.js'
 import type { Runtime } from '../runtime.js'
 import type { Sql } from '../store/sql.js'
 import { claimDueSend, markFailed, markIncluded, markSigned, retryAt, type SendRow } from '../store/sends.js'
 import { abisDeclaringError } from '../store/smartContractInterfaces.js'
-import { getWalletAccountById } from '../store/wallets.js'
 import { addressKey } from '../../chains/contractInterfaces.js'
+import { accountSigner, openSignerKey } from '../signing/signer.js'
 import { withSendStatus } from '../webhooks/events.js'
 import { advanceEvmSend, buildEvmSend } from './evm.js'
 import type { CustomErrorAbis } from './revert.js'
@@ -117,9 +116,9 @@ function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
         let built: Awaited<ReturnType<typeof buildEvmSend | typeof buildSolanaSend>>
         try {
           for (const id of ids) {
-            const account = await getWalletAccountById(rt.db, send.organization_id, id)
-            if (!account) return record((sql) => markFailed(sql, send.id, { message: 'a signing account no longer exists' }, now()))
-            keys.set(account.address, openAccountKey(rt, account))
+            const signer = await accountSigner(rt.db, send.organization_id, id)
+            if (!signer) return record((sql) => markFailed(sql, send.id, { message: 'a signing account no longer exists' }, now()))
+            keys.set(signer.account.address, openSignerKey(rt, signer))
           }
           built =
             send.family === 'evm'

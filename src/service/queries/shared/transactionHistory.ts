@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { fieldError } from '../../../api/errors.js'
 import type { PaginationOptions } from '../../../api/common.js'
-import { requireAccount } from '../../activities/shared/walletLookup.js'
+import { requireAccount } from '../../signing/walletLookup.js'
 import { requireNetwork } from '../../chains/assets.js'
 import { ethHistoryItem, inclusionOf, pageInfoOf, solHistoryItem } from '../../sends/history.js'
 import { listSendHistory } from '../../store/sends.js'

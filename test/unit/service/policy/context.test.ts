@@ -1,10 +1,10 @@
 /**
  * Building the resource namespaces costs only what the organization's policies read
- * (src/service/activities/shared/policyContext.ts): the keywords of the parsed policies decide
+ * (src/service/policy/context.ts): the keywords of the parsed policies decide
  * whether wallets, ABIs and the transaction are looked up at all.
  */
 import { describe, expect, it } from 'vitest'
-import { keywordsRead, resourceContexts } from '../../../../src/service/activities/shared/policyContext'
+import { keywordsRead, resourceContexts } from '../../../../src/service/policy/context'
 import { type ParsedPolicy, parsePolicy } from '../../../../src/service/policy/index'
 import type { Sql } from '../../../../src/service/store/sql'
 

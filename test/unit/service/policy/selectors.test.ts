@@ -1,11 +1,11 @@
 /**
- * create_policy V1 / V2 selectors as a condition (activities/shared/policySelectors.ts): one clause
+ * create_policy V1 / V2 selectors as a condition (src/service/policy/selectors.ts): one clause
  * per operator, literals typed from the target's text, every clause parsed and evaluated by the
  * policy language as the table in that module says.
  */
 import { describe, expect, it } from 'vitest'
 import { POLICY_OPERATORS } from '../../../../src/api/enumLists.js'
-import { type Selector, selectorClause, selectorsToCondition } from '../../../../src/service/activities/shared/policySelectors.js'
+import { type Selector, selectorClause, selectorsToCondition } from '../../../../src/service/policy/selectors.js'
 import { evaluate, parseExpression, type PolicyContext } from '../../../../src/service/policy/index.js'
 
 const CONTEXT: PolicyContext = {

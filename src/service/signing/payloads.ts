@@ -1,12 +1,12 @@
-import type { HashFunction, PayloadEncoding } from '../../../api/enums.js'
-import { type RawSignature, signRawPayload } from '../../../chains/sign/raw.js'
-import type { ActivityContext } from '../types.js'
-import { namingFields } from './fieldNames.js'
+import type { HashFunction, PayloadEncoding } from '../../api/enums.js'
+import { type RawSignature, signRawPayload } from '../../chains/sign/raw.js'
+import type { ActivityContext } from '../activities/types.js'
+import { namingFields } from '../activities/shared/fieldNames.js'
 import { openSignerKey, requireSigner } from './signer.js'
 
 /**
  * Signs each payload with the organization's account or private key `signWith` (wire-formats B4
- * sign_raw_payload; shared/signer.ts): the key is opened for this request and wiped afterwards. Errors name
+ * sign_raw_payload; signer.ts): the key is opened for this request and wiped afterwards. Errors name
  * `parameters.signWith`, the payload's own field, `parameters.encoding` or `parameters.hashFunction`.
  */
 export async function signPayloadsWith(

@@ -1,9 +1,9 @@
-import { type SigilError, fieldError } from '../../../api/errors.js'
-import type { Curve } from '../../../chains/types.js'
-import { utf8Decode } from '../../../crypto/encoding.js'
-import type { Runtime } from '../../runtime.js'
-import type { Sql } from '../../store/sql.js'
-import { type WalletAccountRow, type WalletRow, findAccountByAddress, getWallet, sealPurpose } from '../../store/wallets.js'
+import { type SigilError, fieldError } from '../../api/errors.js'
+import type { Curve } from '../../chains/types.js'
+import { utf8Decode } from '../../crypto/encoding.js'
+import type { Runtime } from '../runtime.js'
+import type { Sql } from '../store/sql.js'
+import { type WalletAccountRow, type WalletRow, findAccountByAddress, getWallet, sealPurpose } from '../store/wallets.js'
 
 function notFound(field: string, description: string): SigilError {
   return fieldError('NOT_FOUND', field, description)

@@ -3,12 +3,12 @@
  * account by address, or a private key by id or by one of its addresses. Disabled private keys sign
  * nothing. The key bytes are opened only by `open()`, and the caller wipes them.
  */
-import { fieldError } from '../../../api/errors.js'
-import type { Curve } from '../../../chains/types.js'
-import type { Runtime } from '../../runtime.js'
-import { findPrivateKeyByAddress, getPrivateKey, type PrivateKeyWithAddresses, privateKeyPurpose } from '../../store/privateKeys.js'
-import type { Sql } from '../../store/sql.js'
-import { findAccountByAddress, type WalletAccountRow } from '../../store/wallets.js'
+import { fieldError } from '../../api/errors.js'
+import type { Curve } from '../../chains/types.js'
+import type { Runtime } from '../runtime.js'
+import { findPrivateKeyByAddress, getPrivateKey, type PrivateKeyWithAddresses, privateKeyPurpose } from '../store/privateKeys.js'
+import type { Sql } from '../store/sql.js'
+import { findAccountByAddress, getWalletAccountById, type WalletAccountRow } from '../store/wallets.js'
 import { openAccountKey } from './walletLookup.js'
 
 export type Signer =
@@ -26,6 +26,19 @@ export async function requireSigner(sql: Sql, orgId: string, signWith: string, f
   if (!key) throw fieldError('NOT_FOUND', field, 'no wallet account or private key with this address or id in the organization')
   if (key.disabled) throw fieldError('FAILED_PRECONDITION', field, `private key ${key.id} is disabled and signs nothing`)
   return { kind: 'privateKey', curve: key.curve as Curve, publicKey: key.public_key, privateKey: key }
+}
+
+/**
+ * The organization's wallet account `accountId` as a signer, or undefined when it no longer exists:
+ * the send tracker signs with the accounts a committed send recorded.
+ */
+export async function accountSigner(
+  sql: Sql,
+  orgId: string,
+  accountId: string,
+): Promise<Extract<Signer, { kind: 'walletAccount' }> | undefined> {
+  const account = await getWalletAccountById(sql, orgId, accountId)
+  return account && { kind: 'walletAccount', curve: account.curve as Curve, publicKey: account.public_key, account }
 }
 
 /** The signer's private key, opened for this request only: the caller wipes it. */

@@ -29,10 +29,10 @@
  * it (a call no uploaded interface declares has no `contract_call_args`). Nothing here throws but
  * the database.
  */
-import { type EthTxFacts, ethTxFromSendCall, ethTxFromSerialized, readContractCall } from '../../../chains/policy/ethTx.js'
-import { readEip712 } from '../../../chains/policy/eip712.js'
-import { type SolanaTxFacts, solanaTxFromHex, withParsedInstructions } from '../../../chains/policy/solanaTx.js'
-import type { AbiItem } from '../../../chains/contractInterfaces.js'
+import { type EthTxFacts, ethTxFromSendCall, ethTxFromSerialized, readContractCall } from '../../chains/policy/ethTx.js'
+import { readEip712 } from '../../chains/policy/eip712.js'
+import { type SolanaTxFacts, solanaTxFromHex, withParsedInstructions } from '../../chains/policy/solanaTx.js'
+import type { AbiItem } from '../../chains/contractInterfaces.js'
 import {
   type Expr,
   type ParsedPolicy,
@@ -43,12 +43,12 @@ import {
   type PolicySolanaTx,
   type PolicyWallet,
   Unreadable,
-} from '../../policy/index.js'
-import { ethereumAbisFor, solanaIdlsFor } from '../../store/smartContractInterfaces.js'
-import type { Sql } from '../../store/sql.js'
-import { credentialOfVote } from '../../store/users.js'
-import { findPrivateKeyByAddress, getPrivateKey, type PrivateKeyWithAddresses } from '../../store/privateKeys.js'
-import { type WalletAccountRow, type WalletRow, findAccountByAddress, getWallet, getWalletAccountById } from '../../store/wallets.js'
+} from './index.js'
+import { ethereumAbisFor, solanaIdlsFor } from '../store/smartContractInterfaces.js'
+import type { Sql } from '../store/sql.js'
+import { credentialOfVote } from '../store/users.js'
+import { findPrivateKeyByAddress, getPrivateKey, type PrivateKeyWithAddresses } from '../store/privateKeys.js'
+import { type WalletAccountRow, type WalletRow, findAccountByAddress, getWallet, getWalletAccountById } from '../store/wallets.js'
 
 /** The keywords each parsed policy names, by policy (a cache: parsed policies are immutable). */
 const namedByPolicy = new WeakMap<ParsedPolicy, ReadonlySet<string>>()

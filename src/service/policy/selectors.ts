@@ -17,10 +17,10 @@
  *
  * With V1 (one `target`), IN / NOT_IN / CONTAINS_ONE / CONTAINS_ALL take it as a list of one.
  */
-import type { PolicyOperator } from '../../../api/enums.js'
-import { fieldError } from '../../../api/errors.js'
-import { type PolicyField, tryParseExpression } from '../../policy/index.js'
-import { checkExpression } from './policies.js'
+import type { PolicyOperator } from '../../api/enums.js'
+import { fieldError } from '../../api/errors.js'
+import { type PolicyField, tryParseExpression } from './index.js'
+import { checkExpression } from './definition.js'
 
 /** One selector, V1 (`target`) or V2 (`targets`). */
 export type Selector = { subject: string; operator: PolicyOperator; target?: string; targets?: string[] }

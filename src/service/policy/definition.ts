@@ -3,12 +3,12 @@
  * naming the field and position, and the organization's policy limit.
  */
 import type { z } from 'zod'
-import { fieldError, SigilError } from '../../../api/errors.js'
-import { MAX_POLICIES } from '../../../api/limits.js'
-import type { CreatePolicyIntentV3 } from '../../../api/operations/create_policy.js'
-import { type ExpressionKind, type PolicyField, tryParseExpression } from '../../policy/index.js'
-import { countPoliciesLocked, type PolicyFields } from '../../store/policies.js'
-import type { Sql } from '../../store/sql.js'
+import { fieldError, SigilError } from '../../api/errors.js'
+import { MAX_POLICIES } from '../../api/limits.js'
+import type { CreatePolicyIntentV3 } from '../../api/operations/create_policy.js'
+import { type ExpressionKind, type PolicyField, tryParseExpression } from './index.js'
+import { countPoliciesLocked, type PolicyFields } from '../store/policies.js'
+import type { Sql } from '../store/sql.js'
 
 /**
  * Parses one expression of a policy; `field` is its wire name (`parameters.condition`,

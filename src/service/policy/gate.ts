@@ -8,7 +8,7 @@
  * list) and, in Sigil, managing policies themselves: those keep waiting for the root quorum, as
  * every activity of such a user did before policies existed.
  */
-import { SigilError } from '../../../api/errors.js'
+import { SigilError } from '../../api/errors.js'
 import {
   activityKind,
   activityResourceAction,
@@ -20,7 +20,7 @@ import {
   type PolicyUser,
   parsePolicy,
   ROOT_QUORUM_ACTIVITY_TYPES,
-} from '../../policy/index.js'
+} from './index.js'
 import {
   insertPolicySet,
   listPoliciesVersioned,
@@ -29,10 +29,10 @@ import {
   policiesVersion,
   setVoteEvaluation,
   type VoteEvaluation,
-} from '../../store/policies.js'
-import type { Sql } from '../../store/sql.js'
-import { getUser } from '../../store/users.js'
-import { credentialsOf, keywordsRead, type PolicyVote, resourceContexts } from './policyContext.js'
+} from '../store/policies.js'
+import type { Sql } from '../store/sql.js'
+import { getUser } from '../store/users.js'
+import { credentialsOf, keywordsRead, type PolicyVote, resourceContexts } from './context.js'
 
 /** Types policies never govern: only the root quorum runs them. */
 const ROOT_ONLY_TYPES: ReadonlySet<string> = new Set([
