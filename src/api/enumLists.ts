@@ -204,7 +204,12 @@ export const BITCOIN_ADDRESS_FORMATS: readonly BitcoinAddressFormat[] = /* @__PU
 export const TON_WALLET_VERSIONS = ['V3R2', 'V4R2', 'V5R1'] as const
 export type TonWalletVersion = (typeof TON_WALLET_VERSIONS)[number]
 
-/** The 36 address formats (service-interface.md "Wallet account parameter"; address-formats.md). */
+/**
+ * The 36 address formats (service-interface.md "Wallet account parameter"; address-formats.md).
+ * Each has one descriptor (curves, address, default path, label) in its family file under
+ * src/chains/formats, checked against this list by the compiler: a new format is a name here and
+ * an entry there.
+ */
 export const ADDRESS_FORMATS = [
   'ADDRESS_FORMAT_UNCOMPRESSED',
   'ADDRESS_FORMAT_COMPRESSED',
