@@ -1,17 +1,12 @@
 /**
  * create_smart_contract_interface (hosted OpenAPI v1CreateSmartContractInterfaceIntent): stores an
- * Ethereum ABI or a Solana (Anchor) IDL for a contract address of the organization. The JSON text
- * is checked for its type (src/chains/contractInterfaces.ts) and kept as given.
+ * Ethereum ABI or a Solana (Anchor) IDL for a contract address of the organization, kept as given.
+ * This schema checks the request's shape and sizes; the service checks the JSON text and the address
+ * against `type` with the chains' parsers, at the same step (src/service/activities/create_smart_contract_interface.ts).
  */
 import { z } from 'zod'
-import { isEvmAddress, isSolanaAddress, parseEthereumAbi, parseSolanaIdl } from '../../chains/contractInterfaces.js'
 import { SmartContractInterfaceType } from '../enums.js'
-import {
-  MAX_SMART_CONTRACT_INTERFACE_BYTES,
-  MAX_SMART_CONTRACT_INTERFACE_DEPTH,
-  MAX_SMART_CONTRACT_INTERFACE_LABEL,
-  MAX_SMART_CONTRACT_INTERFACE_NOTES,
-} from '../limits.js'
+import { MAX_SMART_CONTRACT_INTERFACE_BYTES, MAX_SMART_CONTRACT_INTERFACE_LABEL, MAX_SMART_CONTRACT_INTERFACE_NOTES } from '../limits.js'
 import { defineSubmit } from '../operation.js'
 
 /** UTF-8 length of `s`, counted without encoding it. */
@@ -29,46 +24,28 @@ export function utf8Length(s: string): number {
   return n
 }
 
-/** Parameters: the interface is checked against its `type`, and so is the address. */
-export const CreateSmartContractInterfaceParams = z
-  .object({
-    /** The contract address (Ethereum, any letter case) or program id (Solana, base58). */
-    smartContractAddress: z.string().min(1, { error: 'required' }).max(128, { error: 'at most 128 characters' }),
-    /** The ABI (Ethereum) or IDL (Solana) as a JSON string, at most 400 KiB of UTF-8. */
-    smartContractInterface: z
-      .string()
-      .min(1, { error: 'required' })
-      .refine((s) => utf8Length(s) <= MAX_SMART_CONTRACT_INTERFACE_BYTES, {
-        error: `at most ${MAX_SMART_CONTRACT_INTERFACE_BYTES} bytes (400 KiB) of UTF-8`,
-        abort: true,
-      }),
-    type: SmartContractInterfaceType,
-    label: z
-      .string()
-      .min(1, { error: 'required' })
-      .max(MAX_SMART_CONTRACT_INTERFACE_LABEL, { error: `at most ${MAX_SMART_CONTRACT_INTERFACE_LABEL} characters` }),
-    notes: z
-      .string()
-      .max(MAX_SMART_CONTRACT_INTERFACE_NOTES, { error: `at most ${MAX_SMART_CONTRACT_INTERFACE_NOTES} characters` })
-      .optional(),
-  })
-  .superRefine((p, ctx) => {
-    const ethereum = p.type === 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM'
-    const checked = ethereum
-      ? parseEthereumAbi(p.smartContractInterface, MAX_SMART_CONTRACT_INTERFACE_DEPTH)
-      : parseSolanaIdl(p.smartContractInterface, MAX_SMART_CONTRACT_INTERFACE_DEPTH)
-    if (!checked.ok) {
-      const what = ethereum ? 'not an Ethereum ABI' : 'not a Solana IDL'
-      ctx.addIssue({ code: 'custom', path: ['smartContractInterface'], message: `${what}: ${checked.problem}` })
-    }
-    if (ethereum ? !isEvmAddress(p.smartContractAddress) : !isSolanaAddress(p.smartContractAddress)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['smartContractAddress'],
-        message: ethereum ? 'expected a 0x-prefixed 20-byte hex address' : 'expected a base58 Solana address (32 bytes)',
-      })
-    }
-  })
+/** Parameters: the address, the interface's JSON text (bounded in UTF-8 bytes), its type, label and notes. */
+export const CreateSmartContractInterfaceParams = z.object({
+  /** The contract address (Ethereum, any letter case) or program id (Solana, base58). */
+  smartContractAddress: z.string().min(1, { error: 'required' }).max(128, { error: 'at most 128 characters' }),
+  /** The ABI (Ethereum) or IDL (Solana) as a JSON string, at most 400 KiB of UTF-8. */
+  smartContractInterface: z
+    .string()
+    .min(1, { error: 'required' })
+    .refine((s) => utf8Length(s) <= MAX_SMART_CONTRACT_INTERFACE_BYTES, {
+      error: `at most ${MAX_SMART_CONTRACT_INTERFACE_BYTES} bytes (400 KiB) of UTF-8`,
+      abort: true,
+    }),
+  type: SmartContractInterfaceType,
+  label: z
+    .string()
+    .min(1, { error: 'required' })
+    .max(MAX_SMART_CONTRACT_INTERFACE_LABEL, { error: `at most ${MAX_SMART_CONTRACT_INTERFACE_LABEL} characters` }),
+  notes: z
+    .string()
+    .max(MAX_SMART_CONTRACT_INTERFACE_NOTES, { error: `at most ${MAX_SMART_CONTRACT_INTERFACE_NOTES} characters` })
+    .optional(),
+})
 
 /** Stores an ABI or IDL: ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE. */
 export const createSmartContractInterface = defineSubmit({

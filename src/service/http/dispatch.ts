@@ -14,6 +14,7 @@ import type { QueryDefinition, SubmitDefinition } from '../../api/operation.js'
 import { QUERY_OPERATIONS, SUBMIT_OPERATIONS } from '../../api/registry.js'
 import { fieldPath, parseOrThrow, toFieldViolations } from '../../api/validation.js'
 import { activityDetail, type Engine } from '../activities/engine.js'
+import { CheckedSmartContractInterfaceParams } from '../activities/create_smart_contract_interface.js'
 import { authenticate, stampSignatureCheck } from '../auth/authenticate.js'
 import { requireCustody } from '../auth/custody.js'
 import { callQuery, type QueryHandlerTable, type QueryName } from '../queries/types.js'
@@ -134,9 +135,18 @@ export function readSubmit(path: string, raw: Uint8Array): SubmitRequest {
   return { definition, envelope: parseOrThrow(Envelope, json, ''), json }
 }
 
-/** The operation's parameters, parsed by its schema (unknown keys stripped). */
+/**
+ * Parameters the service checks beyond their wire schema, with code the wire vocabulary (src/api)
+ * does not import: an ABI or IDL and its address, by the chains' parsers. Same step, same refusal.
+ */
+const SERVICE_PARAMETERS: Partial<Record<string, z.ZodType>> = {
+  ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE: CheckedSmartContractInterfaceParams,
+}
+
+/** The operation's parameters, parsed by its schema (unknown keys stripped) and the service's checks of them. */
 export function readParameters(definition: SubmitDefinition, envelope: SubmitRequest['envelope']): Record<string, unknown> {
-  return parseOrThrow(definition.parameters, envelope.parameters, 'parameters') as Record<string, unknown>
+  const schema = SERVICE_PARAMETERS[definition.type] ?? definition.parameters
+  return parseOrThrow(schema, envelope.parameters, 'parameters') as Record<string, unknown>
 }
 
 /** A query body read: the definition, the organization it names and the parsed JSON. */

@@ -1,6 +1,7 @@
 /**
- * create_smart_contract_interface's parameters: the ABI / IDL checked against `type`, the size
- * limit, the address per type, label and notes; and the custom-error selectors an ABI declares.
+ * create_smart_contract_interface's parameters as the service reads them (the wire schema, then the
+ * service's checks with the chains' parsers): the ABI / IDL checked against `type`, the size limit,
+ * the address per type, label and notes; and the custom-error selectors an ABI declares.
  */
 import { readFileSync } from 'node:fs'
 import { type Abi, encodeErrorResult, toFunctionSelector } from 'viem'
@@ -11,12 +12,13 @@ import {
   MAX_SMART_CONTRACT_INTERFACE_LABEL,
   MAX_SMART_CONTRACT_INTERFACE_NOTES,
 } from '../../../src/api/limits.js'
-import { createSmartContractInterface, utf8Length } from '../../../src/api/operations/create_smart_contract_interface.js'
+import { utf8Length } from '../../../src/api/operations/create_smart_contract_interface.js'
 import { deleteSmartContractInterface } from '../../../src/api/operations/delete_smart_contract_interface.js'
 import { parseOrThrow } from '../../../src/api/validation.js'
 import { type AbiItem, addressKey, isSolanaAddress, parseEthereumAbi, parseSolanaIdl } from '../../../src/chains/contractInterfaces.js'
+import { CheckedSmartContractInterfaceParams } from '../../../src/service/activities/create_smart_contract_interface.js'
 import { revertEntry } from '../../../src/service/sends/revert.js'
-import { failure } from './fixtures.js'
+import { failure } from '../api/fixtures.js'
 
 const DENIER = JSON.parse(readFileSync(new URL('../../fixtures/contracts/Denier.json', import.meta.url), 'utf8')) as { abi: unknown[] }
 const ABI = JSON.stringify(DENIER.abi)
@@ -70,10 +72,10 @@ const solana = (over: Record<string, unknown> = {}) => ({
   ...over,
 })
 
-const parse = (p: unknown) => parseOrThrow(createSmartContractInterface.parameters, p, 'parameters')
+const parse = (p: unknown) => parseOrThrow(CheckedSmartContractInterfaceParams, p, 'parameters')
 /** The field the refusal names and its description. */
 function refusal(p: unknown): { field: string | undefined; description: string | undefined } {
-  const err = failure(createSmartContractInterface.parameters, p)
+  const err = failure(CheckedSmartContractInterfaceParams, p)
   expect(err.code).toBe('INVALID_ARGUMENT')
   expect(err.httpStatus).toBe(400)
   return { field: err.fieldViolations[0]?.field, description: err.fieldViolations[0]?.description }
