@@ -102,7 +102,7 @@ export const HOSTED_SERVICE = {
 
 /**
  * Identity key of the development service that `npm start` runs (its private key is the
- * well-known development key in src/devchain/devIdentity.ts, like a dev chain's funded
+ * well-known development key in src/service/devIdentity.ts, like a dev chain's funded
  * accounts: never for real use). Development builds of the extension pin it by default.
  */
 export const DEV_SERVICE_IDENTITY_KEY =

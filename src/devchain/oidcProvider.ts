@@ -10,10 +10,11 @@
  * - `POST /dev/oidc/token` — code + `code_verifier` → `{id_token, access_token, …}`
  *
  * Its one client is {@link DEV_OIDC_CLIENT_ID} (public, no secret); the ID token's `sub` is derived
- * from the email, so the same email is the same identity. The service trusts this issuer by itself.
+ * from the email, so the same email is the same identity. The composition root (src/server/start.ts)
+ * serves it in development and adds it to the issuers the service trusts.
  */
 import { sha256 } from '@noble/hashes/sha2.js'
-import type { ServiceApp } from '../service/http/app.js'
+import type { DevCrossOrigin, ServiceApp } from '../service/http/app.js'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose'
 import { base64UrlEncode, bytesToHex, utf8Encode } from '../crypto/encoding.js'
 import type { TrustedIssuer } from '../service/oidc/issuers.js'
@@ -21,6 +22,14 @@ import type { TrustedIssuer } from '../service/oidc/issuers.js'
 export const DEV_OIDC_PATH = '/dev/oidc'
 /** The dev provider's one registered client (the extension's, and the tests'). */
 export const DEV_OIDC_CLIENT_ID = 'sigil-dev'
+/**
+ * Its routes other origins use: discovery and keys are public documents; the token endpoint answers
+ * the extension (its "Continue with …" exchanges the code from its background).
+ */
+export const DEV_OIDC_CROSS_ORIGIN: DevCrossOrigin = {
+  anyOrigin: [`${DEV_OIDC_PATH}/jwks`, `${DEV_OIDC_PATH}/.well-known/openid-configuration`],
+  extension: [`${DEV_OIDC_PATH}/token`],
+}
 const CODE_TTL_MS = 60_000
 const TOKEN_TTL_S = 600
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{1,63}$/

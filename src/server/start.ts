@@ -3,6 +3,7 @@
  * it. `src/service` knows nothing of these layers; they are wired here, once, for `npm start`,
  * `npm run service` and the tests alike.
  */
+import { createDevIdentityProvider, DEV_OIDC_CROSS_ORIGIN, type DevIdentityProvider } from '../devchain/oidcProvider.js'
 import type { ServiceConfig } from '../service/config.js'
 import type { ServiceApp } from '../service/http/app.js'
 import type { Logger } from '../service/logger.js'
@@ -14,10 +15,18 @@ import { mountFaucet } from './faucet.js'
 import { mountBackup, writeServiceFile } from './backup.js'
 import { mountRelay } from './relay.js'
 
-export type { RunningService } from '../service/server.js'
+/** The service's runtime with what the composition root wires beside it. */
+export type ServerRuntime = Runtime & {
+  /** The development identity provider at /dev/oidc, when served (tests and tools issue ID tokens with it). */
+  devIdp: DevIdentityProvider | undefined
+}
 
-/** Routes beyond the wire interface: sandbox on-ramp, dev mailbox, dev faucet, the relay at `/auth`. */
-function mountLocal(app: ServiceApp, rt: Runtime): void {
+/** The running service, as the composition root started it. */
+export type RunningServer = Omit<RunningService, 'rt'> & { rt: ServerRuntime }
+
+/** Routes beyond the wire interface: dev identity provider, sandbox on-ramp, dev mailbox, dev faucet, the relay at `/auth`. */
+function mountLocal(app: ServiceApp, rt: Runtime, devIdp: DevIdentityProvider | undefined): void {
+  devIdp?.mount(app)
   mountSandboxOnRamp(app, rt)
   if (rt.config.devMailbox) mountMailbox(app, rt)
   if (rt.config.devFaucet) mountFaucet(app, rt)
@@ -26,11 +35,29 @@ function mountLocal(app: ServiceApp, rt: Runtime): void {
 }
 
 /**
- * Starts the service with the relay, dev mailbox and sandbox on-ramp mounted as configured. With the
- * embedded database, `<dataDir>/service.json` names this process while it runs (for `npm run backup`).
+ * Starts the service with the dev identity provider, relay, dev mailbox and sandbox on-ramp mounted as
+ * configured. With the embedded database, `<dataDir>/service.json` names this process while it runs
+ * (for `npm run backup`).
  */
-export async function startServer(config: ServiceConfig, options: { now?: () => number; logger?: Logger } = {}): Promise<RunningService> {
-  const service = await startService(config, { ...options, mount: mountLocal })
+export async function startServer(config: ServiceConfig, options: { now?: () => number; logger?: Logger } = {}): Promise<RunningServer> {
+  let serviceRt: Runtime | undefined
+  // The provider's issuer is the service's public URL, or where it listens (known once it is bound).
+  const devIdp = config.devOidc
+    ? await createDevIdentityProvider({
+        baseUrl: () => config.publicUrl ?? serviceRt?.baseUrl ?? `http://${config.host}:${config.port}`,
+        now: options.now ?? Date.now,
+      })
+    : undefined
+  const started = await startService(config, {
+    ...options,
+    ...(devIdp ? { trustedIssuers: () => [devIdp.trusted()], devCrossOrigin: DEV_OIDC_CROSS_ORIGIN } : {}),
+    mount: (app, rt) => {
+      serviceRt = rt
+      mountLocal(app, rt, devIdp)
+    },
+  })
+  // One runtime object: the service's, with the composition root's fields beside its own.
+  const service: RunningServer = { ...started, rt: Object.assign(started.rt, { devIdp }) }
   if (config.databaseUrl) return service
   const forget = writeServiceFile(config.dataDir, service.url)
   return {

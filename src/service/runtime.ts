@@ -1,7 +1,6 @@
 import type { ServiceConfig } from './config.js'
 import type { ServiceKeys } from './keys.js'
 import type { Logger } from './logger.js'
-import type { DevIdentityProvider } from '../devchain/oidcProvider.js'
 import type { OidcVerifier } from './oidc/verify.js'
 import type { Database } from './store/sql.js'
 import type { SecretBox } from './store/secrets.js'
@@ -25,8 +24,6 @@ export type Runtime = {
   baseUrl: string
   /** Verifies OIDC ID tokens against the trusted issuers. */
   oidc: OidcVerifier
-  /** The development identity provider at /dev/oidc, when served. */
-  devIdp: DevIdentityProvider | undefined
   /** Delivers queued email and SMS once committed; present when SMTP or SMS is configured (else messages stay in the dev mailbox). */
   outbox: Outbox | undefined
   /** Builds, signs, broadcasts and follows sends once their activity committed. */

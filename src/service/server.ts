@@ -7,11 +7,11 @@ import { ACTIVITY_HANDLERS } from './activities/index.js'
 import { bootstrap, type AdminKeyFile } from './bootstrap.js'
 import type { ServiceConfig } from './config.js'
 import { guardedCreateServer } from './http/admission.js'
-import { createApp, type ServiceApp } from './http/app.js'
+import { createApp, type AppExtensions, type DevCrossOrigin, type ServiceApp } from './http/app.js'
 import { QUERY_HANDLERS } from './queries/index.js'
 import { createSendTracker } from './sends/tracker.js'
 import { createOutbox } from './mail/outbox.js'
-import { createDevIdentityProvider } from '../devchain/oidcProvider.js'
+import type { TrustedIssuer } from './oidc/issuers.js'
 import { createOidcVerifier } from './oidc/verify.js'
 import { loadServiceKeys } from './keys.js'
 import { createLogger, describeError, type Logger } from './logger.js'
@@ -36,14 +36,20 @@ export type RunningService = {
   close(): Promise<void>
 }
 
-/**
- * Starts the service: database, migrations, keys, bootstrap, HTTP. `mount` adds routes beside the
- * interface; the composition root (`src/server/`) passes the relay, dev mailbox and sandbox.
- */
-export async function startService(
-  config: ServiceConfig,
-  options: { now?: () => number; logger?: Logger; mount?: (app: ServiceApp, rt: Runtime) => void } = {},
-): Promise<RunningService> {
+/** What the composition root (`src/server/`) adds to the service. */
+export type ServiceOptions = {
+  now?: () => number
+  logger?: Logger
+  /** Adds routes beside the interface: the relay, dev mailbox, sandbox, dev faucet and dev identity provider. */
+  mount?: (app: ServiceApp, rt: Runtime) => void
+  /** Mounted routes under /dev/ that other origins may use (the dev identity provider's). */
+  devCrossOrigin?: DevCrossOrigin
+  /** Issuers trusted beside the configured ones (the dev identity provider in development), read on each use. */
+  trustedIssuers?: () => TrustedIssuer[]
+}
+
+/** Starts the service: database, migrations, keys, bootstrap, HTTP, with what the composition root adds. */
+export async function startService(config: ServiceConfig, options: ServiceOptions = {}): Promise<RunningService> {
   const log = options.logger ?? createLogger(config.logLevel, { svc: 'sigil' })
   // secp256k1 signatures through libsecp256k1 (same bytes as the shared pure-JS code, faster).
   useSecp256k1DigestSigner(libsecp256k1Signer)
@@ -79,10 +85,10 @@ export async function startService(
     const keys = await loadServiceKeys(db, secrets, config.identityKeyHex)
     const now = options.now ?? Date.now
     const admin = await bootstrap(db, config.dataDir, now())
-    let baseUrl = `http://${config.host}:${config.port}`
-    const devIdp = config.devOidc ? await createDevIdentityProvider({ baseUrl: () => config.publicUrl ?? baseUrl, now }) : undefined
+    const baseUrl = `http://${config.host}:${config.port}`
+    const { trustedIssuers } = options
     const oidc = createOidcVerifier({
-      issuers: () => (devIdp ? [...config.oidcIssuers, devIdp.trusted()] : config.oidcIssuers),
+      issuers: () => (trustedIssuers ? [...config.oidcIssuers, ...trustedIssuers()] : config.oidcIssuers),
       now,
       timeoutMs: config.oidcFetchTimeoutMs,
     })
@@ -96,15 +102,18 @@ export async function startService(
       rootOrganizationId: admin.organizationId,
       baseUrl,
       oidc,
-      devIdp,
       outbox: config.smtpUrl || config.smsWebhookUrl ? createOutbox() : undefined,
       sendTracker: createSendTracker(),
       webhooks: { signer: await loadWebhookSigner(db, secrets), targets: createWebhookTargets(), dispatcher: createWebhookDispatcher() },
     }
 
     const engine = createEngine(rt, ACTIVITY_HANDLERS)
-    const { mount } = options
-    const app = createApp(rt, { engine, queries: QUERY_HANDLERS }, mount ? { mount: (a) => mount(a, rt) } : {})
+    const { mount, devCrossOrigin } = options
+    const extensions: AppExtensions = {
+      ...(mount ? { mount: (a: ServiceApp) => mount(a, rt) } : {}),
+      ...(devCrossOrigin ? { devCrossOrigin } : {}),
+    }
+    const app = createApp(rt, { engine, queries: QUERY_HANDLERS }, extensions)
 
     const server: ServerType = await new Promise((resolve) => {
       // Limits on what unauthenticated clients may hold: connections per address, buffered bodies, time.
@@ -116,7 +125,6 @@ export async function startService(
     const port = (server.address() as AddressInfo).port
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
     rt.baseUrl = url
-    baseUrl = url
     // The after-commit workers; each first picks up what an earlier run left in the database.
     rt.outbox?.start(rt)
     rt.sendTracker.start(rt)

@@ -10,7 +10,7 @@ import { DEV_SERVICE_IDENTITY_KEY, RELAY_IDENTITY_PATH, SERVICE_IDENTITY_PATH } 
 import { verifyVerificationToken } from '../../src/crypto/jwt'
 import { verifyServiceIdentity } from '../../src/crypto/serviceIdentity'
 import { verifyTargetBundle } from '../../src/crypto/signedBundle'
-import { DEV_SERVICE_IDENTITY_PRIVATE_KEY } from '../../src/devchain/devIdentity'
+import { DEV_SERVICE_IDENTITY_PRIVATE_KEY } from '../../src/service/devIdentity'
 import { resolveConfig } from '../../src/service/config'
 import { startTestService, type TestService } from './helpers/service'
 

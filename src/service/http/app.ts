@@ -7,7 +7,6 @@ import { readBody, limitBody } from './body.js'
 import { cors, sameOriginOnly } from './cors.js'
 import { identityDocument } from './identity.js'
 import { SERVICE_IDENTITY_PATH } from '../../api/serviceIdentity.js'
-import { DEV_OIDC_PATH } from '../../devchain/oidcProvider.js'
 import { handleQuery, handleSubmit } from './dispatch.js'
 import type { Dispatcher } from './dispatch.js'
 import { asSigilError, errorResponse } from './errors.js'
@@ -22,8 +21,21 @@ export type AppEnv = { Variables: { reqId: string } }
 export type ServiceApp = Hono<AppEnv>
 
 export type AppExtensions = {
-  /** Extra routes (dev mailbox, relay, sandbox on-ramp) mounted by later modules. */
+  /** Extra routes (dev mailbox, relay, sandbox on-ramp, dev identity provider) mounted by later modules. */
   mount?: (app: ServiceApp) => void
+  /** Routes under /dev/ that mounted modules serve to other origins (the dev identity provider's). */
+  devCrossOrigin?: DevCrossOrigin
+}
+
+/**
+ * Development routes other origins may use; the rest of /dev/ answers only the service's own pages.
+ * Each path is matched exactly.
+ */
+export type DevCrossOrigin = {
+  /** Public documents any origin may read (GET). */
+  anyOrigin: readonly string[]
+  /** Endpoints the wallet extension may post a form or JSON to. */
+  extension: readonly string[]
 }
 
 /** The service's HTTP surface: submit and query endpoints, health, CORS, limits, errors. */
@@ -62,18 +74,17 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
     '/dev/faucet',
     cors({ allowed: (origin) => extensionFaucet(origin, '/dev/faucet'), methods: 'POST, OPTIONS', expose: 'X-Request-Id' }),
   )
-  // The dev identity provider's discovery and keys are public documents; its token endpoint answers
-  // the extension (its "Continue with …" exchanges the code from its background).
+  // Development routes served to other origins (the dev identity provider's discovery and keys are
+  // public documents; its token endpoint answers the extension, whose "Continue with …" exchanges the
+  // code from its background).
   const extension = (origin: string) => /^(chrome|moz)-extension:\/\//.test(origin) && originAllowed(origin, rt.config.allowedOrigins)
-  const devOidcPublic = new Set([`${DEV_OIDC_PATH}/jwks`, `${DEV_OIDC_PATH}/.well-known/openid-configuration`])
+  const devPublic = new Set(ext.devCrossOrigin?.anyOrigin)
+  const devExtension = new Set(ext.devCrossOrigin?.extension)
   const extensionDev = (origin: string, path: string) =>
-    devOidcPublic.has(path) || ((path === '/dev/faucet' || path === `${DEV_OIDC_PATH}/token`) && extension(origin))
-  if (rt.devIdp) {
-    for (const path of devOidcPublic) app.use(path, cors({ allowed: () => true, methods: 'GET, OPTIONS' }))
-    app.use(`${DEV_OIDC_PATH}/token`, cors({ allowed: extension, methods: 'POST, OPTIONS', headers: 'Content-Type' }))
-  }
+    devPublic.has(path) || ((path === '/dev/faucet' || devExtension.has(path)) && extension(origin))
+  for (const path of devPublic) app.use(path, cors({ allowed: () => true, methods: 'GET, OPTIONS' }))
+  for (const path of devExtension) app.use(path, cors({ allowed: extension, methods: 'POST, OPTIONS', headers: 'Content-Type' }))
   app.use('/dev/*', sameOriginOnly({ alsoAllow: extensionDev }))
-  rt.devIdp?.mount(app)
 
   app.get('/healthz', (c) =>
     c.json({

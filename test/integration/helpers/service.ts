@@ -6,11 +6,11 @@ import { TurnkeyClient } from '@turnkey/http'
 import pg from 'pg'
 import { createApiKeyStamper } from '../../../src/crypto/stamp.js'
 import { resolveConfig, type ServiceConfig } from '../../../src/service/config.js'
-import { startServer as startService, type RunningService } from '../../../src/server/start.js'
+import { startServer as startService, type RunningServer } from '../../../src/server/start.js'
 import type { Logger } from '../../../src/service/logger.js'
 import type { Stamper } from '../../../src/api/stamper.js'
 
-export type TestService = RunningService & {
+export type TestService = RunningServer & {
   dataDir: string
   databaseUrl: string | undefined
   adminStamper: Stamper & { publicKeyHex: string }
