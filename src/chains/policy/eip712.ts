@@ -45,7 +45,7 @@ export function eip712Facts(parsed: ParsedTypedData): Eip712Facts {
 
 /**
  * `eth.eip_712` of typed-data JSON, or why it cannot be read (then the signer refuses it too: a
- * policy reading the namespace fails closed, policyContext.ts).
+ * policy reading the namespace fails closed, service/policy/context.ts).
  */
 export function readEip712(payload: string): { ok: true; facts: Eip712Facts } | { ok: false; problem: string } {
   const r = readTypedData(payload)

@@ -176,7 +176,7 @@ function dynamic(v: unknown): PolicyDynamic | undefined {
  * The decision for an activity of `orgId` approved so far by `approverIds` (the submitter first,
  * then each approving voter); `votes` give the public keys that stamped those approvals, for
  * `credentials`. The resource namespaces (`eth.tx`, `eth.eip_712`, `solana.tx`, `wallet(s)`,
- * `wallet_account`, `private_key`) are read from the intent once per call (policyContext.ts).
+ * `wallet_account`, `private_key`) are read from the intent once per call (context.ts).
  */
 export async function evaluateActivity(
   sql: Sql,

@@ -1,6 +1,6 @@
 /**
  * Policies in the popup's background: a denial by policy reads "Denied by policy
- * 'name'" (from the service's own message, policyGate.ts `policyDenied`), an activity waiting for
+ * 'name'" (from the service's own message, service/policy/gate.ts `policyDenied`), an activity waiting for
  * approvals says who must approve, and one whose waiting policy names the logged-in user is theirs
  * to vote on.
  */
