@@ -52,7 +52,8 @@ export async function openTransaction<T>(
   try {
     out = await begin((sql) =>
       fn({
-        query: (text, params) => sql.query(text, params),
+        // Never on a connection the driver has let go (it may be running another transaction by now).
+        query: (text, params) => (open ? sql.query(text, params) : Promise.reject(new Error('transaction is closed'))),
         afterCommit: (hook) => register(onCommit, hook),
         afterRollback: (hook) => register(onRollback, hook),
         async savepoint(name) {
