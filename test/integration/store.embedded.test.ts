@@ -7,12 +7,12 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { copyDatabase } from '../../src/service/store/copy.js'
 import { clusterDir, migratedPgliteDir, passwordPath, pgliteDir } from '../../src/service/store/dataDir.js'
-import { startEmbeddedPostgres } from '../../src/service/store/embeddedPostgres.js'
+import { embeddedBinaries, startEmbeddedPostgres } from '../../src/service/store/embeddedPostgres.js'
 import { migrate } from '../../src/service/store/migrate.js'
 import { openPglite } from '../../src/service/store/pglite.js'
 import { openPostgres } from '../../src/service/store/postgres.js'
@@ -36,6 +36,25 @@ const alive = (pid: number) => {
   } catch {
     return false
   }
+}
+
+/** True when every directory above `path` lets others enter it (mode o+x), up to the root. */
+function othersCanEnterAbove(path: string): boolean {
+  for (let dir = dirname(resolve(path)); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false
+    if (dir === dirname(dir)) return true
+  }
+}
+
+/**
+ * How a service running as root runs a new cluster in `dataDir`, as the code promises for this machine
+ * (RunAs in embeddedPostgres.ts): as the postgres system user when that user can reach both the data
+ * dir and the PostgreSQL binaries in node_modules, else in a user namespace. Where the project is
+ * cloned decides: under a 0700 directory (`mktemp -d`, /root) the binaries are out of the user's reach.
+ */
+async function expectedRunAsRoot(dataDir: string): Promise<'user' | 'userns'> {
+  const { postgres } = await embeddedBinaries()
+  return othersCanEnterAbove(dataDir) && othersCanEnterAbove(postgres) ? 'user' : 'userns'
 }
 
 async function query<T = Record<string, unknown>>(url: string, sql: string): Promise<T[]> {
@@ -72,12 +91,18 @@ describe.skipIf(!!process.env.DATABASE_URL || process.env.SIGIL_DATABASE === 'pg
       const wrong = new URL(first.url)
       wrong.password = 'not-the-password'
       await expect(query(wrong.toString(), 'SELECT 1')).rejects.toMatchObject({ code: '28P01' })
-      if (process.getuid?.() === 0) {
-        // PostgreSQL refuses root: the server runs as the postgres system user (the temp dir lets others in).
+      if (process.getuid?.() === 0 && (await expectedRunAsRoot(dir)) === 'user') {
+        // PostgreSQL refuses root: the server runs as the postgres system user (the temp dir lets others
+        // in, and so does every directory above the project's node_modules).
         expect(first.runAs).toBe('user')
         const uid = Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${first.pid}/status`, 'utf8'))?.[1])
         expect(uid).not.toBe(0)
         expect(statSync(clusterDir(dir)).uid).toBe(uid)
+      } else if (process.getuid?.() === 0) {
+        // A project the postgres user cannot reach (cloned under a 0700 directory): a user namespace,
+        // the cluster's files staying root's.
+        expect(first.runAs).toBe('userns')
+        expect(statSync(clusterDir(dir)).uid).toBe(0)
       }
       // Nothing of the service's environment reaches the server (a master key set there, say).
       const environ = readFileSync(`/proc/${first.pid}/environ`, 'utf8').split('\0').filter(Boolean)
