@@ -5,6 +5,7 @@
  * tracker's JSON-RPC calls for one send directly; the rest is the service's own time.
  */
 import { createServer } from 'node:net'
+import { jsonRpcRequest } from '../src/chains/jsonRpc.js'
 import { DEV_SOLANA_CAIP2 } from '../src/chains/networks.js'
 import { startDevChains } from '../src/devchain/index.js'
 import { percentile, type LoadResult, runLoad } from './load.js'
@@ -83,14 +84,7 @@ export async function benchServiceSend(durationMs = 5_000): Promise<SendBench> {
     }
 
     // The node's share: the tracker's JSON-RPC calls for one send, made directly.
-    const rpc = async (method: string, params: unknown[]) =>
-      (await (
-        await fetch(chains.evm.url, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-        })
-      ).json()) as { result: string }
+    const rpc = (method: string, params: unknown[]) => jsonRpcRequest(chains.evm.url, method, params)
     const from = addresses[0]!
     const nodeRuns: number[] = []
     for (let i = 0; i < 50; i++) {
