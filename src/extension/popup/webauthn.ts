@@ -1,9 +1,12 @@
 /**
  * WebAuthn in the popup (toolchain.md §5: rp.id omitted, so the RP is the extension's own
  * `chrome-extension://<id>`). Only the passkey ceremonies run here; every key stays in the
- * background. Encodings follow wire-formats B1.2 (base64url without padding).
+ * background. The ceremonies go through @simplewebauthn/browser (`startRegistration`,
+ * `startAuthentication`), whose JSON is base64url without padding, as wire-formats B1.2 wants.
+ * Its errors keep the browser's name (NotAllowedError, SecurityError), which useAction.ts shows.
  */
 import { base64urlnopad } from '@scure/base'
+import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import type { Attestation } from '../../api/common'
 import type { WebauthnStamp } from '../../crypto/verifyStamp'
 
@@ -17,9 +20,7 @@ export type Webauthn = {
   assert(challenge: string, allowCredentials?: readonly string[]): Promise<WebauthnStamp>
 }
 
-const b64 = (b: ArrayBuffer | Uint8Array) => base64urlnopad.encode(b instanceof Uint8Array ? b : new Uint8Array(b))
-
-const TRANSPORTS: Record<string, Attestation['transports'][number]> = {
+const TRANSPORTS: Record<string, Attestation['transports'][number] | undefined> = {
   internal: 'AUTHENTICATOR_TRANSPORT_INTERNAL',
   usb: 'AUTHENTICATOR_TRANSPORT_USB',
   nfc: 'AUTHENTICATOR_TRANSPORT_NFC',
@@ -27,18 +28,19 @@ const TRANSPORTS: Record<string, Attestation['transports'][number]> = {
   hybrid: 'AUTHENTICATOR_TRANSPORT_HYBRID',
 }
 
-function bytes(n: number): Uint8Array<ArrayBuffer> {
-  return crypto.getRandomValues(new Uint8Array(n))
+/** `n` random bytes as base64url without padding. */
+function randomB64url(n: number): string {
+  return base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(n)))
 }
 
 /** The browser's WebAuthn, with B1.2's options (ES256/RS256, resident key, UV preferred). */
 export const browserWebauthn: Webauthn = {
   async register(user) {
-    const challenge = bytes(32)
-    const cred = (await navigator.credentials.create({
-      publicKey: {
+    const challenge = randomB64url(32)
+    const { rawId, response } = await startRegistration({
+      optionsJSON: {
         rp: { name: 'Sigil' },
-        user: { id: bytes(16), name: user.name, displayName: user.displayName },
+        user: { id: randomB64url(16), name: user.name, displayName: user.displayName },
         challenge,
         pubKeyCredParams: [
           { type: 'public-key', alg: -7 },
@@ -48,39 +50,35 @@ export const browserWebauthn: Webauthn = {
         timeout: 300_000,
         attestation: 'none',
       },
-    })) as PublicKeyCredential | null
-    if (!cred) throw new Error('No passkey was created')
-    const response = cred.response as AuthenticatorAttestationResponse
-    const transports = (response.getTransports?.() ?? []).flatMap((t) => (TRANSPORTS[t] ? [TRANSPORTS[t]] : []))
+    })
+    const transports = (response.transports ?? []).flatMap((t) => {
+      const known = TRANSPORTS[t]
+      return known ? [known] : []
+    })
     return {
-      challenge: b64(challenge),
+      challenge,
       attestation: {
-        credentialId: b64(cred.rawId),
-        clientDataJson: b64(response.clientDataJSON),
-        attestationObject: b64(response.attestationObject),
+        credentialId: rawId,
+        clientDataJson: response.clientDataJSON,
+        attestationObject: response.attestationObject,
         transports: transports.length > 0 ? transports : ['AUTHENTICATOR_TRANSPORT_INTERNAL'],
       },
     }
   },
   async assert(challenge, allowCredentials = []) {
-    const cred = (await navigator.credentials.get({
-      publicKey: {
-        challenge: base64urlnopad.decode(challenge) as Uint8Array<ArrayBuffer>,
+    const { rawId, response } = await startAuthentication({
+      optionsJSON: {
+        challenge,
         userVerification: 'preferred',
         timeout: 300_000,
-        allowCredentials: allowCredentials.map((id) => ({
-          type: 'public-key' as const,
-          id: base64urlnopad.decode(id) as Uint8Array<ArrayBuffer>,
-        })),
+        allowCredentials: allowCredentials.map((id) => ({ type: 'public-key' as const, id })),
       },
-    })) as PublicKeyCredential | null
-    if (!cred) throw new Error('No passkey was used')
-    const response = cred.response as AuthenticatorAssertionResponse
+    })
     return {
-      authenticatorData: b64(response.authenticatorData),
-      clientDataJson: b64(response.clientDataJSON),
-      credentialId: b64(cred.rawId),
-      signature: b64(response.signature),
+      authenticatorData: response.authenticatorData,
+      clientDataJson: response.clientDataJSON,
+      credentialId: rawId,
+      signature: response.signature,
     }
   },
 }
