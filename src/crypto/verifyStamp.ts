@@ -10,7 +10,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { base64UrlDecode, base64UrlEncode, bytesToHex, concatBytes, tryHexToBytes, utf8Decode, utf8Encode } from './encoding.js'
 import { verifyP256Der } from './ecdsa.js'
-import { decodeStampHeader } from './stamp.js'
+import { type ApiKeyStampJson, decodeStampHeader } from './stamp.js'
 import type { SignatureScheme } from '../api/enumLists.js'
 
 /** `X-Stamp` schemes we verify (B1.1, B1.3). */
@@ -71,8 +71,12 @@ function verifyEd25519(pub: Uint8Array, sig: Uint8Array, body: Uint8Array): bool
 /** Verify an `X-Stamp` header value against the exact raw body bytes (B1.1, B1.3, A4). */
 export function verifyApiKeyStamp(headerValue: string, body: Uint8Array): StampCheck {
   const decoded = decodeStampHeader(headerValue)
-  if (!decoded.ok) return MALFORMED
-  const { publicKey, scheme, signature } = decoded.stamp
+  return decoded.ok ? verifyDecodedStamp(decoded.stamp, body) : MALFORMED
+}
+
+/** {@link verifyApiKeyStamp} of a stamp already decoded from its header (each header is decoded once). */
+export function verifyDecodedStamp(stamp: ApiKeyStampJson, body: Uint8Array): StampCheck {
+  const { publicKey, scheme, signature } = stamp
   if (!isScheme(scheme)) return { ok: false, reason: 'STAMP_SCHEME_UNSUPPORTED' }
   const pub = hexOrNull(publicKey)
   const sig = hexOrNull(signature)

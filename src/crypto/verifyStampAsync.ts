@@ -6,8 +6,8 @@
  * `crypto.subtle`. WebCrypto (OpenSSL) accepts high-S signatures, as A4 requires.
  */
 import { p256 } from '@noble/curves/nist.js'
-import { decodeStampHeader } from './stamp.js'
-import { type StampCheck, verifyApiKeyStamp } from './verifyStamp.js'
+import { type ApiKeyStampJson, decodeStampHeader } from './stamp.js'
+import { type StampCheck, verifyDecodedStamp } from './verifyStamp.js'
 
 const CACHE_LIMIT = 2048
 const keyCache = new Map<string, Promise<CryptoKey>>()
@@ -25,13 +25,16 @@ function importKey(subtle: SubtleCrypto, pubHex: string): Promise<CryptoKey> {
 }
 
 /** Verify an `X-Stamp` header value against the exact raw body bytes (B1.1, B1.3, A4). */
-export async function verifyApiKeyStampAsync(headerValue: string, body: Uint8Array): Promise<StampCheck> {
-  const subtle = globalThis.crypto?.subtle
+export function verifyApiKeyStampAsync(headerValue: string, body: Uint8Array): Promise<StampCheck> {
   const decoded = decodeStampHeader(headerValue)
-  if (!subtle || !decoded.ok || decoded.stamp.scheme !== 'SIGNATURE_SCHEME_TK_API_P256') {
-    return verifyApiKeyStamp(headerValue, body)
-  }
-  const { publicKey, signature } = decoded.stamp
+  return decoded.ok ? verifyDecodedStampAsync(decoded.stamp, body) : Promise.resolve({ ok: false, reason: 'STAMP_MALFORMED' })
+}
+
+/** {@link verifyApiKeyStampAsync} of a stamp already decoded from its header (each header is decoded once). */
+export async function verifyDecodedStampAsync(stamp: ApiKeyStampJson, body: Uint8Array): Promise<StampCheck> {
+  const subtle = globalThis.crypto?.subtle
+  if (!subtle || stamp.scheme !== 'SIGNATURE_SCHEME_TK_API_P256') return verifyDecodedStamp(stamp, body)
+  const { publicKey, signature } = stamp
   const pubHex = publicKey.toLowerCase()
   if (!/^(0[23][0-9a-f]{64}|04[0-9a-f]{128})$/.test(pubHex) || !/^([0-9a-f]{2})+$/i.test(signature)) {
     return { ok: false, reason: 'STAMP_MALFORMED' }

@@ -4,7 +4,8 @@ import { bytesToHex, hexToBytes, base64UrlDecode, utf8Decode } from '../../crypt
 import { compressP256PublicKey } from '../../crypto/p256.js'
 import { verifySessionJwt } from '../../crypto/jwt.js'
 import { parseWebauthnStamp, webauthnChallengeForBody } from '../../crypto/verifyStamp.js'
-import { verifyApiKeyStampAsync } from '../../crypto/verifyStampAsync.js'
+import { decodeStampHeader } from '../../crypto/stamp.js'
+import { verifyDecodedStampAsync } from '../../crypto/verifyStampAsync.js'
 import type { ServiceConfig } from '../config.js'
 import type { Sql } from '../store/sql.js'
 import { allowedOriginsOf, ancestry, organizationExists, quorumOf } from '../store/organizations.js'
@@ -74,9 +75,11 @@ export async function stampSignatureCheck(headers: { get(name: string): string |
   const webauthn = headers.get('x-stamp-webauthn')
   const attested = headers.get('x-stamp-attested')
   if (xStamp) {
-    const check = await verifyApiKeyStampAsync(xStamp, rawBody)
+    const decoded = decodeStampHeader(xStamp)
+    if (!decoded.ok) throw stampError(decoded.reason)
+    const check = await verifyDecodedStampAsync(decoded.stamp, rawBody)
     if (!check.ok) throw stampError(check.reason)
-    return { kind: 'API_KEY' as const, check, header: xStamp }
+    return { kind: 'API_KEY' as const, check, signature: decoded.stamp.signature }
   }
   if (webauthn) {
     const parsed = parseWebauthnStamp(webauthn)
@@ -175,7 +178,6 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
     if (key.expires_at !== null && Number(key.expires_at) <= input.now) {
       throw new SigilError('STAMP_KEY_EXPIRED', `${EXPIRED_KEY_MESSAGE}: ${publicKey}`)
     }
-    const decoded = JSON.parse(utf8Decode(base64UrlDecode(signed.header))) as { signature: string }
     return {
       principal: {
         userId: key.user_id,
@@ -185,7 +187,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
         credentialType: key.credential_type,
         publicKey,
         scheme: check.scheme,
-        signature: decoded.signature,
+        signature: signed.signature,
         quorum: quorumOf(key),
         policiesVersion: key.policies_version ?? undefined,
         user: keyUserOf(key),
