@@ -37,7 +37,7 @@ if (want('chains')) {
   console.log(formatTable(await benchChains()))
 }
 if (want('submit')) {
-  console.log('\n## Submit over loopback (issue 3)\n')
+  console.log('\n## Submit over loopback\n')
   const { load, verify } = await benchServiceSubmit()
   console.log(formatLoadTable(load))
   console.log(`\nstamp verification alone, in-process: ${verify.usPerOp.toFixed(1)} µs/op (${verify.opsPerSec.toFixed(0)} ops/s)`)
@@ -62,17 +62,17 @@ if (want('sign')) {
   }
 }
 if (want('footprint')) {
-  console.log('\n## Footprint of `npm run service` per embedded database (issue 21: idle ≤ 300 MB, start ≤ 3 s)\n')
+  console.log('\n## Footprint of `npm run service` per embedded database (targets: idle ≤ 300 MB, start ≤ 3 s)\n')
   const { benchFootprint, formatFootprint } = await import('./footprint.js')
   console.log(formatFootprint(await benchFootprint()))
 }
 if (want('suborg')) {
-  console.log('\n## create_sub_organization over loopback (issue 18: the sign-up path)\n')
+  console.log('\n## create_sub_organization over loopback (the sign-up path)\n')
   const { benchServiceSubOrg } = await import('./service-suborg.js')
   console.log(formatLoadTable(await benchServiceSubOrg()))
 }
 if (want('scale-out')) {
-  console.log('\n## Scale out: 1, 2, 4 instances on one PostgreSQL (issue 18 item 4; sign_raw_payload, 8 clients, round-robin)\n')
+  console.log('\n## Scale out: 1, 2, 4 instances on one PostgreSQL (sign_raw_payload, 8 clients, round-robin)\n')
   if (!process.env.SIGIL_BENCH_DATABASE_URL) console.log('(set SIGIL_BENCH_DATABASE_URL to a PostgreSQL server to run it)')
   else {
     const { benchScaleOut, formatScaleOut } = await import('./scale-out.js')
@@ -80,17 +80,17 @@ if (want('scale-out')) {
   }
 }
 if (want('send')) {
-  console.log('\n## Send latency on the dev EVM chain (issue 11)\n')
+  console.log('\n## Send latency on the dev EVM chain\n')
   const { benchServiceSend, formatServiceSend } = await import('./service-send.js')
   console.log(formatServiceSend(await benchServiceSend()))
 }
 if (want('policy')) {
-  console.log('\n## Policy evaluation (issue 14, in-process)\n')
+  console.log('\n## Policy evaluation (in-process)\n')
   const { benchPolicy } = await import('./policy.js')
   console.log(formatTable(await benchPolicy()))
 }
 if (want('policy-submit')) {
-  console.log('\n## Submit with policies over loopback (issue 14: non-root with 100 policies ≤ 10% slower)\n')
+  console.log('\n## Submit with policies over loopback (target: non-root with 100 policies ≤ 10% slower)\n')
   const { benchPolicySubmit, formatPolicySubmit } = await import('./policy-submit.js')
   console.log('Embedded PostgreSQL (the default):')
   console.log(formatPolicySubmit(await benchPolicySubmit()))
@@ -100,7 +100,7 @@ if (want('policy-submit')) {
   }
 }
 if (want('webhooks')) {
-  console.log('\n## Webhooks: commit → receipt under 8 clients (issue 16 item 5)\n')
+  console.log('\n## Webhooks: commit → receipt under 8 clients\n')
   const { benchWebhooks, formatWebhooks } = await import('./webhooks.js')
   console.log('Embedded PostgreSQL (the default):')
   console.log(formatWebhooks(await benchWebhooks()))
@@ -111,17 +111,17 @@ if (want('webhooks')) {
   }
 }
 if (want('scale')) {
-  console.log('\n## Scale with data: empty vs filled database (issue 18 item 3: each row ≤ 1.5× empty)\n')
+  console.log('\n## Scale with data: empty vs filled database (target: each row ≤ 1.5× empty)\n')
   const { runScale } = await import('./scale.js')
   console.log(await runScale())
 }
 if (want('dapp-send')) {
-  console.log('\n## dApp eth_sendTransaction → approval window (issue 12)\n')
+  console.log('\n## dApp eth_sendTransaction → approval window\n')
   const { benchDappSend, formatDappSend } = await import('./dappSend.js')
   console.log(formatDappSend(await benchDappSend()))
 }
 if (want('sizes')) {
-  console.log('\n## Extension bundle sizes (issue 12: inpage script ≤ 15 kB raw)\n')
+  console.log('\n## Extension bundle sizes (target: inpage script ≤ 15 kB raw)\n')
   const { readFileSync, readdirSync } = await import('node:fs')
   const { gzipSync } = await import('node:zlib')
   const dir = new URL('../.output/chrome-mv3/', import.meta.url)
@@ -136,13 +136,13 @@ if (want('sizes')) {
   }
 }
 if (want('extension') && existsSync(new URL('./extension.ts', import.meta.url))) {
-  console.log('\n## Extension (issue 7)\n')
+  console.log('\n## Extension\n')
   const path = './extension.js'
   const mod = await import(path)
   console.log(await mod.benchExtensionReport())
 }
 if (want('popup-balances')) {
-  console.log('\n## Popup accounts screen with balances (issue 12)\n')
+  console.log('\n## Popup accounts screen with balances\n')
   const { benchPopupBalances, formatPopupBalances } = await import('./popupBalances.js')
   console.log(formatPopupBalances(await benchPopupBalances()))
 }

@@ -1,5 +1,5 @@
 /**
- * Which of the hosted service's public paths Sigil serves (issue 15): the paths and the activity
+ * Which of the hosted service's public paths Sigil serves: the paths and the activity
  * `type` each submit method of `@turnkey/http` sends, read from its generated OpenAPI types with the
  * TypeScript parser, set beside Sigil's registry.
  *

@@ -1,6 +1,6 @@
 /**
- * Generates the operation tables from the files that define and handle operations (issue 15 item 7:
- * adding an operation is one schema file and one handler file):
+ * Generates the operation tables from the files that define and handle operations, so
+ * adding an operation is one schema file and one handler file:
  *
  * - `src/api/operations/index.ts`: every `export const X = defineSubmit(…)` / `defineQuery(…)` of
  *   `src/api/operations/<name>.ts`, in file order (the registry's SUBMIT/QUERY definitions);

@@ -20,7 +20,7 @@ console.error(`Extension built:
   Firefox: about:debugging#/runtime/this-firefox → Load Temporary Add-on → ${resolve('.output/firefox-mv3/manifest.json')}
 `)
 // The service signs with the published development identity key, which development builds
-// of the extension pin (issue 22); set SIGIL_IDENTITY_KEY to use another.
+// of the extension pin; set SIGIL_IDENTITY_KEY to use another.
 const env = { ...process.env, SIGIL_IDENTITY_KEY: process.env.SIGIL_IDENTITY_KEY ?? 'dev' }
 const children = ['src/devchain/main.ts', 'src/server/main.ts'].map((entry) =>
   spawn(process.execPath, ['--import', 'tsx', entry], { stdio: 'inherit', env }),

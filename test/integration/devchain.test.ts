@@ -261,7 +261,7 @@ describe('POST /dev/faucet', () => {
   })
 })
 
-describe('balances and supported assets (issue 11, item 6)', () => {
+describe('balances and supported assets', () => {
   let eth: string
   let sol: string
   let client: TurnkeyClient

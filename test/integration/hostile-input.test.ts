@@ -157,7 +157,7 @@ describe('arrays of many invalid elements', () => {
   })
 })
 
-describe('arrays longer than their maximum (issue 20; src/api/limits.ts)', () => {
+describe('arrays longer than their maximum (src/api/limits.ts)', () => {
   const user = (extra: object) => ({ userName: 'u', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [], ...extra })
 
   async function stored() {
@@ -229,7 +229,7 @@ describe('arrays longer than their maximum (issue 20; src/api/limits.ts)', () =>
   })
 })
 
-describe('request bodies are I-JSON, sent as JSON (issue 20)', () => {
+describe('request bodies are I-JSON, sent as JSON', () => {
   const raw = async (path: string, text: string | Uint8Array, headers: Record<string, string>) => {
     const bytes = new Uint8Array(typeof text === 'string' ? new TextEncoder().encode(text) : text)
     const s = await key.stamper.stamp(new TextDecoder().decode(bytes))

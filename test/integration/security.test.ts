@@ -555,7 +555,7 @@ describe('relay', () => {
   })
 })
 
-describe('development routes (issue 22 item 7)', () => {
+describe('development routes', () => {
   it('/dev/* answers no cross-origin request: no other page, not even on another localhost port, reads OTP codes', async () => {
     for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'https://evil.example', 'null']) {
       const read = await fetch(`${svc.url}/dev/messages`, { headers: { Origin: origin } })

@@ -123,7 +123,7 @@ describe('findUserInTreeByContact', () => {
     expect(await find('root', { email: 'nobody@x.test' })).toBeUndefined()
   })
 
-  it('never finds a user by a contact that was not verified (issue 31)', async () => {
+  it('never finds a user by a contact that was not verified', async () => {
     expect(await find('c', { email: 'deep@x.test' })).toBeUndefined()
     expect(await find('a', { phone: '+15555550123' })).toBe('u-a1-phone')
     expect(await find('root', { email: 'only@x.test' })).toBeUndefined()
