@@ -13,7 +13,7 @@ import { RPC_ERROR, rpcError } from '../../../protocol/rpcErrors'
 import { ALREADY_PENDING } from '../../approval/approvals'
 import { failureOutcome, NOT_LOGGED_IN } from './accounts'
 import { dappNetworks, normalizeChainId, saveAddedChain } from './chains'
-import { evmRpc } from '../../chains/evmRpc'
+import { evmRpc } from '../../chains/nodeRpc'
 import type { DappContext, DappOutcome } from '../../methods'
 
 const printable = (max: number) =>

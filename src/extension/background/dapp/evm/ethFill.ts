@@ -9,7 +9,7 @@
 import type { CustomErrorAbis } from '../../../../chains/revert'
 import { simulateTransaction } from './simulate'
 import type { TransactionRequest } from './ethTransaction'
-import { evmRpc } from '../../chains/evmRpc'
+import { evmRpc } from '../../chains/nodeRpc'
 
 /** The fields Sigil can fill, as the window names them. */
 export type FilledField = 'nonce' | 'gas limit' | 'fees'

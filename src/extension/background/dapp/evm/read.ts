@@ -11,7 +11,7 @@ import { z } from 'zod'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
 import { accountsFor, NOT_LOGGED_IN } from './accounts'
 import { siteChain } from './chains'
-import { EvmRpcError, evmRpc } from '../../chains/evmRpc'
+import { EvmRpcError, evmRpc } from '../../chains/nodeRpc'
 import { dappMethod, type DappContext, type DappMethod, type DappOutcome } from '../../methods'
 
 const noParams = z.union([z.undefined(), z.tuple([])])

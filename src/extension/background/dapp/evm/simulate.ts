@@ -6,7 +6,7 @@
  * (src/chains/revert.ts), custom errors with the organization's smart-contract interfaces.
  */
 import { type CustomErrorAbis, describeRevert, revertDataOf } from '../../../../chains/revert'
-import { EvmRpcError, EvmRpcUnreachable, evmRpc } from '../../chains/evmRpc'
+import { EvmRpcError, EvmRpcUnreachable, evmRpc } from '../../chains/nodeRpc'
 import type { DappContext } from '../../methods'
 
 /** The call the transaction makes. */

@@ -8,7 +8,7 @@ import { RPC_ERROR, rpcError } from '../../../protocol/rpcErrors'
 import { ALREADY_PENDING } from '../../approval/approvals'
 import { accountsFor, NOT_LOGGED_IN } from './accounts'
 import { siteChain } from './chains'
-import { evmRpc } from '../../chains/evmRpc'
+import { evmRpc } from '../../chains/nodeRpc'
 import type { DappContext, DappOutcome } from '../../methods'
 import type { StorageAreaLike } from '../../storage/storageArea'
 
