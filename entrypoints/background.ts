@@ -8,7 +8,7 @@ import { deferredArea } from '../src/extension/background/storage/storageArea'
 
 export default defineBackground(() => {
   // Content scripts must not read or write settings, grants, the chain or the sealed key store's
-  // wrapping key in storage.session (issue 22). Where storage.local cannot be restricted (Firefox),
+  // wrapping key in storage.session. Where storage.local cannot be restricted (Firefox),
   // the persistent state lives in the extension's IndexedDB instead (storage/storageAccess.ts).
   const local = deferredArea(
     setUpStorage({ local: browser.storage.local, session: browser.storage.session, openIdb: () => createIdbStorageArea() }),
@@ -23,7 +23,7 @@ export default defineBackground(() => {
       openTab: async (url) => {
         await browser.tabs.create({ url })
       },
-      // "Continue with …" (issue 16): the browser's own sign-in window; its redirect never loads.
+      // "Continue with …": the browser's own sign-in window; its redirect never loads.
       webAuthFlow: async (url) => {
         const back = await browser.identity.launchWebAuthFlow({ url, interactive: true })
         if (!back) throw new Error('the sign-in window returned nothing')

@@ -4,7 +4,7 @@ interface ImportMetaEnv {
   readonly MODE: string
 }
 
-// Distribution options (issue 22), read by src/extension/background/service/buildConfig.ts.
+// Distribution options, read by src/extension/background/service/buildConfig.ts.
 interface ImportMetaEnv {
   readonly WXT_SIGIL_SERVICE_URL?: string
   readonly WXT_SIGIL_RELAY_URL?: string

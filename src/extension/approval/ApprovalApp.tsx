@@ -4,7 +4,7 @@
  * focused button (nothing is focused by default, so a stray Enter approves nothing). Approve
  * is armed after a short delay so a click meant for another window cannot land on it. Typed data
  * shows every field (the page scrolls, nothing is truncated) and Approve stays disabled until the end of
- * the fields has been scrolled into view (issue 22 item 5).
+ * the fields has been scrolled into view.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import type { ApprovalDetails, ApprovalView, DecodedCall as Call, FieldRow } from '../protocol/approvalView'

@@ -35,7 +35,7 @@ export function titleOf(method: string): string {
 }
 
 /**
- * Whether the requesting origin is plain `http:` (issue 22): anyone on the network path can
+ * Whether the requesting origin is plain `http:`: anyone on the network path can
  * change what such a page asks, so the approval window flags it with a visible badge.
  */
 export function isInsecureOrigin(origin: string): boolean {
@@ -46,8 +46,8 @@ export function isInsecureOrigin(origin: string): boolean {
 export type OriginParts = { scheme: string; subdomain: string; registrable: string; port: string }
 
 /**
- * Split `origin` so the registrable domain (public-suffix list, `tldts`) can be emphasised
- * (issue 22): `https://login.example.co.uk.evil.io:8443` → sub `login.example.co.uk.`,
+ * Split `origin` so the registrable domain (public-suffix list, `tldts`) can be emphasised, as
+ * a lookalike host hides it: `https://login.example.co.uk.evil.io:8443` → sub `login.example.co.uk.`,
  * registrable `evil.io`. IP addresses and single-label hosts are their own registrable part.
  */
 export function originParts(origin: string): OriginParts {

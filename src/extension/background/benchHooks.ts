@@ -1,5 +1,5 @@
 /**
- * Bench-build-only hooks (issue 7, Performance): `globalThis.__sigilBench` runs our stamper and
+ * Bench-build-only hooks (performance): `globalThis.__sigilBench` runs our stamper and
  * bundle decryption inside the service worker with throwaway keys and returns per-operation
  * timings. Installed by entrypoints/background.ts only when built with `wxt build --mode bench`;
  * the production build tree-shakes this file away (bench/extension.ts checks that).

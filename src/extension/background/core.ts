@@ -1,6 +1,6 @@
 /**
- * The background's session core (issue 7): one session at a time, its signing key sealed in
- * the KeyStore (issue 22: wrapped in IndexedDB, the wrapping key in memory-only
+ * The background's session core: one session at a time, its signing key sealed in
+ * the KeyStore (wrapped in IndexedDB, the wrapping key in memory-only
  * `storage.session`, a non-extractable copy in memory) and its metadata in `storage.session`,
  * re-hydrated when the service worker wakes; a key slot without a live session is deleted then.
  * Idle auto-lock and expiry run on `alarms`; lock, logout and expiry wipe keys, session and

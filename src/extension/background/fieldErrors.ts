@@ -1,5 +1,5 @@
 /**
- * Validation failures in words, at the field (issue 13 item 6): a zod issue becomes the form
+ * Validation failures in words, at the field: a zod issue becomes the form
  * field it is about and a sentence with the rule ("Include the country code, e.g. +1…"), never
  * the wire path (`fiatCurrencyAmount: must be …`) or "Some input is not valid".
  */

@@ -101,7 +101,7 @@ export function App({ client, webauthn = browserWebauthn, requestHostAccess = no
   useEffect(load, [load])
   // A login in the login window (or a lock / logout elsewhere) shows here without a reload.
   useEffect(() => watchSession(load), [watchSession, load])
-  // "Interactive" (issue 7 bench, bench/extension.ts): the first commit after the status reply.
+  // "Interactive" (bench/extension.ts): the first commit after the status reply.
   useLayoutEffect(() => {
     if (status.state !== 'loading' && performance.getEntriesByName(INTERACTIVE_MARK).length === 0) performance.mark(INTERACTIVE_MARK)
   }, [status.state])

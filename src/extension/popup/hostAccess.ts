@@ -1,5 +1,5 @@
 /**
- * Host access for a service URL (issue 13 item 9). The manifest grants only loopback
+ * Host access for a service URL. The manifest grants only loopback
  * (`http://127.0.0.1/*`, `http://localhost/*`); any other service needs the user's grant through
  * `optional_host_permissions` (the browser's own prompt), asked from the "Check service" click (a
  * user gesture). Without it the browser blocks every request, so the URL is refused with a sentence

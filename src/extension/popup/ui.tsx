@@ -20,7 +20,7 @@ export function Busy({ busy, label }: { busy: boolean; label: string }) {
 }
 
 /**
- * A label wrapping its control; `error` is shown right under it (issue 13 item 6). The wrapper is
+ * A label wrapping its control; `error` is shown right under it. The wrapper is
  * the same with or without an error, so the control is not re-created (and keeps its focus) when
  * an error appears.
  */

@@ -1,4 +1,4 @@
-/** One network action with progress and a clear failure message (issue 7 UI rule). */
+/** One network action with progress and a clear failure message. */
 import { useCallback, useState } from 'preact/hooks'
 import type { PopupReply } from '../protocol/runtime'
 import { failureText, isSessionLost } from './messages'

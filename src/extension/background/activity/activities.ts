@@ -1,7 +1,7 @@
 /**
- * Activity history and votes (issue 7; wire-formats A2): list_activities with status, and
- * approve_activity / reject_activity by fingerprint for activities in CONSENSUS_NEEDED. Policies
- * (issue 14 item 5): a denial reads "Denied by policy 'name'", an activity waiting for approvals
+ * Activity history and votes (wire-formats A2): list_activities with status, and
+ * approve_activity / reject_activity by fingerprint for activities in CONSENSUS_NEEDED. Policies:
+ * a denial reads "Denied by policy 'name'", an activity waiting for approvals
  * says who must approve, and one whose policies name the logged-in user waits for their vote.
  */
 import type { SigilClient } from '../../../api/client'

@@ -1,5 +1,5 @@
 /**
- * Which site asked for an activity (issue 13 item 5: "Signed a message for app.example"). The
+ * Which site asked for an activity ("Signed a message for app.example"). The
  * service does not know and need not: when a dApp request the user approved in our window
  * completes as an activity (a signature, a send), the background records the requesting origin
  * (from the browser, never from the page) under the activity's id in the persistent area. The

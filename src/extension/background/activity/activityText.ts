@@ -1,5 +1,5 @@
 /**
- * An activity in plain words (issue 13 item 5): what happened, to whom, built from the
+ * An activity in plain words: what happened, to whom, built from the
  * activity's intent, never the wire type name ("sign raw payload v2"). Pure; the popup shows the
  * sentence with the time and {@link activityStatusText}.
  */

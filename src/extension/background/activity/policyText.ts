@@ -1,5 +1,5 @@
 /**
- * Policies in words for the popup (issue 14 item 5): a denied activity ("Denied by policy 'name'")
+ * Policies in words for the popup: a denied activity ("Denied by policy 'name'")
  * and who an activity waits for. The service names the deciding policies in a denial's message
  * (service/policy/gate.ts `policyDenied`: `… 'name' (policy id), …`); who must
  * approve comes from the consensus of the policies waiting for it, when the user may read them.

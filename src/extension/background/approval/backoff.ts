@@ -1,5 +1,5 @@
 /**
- * Per-origin back-off after rejected approvals (issue 22, "approval flooding": a page re-prompted
+ * Per-origin back-off after rejected approvals ("approval flooding": a page re-prompted
  * 107–257 ms after each close). After an origin's n-th rejection in a row (the user pressed
  * Reject, closed the window, or let it time out) its new requests are answered 4001 at once,
  * without a window, for {@link backoffDelayMs}(n) = 1 s, 2 s, 4 s, 8 s, 16 s, then 30 s each time,

@@ -47,7 +47,7 @@ export function gweiText(wei: bigint): string {
 }
 
 /**
- * The approval window's fee rows (issue 13 item 7): the per-gas prices in gwei, the gas limit,
+ * The approval window's fee rows: the per-gas prices in gwei, the gas limit,
  * the estimated fee when simulated, the most the fee can be (gas limit × max fee) and the total
  * (value + that fee) in the native unit. No fiat line: Sigil has no price source.
  */

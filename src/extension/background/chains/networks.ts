@@ -1,5 +1,5 @@
 /**
- * The networks the wallet works with (issue 12 "Networks in the extension"): the list the
+ * The networks the wallet works with: the list the
  * pinned service publishes in its signed identity (service/trust.ts), so nobody on the way can
  * add or redirect an RPC; for the hosted service, which publishes none, a built-in list.
  */

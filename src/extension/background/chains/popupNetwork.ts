@@ -1,5 +1,5 @@
 /**
- * The popup's selected network (issue 12 "a network picker in the popup"): one of the pinned
+ * The popup's selected network: one of the pinned
  * service's networks (networks.ts), persisted in `storage.local` as a versioned record parsed on
  * read (style.md habit 9). Not secret. A stored network the service no longer lists falls back to
  * the first one. Separate from the per-site EVM chain a dApp selects (dapp/evm/chains.ts).

@@ -1,5 +1,5 @@
 /**
- * The "Connected sites" screen (issue 13 item 4): the origins the logged-in account granted, with
+ * The "Connected sites" screen: the origins the logged-in account granted, with
  * the account and the site's active chain, and Disconnect, which does what the site's own
  * `wallet_revokePermissions` does (dapp/evm/accounts.ts `revoke`): drop the grant, tell its tabs
  * `accountsChanged []`.

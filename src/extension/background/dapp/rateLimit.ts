@@ -1,5 +1,5 @@
 /**
- * A per-origin token bucket for the dApp RPC passthrough (issue 12 item 4): a page cannot turn
+ * A per-origin token bucket for the dApp RPC passthrough: a page cannot turn
  * the wallet into a free, unthrottled proxy to the network's node.
  */
 

@@ -4,7 +4,7 @@
  * to a wipe (reject everything pending, tell connected tabs `accountsChanged []`).
  * Browser APIs come in through {@link DappPlatform}; without one, every approval is rejected.
  *
- * Flood control (issue 22): at most one approval window exists at a time. Requests wait in a
+ * Flood control: at most one approval window exists at a time. Requests wait in a
  * FIFO queue, each still bound to its own id (and its own 5-minute timeout, counted from the
  * request); the next window opens only after the previous one is gone (closed by the user, or
  * by us {@link CLOSE_DELAY_MS} after the answer). Each window opens focused: it appears only
@@ -13,7 +13,7 @@
  * One request per origin may wait (-32002 otherwise). Lock/logout reject queued requests too;
  * a closed tab rejects the queued or shown requests of an origin left without tabs.
  *
- * Connecting while logged out (issue 13): instead of 4100 at once, {@link DappServices.waitForLogin}
+ * Connecting while logged out: instead of 4100 at once, {@link DappServices.waitForLogin}
  * opens Sigil's own window on the login screen (one window for every waiting site) and the
  * request waits for a login; closing that window, the timeout or a wipe rejects it with 4001
  * (4100 on lock). After the login the window is closed and the request goes on to its approval.
@@ -85,7 +85,7 @@ export function wipeError(reason: EndReason) {
     : USER_REJECTED
 }
 
-/** 4100 when no login window can open (the answer before issue 13, kept for window-less platforms). */
+/** 4100 when no login window can open (what a site got before a connection while logged out waited for a login; kept for window-less platforms). */
 export const LOGIN_UNAVAILABLE = rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: not logged in')
 
 /** The 4001 of a request whose page is gone (not counted as a user rejection for the back-off). */

@@ -2,7 +2,7 @@
  * Opening a credential bundle (wire-formats B2) where one is still received: the email
  * recovery code (recovery.ts). Decrypt with the flow's ephemeral HPKE key, import the
  * plaintext at once as a non-extractable P-256 signing key, zero the raw bytes. Logins no
- * longer use bundles (issue 22: sessionLogin.ts makes the key here).
+ * longer use bundles (sessionLogin.ts makes the key here).
  */
 import { decryptCredentialBundle } from '../../../crypto/credentialBundle'
 import { importP256PrivateKeyForSigning } from '../../../crypto/stamp'

@@ -1,5 +1,5 @@
 /**
- * The last account's way back in (issue 13 item 8), kept in the persistent area so the login
+ * The last account's way back in, kept in the persistent area so the login
  * screen can offer it after a lock or logout: how it logged in, its email, whether it has a
  * passkey and, when it used one, that passkey's credential id (so the next login asks for that
  * credential only). Nothing here is secret: no key, code, bundle or session.

@@ -1,5 +1,5 @@
 /**
- * "Continue with <provider>" (issue 16): sign-up and login with an OpenID Connect provider the
+ * "Continue with <provider>": sign-up and login with an OpenID Connect provider the
  * relay announces. The session key is made here first; the authorization request carries
  * `nonce = sha256(publicKey)` (the hosted service's rule), so the ID token the provider returns can
  * only log in this key. The browser runs the authorization-code flow with PKCE in its own window
@@ -8,7 +8,7 @@
  * answers with a session JWT for the key, checked against the pinned service like every login.
  * The ID token is never stored; nothing but the public key leaves the background. A sign-up here has
  * no verification token (so no client signature): the new account is opened only when it holds
- * this identity and the session key, nothing else (signupCheck.ts; issue 31 defect 12).
+ * this identity and the session key, nothing else (signupCheck.ts).
  */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { z } from 'zod'
@@ -132,7 +132,7 @@ export async function loginWithOauth(core: Core, p: { issuer: string }): Promise
   const { session } = await relay.oauthLogin({ oidcToken: idToken, publicKey: key.publicKeyHex, organizationId })
   const opened = { jwt: session, key, method: 'oauth' as const, ...(email ? { username: email } : {}) }
   // No verification token, so no client signature the service could check: the extension checks
-  // that the new account holds this identity and the session key, nothing else (issue 31 defect 12).
+  // that the new account holds this identity and the session key, nothing else.
   if (signedUp) {
     return startSignupSession(core, {
       ...opened,

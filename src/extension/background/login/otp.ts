@@ -1,6 +1,6 @@
 /**
- * Email / SMS OTP login and sign-up through the relay (issue 7; issue 22 "Session keys never
- * travel"). Step 1 asks for a code and keeps the service's signed OTP target bundle. Step 2
+ * Email / SMS OTP login and sign-up through the relay (session keys never
+ * travel). Step 1 asks for a code and keeps the service's signed OTP target bundle. Step 2
  * makes the session key here, proves the contact with the code encrypted to that bundle
  * (otpVerification.ts), creates the account on first use (`/v1/signup_v2` with a client
  * signature) and logs in with `/v1/otp_login_v2`: the service registers the extension's own
@@ -82,7 +82,7 @@ export async function verifyOtp(core: Core, p: { code: string }): Promise<Sessio
     organizationId,
   })
   const opened = { jwt: session, key, method: email ? ('email' as const) : ('sms' as const), username: pending.contact }
-  // A new account is opened only if it holds nothing but what this sign-up made (issue 31 defect 12).
+  // A new account is opened only if it holds nothing but what this sign-up made.
   if (signedUp) {
     return startSignupSession(core, {
       ...opened,

@@ -1,6 +1,6 @@
 /**
  * Proving an email address or phone number by OTP without the code ever being readable on
- * the way (issue 22; wire-formats B2 target bundles, B3 verification token, B6 auth proxy):
+ * the way (wire-formats B2 target bundles, B3 verification token, B6 auth proxy):
  * relay `/v1/otp_init_v2` answers with the service's OTP encryption target bundle, whose
  * signature is checked against the pinned identity key; the code and the new session key's
  * public key are HPKE-encrypted to it and sent to `/v1/otp_verify_v2`; the verification token

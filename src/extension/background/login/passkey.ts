@@ -1,5 +1,5 @@
 /**
- * Passkey sign-up and login (wire-formats B6; issue 22 "Session keys never travel"). The popup
+ * Passkey sign-up and login (wire-formats B6; session keys never travel). The popup
  * runs WebAuthn (it must: the service worker has no `navigator.credentials`); keys stay here,
  * and every session key is made here: the service only ever learns its public key.
  * - Sign-up: the email is verified first (signupEmail.ts: token bound to temporary key K1);
@@ -9,7 +9,7 @@
  *   public key; the popup signs challenge = webauthnChallengeForBody(body) (B1.2); the stamp
  *   is sent as `X-Stamp-Webauthn` with the exact body built here (kept in storage.session),
  *   the key waiting sealed in the `login-target` slot. When Sigil knows which passkey it
- *   expects (the one recovery just registered, the last account's on unlock; issue 13), the
+ *   expects (the one recovery just registered, the last account's on unlock), the
  *   login asks for that credential only (`allowCredentials`) and refuses an assertion by another.
  * Both answer with a session JWT, checked against the pinned service (sessionLogin.ts); after a
  * sign-up the new account is opened only when it holds the email, this passkey, K1 and the session
@@ -96,7 +96,7 @@ export async function passkeySignup(core: Core, p: PasskeyRegistration): Promise
     expirationSeconds: String(SESSION_SECONDS),
   })
   if (!('session' in res)) throw new ExtensionError('REQUEST_FAILED', 'The service did not open a session.')
-  // Opened only if the new account holds nothing but what this sign-up made (issue 31 defect 12).
+  // Opened only if the new account holds nothing but what this sign-up made.
   return startSignupSession(core, {
     jwt: res.session,
     key,

@@ -1,9 +1,9 @@
 /**
- * Email recovery (issue 7): relay `/v1/recovery_init` emails a credential bundle encrypted to
+ * Email recovery: relay `/v1/recovery_init` emails a credential bundle encrypted to
  * a fresh HPKE target (kept in IndexedDB until used) and names the user's organization; the
  * pasted bundle is opened into a
  * short-lived recovery key which stamps `recover_user` to register a new passkey. The popup
- * then logs in with that passkey, and only it (passkey.ts `allowCredentials`; issue 13: another
+ * then logs in with that passkey, and only it (passkey.ts `allowCredentials`: another
  * account's passkey on the same authenticator must not open instead). The recovery key never
  * outlives this call.
  */

@@ -1,6 +1,6 @@
 /**
- * Logins where the extension makes the session key itself (issue 22 "Session keys never
- * travel"): a fresh P-256 key pair is generated here, only its public key is sent, the
+ * Logins where the extension makes the session key itself (session keys never travel): a fresh
+ * P-256 key pair is generated here, only its public key is sent, the
  * service answers with a session JWT for it (otp_login v2, stamp_login), and the JWT is
  * checked against the pinned service's notarizer key before the session starts. No
  * credential bundle, so a relay or proxy in the middle never holds a key that logs in.

@@ -1,5 +1,5 @@
 /**
- * The new account holds only what this sign-up created (issue 31 defect 12, client side). A relay
+ * The new account holds only what this sign-up created (client side). A relay
  * in the middle (or one holding the operator's key) can add its own API key, passkey, OAuth
  * identity, contact or user to the `/v1/signup_v2` it forwards; a sign-up without a verification
  * token has no client signature the service could check, so the extension checks the result

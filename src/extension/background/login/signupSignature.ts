@@ -37,7 +37,7 @@ export function signupClientSignature(
     authenticators: AuthenticatorParams[]
     email?: string
     phoneNumber?: string
-    /** Sigil's member: the service then creates exactly this wallet (issue 31). */
+    /** Sigil's member: the service then creates exactly this wallet. */
     wallet?: WalletParams
   },
 ): Promise<ClientSignature> {

@@ -1,5 +1,5 @@
 /**
- * Build-time options for distributions (issue 22 "Service identity, pinned"), set as
+ * Build-time options for distributions (the service identity the wallet pins), set as
  * environment variables of `wxt build` (README "Building for a distribution"):
  * - `WXT_SIGIL_SERVICE_URL`, `WXT_SIGIL_RELAY_URL`: the default service and relay;
  * - `WXT_SIGIL_SERVICE_KEY`: the identity key pinned out of the box (130 hex, 04…);

@@ -1,5 +1,5 @@
 /**
- * "Connect to a service" (issue 22 "Service identity, pinned"): the only way to point the
+ * "Connect to a service" (the service identity the wallet pins): the only way to point the
  * wallet at another service or relay. Step 1 fetches the new service's signed identity (and
  * checks the relay serves the same one) and shows its fingerprint; step 2, once the user
  * confirmed that fingerprint, checks again, ends the session, clears every site grant and

@@ -1,5 +1,5 @@
 /**
- * User settings (issue 7 "settings screen"; issue 22 "Service identity, pinned"): the
+ * User settings (the settings screen; the service identity the wallet pins): the
  * service and relay URLs with the identity key pinned for them, and the auto-lock time.
  * Persisted as a versioned record (style.md habit 9), parsed with zod on read (habit 5);
  * anything unreadable falls back to the build's defaults. Not secret.

@@ -1,6 +1,5 @@
 /**
- * Checking that the configured service and relay are the service the wallet pinned (issue 22
- * "Service identity, pinned"). The service's signed identity (src/api/serviceIdentity.ts)
+ * Checking that the configured service and relay are the service the wallet pinned. The service's signed identity (src/api/serviceIdentity.ts)
  * must be signed by the pinned key and name the service URL's origin; the relay must
  * republish the same identity. The hosted service has no document: its keys are built in
  * and it is reached over HTTPS only. Nothing is sent to a service or relay before this passes.

@@ -1,8 +1,8 @@
 /**
- * IndexedDB-backed blob store under the sealed key store (issue 7; like @turnkey/core's
+ * IndexedDB-backed blob store under the sealed key store (like @turnkey/core's
  * `TurnkeyStamperDB`, wire-formats B6). One database `sigil-keys`, one object store `keys`,
  * keyed by slot. Survives a service-worker restart. Never give it a CryptoKey: Chromium writes a
- * cloned key's material in clear to disk (issue 22); it holds only sealedKeyStore.ts blobs.
+ * cloned key's material in clear to disk; it holds only sealedKeyStore.ts blobs.
  */
 import { idbOpener, idbRequest } from '../storage/idb'
 import type { KeySlot } from './keyStore'

@@ -1,6 +1,6 @@
 /**
- * Where the background keeps its WebCrypto keys (issue 7). In the extension this is
- * `createSealedKeyStore` (sealedKeyStore.ts) over IndexedDB (issue 22: only wrapped key bytes at rest, the
+ * Where the background keeps its WebCrypto keys. In the extension this is
+ * `createSealedKeyStore` (sealedKeyStore.ts) over IndexedDB (only wrapped key bytes at rest, the
  * wrapping key in memory-only `storage.session`); `get` gives non-extractable keys.
  * The in-memory implementation is for unit tests.
  */

@@ -1,5 +1,5 @@
 /**
- * Revoking a session's key at the service when the session ends (issue 22): lock, logout and
+ * Revoking a session's key at the service when the session ends: lock, logout and
  * auto-lock delete the session's API key with `delete_api_keys`, stamped by that key itself
  * (the user is the root user of its sub-organization, so the activity runs at once). Best
  * effort with a short timeout; when it cannot reach the service the revocation stays pending

@@ -1,5 +1,5 @@
 /**
- * A {@link KeyStore} that keeps private keys only sealed at rest (issue 22). Chromium writes the
+ * A {@link KeyStore} that keeps private keys only sealed at rest. Chromium writes the
  * key material of a structured-cloned CryptoKey, non-extractable or not, in clear into the
  * IndexedDB LevelDB files, so a CryptoKey must never reach IndexedDB. Instead every private key
  * is wrapped (`wrapKey('pkcs8')`, AES-256-GCM) under a wrapping key whose raw bytes live only in

@@ -1,5 +1,5 @@
 /**
- * A {@link StorageAreaLike} over the extension's own IndexedDB (issue 22, Firefox): where
+ * A {@link StorageAreaLike} over the extension's own IndexedDB (Firefox): where
  * `storage.local` cannot be restricted to trusted contexts, content scripts can read and write
  * it, but they run in the page's origin and cannot open the extension origin's IndexedDB.
  * storageAccess.ts picks this area for settings, site grants, the dApp chain and a pending

@@ -1,5 +1,5 @@
 /**
- * Keep the extension's storage out of reach of content scripts (issue 22): settings, site
+ * Keep the extension's storage out of reach of content scripts: settings, site
  * grants and the selected chain live in `storage.local`, and Chrome lets content scripts read
  * and write it by default, so a compromised renderer could redirect the service URLs or grant
  * itself a connection. Our content scripts only relay messages and never touch storage.

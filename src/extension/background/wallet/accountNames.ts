@@ -1,5 +1,5 @@
 /**
- * Account names the user gives in the popup (issue 13 item 3), per user, persisted in
+ * Account names the user gives in the popup, per user, persisted in
  * `storage.local` as one versioned record parsed on read (style.md habit 9). Not secret (public
  * addresses and labels). An account without a stored name shows its default ("Account 1…").
  */

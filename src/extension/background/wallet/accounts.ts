@@ -1,5 +1,5 @@
 /**
- * Wallets and accounts (issue 7 "accounts"): list_wallets + paged list_wallet_accounts
+ * Wallets and accounts: list_wallets + paged list_wallet_accounts
  * (wire-formats B6 fetchWallets), and "add account" at the next index of a format's
  * default path (address-formats.md "Default paths") with create_wallet_accounts.
  */

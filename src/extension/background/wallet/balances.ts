@@ -1,5 +1,5 @@
 /**
- * Balances on the accounts screen (issue 12 "Balances"): for each of the session's accounts that
+ * Balances on the accounts screen: for each of the session's accounts that
  * the network takes (Ethereum accounts on `eip155:*`, Solana accounts on `solana:*`), the native
  * balance and the ERC-20 balances of the network's tokens, read by the service's
  * get_wallet_address_balances query. Amounts stay atomic-unit decimal strings (the popup formats

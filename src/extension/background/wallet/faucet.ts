@@ -1,5 +1,5 @@
 /**
- * "Fund from faucet" (issue 12, dev builds): `POST {apiBaseUrl}/dev/faucet {caip2, address, amount}`
+ * "Fund from faucet" (dev builds): `POST {apiBaseUrl}/dev/faucet {caip2, address, amount}`
  * on the verified service (src/devchain/faucet.ts), for a dev network (`dev: true` in the signed
  * network list) and one of the session's own accounts. Called from the background, never the page.
  */

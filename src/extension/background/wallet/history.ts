@@ -1,5 +1,5 @@
 /**
- * The History screen (issue 12): an account's transactions on the selected network from the
+ * The History screen: an account's transactions on the selected network from the
  * service's list_eth_transaction_history / list_sol_transaction_history, newest first, as rows
  * the popup shows (amounts stay atomic-unit strings with their decimals).
  */

@@ -1,5 +1,5 @@
 /**
- * Fiat on-ramp (issue 7): parameters validated with the service's own schema
+ * Fiat on-ramp: parameters validated with the service's own schema
  * (src/api/operations/init_fiat_on_ramp.ts), init_fiat_on_ramp, then the returned URL opened in
  * a new tab; get_on_ramp_transaction_status for the result.
  */

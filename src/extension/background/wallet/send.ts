@@ -1,5 +1,5 @@
 /**
- * The Send screen's background side (issue 12 "Send screen"): a fee estimate with the most that
+ * The Send screen's background side: a fee estimate with the most that
  * can be sent, then the send through the service (eth_send_transaction V2 with the reviewed gas
  * and fees, so the fee shown is the fee signed; sol_send_transaction with a System Program
  * transfer whose blockhash the service sets), then its status (get_send_transaction_status).

@@ -1,5 +1,5 @@
 /**
- * The wallet home (issue 13 item 3): the total on the selected network, the assets with their
+ * The wallet home: the total on the selected network, the assets with their
  * balances, Send / Receive / Buy, then each account by name (editable, "Account 1…" by default)
  * with its short address, Copy, Receive (QR and the full address), Send, on dev networks "Fund
  * from faucet", and its derivation path under "Details"; then "Add account".

@@ -1,6 +1,6 @@
 /**
  * Logged-out screen: email / SMS OTP, passkey login and sign-up (PasskeySignup.tsx), links to
- * recovery and settings. After a lock or logout (issue 13 item 8) the last account comes first:
+ * recovery and settings. After a lock or logout the last account comes first:
  * "Unlock with passkey" when it has one (asking for its own credential when Sigil knows it), and
  * its email pre-filled for an email code.
  */
@@ -168,7 +168,7 @@ function ContactForm({
         Send code
       </button>
       <Busy busy={action.busy} label="Sending the code…" />
-      {/* A failure about the number or address shows under its field (issue 13 item 6); any other, here. */}
+      {/* A failure about the number or address shows under its field; any other, here. */}
       <ErrorLine error={action.field === 'contact' ? null : action.error} />
     </form>
   )
@@ -196,7 +196,7 @@ function PasskeyPanel({ client, webauthn, onLoggedIn, ...signup }: PasskeyPanelP
 }
 
 /**
- * "Continue with <provider>" for each OIDC provider the service offers (issue 16). The browser's
+ * "Continue with <provider>" for each OIDC provider the service offers. The browser's
  * sign-in window takes the focus (and may close this popup): the background finishes the login,
  * and a reopened popup shows the wallet.
  */

@@ -1,5 +1,5 @@
 /**
- * Send (issue 12): from one of the accounts the selected network takes, the native asset or one
+ * Send: from one of the accounts the selected network takes, the native asset or one
  * of the network's tokens, to a recipient checked for the chain, an amount with Max; then a Review
  * of from / to / amount / fee / network; then the send's status polled until confirmed or failed.
  */

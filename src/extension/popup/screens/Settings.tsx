@@ -22,7 +22,7 @@ export type SettingsProps = {
   loggedIn: boolean
   onSaved(): void
   onEnded(): void
-  /** The browser's host-permission prompt (issue 13 item 9). */
+  /** The browser's host-permission prompt. */
   requestHostAccess?: RequestHostAccess
 }
 

@@ -1,4 +1,4 @@
-/** Connected sites (issue 13 item 4): each origin the account granted, its account and chain, with Disconnect. */
+/** Connected sites: each origin the account granted, its account and chain, with Disconnect. */
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import type { PopupApi } from '../../protocol/popupApi'
 import { shortAddress } from '../AddressTools'

@@ -49,7 +49,7 @@ export function failureOutcome(err: unknown): { error: RpcErrorObject } {
 }
 
 /**
- * The live session; when logged out (issue 13), Sigil's window opens on the login screen and the
+ * The live session; when logged out, Sigil's window opens on the login screen and the
  * connect request goes on after the login (closing the window: 4001; no window possible: 4100).
  */
 export async function sessionOrLogin(ctx: DappContext): Promise<ActiveSession | { error: RpcErrorObject }> {

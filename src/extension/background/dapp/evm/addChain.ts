@@ -1,7 +1,7 @@
 /**
  * `wallet_addEthereumChain` (EIP-3085) with the user's approval. Before any window: the params
  * are checked and a chain the wallet already knows is refused (the site should switch to it);
- * nothing is sent to the site's RPC URL then (issue 31 defect 8: a site must not make the
+ * nothing is sent to the site's RPC URL then (a site must not make the
  * extension probe a URL of its choosing, e.g. a port on 127.0.0.1). The window shows the RPC URL;
  * only once the user approved is the RPC asked `eth_chainId`, and the network is stored when it
  * answers the same chain id. Any other outcome (an error, another chain, garbage, no answer) is

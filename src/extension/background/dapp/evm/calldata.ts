@@ -1,5 +1,5 @@
 /**
- * Transaction call data for the approval window (issue 22 item 5): the token calls that hand
+ * Transaction call data for the approval window: the token calls that hand
  * over spending rights or move tokens, decoded with viem's ABI decoder so the user reads
  * "approve, spender 0x…, unlimited" instead of hex. The raw data is still shown beside it.
  */

@@ -1,5 +1,5 @@
 /**
- * The EVM chains a dApp may use (issue 12 item 1): the pinned service's signed network list
+ * The EVM chains a dApp may use: the pinned service's signed network list
  * (chains/networks.ts), plus the networks the user added through `wallet_addEthereumChain`. Each site
  * (origin) has its own active chain; both records live in the persistent area, versioned and
  * parsed on read (style.md habit 9). Not secret.

@@ -1,5 +1,5 @@
 /**
- * `eth_signTransaction` with fields left out (issue 13 item 7): as MetaMask does, the nonce, gas
+ * `eth_signTransaction` with fields left out: as MetaMask does, the nonce, gas
  * limit and fees a dApp omits are filled from the network's node instead of refusing the request.
  * The nonce is `eth_getTransactionCount(from, "pending")`; gas and EIP-1559 fees come from the
  * same simulation eth_sendTransaction uses (simulate.ts: estimate × 1.2, max = 2 × base +

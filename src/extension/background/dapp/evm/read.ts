@@ -1,9 +1,9 @@
 /**
- * Read-only RPC passthrough (issue 12 item 4): a closed allow-list of node methods, each with
+ * Read-only RPC passthrough: a closed allow-list of node methods, each with
  * its own params schema, forwarded to the site's active network's RPC after a per-origin rate
  * limit. Only what the schema parsed is forwarded (unknown fields are dropped). Signing and
  * account methods are never here: they are the wallet's own rows (methods.ts) or refused.
- * Issue 31 defect 8: only a connected site's reads are forwarded (the connection is the user's
+ * Only a connected site's reads are forwarded (the connection is the user's
  * approval; before it nothing reaches the network on the site's behalf, 4100), and a node's
  * error reaches the page as a fixed message and code, never the node's own text.
  */

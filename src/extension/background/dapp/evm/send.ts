@@ -1,5 +1,5 @@
 /**
- * `eth_sendTransaction` (issue 12 item 4): params checked (-32602), `from` must be the site's
+ * `eth_sendTransaction`: params checked (-32602), `from` must be the site's
  * connected account (4100), the chain the site's active one; the transaction is simulated
  * against the network's node BEFORE the window opens, the window shows what is sent (to,
  * value, network, decoded call or selector, fee, the simulation's verdict), and only on approval

@@ -146,7 +146,7 @@ export async function signTypedDataV4(
   if (!parsed.success) return invalid('Invalid params for eth_signTypedData_v4: expected { types, primaryType, domain, message }')
   // The shape is confirmed; check and show the dApp's own object (what is signed), not zod's copy of it.
   const typed = raw as TypedDataInput
-  // Every field against its declared type, before any window opens (issue 22 item 5).
+  // Every field against its declared type, before any window opens.
   const checked = checkTypedData(typed)
   if (!checked.ok) return invalid(`Invalid params for eth_signTypedData_v4: ${checked.reason}`)
   const chain = (await siteChain(ctx)).label
@@ -195,7 +195,7 @@ export async function signTransaction([tx]: readonly [TransactionRequest], ctx: 
         { ...tx, to: checked.to },
         organizationAbis(ctx, signer.organizationId),
       )
-      // The reason quotes the node (ethFill.ts): the page gets a fixed message (issue 31 defect 8).
+      // The reason quotes the node (ethFill.ts): the page gets a fixed message.
       if (!filled.ok)
         return { error: rpcError(RPC_ERROR.INTERNAL, 'Sigil could not estimate the gas of this transaction; nothing was signed') }
       complete = filled.tx

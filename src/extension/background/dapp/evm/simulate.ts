@@ -1,5 +1,5 @@
 /**
- * Simulation of a dApp's transaction before the approval window opens (issue 12 item 4):
+ * Simulation of a dApp's transaction before the approval window opens:
  * eth_call and eth_estimateGas against the network's node, EIP-1559 fees as the service's
  * sends fill them (src/service/sends/evm.ts: priority from the node, max = 2 × base + priority,
  * gas limit = estimate × 1.2), and a revert decoded with the same decoder the service uses

@@ -1,6 +1,6 @@
 /**
  * EIP-712 typed data (eth_signTypedData_v4) checked against its own `types` before any approval
- * window opens (issue 22 item 5), and the rows that window shows, built in `types` order (not the
+ * window opens, and the rows that window shows, built in `types` order (not the
  * dApp's JSON key order), nested structs and arrays flattened to paths like `offer[3].token`.
  *
  * Stricter than the signer (micro-eth-signer `signTyped`): a missing field, an unknown key, a

@@ -1,5 +1,5 @@
 /**
- * Readable summaries of the typed data that moves tokens (issue 22 item 5): EIP-2612 and DAI
+ * Readable summaries of the typed data that moves tokens: EIP-2612 and DAI
  * permits, Uniswap Permit2 (allowance and signature transfer, single and batch) and Seaport
  * orders, each recognised by the shape of its `types` (not its name alone), plus the domain
  * warnings. Input is typed data that `checkTypedData` (typedData.ts) accepted; every row of it is still
