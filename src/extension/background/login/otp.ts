@@ -12,6 +12,7 @@ import { DEFAULT_WALLET } from '../../../api/defaultWallet'
 import { SigilRequestError } from '../../../api/errors'
 import type { Core } from '../core'
 import { ExtensionError } from '../failures'
+import { normalContact } from '../../../api/contact'
 import { requestOtp, verifyOtpCode } from './otpVerification'
 import { clearPending, readPending, writePending } from './pending'
 import type { OtpType } from '../service/relay'
@@ -20,14 +21,9 @@ import type { SessionRecord } from '../session/sessionRecord'
 import { startSignupSession } from './signupCheck'
 import { loginClientSignature, signupClientSignature } from './signupSignature'
 
-/** The relay's form of a contact: emails trimmed and lower case, phone numbers trimmed. */
-export function normaliseContact(otpType: OtpType, contact: string): string {
-  return otpType === 'OTP_TYPE_EMAIL' ? contact.trim().toLowerCase() : contact.trim()
-}
-
 /** Step 1: ask the relay to send a code to `contact`. */
 export async function startOtp(core: Core, p: { otpType: OtpType; contact: string }): Promise<{ otpType: OtpType; contact: string }> {
-  const contact = normaliseContact(p.otpType, p.contact)
+  const contact = normalContact(p.otpType, p.contact)
   const { otpId, targetBundle } = await requestOtp(core, { otpType: p.otpType, contact })
   await writePending(core.deps.session, 'otp', { otpId, otpType: p.otpType, contact, targetBundle, createdAt: core.now() })
   return { otpType: p.otpType, contact }

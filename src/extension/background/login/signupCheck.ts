@@ -14,6 +14,7 @@
  */
 import type { z } from 'zod'
 import type { getOrganization } from '../../../api/operations/get_organization'
+import { normalContact } from '../../../api/contact'
 import { createWebCryptoStamper } from '../../../crypto/stamp'
 import type { Core } from '../core'
 import { ExtensionError } from '../failures'
@@ -46,7 +47,7 @@ export function refusedMessage(what: readonly string[]): string {
   )
 }
 
-const lower = (s: string | undefined) => (s ? s.trim().toLowerCase() : undefined)
+const email = (s: string | undefined) => (s ? normalContact('OTP_TYPE_EMAIL', s) : undefined)
 const trimmed = (s: string | undefined) => (s ? s.trim() : undefined)
 
 /**
@@ -67,7 +68,7 @@ export function unexpectedCredentials(org: Organization, userId: string, session
     if (u.authenticators.some((a) => a.credentialId !== expected.credentialId)) found.add('a passkey')
     const oauth = expected.oauth
     if (u.oauthProviders.some((p) => !oauth || p.issuer !== oauth.issuer || p.subject !== oauth.subject)) found.add('a sign-in identity')
-    if (lower(u.userEmail) !== lower(expected.email)) found.add('an email address')
+    if (email(u.userEmail) !== email(expected.email)) found.add('an email address')
     if (trimmed(u.userPhoneNumber) !== trimmed(expected.phoneNumber)) found.add('a phone number')
   }
   return [...found]

@@ -9,16 +9,12 @@
 import { createP256WebCryptoKeyPair } from '../../../crypto/stamp'
 import type { Core } from '../core'
 import { ExtensionError } from '../failures'
+import { normalContact } from '../../../api/contact'
 import { requestOtp, verifyOtpCode } from './otpVerification'
 import { clearPending, readPending, writePending, type Pending } from './pending'
 
 /** What the popup sees of a pending passkey sign-up. */
 export type SignupEmailView = { email: string; verified: boolean }
-
-/** The relay's form of an email address (trimmed, lower case), as verification tokens carry it. */
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase()
-}
 
 /** The pending sign-up as the popup may see it (no token). */
 export function signupEmailView(p: Pending<'passkeySignup'>): SignupEmailView {
@@ -27,7 +23,7 @@ export function signupEmailView(p: Pending<'passkeySignup'>): SignupEmailView {
 
 /** Step 1: send a code to `email`; any earlier sign-up attempt is dropped. */
 export async function startSignupEmail(core: Core, p: { email: string; userName?: string | undefined }): Promise<SignupEmailView> {
-  const email = normaliseEmail(p.email)
+  const email = normalContact('OTP_TYPE_EMAIL', p.email)
   await clearPending(core.deps.session, 'passkeySignup')
   await core.deps.keyStore.delete('signup-temp')
   const { otpId, targetBundle } = await requestOtp(core, { otpType: 'OTP_TYPE_EMAIL', contact: email })

@@ -8,29 +8,16 @@ import { z } from 'zod'
 import { SigilError, SigilRequestError } from '../../../api/errors'
 import type { ApiKeyParams, AuthenticatorParams, ClientSignature } from '../../../api/common'
 import type { OtpType } from '../../../api/enumLists'
+import { AccountResponse } from '../../../api/relay/account'
+import { SessionResponse } from '../../../api/relay/login'
+import { OtpInitV2Response, OtpVerifyResponse } from '../../../api/relay/otp'
+import { RecoveryInitResponse } from '../../../api/relay/recovery'
+import { SignupResponse } from '../../../api/relay/signup'
+import { type RelayOauthProvider, WalletKitConfigResponse } from '../../../api/relay/walletKit'
 
 /** OTP channel. */
-export type { OtpType }
+export type { OtpType, RelayOauthProvider }
 
-const OtpInitV2Result = z.object({ otpId: z.string().min(1).max(256), otpEncryptionTargetBundle: z.string().min(1).max(8192) })
-const OtpVerifyResult = z.object({ verificationToken: z.string().min(1).max(8192) })
-const SessionResult = z.object({ session: z.string().min(1).max(8192) })
-const SignupResult = z.object({ organizationId: z.string().min(1), userId: z.string().min(1) }).loose()
-const AccountResult = z.object({ organizationId: z.string().optional() })
-const RecoveryInitResult = z.object({ organizationId: z.string().min(1), userId: z.string().min(1) }).loose()
-/** An OIDC provider the relay announces (Sigil's wallet_kit_config `oauthProviders`). */
-const OauthProvider = z.object({
-  name: z.string().min(1).max(40),
-  issuer: z.url({ protocol: /^https?$/ }),
-  clientId: z.string().min(1).max(512),
-  authorizationEndpoint: z.url({ protocol: /^https?$/ }).optional(),
-  tokenEndpoint: z.url({ protocol: /^https?$/ }).optional(),
-  flow: z.enum(['code', 'implicit']).default('code'),
-})
-export type RelayOauthProvider = z.output<typeof OauthProvider>
-const WalletKitConfig = z
-  .object({ organizationId: z.string().min(1), oauthProviders: z.array(OauthProvider).max(20).optional().catch(undefined) })
-  .loose()
 const ErrorBody = z.object({ code: z.number(), message: z.string() }).loose()
 
 /** `/v1/signup` body (wire-formats B6 signup). */
@@ -54,26 +41,26 @@ export type SignupBody = {
 /** The relay endpoints the extension uses. */
 export type RelayClient = {
   /** Sends a code; the target bundle is the service's signed OTP encryption key. */
-  otpInitV2(body: { otpType: OtpType; contact: string }): Promise<z.output<typeof OtpInitV2Result>>
+  otpInitV2(body: { otpType: OtpType; contact: string }): Promise<z.output<typeof OtpInitV2Response>>
   /** The code, HPKE-encrypted to the target bundle with the public key it binds the token to. */
-  otpVerifyV2(body: { otpId: string; encryptedOtpBundle: string }): Promise<z.output<typeof OtpVerifyResult>>
+  otpVerifyV2(body: { otpId: string; encryptedOtpBundle: string }): Promise<z.output<typeof OtpVerifyResponse>>
   /** A session JWT for `publicKey`; `clientSignature` by the token's key signs the login message. */
   otpLogin(body: {
     verificationToken: string
     publicKey: string
     clientSignature: ClientSignature
     organizationId: string
-  }): Promise<z.output<typeof SessionResult>>
-  signup(body: SignupBody): Promise<z.output<typeof SignupResult>>
+  }): Promise<z.output<typeof SessionResponse>>
+  signup(body: SignupBody): Promise<z.output<typeof SignupResponse>>
   account(
     body:
       | { filterType: 'EMAIL' | 'PHONE_NUMBER'; filterValue: string; verificationToken: string }
       | { filterType: 'OIDC_TOKEN'; filterValue: string },
-  ): Promise<z.output<typeof AccountResult>>
+  ): Promise<z.output<typeof AccountResponse>>
   /** A session JWT for `publicKey`; the ID token's nonce is sha256 of it. */
-  oauthLogin(body: { oidcToken: string; publicKey: string; organizationId: string }): Promise<z.output<typeof SessionResult>>
-  recoveryInit(body: { email: string; targetPublicKey: string }): Promise<z.output<typeof RecoveryInitResult>>
-  walletKitConfig(): Promise<z.output<typeof WalletKitConfig>>
+  oauthLogin(body: { oidcToken: string; publicKey: string; organizationId: string }): Promise<z.output<typeof SessionResponse>>
+  recoveryInit(body: { email: string; targetPublicKey: string }): Promise<z.output<typeof RecoveryInitResponse>>
+  walletKitConfig(): Promise<z.output<typeof WalletKitConfigResponse>>
 }
 
 /** Create a {@link RelayClient} for `baseUrl` (e.g. `http://127.0.0.1:8787/auth`). */
@@ -113,13 +100,13 @@ export function createRelayClient(opts: { baseUrl: string; fetch?: typeof global
   }
 
   return {
-    otpInitV2: (body) => post('/v1/otp_init_v2', body, OtpInitV2Result),
-    otpVerifyV2: (body) => post('/v1/otp_verify_v2', body, OtpVerifyResult),
-    otpLogin: (body) => post('/v1/otp_login_v2', body, SessionResult),
-    signup: (body) => post('/v1/signup_v2', body, SignupResult),
-    account: (body) => post('/v1/account', body, AccountResult),
-    oauthLogin: (body) => post('/v1/oauth_login', body, SessionResult),
-    recoveryInit: (body) => post('/v1/recovery_init', body, RecoveryInitResult),
-    walletKitConfig: () => post('/v1/wallet_kit_config', {}, WalletKitConfig),
+    otpInitV2: (body) => post('/v1/otp_init_v2', body, OtpInitV2Response),
+    otpVerifyV2: (body) => post('/v1/otp_verify_v2', body, OtpVerifyResponse),
+    otpLogin: (body) => post('/v1/otp_login_v2', body, SessionResponse),
+    signup: (body) => post('/v1/signup_v2', body, SignupResponse),
+    account: (body) => post('/v1/account', body, AccountResponse),
+    oauthLogin: (body) => post('/v1/oauth_login', body, SessionResponse),
+    recoveryInit: (body) => post('/v1/recovery_init', body, RecoveryInitResponse),
+    walletKitConfig: () => post('/v1/wallet_kit_config', {}, WalletKitConfigResponse),
   }
 }
