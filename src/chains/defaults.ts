@@ -1,19 +1,20 @@
 /**
- * Default accounts per address format, from the formats' descriptors (address-formats.md
- * "Default paths"), and the next default path after existing accounts (account index = last segment).
+ * Default accounts per address format, from the formats' facts (address-formats.md "Default
+ * paths"), and the next default path after existing accounts (account index = last segment).
+ * It reads the facts alone: the browser extension imports this module, which must load no address builder.
  */
 import { chainError } from './errors.js'
 import { HARDENED, formatPath, isHardened, parsePath } from './path.js'
-import { FORMATS } from './formats/index.js'
+import { FORMAT_FACTS } from './formats/facts.js'
 import { ADDRESS_FORMATS, type AddressFormat, type Curve, isAddressFormat } from './types.js'
 
 /** A default account for a format. */
 export type DefaultAccount = { curve: Curve; path: string }
 
-/** Default `{curve, path}` per format, from its descriptor; `undefined` for UNCOMPRESSED/COMPRESSED (path required). */
+/** Default `{curve, path}` per format, from its facts; `undefined` for UNCOMPRESSED/COMPRESSED (path required). */
 export const DEFAULT_ACCOUNTS: Record<AddressFormat, DefaultAccount | undefined> = Object.fromEntries(
   ADDRESS_FORMATS.map((f) => {
-    const { curves, defaultPath } = FORMATS[f]
+    const { curves, defaultPath } = FORMAT_FACTS[f]
     const curve = curves[0]
     return [f, defaultPath === undefined || curve === undefined ? undefined : { curve, path: defaultPath }]
   }),

@@ -252,3 +252,35 @@ describe('architecture', () => {
     })
   })
 })
+
+/**
+ * The browser extension carries what an address format IS (src/chains/formats/facts.ts) but never
+ * how its address is MADE: the builders load libraries that need Node (`@ton/core` reads `Buffer`
+ * at load, which kills the background service worker) or are too heavy for a browser bundle.
+ */
+describe('the extension bundle', () => {
+  const ENTRYPOINTS = ['background.ts', 'popup', 'approval', 'content.ts', 'inpage.content.ts']
+  const HEAVY_PACKAGES = ['@ton/core', '@scure/btc-signer', 'tiny-secp256k1']
+  const FORMATS_DIR = join(ROOT, 'src/chains/formats')
+  /** The address builders: every module of src/chains/formats except the data-only facts. */
+  const isBuilder = (file: string) => dirname(file) === FORMATS_DIR && !file.endsWith('/facts.ts')
+
+  it('loads no address builder and none of their libraries', () => {
+    const roots = ENTRYPOINTS.flatMap((e) => {
+      const path = join(ROOT, 'entrypoints', e)
+      return statSync(path).isDirectory() ? walk(path) : [path]
+    })
+    const reachable = closure(roots)
+    expect(reachable.length).toBeGreaterThan(roots.length)
+    const offending = reachable.flatMap((file) =>
+      specifiers(file)
+        .filter((spec) => {
+          if (!isRelative(spec)) return HEAVY_PACKAGES.includes(packageOf(spec) ?? '')
+          const target = resolveImport(file, spec)
+          return target !== undefined && isBuilder(target)
+        })
+        .map((spec) => `${relative(ROOT, file)} imports '${spec}'`),
+    )
+    expect(offending).toEqual([])
+  })
+})

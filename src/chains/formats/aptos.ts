@@ -5,13 +5,13 @@
 import { sha3_256 } from '@noble/hashes/sha3.js'
 import { bytesToHex, concatBytes } from '../../crypto/encoding.js'
 import { ed25519Key } from './common.js'
-import { ED, type FormatDescriptor } from './descriptor.js'
+import type { AddressBuilder } from './descriptor.js'
 
 /** Aptos long-form address of an ed25519 public key. */
 export function aptosAddress(publicKey: Uint8Array): string {
   return '0x' + bytesToHex(sha3_256(concatBytes(ed25519Key(publicKey), new Uint8Array([0]))))
 }
 
-export const APTOS_FORMATS = {
-  ADDRESS_FORMAT_APTOS: { curves: ED, address: aptosAddress, defaultPath: "m/44'/637'/0'/0'/0'", chain: 'Aptos', variant: '' },
-} satisfies Record<string, FormatDescriptor>
+export const APTOS_ADDRESSES = {
+  ADDRESS_FORMAT_APTOS: aptosAddress,
+} satisfies Record<string, AddressBuilder>

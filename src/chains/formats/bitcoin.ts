@@ -11,7 +11,7 @@ import {
   type BitcoinNetwork,
 } from '../types.js'
 import { secpCompressed } from './common.js'
-import { type FormatDescriptor, SECP } from './descriptor.js'
+import type { AddressBuilder } from './descriptor.js'
 
 /** Network parameters in @scure/btc-signer's shape. */
 export type BtcNetworkParams = typeof NETWORK
@@ -50,27 +50,12 @@ export function bitcoinAddress(network: BitcoinNetwork, type: BitcoinAddressType
   return out.address
 }
 
-/** Default path per Bitcoin address type, for coin type `coin` (0' mainnet, 1' the test networks). */
-const BITCOIN_PATHS: Record<BitcoinAddressType, (coin: string) => string> = {
-  P2PKH: (coin) => `m/44'/${coin}/0'/0/0`,
-  P2SH: (coin) => `m/44'/${coin}/0'/0/0`,
-  P2WPKH: (coin) => `m/84'/${coin}/0'/0/0`,
-  P2WSH: (coin) => `m/48'/${coin}/0'/2'/0/0`,
-  P2TR: (coin) => `m/86'/${coin}/0'/0/0`,
-}
-
 /** The 20 Bitcoin formats, every network × every address type of the interface's lists, network-major. */
-export const BITCOIN_FORMATS = Object.fromEntries(
+export const BITCOIN_ADDRESSES = Object.fromEntries(
   BITCOIN_NETWORKS.flatMap((n) =>
-    BITCOIN_ADDRESS_TYPES.map((t): [BitcoinAddressFormat, FormatDescriptor] => [
+    BITCOIN_ADDRESS_TYPES.map((t): [BitcoinAddressFormat, AddressBuilder] => [
       `ADDRESS_FORMAT_BITCOIN_${n}_${t}`,
-      {
-        curves: SECP,
-        address: (pk) => bitcoinAddress(n, t, pk),
-        defaultPath: BITCOIN_PATHS[t](n === 'MAINNET' ? "0'" : "1'"),
-        chain: n === 'MAINNET' ? 'Bitcoin' : 'Bitcoin testnet',
-        variant: t,
-      },
+      (pk) => bitcoinAddress(n, t, pk),
     ]),
   ),
-) as Record<BitcoinAddressFormat, FormatDescriptor>
+) as Record<BitcoinAddressFormat, AddressBuilder>

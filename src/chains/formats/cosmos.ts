@@ -3,7 +3,7 @@
  */
 import { bech32 } from '@scure/base'
 import { hash160, secpCompressed } from './common.js'
-import { type FormatDescriptor, SECP } from './descriptor.js'
+import type { AddressBuilder } from './descriptor.js'
 
 /** bech32 (BIP-173) account address with `hrp` of a secp256k1 public key. */
 export function cosmosStyleAddress(hrp: string, publicKey: Uint8Array): string {
@@ -20,7 +20,7 @@ export function seiAddress(publicKey: Uint8Array): string {
   return cosmosStyleAddress('sei', publicKey)
 }
 
-export const COSMOS_FORMATS = {
-  ADDRESS_FORMAT_COSMOS: { curves: SECP, address: cosmosAddress, defaultPath: "m/44'/118'/0'/0/0", chain: 'Cosmos', variant: '' },
-  ADDRESS_FORMAT_SEI: { curves: SECP, address: seiAddress, defaultPath: "m/44'/118'/0'/0'/0'", chain: 'Sei', variant: '' },
-} satisfies Record<string, FormatDescriptor>
+export const COSMOS_ADDRESSES = {
+  ADDRESS_FORMAT_COSMOS: cosmosAddress,
+  ADDRESS_FORMAT_SEI: seiAddress,
+} satisfies Record<string, AddressBuilder>

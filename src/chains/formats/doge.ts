@@ -5,7 +5,7 @@
 import { p2pkh } from '@scure/btc-signer'
 import type { BtcNetworkParams } from './bitcoin.js'
 import { secpCompressed } from './common.js'
-import { type FormatDescriptor, SECP } from './descriptor.js'
+import type { AddressBuilder } from './descriptor.js'
 
 /** Dogecoin network parameters (bech32 unused). */
 export const DOGE_NETWORKS: Record<'MAINNET' | 'TESTNET', BtcNetworkParams> = {
@@ -20,21 +20,7 @@ export function dogeAddress(network: 'MAINNET' | 'TESTNET', publicKey: Uint8Arra
   return out.address
 }
 
-const DOGE_PATH = "m/44'/3'/0'/0/0"
-
-export const DOGE_FORMATS = {
-  ADDRESS_FORMAT_DOGE_MAINNET: {
-    curves: SECP,
-    address: (pk: Uint8Array) => dogeAddress('MAINNET', pk),
-    defaultPath: DOGE_PATH,
-    chain: 'Dogecoin',
-    variant: '',
-  },
-  ADDRESS_FORMAT_DOGE_TESTNET: {
-    curves: SECP,
-    address: (pk: Uint8Array) => dogeAddress('TESTNET', pk),
-    defaultPath: DOGE_PATH,
-    chain: 'Dogecoin testnet',
-    variant: '',
-  },
-} satisfies Record<string, FormatDescriptor>
+export const DOGE_ADDRESSES = {
+  ADDRESS_FORMAT_DOGE_MAINNET: (pk: Uint8Array) => dogeAddress('MAINNET', pk),
+  ADDRESS_FORMAT_DOGE_TESTNET: (pk: Uint8Array) => dogeAddress('TESTNET', pk),
+} satisfies Record<string, AddressBuilder>

@@ -1,61 +1,47 @@
 /**
- * The 36 address formats, one descriptor each (descriptor.ts: curves, address function, default
- * path, chain label), gathered from their family files in the order of the interface's list
- * (address-formats.md "Per-format address rules"). A new format is its family file's entry: the
- * compiler refuses this table until every format of src/api/enumLists.ts has one.
+ * The 36 address formats, each its facts (facts.ts: curves, default path, chain, variant) joined
+ * to its address builder, gathered from the family files in the order of the interface's list
+ * (address-formats.md "Per-format address rules"). A new format is two entries the compiler checks
+ * against src/api/enumLists.ts: its line in facts.ts and its builder in its family file.
+ *
+ * This module loads every builder (@ton/core, @scure/btc-signer, …): service and dev code only.
+ * The browser extension reads facts.ts alone.
  */
 import { ADDRESS_FORMATS, type AddressFormat } from '../types.js'
-import { APTOS_FORMATS } from './aptos.js'
-import { BITCOIN_FORMATS } from './bitcoin.js'
-import { COSMOS_FORMATS } from './cosmos.js'
-import type { FormatDescriptor } from './descriptor.js'
-import { DOGE_FORMATS } from './doge.js'
-import { ETHEREUM_FORMATS } from './ethereum.js'
-import { RAW_FORMATS } from './raw.js'
-import { SOLANA_FORMATS } from './solana.js'
-import { STELLAR_FORMATS } from './stellar.js'
-import { SUI_FORMATS } from './sui.js'
-import { TON_FORMATS } from './ton.js'
-import { TRON_FORMATS } from './tron.js'
-import { XRP_FORMATS } from './xrp.js'
+import { APTOS_ADDRESSES } from './aptos.js'
+import { BITCOIN_ADDRESSES } from './bitcoin.js'
+import { COSMOS_ADDRESSES } from './cosmos.js'
+import type { AddressBuilder, FormatDescriptor } from './descriptor.js'
+import { DOGE_ADDRESSES } from './doge.js'
+import { ETHEREUM_ADDRESSES } from './ethereum.js'
+import { FORMAT_FACTS } from './facts.js'
+import { RAW_ADDRESSES } from './raw.js'
+import { SOLANA_ADDRESSES } from './solana.js'
+import { STELLAR_ADDRESSES } from './stellar.js'
+import { SUI_ADDRESSES } from './sui.js'
+import { TON_ADDRESSES } from './ton.js'
+import { TRON_ADDRESSES } from './tron.js'
+import { XRP_ADDRESSES } from './xrp.js'
 
-export type { FormatDescriptor } from './descriptor.js'
+export type { AddressBuilder, FormatDescriptor } from './descriptor.js'
 
-const DESCRIPTORS = {
-  ...RAW_FORMATS,
-  ...ETHEREUM_FORMATS,
-  ...SOLANA_FORMATS,
-  ...COSMOS_FORMATS,
-  ...TRON_FORMATS,
-  ...SUI_FORMATS,
-  ...APTOS_FORMATS,
-  ...STELLAR_FORMATS,
-  ...XRP_FORMATS,
-  ...BITCOIN_FORMATS,
-  ...DOGE_FORMATS,
-  ...TON_FORMATS,
-} satisfies Record<AddressFormat, FormatDescriptor>
+/** Every format's address builder. */
+const ADDRESS_BUILDERS = {
+  ...RAW_ADDRESSES,
+  ...ETHEREUM_ADDRESSES,
+  ...SOLANA_ADDRESSES,
+  ...COSMOS_ADDRESSES,
+  ...TRON_ADDRESSES,
+  ...SUI_ADDRESSES,
+  ...APTOS_ADDRESSES,
+  ...STELLAR_ADDRESSES,
+  ...XRP_ADDRESSES,
+  ...BITCOIN_ADDRESSES,
+  ...DOGE_ADDRESSES,
+  ...TON_ADDRESSES,
+} satisfies Record<AddressFormat, AddressBuilder>
 
-/** Every address format Sigil derives, in the interface's list order. */
+/** Every address format Sigil derives, facts and address builder, in the interface's list order. */
 export const FORMATS: Record<AddressFormat, FormatDescriptor> = Object.fromEntries(
-  ADDRESS_FORMATS.map((f) => [f, DESCRIPTORS[f]]),
+  ADDRESS_FORMATS.map((f) => [f, { ...FORMAT_FACTS[f], address: ADDRESS_BUILDERS[f] }]),
 ) as Record<AddressFormat, FormatDescriptor>
-
-const descriptorOf = (format: string): FormatDescriptor | undefined =>
-  Object.hasOwn(FORMATS, format) ? FORMATS[format as AddressFormat] : undefined
-
-/** The chain an address format belongs to (a name nobody knows: itself without the prefix). */
-export function chainOf(format: string): string {
-  return descriptorOf(format)?.chain ?? format.replace(/^ADDRESS_FORMAT_/, '')
-}
-
-/** Short variant name within a chain (e.g. `P2WPKH`, `V4R2`), empty when the chain has one. */
-export function variantOf(format: string): string {
-  return descriptorOf(format)?.variant ?? ''
-}
-
-/** Label for a format in a list: its chain, and its variant when the chain has several. */
-export function formatLabel(format: string): string {
-  const v = variantOf(format)
-  return v ? `${chainOf(format)} (${v})` : chainOf(format)
-}

@@ -6,9 +6,9 @@ import { p256 } from '@noble/curves/nist.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex } from '../../crypto/encoding.js'
 import { chainError } from '../errors.js'
-import { CURVES, type Curve } from '../types.js'
+import type { Curve } from '../types.js'
 import { ed25519Key } from './common.js'
-import type { FormatDescriptor } from './descriptor.js'
+import type { AddressBuilder } from './descriptor.js'
 
 function point(curve: Curve, publicKey: Uint8Array) {
   try {
@@ -36,20 +36,8 @@ function needCurve(curve: Curve | undefined): Curve {
   return curve
 }
 
-/** The raw public-key formats: no chain of their own, so no default path (a path is required). */
-export const RAW_FORMATS = {
-  ADDRESS_FORMAT_UNCOMPRESSED: {
-    curves: ['CURVE_SECP256K1', 'CURVE_P256'],
-    address: (pk: Uint8Array, curve?: Curve) => uncompressedAddress(needCurve(curve), pk),
-    defaultPath: undefined,
-    chain: 'Public keys',
-    variant: '',
-  },
-  ADDRESS_FORMAT_COMPRESSED: {
-    curves: CURVES,
-    address: (pk: Uint8Array, curve?: Curve) => compressedAddress(needCurve(curve), pk),
-    defaultPath: undefined,
-    chain: 'Public keys',
-    variant: '',
-  },
-} satisfies Record<string, FormatDescriptor>
+/** The raw public-key formats: the hex of the key itself, in the encoding of its curve. */
+export const RAW_ADDRESSES = {
+  ADDRESS_FORMAT_UNCOMPRESSED: (pk: Uint8Array, curve?: Curve) => uncompressedAddress(needCurve(curve), pk),
+  ADDRESS_FORMAT_COMPRESSED: (pk: Uint8Array, curve?: Curve) => compressedAddress(needCurve(curve), pk),
+} satisfies Record<string, AddressBuilder>

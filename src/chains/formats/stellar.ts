@@ -4,7 +4,7 @@
 import { base32nopad } from '@scure/base'
 import { concatBytes } from '../../crypto/encoding.js'
 import { crc16Xmodem, ed25519Key } from './common.js'
-import { ED, type FormatDescriptor } from './descriptor.js'
+import type { AddressBuilder } from './descriptor.js'
 
 const VERSION_ACCOUNT_ID = 6 << 3
 
@@ -15,6 +15,6 @@ export function stellarAddress(publicKey: Uint8Array): string {
   return base32nopad.encode(concatBytes(payload, new Uint8Array([crc & 0xff, crc >> 8])))
 }
 
-export const STELLAR_FORMATS = {
-  ADDRESS_FORMAT_XLM: { curves: ED, address: stellarAddress, defaultPath: "m/44'/148'/0'", chain: 'Stellar', variant: '' },
-} satisfies Record<string, FormatDescriptor>
+export const STELLAR_ADDRESSES = {
+  ADDRESS_FORMAT_XLM: stellarAddress,
+} satisfies Record<string, AddressBuilder>

@@ -8,7 +8,7 @@ import { base64, hex } from '@scure/base'
 import { bytesToHex } from '../../crypto/encoding.js'
 import { WALLET_V3R2_CODE_BOC_BASE64, WALLET_V4R2_CODE_BOC_BASE64, WALLET_V5R1_CODE_BOC_HEX } from '../ton/codeCells.js'
 import { ed25519Key } from './common.js'
-import { ED, type FormatDescriptor } from './descriptor.js'
+import type { AddressBuilder } from './descriptor.js'
 
 /** The TON wallet versions Sigil derives. */
 export type TonWalletVersion = 'v3r2' | 'v4r2' | 'v5r1'
@@ -59,17 +59,8 @@ export function tonAddress(version: TonWalletVersion, publicKey: Uint8Array): st
   return address.toString({ bounceable: false, urlSafe: true, testOnly: false })
 }
 
-const TON_PATH = "m/44'/607'/0'/0'/0'"
-const tonFormat = (version: TonWalletVersion): FormatDescriptor => ({
-  curves: ED,
-  address: (pk) => tonAddress(version, pk),
-  defaultPath: TON_PATH,
-  chain: 'TON',
-  variant: version.toUpperCase(),
-})
-
-export const TON_FORMATS = {
-  ADDRESS_FORMAT_TON_V3R2: tonFormat('v3r2'),
-  ADDRESS_FORMAT_TON_V4R2: tonFormat('v4r2'),
-  ADDRESS_FORMAT_TON_V5R1: tonFormat('v5r1'),
-} satisfies Record<string, FormatDescriptor>
+export const TON_ADDRESSES = {
+  ADDRESS_FORMAT_TON_V3R2: (pk: Uint8Array) => tonAddress('v3r2', pk),
+  ADDRESS_FORMAT_TON_V4R2: (pk: Uint8Array) => tonAddress('v4r2', pk),
+  ADDRESS_FORMAT_TON_V5R1: (pk: Uint8Array) => tonAddress('v5r1', pk),
+} satisfies Record<string, AddressBuilder>

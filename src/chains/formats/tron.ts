@@ -6,7 +6,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { createBase58check } from '@scure/base'
 import { concatBytes } from '../../crypto/encoding.js'
 import { secpUncompressed } from './common.js'
-import { type FormatDescriptor, SECP } from './descriptor.js'
+import type { AddressBuilder } from './descriptor.js'
 
 const b58c = createBase58check(sha256)
 
@@ -16,6 +16,6 @@ export function tronAddress(publicKey: Uint8Array): string {
   return b58c.encode(concatBytes(new Uint8Array([0x41]), body))
 }
 
-export const TRON_FORMATS = {
-  ADDRESS_FORMAT_TRON: { curves: SECP, address: tronAddress, defaultPath: "m/44'/195'/0'", chain: 'Tron', variant: '' },
-} satisfies Record<string, FormatDescriptor>
+export const TRON_ADDRESSES = {
+  ADDRESS_FORMAT_TRON: tronAddress,
+} satisfies Record<string, AddressBuilder>

@@ -5,7 +5,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { base58xrp } from '@scure/base'
 import { concatBytes } from '../../crypto/encoding.js'
 import { hash160, secpCompressed } from './common.js'
-import { type FormatDescriptor, SECP } from './descriptor.js'
+import type { AddressBuilder } from './descriptor.js'
 
 /** XRP classic address of a secp256k1 public key. */
 export function xrpAddress(publicKey: Uint8Array): string {
@@ -13,6 +13,6 @@ export function xrpAddress(publicKey: Uint8Array): string {
   return base58xrp.encode(concatBytes(payload, sha256(sha256(payload)).slice(0, 4)))
 }
 
-export const XRP_FORMATS = {
-  ADDRESS_FORMAT_XRP: { curves: SECP, address: xrpAddress, defaultPath: "m/44'/144'/0'/0'/0'", chain: 'XRP Ledger', variant: '' },
-} satisfies Record<string, FormatDescriptor>
+export const XRP_ADDRESSES = {
+  ADDRESS_FORMAT_XRP: xrpAddress,
+} satisfies Record<string, AddressBuilder>

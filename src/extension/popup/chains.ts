@@ -1,38 +1,21 @@
-/** Chain labels for address formats (address-formats.md), for grouping accounts in the popup. */
-import { type AddressFormat, BITCOIN_ADDRESS_TYPES, BITCOIN_NETWORKS, TON_WALLET_VERSIONS } from '../../api/enumLists'
+/**
+ * Chain labels for address formats, for grouping accounts in the popup: read from each format's
+ * facts (src/chains/formats/facts.ts, data only, so the popup loads no address builder).
+ */
+import type { AddressFormat } from '../../api/enumLists'
+import { FORMAT_FACTS, type FormatFacts } from '../../chains/formats/facts'
 
-const BITCOIN_TEST_NETWORKS = BITCOIN_NETWORKS.filter((n) => n !== 'MAINNET')
+const factsOf = (format: string): FormatFacts | undefined =>
+  Object.hasOwn(FORMAT_FACTS, format) ? FORMAT_FACTS[format as AddressFormat] : undefined
 
-const LABELS: Array<[RegExp, string]> = [
-  [/^ADDRESS_FORMAT_ETHEREUM$/, 'Ethereum'],
-  [/^ADDRESS_FORMAT_BITCOIN_MAINNET_/, 'Bitcoin'],
-  [new RegExp(`^ADDRESS_FORMAT_BITCOIN_(${BITCOIN_TEST_NETWORKS.join('|')})_`), 'Bitcoin testnet'],
-  [/^ADDRESS_FORMAT_SOLANA$/, 'Solana'],
-  [/^ADDRESS_FORMAT_COSMOS$/, 'Cosmos'],
-  [/^ADDRESS_FORMAT_TRON$/, 'Tron'],
-  [/^ADDRESS_FORMAT_SUI$/, 'Sui'],
-  [/^ADDRESS_FORMAT_APTOS$/, 'Aptos'],
-  [/^ADDRESS_FORMAT_DOGE_MAINNET$/, 'Dogecoin'],
-  [/^ADDRESS_FORMAT_DOGE_TESTNET$/, 'Dogecoin testnet'],
-  [/^ADDRESS_FORMAT_SEI$/, 'Sei'],
-  [/^ADDRESS_FORMAT_XLM$/, 'Stellar'],
-  [/^ADDRESS_FORMAT_TON_/, 'TON'],
-  [/^ADDRESS_FORMAT_XRP$/, 'XRP Ledger'],
-  [/^ADDRESS_FORMAT_(UNCOMPRESSED|COMPRESSED)$/, 'Public keys'],
-]
-
-/** The chain an address format belongs to. */
+/** The chain an address format belongs to (a name nobody knows: itself without the prefix). */
 export function chainOf(format: string): string {
-  for (const [re, label] of LABELS) if (re.test(format)) return label
-  return format.replace(/^ADDRESS_FORMAT_/, '')
+  return factsOf(format)?.chain ?? format.replace(/^ADDRESS_FORMAT_/, '')
 }
-
-const VARIANT = new RegExp(`_(${[...BITCOIN_ADDRESS_TYPES, ...TON_WALLET_VERSIONS].join('|')})$`)
 
 /** Short variant name within a chain (e.g. `P2WPKH`, `V4R2`), empty when the chain has one. */
 export function variantOf(format: string): string {
-  const m = VARIANT.exec(format)
-  return m?.[1] ?? ''
+  return factsOf(format)?.variant ?? ''
 }
 
 /** Formats offered by "Add account" (each has a default path). */
@@ -51,7 +34,7 @@ export const ADDABLE_FORMATS = [
   'ADDRESS_FORMAT_XRP',
 ] as const satisfies readonly AddressFormat[]
 
-/** Label for a format in a list. */
+/** Label for a format in a list: its chain, and its variant when the chain has several. */
 export function formatLabel(format: string): string {
   const v = variantOf(format)
   return v ? `${chainOf(format)} (${v})` : chainOf(format)
