@@ -6,14 +6,10 @@
  */
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
 import { ALREADY_PENDING } from '../../approval/approvals'
-import type { ActiveSession } from '../../core'
-import { ExtensionError } from '../../failures'
 import { siteChain } from './chains'
 import type { DappContext } from '../../methods'
+import { failureOutcome, firstSessionAccount, NOT_LOGGED_IN, sessionOrLogin } from '../session'
 import { readGrant, removeGrant, writeGrant } from './permissions'
-
-/** 4100 while nobody is logged in (the wording the provider tests pin). */
-export const NOT_LOGGED_IN: RpcErrorObject = rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: not logged in')
 
 /** The accounts `origin` may see now: `[address]` when connected, logged in and unlocked; else []. */
 export async function accountsFor({ origin, core }: Pick<DappContext, 'origin' | 'core'>): Promise<string[]> {
@@ -24,40 +20,8 @@ export async function accountsFor({ origin, core }: Pick<DappContext, 'origin' |
 }
 
 /** The session's first ADDRESS_FORMAT_ETHEREUM account, or undefined. */
-async function firstEthereumAccount(ctx: DappContext): Promise<string | undefined> {
-  return ctx.core.withSession(async (client, s) => {
-    let after: string | undefined
-    for (let page = 0; page < 20; page++) {
-      const { accounts } = await client.listWalletAccounts({
-        organizationId: s.record.organizationId,
-        paginationOptions: after === undefined ? { limit: '100' } : { limit: '100', after },
-      })
-      const eth = accounts.find((a) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM' && /^0x[0-9a-fA-F]{40}$/.test(a.address))
-      if (eth) return eth.address
-      const last = accounts[accounts.length - 1]
-      if (accounts.length < 100 || !last) return undefined
-      after = last.walletAccountId
-    }
-    return undefined
-  })
-}
-
-/** Session failures become 4100; anything else -32603 (no details from the service leak to the page). */
-export function failureOutcome(err: unknown): { error: RpcErrorObject } {
-  if (err instanceof ExtensionError && (err.code === 'NOT_LOGGED_IN' || err.code === 'SESSION_EXPIRED')) return { error: NOT_LOGGED_IN }
-  return { error: rpcError(RPC_ERROR.INTERNAL, 'The wallet could not complete the request') }
-}
-
-/**
- * The live session; when logged out, Sigil's window opens on the login screen and the
- * connect request goes on after the login (closing the window: 4001; no window possible: 4100).
- */
-export async function sessionOrLogin(ctx: DappContext): Promise<ActiveSession | { error: RpcErrorObject }> {
-  const session = await ctx.core.current()
-  if (session) return session
-  const login = await ctx.dapp.waitForLogin(ctx.origin)
-  if (!login.approved) return { error: login.error }
-  return (await ctx.core.current()) ?? { error: NOT_LOGGED_IN }
+function firstEthereumAccount(ctx: DappContext): Promise<string | undefined> {
+  return firstSessionAccount(ctx, (a) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM' && /^0x[0-9a-fA-F]{40}$/.test(a.address))
 }
 
 /** Ask the user to connect `origin`; the accounts on approval, else the rejection. */

@@ -11,7 +11,7 @@
 import { z } from 'zod'
 import { RPC_ERROR, rpcError } from '../../../protocol/rpcErrors'
 import { ALREADY_PENDING } from '../../approval/approvals'
-import { failureOutcome, NOT_LOGGED_IN } from './accounts'
+import { failureOutcome, NOT_LOGGED_IN } from '../session'
 import { dappNetworks, normalizeChainId, saveAddedChain } from './chains'
 import { evmRpc } from '../../chains/nodeRpc'
 import type { DappContext, DappOutcome } from '../../methods'

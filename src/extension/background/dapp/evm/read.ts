@@ -9,7 +9,8 @@
  */
 import { z } from 'zod'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
-import { accountsFor, NOT_LOGGED_IN } from './accounts'
+import { NOT_LOGGED_IN } from '../session'
+import { accountsFor } from './accounts'
 import { siteChain } from './chains'
 import { EvmRpcError, evmRpc } from '../../chains/nodeRpc'
 import { dappMethod, type DappContext, type DappMethod, type DappOutcome } from '../../methods'

@@ -4,7 +4,7 @@
  * invariants"), is persisted, and that site's tabs get `chainChanged` (EIP-1193).
  */
 import { ALREADY_PENDING, SUPERSEDED } from '../../approval/approvals'
-import { failureOutcome } from './accounts'
+import { failureOutcome } from '../session'
 import { type DappNetwork, findDappNetwork, saveSiteChain, siteChain } from './chains'
 import type { DappContext, DappOutcome } from '../../methods'
 

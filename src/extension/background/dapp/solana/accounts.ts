@@ -7,7 +7,7 @@
 import { base58, base64 } from '@scure/base'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
 import { ALREADY_PENDING } from '../../approval/approvals'
-import { failureOutcome, NOT_LOGGED_IN, sessionOrLogin } from '../evm/accounts'
+import { failureOutcome, firstSessionAccount, NOT_LOGGED_IN, sessionOrLogin } from '../session'
 import type { DappContext } from '../../methods'
 import { solanaChains } from './chains'
 import { readSolanaGrant, removeSolanaGrant, writeSolanaGrant } from './permissions'
@@ -40,22 +40,8 @@ export async function solanaAccountsFor({ origin, core }: Pick<DappContext, 'ori
 }
 
 /** The session's first ADDRESS_FORMAT_SOLANA account, or undefined. */
-async function firstSolanaAccount(ctx: DappContext): Promise<string | undefined> {
-  return ctx.core.withSession(async (client, s) => {
-    let after: string | undefined
-    for (let page = 0; page < 20; page++) {
-      const { accounts } = await client.listWalletAccounts({
-        organizationId: s.record.organizationId,
-        paginationOptions: after === undefined ? { limit: '100' } : { limit: '100', after },
-      })
-      const sol = accounts.find((a) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA' && solanaAccount(a.address) !== null)
-      if (sol) return sol.address
-      const last = accounts[accounts.length - 1]
-      if (accounts.length < 100 || !last) return undefined
-      after = last.walletAccountId
-    }
-    return undefined
-  })
+function firstSolanaAccount(ctx: DappContext): Promise<string | undefined> {
+  return firstSessionAccount(ctx, (a) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA' && solanaAccount(a.address) !== null)
 }
 
 /**
