@@ -206,9 +206,9 @@ export type TonWalletVersion = (typeof TON_WALLET_VERSIONS)[number]
 
 /**
  * The 36 address formats (service-interface.md "Wallet account parameter"; address-formats.md).
- * Each has one descriptor (curves, address, default path, label) in its family file under
- * src/chains/formats, checked against this list by the compiler: a new format is a name here and
- * an entry there.
+ * Each has its facts (curves, default path, chain label, variant) in src/chains/formats/facts.ts
+ * and its address builder in its family file under src/chains/formats, both tables checked against
+ * this list by the compiler: a new format is a name here and an entry in each.
  */
 export const ADDRESS_FORMATS = [
   'ADDRESS_FORMAT_UNCOMPRESSED',
