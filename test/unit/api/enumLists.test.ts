@@ -19,6 +19,7 @@ import {
 } from '../../../src/api/enums.js'
 import * as lists from '../../../src/api/enumLists.js'
 import { DEFAULT_ACCOUNTS } from '../../../src/chains/defaults.js'
+import { FORMAT_FACTS } from '../../../src/chains/formats/facts.js'
 import { FORMATS } from '../../../src/chains/formats/index.js'
 import * as chainTypes from '../../../src/chains/types.js'
 import { bitcoinFormatParts } from '../../../src/chains/types.js'
@@ -56,6 +57,7 @@ describe('enum lists', () => {
 
   it('the chains tables cover every format, in list order', () => {
     expect(Object.keys(FORMATS)).toEqual([...ADDRESS_FORMATS])
+    expect(Object.keys(FORMAT_FACTS)).toEqual([...ADDRESS_FORMATS])
     expect(FORMATS.ADDRESS_FORMAT_COMPRESSED.curves).toEqual([...CURVES])
     expect(DEFAULT_ACCOUNTS.ADDRESS_FORMAT_BITCOIN_MAINNET_P2WSH?.path).toBe("m/48'/0'/0'/2'/0/0")
     expect(DEFAULT_ACCOUNTS.ADDRESS_FORMAT_BITCOIN_REGTEST_P2TR?.path).toBe("m/86'/1'/0'/0/0")
