@@ -1,12 +1,3 @@
-import nodemailer, { type Transporter } from 'nodemailer'
-import { SigilError } from '../../api/errors.js'
-import type { Runtime } from '../runtime.js'
-import type { Transaction } from '../store/sql.js'
-import { dueMessages, insertMessage, recordAttempt, type MessageRow, type NewMessage } from '../store/mailbox.js'
-
-/** Seconds to wait before each retry; after the last one the message is `failed`. */
-const BACKOFF_MS = [1_000, 5_000, 30_000, 120_000, 600_000]
-
 /**
  * Outgoing email and SMS. A message is written inside the activity's transaction (a rolled-back
  * activity sends nothing). With a transport configured (SMTP via nodemailer, SMS via an HTTP
@@ -17,13 +8,14 @@ const BACKOFF_MS = [1_000, 5_000, 30_000, 120_000, 600_000]
  * error level. Without a transport it stays in the dev mailbox (`mailbox`), or, with the mailbox
  * off, the activity fails: nothing is silently dropped.
  */
-export type Outbox = {
-  /** Starts delivering (the service starts it once it listens): first what an earlier run left pending. */
-  start(rt: Runtime): void
-  /** Messages were committed: deliver now. */
-  kick(): void
-  stop(): void
-}
+import nodemailer, { type Transporter } from 'nodemailer'
+import { SigilError } from '../../api/errors.js'
+import type { Outbox, Runtime } from '../runtime.js'
+import type { Transaction } from '../store/sql.js'
+import { dueMessages, insertMessage, recordAttempt, type MessageRow, type NewMessage } from '../store/mailbox.js'
+
+/** Seconds to wait before each retry; after the last one the message is `failed`. */
+const BACKOFF_MS = [1_000, 5_000, 30_000, 120_000, 600_000]
 
 /** Queues a message in the activity's transaction; delivery starts once it commits. */
 export async function enqueueMessage(tx: Transaction, rt: Runtime, m: NewMessage, now: number): Promise<string> {

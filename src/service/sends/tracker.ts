@@ -9,7 +9,7 @@
  * backoff; a restart resumes from the stored state, rebroadcasting the same signed bytes.
  */
 import { SigilError } from '../../api/errors.js'
-import type { Runtime } from '../runtime.js'
+import type { SendTracker, Runtime } from '../runtime.js'
 import type { Sql } from '../store/sql.js'
 import { claimDueSend, markFailed, markIncluded, markSigned, retryAt, type SendRow } from '../store/sends.js'
 import { abisDeclaringError } from '../store/smartContractInterfaces.js'
@@ -19,14 +19,6 @@ import { withSendStatus } from '../webhooks/events.js'
 import { advanceEvmSend, buildEvmSend } from './evm.js'
 import type { CustomErrorAbis } from './revert.js'
 import { advanceSolanaSend, buildSolanaSend, type SolanaSendRequest } from './solana.js'
-
-export type SendTracker = {
-  /** Starts following sends (the service starts it once it listens): first what an earlier run left. */
-  start(rt: Runtime): void
-  /** A send was committed: look now. */
-  kick(): void
-  stop(): Promise<void>
-}
 
 /**
  * How long a claim keeps other trackers off a send. Correctness does not rest on it: only the

@@ -12,7 +12,7 @@ import { request as httpRequest, Agent as HttpAgent } from 'node:http'
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
 import { isIP } from 'node:net'
 import { utf8Encode } from '../../crypto/encoding.js'
-import type { Runtime } from '../runtime.js'
+import type { Runtime, WebhookDispatcher, WebhookSigner } from '../runtime.js'
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
@@ -20,20 +20,8 @@ import {
   nextDeliveryDue,
   recordDeliveryAttempts,
 } from '../store/webhooks.js'
-import { SIGNATURE_ALGORITHM, SIGNATURE_VERSION, type WebhookSigner } from './signing.js'
+import { SIGNATURE_ALGORITHM, SIGNATURE_VERSION } from './signing.js'
 import { guardedLookup, hostOf, isNonPublicAddress, parseWebhookUrl } from './urls.js'
-
-export type WebhookDispatcher = {
-  /** Starts delivering, signed with the runtime's webhook key (the service starts it once it listens; until then it takes nothing). */
-  start(rt: Runtime): void
-  /** Rows were committed: look now. */
-  wake(): void
-  /** Whether rows queued now may come claimed by this instance (its backlog is short). */
-  canTake(): boolean
-  /** Delivers rows this instance queued claimed, now that their transaction committed. */
-  take(deliveries: ClaimedDelivery[]): void
-  stop(): Promise<void>
-}
 
 /** The `X-Turnkey-Webhook-Version` this service sends. */
 export const WEBHOOK_VERSION = 'v2'

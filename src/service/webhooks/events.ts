@@ -8,7 +8,7 @@
  * change is seen within the TTL).
  */
 import { type WebhookFilters, parseWebhookFilters } from '../../api/webhooks.js'
-import type { Runtime } from '../runtime.js'
+import type { Runtime, WebhookTarget, WebhookTargets } from '../runtime.js'
 import { type ActivityRow, activityToWire, type KnownFacts } from '../store/activities.js'
 import { getSend, type SendRow } from '../store/sends.js'
 import type { Sql, Transaction } from '../store/sql.js'
@@ -18,11 +18,6 @@ import { claimLeaseMs } from './dispatcher.js'
 /** How long an organization's cached subscriptions are trusted (changes made by other instances). */
 export const TARGETS_TTL_MS = 1_000
 const MAX_CACHED_ORGS = 10_000
-
-type Target = { endpointId: string; url: string; eventType: string; filters: WebhookFilters }
-
-/** The instance's cache of active subscriptions per organization; `generation` moves on every endpoint change. */
-export type WebhookTargets = { generation: number; entries: Map<string, { targets: Target[]; at: number; generation: number }> }
 
 /** An empty subscription cache (one per runtime). */
 export function createWebhookTargets(): WebhookTargets {
@@ -34,14 +29,14 @@ export function createWebhookTargets(): WebhookTargets {
  * on a miss with `sql`: inside a transaction its own (PGlite has one connection; the database
  * would wait for the transaction).
  */
-async function targetsOf(rt: Runtime, sql: Sql, orgId: string): Promise<Target[]> {
+async function targetsOf(rt: Runtime, sql: Sql, orgId: string): Promise<WebhookTarget[]> {
   const cache = rt.webhooks.targets
   const hit = cache.entries.get(orgId)
   const now = Date.now()
   if (hit && hit.generation === cache.generation && now - hit.at < TARGETS_TTL_MS) return hit.targets
   const generation = cache.generation
   const rows = await listWebhookTargets(sql, orgId)
-  const targets: Target[] = []
+  const targets: WebhookTarget[] = []
   for (const r of rows) {
     const parsed = parseWebhookFilters(r.event_type, r.filters_json)
     // Stored filters were checked when written; one that no longer parses matches nothing.
@@ -74,7 +69,14 @@ export async function hasSubscribers(rt: Runtime, orgId: string, eventType: stri
  * written claimed by it (for one lease) and handed to it after the commit: no claim query, no wait.
  * Otherwise the commit wakes it to claim them.
  */
-async function queue(rt: Runtime, tx: Transaction, eventType: string, orgId: string, targets: Target[], body: string): Promise<void> {
+async function queue(
+  rt: Runtime,
+  tx: Transaction,
+  eventType: string,
+  orgId: string,
+  targets: WebhookTarget[],
+  body: string,
+): Promise<void> {
   const eventId = crypto.randomUUID()
   const now = rt.now()
   const rows = targets.map((t) => ({ id: crypto.randomUUID(), eventId, endpointId: t.endpointId, organizationId: orgId, eventType, body }))
@@ -101,8 +103,8 @@ async function queue(rt: Runtime, tx: Transaction, eventType: string, orgId: str
 }
 
 /** The subscriptions of `eventType` (one per endpoint) that accept the event. */
-function matching(targets: Target[], eventType: string, accepts: (f: WebhookFilters) => boolean): Target[] {
-  const byEndpoint = new Map<string, Target>()
+function matching(targets: WebhookTarget[], eventType: string, accepts: (f: WebhookFilters) => boolean): WebhookTarget[] {
+  const byEndpoint = new Map<string, WebhookTarget>()
   for (const t of targets)
     if (t.eventType === eventType && !byEndpoint.has(t.endpointId) && accepts(t.filters)) byEndpoint.set(t.endpointId, t)
   return [...byEndpoint.values()]

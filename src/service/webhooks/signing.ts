@@ -9,35 +9,16 @@ import { createPrivateKey, sign as nodeSign } from 'node:crypto'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { base64UrlEncode, bytesToHex, concatBytes, utf8Encode } from '../../crypto/encoding.js'
+import type { WebhookJwk, WebhookSigner } from '../runtime.js'
 import type { Database } from '../store/sql.js'
 import type { SecretBox } from '../store/secrets.js'
 import { insertWebhookSigningKeyIfNone, listWebhookSigningKeys } from '../store/webhooks.js'
 
 /** Where receivers fetch the verification keys (no authentication, like the hosted service's). */
 export const WEBHOOK_JWKS_PATH = '/public/v1/discovery/webhooks/jwks'
-export const SIGNATURE_VERSION = 'v1'
-export const SIGNATURE_ALGORITHM = 'ed25519'
+export const SIGNATURE_VERSION: WebhookJwk['turnkey_signature_version'] = 'v1'
+export const SIGNATURE_ALGORITHM: WebhookJwk['turnkey_signature_algorithm'] = 'ed25519'
 const PURPOSE = 'webhook-signing-key'
-
-export type WebhookSigner = {
-  keyId: string
-  /** Hex of the 32-byte Ed25519 public key (what `verifyTurnkeyWebhookSignature` takes). */
-  publicKeyHex: string
-  /** Hex of the 64-byte signature over the signed input of one delivery. */
-  sign(input: { timestampMs: string; eventId: string; body: Uint8Array }): string
-  jwks(): { keys: Jwk[] }
-}
-
-export type Jwk = {
-  kid: string
-  kty: 'OKP'
-  crv: 'Ed25519'
-  alg: 'EdDSA'
-  use: 'sig'
-  x: string
-  turnkey_signature_algorithm: typeof SIGNATURE_ALGORITHM
-  turnkey_signature_version: typeof SIGNATURE_VERSION
-}
 
 /** The bytes a signature covers (the same construction as `@turnkey/crypto` `buildSignedInput`). */
 export function signedInput(keyId: string, timestampMs: string, eventId: string, body: Uint8Array): Uint8Array {
@@ -63,7 +44,7 @@ export function webhookSigner(privateKey: Uint8Array): WebhookSigner {
   const publicKey = ed25519.getPublicKey(privateKey)
   const key = createPrivateKey({ key: Buffer.from(concatBytes(ED25519_PKCS8_PREFIX, privateKey)), format: 'der', type: 'pkcs8' })
   const keyId = webhookKeyId(publicKey)
-  const jwk: Jwk = {
+  const jwk: WebhookJwk = {
     kid: keyId,
     kty: 'OKP',
     crv: 'Ed25519',
