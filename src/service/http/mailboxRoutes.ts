@@ -1,6 +1,6 @@
-import type { ServiceApp } from '../http/app.js'
 import type { Runtime } from '../runtime.js'
 import { listMessages, type MessageRow } from '../store/mailbox.js'
+import type { ServiceApp } from './app.js'
 
 /** A message as `GET /dev/messages` shows it (wire-formats A6), plus its delivery state. */
 function toWire(m: MessageRow) {

@@ -1,4 +1,3 @@
-import type { ServiceApp } from '../http/app.js'
 /**
  * HTTP routes of the built-in sandbox provider: `GET /sandbox/onramp/{id}` shows
  * the order; `POST …/{id}/complete` and `…/{id}/fail` finish a PENDING purchase (409 once
@@ -8,10 +7,11 @@ import type { Context } from 'hono'
 import { SigilError } from '../../api/errors.js'
 import type { Runtime } from '../runtime.js'
 import { finishTransaction, getTransaction, type OnRampTransactionRow } from '../store/onramp.js'
-import { PAGE_HEADERS, SANDBOX_CSS, badSignaturePage, notFoundPage, orderPage } from './sandboxPage.js'
-import { verifySandboxSignature } from './sandboxSignature.js'
-import { queryOf } from './url.js'
-import { simulatedTxHash } from './txHash.js'
+import { PAGE_HEADERS, SANDBOX_CSS, badSignaturePage, notFoundPage, orderPage } from '../onramp/sandboxPage.js'
+import { verifySandboxSignature } from '../onramp/sandboxSignature.js'
+import { queryOf } from '../onramp/url.js'
+import { simulatedTxHash } from '../onramp/txHash.js'
+import type { ServiceApp } from './app.js'
 
 const wantsHtml = (c: Context) => (c.req.header('accept') ?? '').includes('text/html')
 
