@@ -3,7 +3,8 @@ import type { createOauthProviders, createOauthProvidersV1 } from '../../api/ope
 import { insertOauthProvider } from '../store/users.js'
 import { requireUser } from './shared/lookup.js'
 import { oauthIdentity } from './shared/users.js'
-import type { ActivityContext, ActivityHandler } from './types.js'
+import type { ActivityContext } from '../activityContext.js'
+import type { ActivityHandler } from './types.js'
 
 async function create(ctx: ActivityContext, p: z.infer<typeof createOauthProviders.parameters>) {
   await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')

@@ -3,7 +3,8 @@ import type { createPolicyV1, createPolicyV2, createPolicyV3 } from '../../api/o
 import { insertPolicy, type PolicyFields } from '../store/policies.js'
 import { assertPolicyRoom, policyFieldsOf } from '../policy/definition.js'
 import { selectorsToCondition } from '../policy/selectors.js'
-import type { ActivityContext, ActivityHandler } from './types.js'
+import type { ActivityContext } from '../activityContext.js'
+import type { ActivityHandler } from './types.js'
 
 /**
  * create_policy (hosted OpenAPI v1CreatePolicyIntentV3): parses `condition`, `consensus` and `time`

@@ -3,7 +3,8 @@ import type { createPrivateKeys, createPrivateKeysV1 } from '../../api/operation
 import { generateKeyPair } from '../../chains/keys.js'
 import type { Curve } from '../../chains/types.js'
 import { storePrivateKey } from './shared/privateKeys.js'
-import type { ActivityContext, ActivityHandler } from './types.js'
+import type { ActivityContext } from '../activityContext.js'
+import type { ActivityHandler } from './types.js'
 
 type Params = z.infer<typeof createPrivateKeys.parameters>
 

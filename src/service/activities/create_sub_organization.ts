@@ -13,7 +13,7 @@ import type {
 import { invalidField } from '../../api/errors.js'
 import { generateKeyPair } from '../../chains/keys.js'
 import type { Curve } from '../../chains/types.js'
-import { renamed } from './shared/fieldNames.js'
+import { renamed } from '../fieldNames.js'
 import { storePrivateKey } from './shared/privateKeys.js'
 import { insertOrganization, setFeature, setQuorum } from '../store/organizations.js'
 import { createUser } from './shared/users.js'

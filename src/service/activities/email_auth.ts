@@ -4,10 +4,10 @@ import type { emailAuthV2 } from '../../api/operations/email_auth.js'
 import { fieldError, SigilError } from '../../api/errors.js'
 import { enqueueMessage } from '../mail/outbox.js'
 import { checkEmailOptions, emailAuthEmail, type EmailOptions } from '../mail/templates.js'
-import { findUserByContact } from '../otp/contact.js'
+import { findUserByContact } from '../auth/contact.js'
 import { listFeatures } from '../store/organizations.js'
 import { expirySeconds, issueCredentialBundle } from '../auth/sessionKeys.js'
-import { requireParentInitiated } from './shared/parentInitiated.js'
+import { requireParentInitiated } from '../otp/parentInitiated.js'
 import type { ActivityHandler } from './types.js'
 
 /** Credential type of the keys email_auth delivers. */

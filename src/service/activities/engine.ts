@@ -40,15 +40,8 @@ import {
 import { submitByType } from '../../api/registry.js'
 import { queueActivityUpdate, withActivityUpdate } from '../webhooks/events.js'
 import { toFieldViolations } from '../../api/validation.js'
-import {
-  type ActivityContext,
-  type ActivityHandler,
-  type ActivityHandlerTable,
-  callHandler,
-  type ParametersOf,
-  type SubmitType,
-  type VoteType,
-} from './types.js'
+import type { ActivityContext } from '../activityContext.js'
+import { type ActivityHandler, type ActivityHandlerTable, callHandler, type ParametersOf, type SubmitType, type VoteType } from './types.js'
 
 /** What the engine needs of an operation definition (src/api/registry). */
 export type EngineOperation = {

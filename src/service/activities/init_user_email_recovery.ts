@@ -4,11 +4,11 @@ import type { initUserEmailRecovery, initUserEmailRecoveryV1 } from '../../api/o
 import { fieldError, SigilError } from '../../api/errors.js'
 import { enqueueMessage } from '../mail/outbox.js'
 import { checkEmailOptions, recoveryEmail, type EmailOptions } from '../mail/templates.js'
-import { findUserByContact } from '../otp/contact.js'
+import { findUserByContact } from '../auth/contact.js'
 import { listFeatures } from '../store/organizations.js'
 import { expirySeconds, issueCredentialBundle } from '../auth/sessionKeys.js'
 import { appNameOf } from './shared/olderVersions.js'
-import { requireParentInitiated } from './shared/parentInitiated.js'
+import { requireParentInitiated } from '../otp/parentInitiated.js'
 import type { ActivityHandler } from './types.js'
 
 /**

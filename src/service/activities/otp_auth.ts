@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { otpAuth } from '../../api/operations/otp_auth.js'
 import { SigilError } from '../../api/errors.js'
 import { consumeOtp } from '../otp/consume.js'
-import { findUserByContact } from '../otp/contact.js'
+import { findUserByContact } from '../auth/contact.js'
 import { expirySeconds, issueCredentialBundle } from '../auth/sessionKeys.js'
 import type { ActivityHandler } from './types.js'
 

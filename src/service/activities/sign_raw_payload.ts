@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { signRawPayload, signRawPayloadV1 } from '../../api/operations/sign_raw_payload.js'
-import { renamed } from './shared/fieldNames.js'
+import { renamed } from '../fieldNames.js'
 import { signPayloadsWith } from '../signing/payloads.js'
 import type { ActivityHandler } from './types.js'
 

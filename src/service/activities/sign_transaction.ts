@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { invalidField } from '../../api/errors.js'
 import type { signTransaction, signTransactionV1 } from '../../api/operations/sign_transaction.js'
-import { namingFields, renamed } from './shared/fieldNames.js'
+import { namingFields, renamed } from '../fieldNames.js'
 import { signEthereumTransaction } from '../../chains/sign/ethereumTransaction.js'
 import { signSolanaTransaction } from '../../chains/sign/solanaTransaction.js'
 import { hexToBytes } from '../../crypto/encoding.js'

@@ -3,7 +3,8 @@ import { fieldError } from '../../api/errors.js'
 import type { updatePolicyV2 } from '../../api/operations/update_policy.js'
 import { lockPolicy, updatePolicy } from '../store/policies.js'
 import { checkExpression } from '../policy/definition.js'
-import type { ActivityContext, ActivityHandler } from './types.js'
+import type { ActivityContext } from '../activityContext.js'
+import type { ActivityHandler } from './types.js'
 
 type UpdateParams = z.infer<typeof updatePolicyV2.parameters>
 

@@ -7,7 +7,8 @@ import { decryptEnvelope } from '../../crypto/signedBundle.js'
 import { spendableOtp, spendOtp } from '../otp/consume.js'
 import type { OtpRow } from '../store/otps.js'
 import { compressedKeyHex, expirySeconds } from '../auth/sessionKeys.js'
-import type { ActivityContext, ActivityHandler } from './types.js'
+import type { ActivityContext } from '../activityContext.js'
+import type { ActivityHandler } from './types.js'
 
 /** Verification-token lifetime: default 1 h, at most 86400 s (wire-formats B7). */
 const TOKEN_DEFAULT_SECONDS = 3600

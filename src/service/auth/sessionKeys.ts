@@ -4,12 +4,20 @@ import { bytesToHex, hexToBytes } from '../../crypto/encoding.js'
 import { signSessionJwt } from '../../crypto/jwt.js'
 import { compressP256PublicKey, generateP256KeyPair, uncompressP256PublicKey } from '../../crypto/p256.js'
 import { deleteApiKeysOfType, insertApiKey } from '../store/users.js'
-import type { ActivityContext } from '../activities/types.js'
+import type { Runtime } from '../runtime.js'
+import type { Transaction } from '../store/sql.js'
 
 /** Session and delivered-key lifetime default: 15 minutes (service-interface "Limits"; B7). */
 export const DEFAULT_SESSION_SECONDS = 900
 /** Credential type of session keys registered by stamp_login / otp_login (B3): the client's own key. */
 export const LOGIN_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_LOGIN'
+
+/**
+ * What issuing a key needs of the activity that issues it: its transaction, its clock and (for a
+ * session JWT) the service's session key. Authentication sits below the activities, so it names
+ * these rather than the whole activity context.
+ */
+export type IssuingContext = { tx: Transaction; now: number; rt: Pick<Runtime, 'keys'> }
 
 /** `expirationSeconds` as a positive number of seconds, the default when absent. */
 export function expirySeconds(value: string | undefined, field: string, fallback = DEFAULT_SESSION_SECONDS): number {
@@ -36,7 +44,7 @@ export function compressedKeyHex(hex: string, field: string): string {
  * bundle (wire-formats B2). `invalidateExisting` first deletes the user's keys of that type.
  */
 export async function issueCredentialBundle(
-  ctx: ActivityContext,
+  ctx: IssuingContext,
   o: {
     orgId: string
     userId: string
@@ -80,7 +88,7 @@ export async function issueCredentialBundle(
  * returns the session JWT (wire-formats B3) signed by the service's session key.
  */
 export async function issueSession(
-  ctx: ActivityContext,
+  ctx: IssuingContext,
   o: { orgId: string; userId: string; publicKey: string; expirationSeconds: number; invalidateExisting: boolean | undefined },
 ): Promise<string> {
   const publicKey = compressedKeyHex(o.publicKey, 'parameters.publicKey')

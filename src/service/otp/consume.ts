@@ -1,5 +1,5 @@
 import { fieldError, invalidField, SigilError } from '../../api/errors.js'
-import type { ActivityContext } from '../activities/types.js'
+import type { ActivityContext } from '../activityContext.js'
 import { isSelfOrAncestor } from '../store/organizations.js'
 import { claimOtpAttempt as claimAttemptRow, getOtp, lockOtp, markOtpUsed, type OtpPath, type OtpRow } from '../store/otps.js'
 import type { Sql } from '../store/sql.js'

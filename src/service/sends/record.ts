@@ -1,5 +1,5 @@
 import type { Network } from '../../chains/networks.js'
-import type { ActivityContext } from '../activities/types.js'
+import type { ActivityContext } from '../activityContext.js'
 import { insertSend, markSigned } from '../store/sends.js'
 import { queueSendStatus } from '../webhooks/events.js'
 

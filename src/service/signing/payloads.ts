@@ -1,7 +1,7 @@
 import type { HashFunction, PayloadEncoding } from '../../api/enums.js'
 import { type RawSignature, signRawPayload } from '../../chains/sign/raw.js'
-import type { ActivityContext } from '../activities/types.js'
-import { namingFields } from '../activities/shared/fieldNames.js'
+import type { ActivityContext } from '../activityContext.js'
+import { namingFields } from '../fieldNames.js'
 import { openSignerKey, requireSigner } from './signer.js'
 
 /**

@@ -7,7 +7,7 @@ import { fieldError } from '../../../api/errors.js'
 import { verifyVerificationToken } from '../../../crypto/jwt.js'
 import { isSelfOrAncestor } from '../../store/organizations.js'
 import { spendVerificationToken } from '../../store/otps.js'
-import type { ActivityContext } from '../types.js'
+import type { ActivityContext } from '../../activityContext.js'
 
 const FIELD = 'parameters.verificationToken'
 

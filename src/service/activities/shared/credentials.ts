@@ -9,7 +9,7 @@ import { base64UrlDecode, bytesToHex, hexToBytes, utf8Decode } from '../../../cr
 import { allowedOriginsFor } from '../../auth/authenticate.js'
 import { originAllowed } from '../../auth/origins.js'
 import { authenticatorCredentialExists, insertApiKey, insertAuthenticator } from '../../store/users.js'
-import type { ActivityContext } from '../types.js'
+import type { ActivityContext } from '../../activityContext.js'
 
 const CREDENTIAL_TYPE_OF_CURVE: Record<string, string> = {
   API_KEY_CURVE_P256: 'CREDENTIAL_TYPE_API_KEY_P256',

@@ -1,7 +1,7 @@
 import { bytesToHex, hexToBytes } from '../../../crypto/encoding.js'
 import { uncompressP256PublicKey } from '../../../crypto/p256.js'
 import { createExportBundle } from '../../../crypto/signedBundle.js'
-import type { ActivityContext } from '../types.js'
+import type { ActivityContext } from '../../activityContext.js'
 
 /**
  * A v1.0.0 export bundle of `plaintext` for the caller's `targetPublicKey` (compressed or

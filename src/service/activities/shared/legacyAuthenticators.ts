@@ -6,7 +6,7 @@
  */
 import type { AuthenticatorParams, LegacyAuthenticatorParams } from '../../../api/common.js'
 import { invalidField } from '../../../api/errors.js'
-import { renamed } from './fieldNames.js'
+import { renamed } from '../../fieldNames.js'
 
 /**
  * The legacy authenticator in the current form. `type` must be `public-key` and `rawId` the same

@@ -2,7 +2,7 @@ import { SigilError } from '../../../api/errors.js'
 import { acceptedNonces } from '../../auth/nonces.js'
 import { findUserInTreeByOauthIdentity } from '../../store/oauthProviders.js'
 import type { UserRow } from '../../store/users.js'
-import type { ActivityContext } from '../types.js'
+import type { ActivityContext } from '../../activityContext.js'
 
 /**
  * The user an OIDC ID token logs in (OAUTH, OAUTH_LOGIN): the token verified with its nonce bound to

@@ -16,8 +16,8 @@ import {
   privateKeyNameTaken,
   privateKeyPurpose,
 } from '../../store/privateKeys.js'
-import type { ActivityContext } from '../types.js'
-import { namingFields } from './fieldNames.js'
+import type { ActivityContext } from '../../activityContext.js'
+import { namingFields } from '../../fieldNames.js'
 import { requireTag } from './tags.js'
 
 /** The organization's private key, or a 404 naming `field` (another organization's key reads the same). */

@@ -5,7 +5,7 @@ import { WalletParams } from '../../../api/operations/create_sub_organization.js
 import { canonicalJson } from '../../../crypto/appProof.js'
 import { verifyClientSignature, verifyVerificationToken } from '../../../crypto/jwt.js'
 import { isSelfOrAncestor } from '../../store/organizations.js'
-import type { ActivityContext } from '../types.js'
+import type { ActivityContext } from '../../activityContext.js'
 import { compressedKeyHex } from '../../auth/sessionKeys.js'
 
 /** The root user of a signed sign-up as create_sub_organization V8 holds it. */

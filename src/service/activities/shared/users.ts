@@ -2,7 +2,7 @@ import type { ApiKeyParams, AuthenticatorParams, OauthProviderParams } from '../
 import { invalidField } from '../../../api/errors.js'
 import { ancestry } from '../../store/organizations.js'
 import { insertOauthProvider, insertUser } from '../../store/users.js'
-import type { ActivityContext } from '../types.js'
+import type { ActivityContext } from '../../activityContext.js'
 import { registerApiKey, registerAuthenticator } from './credentials.js'
 import { requireTag } from './tags.js'
 

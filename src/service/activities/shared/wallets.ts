@@ -14,8 +14,8 @@ import { mnemonicToSeed } from '../../chains/seed.js'
 import { formatPath, parsePath } from '../../../chains/path.js'
 import { utf8Encode } from '../../../crypto/encoding.js'
 import { insertWallet, insertWalletAccount, sealPurpose, walletAccountExists } from '../../store/wallets.js'
-import type { ActivityContext } from '../types.js'
-import { namingFields } from './fieldNames.js'
+import type { ActivityContext } from '../../activityContext.js'
+import { namingFields } from '../../fieldNames.js'
 
 /** One derived account, ready to store (private key in memory for this request only). */
 export type DerivedWalletAccount = {

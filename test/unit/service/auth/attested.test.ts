@@ -35,7 +35,7 @@ vi.mock('../../../../src/service/store/organizations.js', async (importOriginal)
   ancestry: async () => [ORG],
   isSelfOrAncestor: async () => true,
 }))
-vi.mock('../../../../src/service/otp/contact.js', async (importOriginal) => ({
+vi.mock('../../../../src/service/auth/contact.js', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   findUserByContact: async () => ({ id: 'user-1', organization_id: ORG }),
 }))

@@ -1,4 +1,4 @@
-import { SigilError } from '../../../api/errors.js'
+import { SigilError } from '../api/errors.js'
 
 /**
  * Runs `fn`; a SigilError naming bare fields (the chains and crypto layers say `path`,

@@ -1,6 +1,6 @@
-import { SigilError } from '../../../api/errors.js'
-import { getOrganization } from '../../store/organizations.js'
-import type { ActivityContext } from '../types.js'
+import { SigilError } from '../../api/errors.js'
+import { getOrganization } from '../store/organizations.js'
+import type { ActivityContext } from '../activityContext.js'
 
 /**
  * OTP, email-auth and email-recovery flows of a sub-organization are started by its parent (hosted
