@@ -2,6 +2,8 @@
  * The shape of the tree, from its imports (read with TypeScript's `preProcessFile`, relative and `@/`
  * imports resolved to files):
  * - the top-level areas of `src/` form no cycle, and every import between them goes down {@link AREA_ORDER};
+ * - inside `src/service`, its folders and root files form no cycle either, and every import between
+ *   them goes down {@link SERVICE_ORDER} (the layers `src/service/README.md` describes);
  * - every package imported is declared in package.json: `dependencies` for what runs in production
  *   (`src/` and `entrypoints/`, except the development tools of `src/devchain/` that no production
  *   code imports), `devDependencies` too for the rest (tests, benchmarks, scripts, configuration, dev
@@ -22,6 +24,42 @@ const ROOT = resolve(__dirname, '../..')
  * and the development tools (faucet, identity provider) together.
  */
 const AREA_ORDER = ['server', 'relay', 'devchain', 'service', 'extension', 'chains', 'crypto', 'api'] as const
+
+/**
+ * The allowed order of the top-level entries of `src/service` (folders, and root files by their name
+ * without extension), top first: an entry imports only entries after it. A request reads downwards:
+ * the service's composition (`server`, `bootstrap`), the routes (`http`), the operations (`queries`,
+ * which may reuse the lookups in `activities/shared`, then `activities`), what the operations act
+ * through (sends sign with `signing` and announce through `webhooks`; `otp` sends its codes through
+ * `mail`), the activity context, authentication, then the runtime and what it is built from, down
+ * to `store` (all SQL), which imports nothing of the service.
+ */
+const SERVICE_ORDER = [
+  'server',
+  'bootstrap',
+  'http',
+  'queries',
+  'activities',
+  'sends',
+  'signing',
+  'webhooks',
+  'otp',
+  'mail',
+  'onramp',
+  'policy',
+  'activityContext',
+  'auth',
+  'runtime',
+  'config',
+  'keys',
+  'devIdentity',
+  'oidc',
+  'chains',
+  'logger',
+  'fieldNames',
+  'net',
+  'store',
+] as const
 
 /** Folders whose code runs in production: their packages must be `dependencies`. */
 const PRODUCTION = ['src', 'entrypoints']
@@ -188,6 +226,17 @@ function describeCycle(graph: Graph, cycle: string[]): string {
     .join('\n')
 }
 
+/** `a → b (file imports 'spec')` for each edge of `graph` that does not go down `order`. */
+function againstOrder(graph: Graph, order: readonly string[]): string[] {
+  const upward: string[] = []
+  for (const [a, edges] of graph) {
+    for (const [b, e] of edges) {
+      if (order.indexOf(b) <= order.indexOf(a)) upward.push(`${a} → ${b} (${e.from} imports '${e.spec}')`)
+    }
+  }
+  return upward
+}
+
 const srcFiles = walk(join(ROOT, 'src'))
 const areaOf = (file: string) => {
   const [top, area] = relative(ROOT, file).split('/')
@@ -206,13 +255,39 @@ describe('architecture', () => {
       [...graph.keys()].filter((a) => !order.includes(a)),
       'every area has its place in AREA_ORDER',
     ).toEqual([])
-    const upward: string[] = []
-    for (const [a, edges] of graph) {
-      for (const [b, e] of edges) {
-        if (order.indexOf(b) <= order.indexOf(a)) upward.push(`${a} → ${b} (${e.from} imports '${e.spec}')`)
-      }
+    expect(againstOrder(graph, order)).toEqual([])
+  })
+
+  describe('src/service', () => {
+    const SERVICE = join(ROOT, 'src/service')
+    const serviceFiles = walk(SERVICE)
+    /** A file's top-level entry of src/service: its folder, or its own name without extension for a root file. */
+    const entryOf = (file: string) => {
+      const path = relative(SERVICE, file)
+      if (path.startsWith('..')) return undefined
+      const first = path.split('/')[0] as string
+      return first.slice(0, first.length - extname(first).length)
     }
-    expect(upward).toEqual([])
+
+    it('its folders and root files form no cycle', () => {
+      const graph = groupGraph(serviceFiles, entryOf)
+      expect(cycles(graph).map((c) => describeCycle(graph, c))).toEqual([])
+    })
+
+    it(`imports between its folders and root files go down the order ${SERVICE_ORDER.join(' → ')}`, () => {
+      const graph = groupGraph(serviceFiles, entryOf)
+      const order: readonly string[] = SERVICE_ORDER
+      const entries = new Set(serviceFiles.map(entryOf))
+      expect(
+        [...entries].filter((e) => e !== undefined && !order.includes(e)),
+        'every folder and root file has its place in SERVICE_ORDER',
+      ).toEqual([])
+      expect(
+        order.filter((e) => !entries.has(e)),
+        'every entry of SERVICE_ORDER names a folder or root file of src/service',
+      ).toEqual([])
+      expect(againstOrder(graph, order)).toEqual([])
+    })
   })
 
   describe('packages', () => {
