@@ -59,7 +59,7 @@ async function apiKeysOf(svc: TestService, organizationId: string, userId: strin
   return json.user.apiKeys as ApiKey[]
 }
 
-describe('keys at rest and revocation (issue 22)', () => {
+describe('keys at rest and revocation', () => {
   let svc: TestService
   let ext: LaunchedExtension
   let page: Page

@@ -12,7 +12,7 @@ import { type PageServer, startPageServer } from './helpers/pageServer'
 import { awaitApproval, viemDappScript } from './helpers/viemDapp'
 import { configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
 
-describe('popup screens (issue 13): wallet home, receive, connected sites, activity, field errors, axe', () => {
+describe('popup screens: wallet home, receive, connected sites, activity, field errors, axe', () => {
   let svc: TestService
   let ext: LaunchedExtension
   let page: Page

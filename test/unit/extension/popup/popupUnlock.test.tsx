@@ -100,7 +100,7 @@ function passkeyBackend(status: () => unknown, onLogin: () => void) {
   })
 }
 
-describe('popup: the account the user means (issue 13)', () => {
+describe('popup: the account the user means', () => {
   it('unlocks with the last account passkey first, asking for that credential only', async () => {
     let session = false
     const last = { v: 1, method: 'passkey', email: 'alice@example.test', hasPasskey: true, credentialId: 'Y3JlZEE' }

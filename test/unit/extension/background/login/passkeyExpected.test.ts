@@ -49,7 +49,7 @@ describe('passkey login with an expected credential', () => {
   })
 })
 
-describe('last login (issue 13 item 8)', () => {
+describe('last login', () => {
   it('is kept in the persistent area, versioned, and shown to the popup only while logged out', async () => {
     const t = setup()
     await writeLastLogin(t.f.deps.local, { method: 'passkey', email: 'a@example.test', hasPasskey: true, credentialId: 'Y3JlZEE' })

@@ -323,7 +323,7 @@ describe('eth_sendTransaction', () => {
   })
 })
 
-describe('eth_signTransaction fills what the dApp leaves out from the network (issue 13 item 7)', () => {
+describe('eth_signTransaction fills what the dApp leaves out from the network', () => {
   const NONCE = { eth_getTransactionCount: () => ({ result: '0x7' }) }
 
   async function signed(t: ReturnType<typeof world>, request: Record<string, unknown>) {
