@@ -48,7 +48,7 @@ if (want('submit')) {
   }
 }
 if (want('sign')) {
-  console.log('\n## sign_raw_payload over loopback (issues 4 and 18; 8 clients unless said)\n')
+  console.log('\n## sign_raw_payload over loopback (8 clients unless said)\n')
   const mod = await import('./service-sign.js')
   console.log('Embedded PostgreSQL (the default; service CPU includes its server processes):')
   console.log(mod.formatServiceSign(await mod.benchServiceSign()))

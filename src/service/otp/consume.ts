@@ -50,7 +50,7 @@ export async function claimOtpAttempt(
 
 /**
  * The OTP `otpId` names, row-locked for the rest of the transaction, if this activity may spend it
- * (issues 5, 31): it must exist for this organization (or an ancestor) and the submitter's
+ * (so an OTP proves a contact only to the flow and organization that started it): it must exist for this organization (or an ancestor) and the submitter's
  * organization (or an ancestor of it: a sub-organization does not spend its parent's OTPs), have
  * been started on a path this activity spends, be unused, unexpired and have had this attempt
  * claimed (claimOtpAttempt, at most 5). Every spender checks this before anything else it is given
