@@ -1,5 +1,4 @@
 import { type SigilError, fieldError } from '../../api/errors.js'
-import type { Curve } from '../../chains/types.js'
 import { utf8Decode } from '../../crypto/encoding.js'
 import type { Runtime } from '../runtime.js'
 import type { Sql } from '../store/sql.js'
@@ -36,9 +35,4 @@ export function openMnemonic(rt: Pick<Runtime, 'secrets'>, wallet: WalletRow): s
   } finally {
     bytes.fill(0)
   }
-}
-
-/** The account's curve as the chains layer types it. */
-export function curveOf(account: WalletAccountRow): Curve {
-  return account.curve as Curve
 }
