@@ -7,23 +7,10 @@
  */
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { PopupClient } from '@/src/extension/popup/client'
+import { fakeClient } from '../fakePopupClient'
 import { Activity } from '@/src/extension/popup/screens/Activity'
 
 afterEach(cleanup)
-
-type Handler = (params: unknown) => unknown
-function fakeClient(handlers: Record<string, Handler>): PopupClient & { calls: Array<[string, unknown]> } {
-  const calls: Array<[string, unknown]> = []
-  return {
-    calls,
-    call: (async (method: string, params?: unknown) => {
-      calls.push([method, params])
-      const h = handlers[method]
-      return h ? h(params) : { ok: false, error: { code: 'METHOD_NOT_FOUND' } }
-    }) as PopupClient['call'],
-  }
-}
 
 const view = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
   id,

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
 import { App } from '@/src/extension/popup/App'
-import type { PopupClient } from '@/src/extension/popup/client'
+import { fakeClient } from '../fakePopupClient'
 import { storageSessionWatch } from '@/src/extension/popup/sessionWatch'
 import type { Webauthn } from '@/src/extension/popup/webauthn'
 
@@ -54,18 +54,6 @@ const wallets = {
   ],
 }
 
-type Handler = (params: unknown) => unknown
-function fakeClient(handlers: Record<string, Handler>): PopupClient & { calls: Array<[string, unknown]> } {
-  const calls: Array<[string, unknown]> = []
-  return {
-    calls,
-    call: (async (method: string, params?: unknown) => {
-      calls.push([method, params])
-      const h = handlers[method]
-      return h ? h(params) : { ok: false, error: { code: 'METHOD_NOT_FOUND' } }
-    }) as PopupClient['call'],
-  }
-}
 const noWebauthn: Webauthn = { register: () => Promise.reject(new Error('no')), assert: () => Promise.reject(new Error('no')) }
 
 describe('popup App', () => {

@@ -6,7 +6,7 @@
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { PopupClient } from '@/src/extension/popup/client'
+import { fakeClient } from '../fakePopupClient'
 import type { Network } from '@/src/extension/popup/network'
 import { NetworkPicker } from '@/src/extension/popup/NetworkPicker'
 import { Accounts } from '@/src/extension/popup/screens/Accounts'
@@ -82,24 +82,12 @@ const estimate = {
   evm: { gasLimit: '25200', maxFeePerGas: '2000000000', maxPriorityFeePerGas: '1000000000' },
 }
 
-type Handler = (params: any) => unknown
-function fakeClient(handlers: Record<string, Handler>): PopupClient & { calls: Array<[string, any]> } {
-  const calls: Array<[string, any]> = []
-  return {
-    calls,
-    call: (async (method: string, params?: unknown) => {
-      calls.push([method, params])
-      const h = handlers[method]
-      return h ? h(params) : { ok: false, error: { code: 'METHOD_NOT_FOUND' } }
-    }) as PopupClient['call'],
-  }
-}
 const noop = () => {}
 
 describe('network picker', () => {
   it('shows the service’s networks and persists a choice through the background', async () => {
     const chosen: string[] = []
-    const client = fakeClient({
+    const client = fakeClient<any>({
       networks: () => ({ ok: true, result: { networks: [evm, sol], selected: evm } }),
       selectNetwork: (p) => ({ ok: true, result: { networks: [evm, sol], selected: p.caip2 === sol.caip2 ? sol : evm } }),
     })
@@ -115,7 +103,7 @@ describe('network picker', () => {
 describe('accounts with balances', () => {
   it('shows formatted native and token balances, and funds from the faucet on a dev network', async () => {
     let eth = '0'
-    const client = fakeClient({
+    const client = fakeClient<any>({
       listAccounts: () => ({ ok: true, result: wallets }),
       balances: () => ({ ok: true, result: balances(eth) }),
       faucet: (p) => {
@@ -135,7 +123,7 @@ describe('accounts with balances', () => {
   it('shows a loading line, then a clear error when the node is down, and recovers on Refresh', async () => {
     let down = true
     let release: () => void = noop
-    const client = fakeClient({
+    const client = fakeClient<any>({
       listAccounts: () => ({ ok: true, result: wallets }),
       balances: () =>
         new Promise((resolve) => {
@@ -163,7 +151,7 @@ describe('accounts with balances', () => {
 describe('send', () => {
   it('checks the recipient for the chain, fills Max, reviews, and polls the status to a decoded failure', async () => {
     let polls = 0
-    const client = fakeClient({
+    const client = fakeClient<any>({
       balances: () => ({ ok: true, result: balances('1500000000000000000') }),
       sendEstimate: (p) => ({ ok: true, result: p.amount === undefined ? estimate : { ...estimate, to: p.to } }),
       sendSubmit: () => ({ ok: true, result: { sendTransactionStatusId: 'send-1', activityStatus: 'ACTIVITY_STATUS_COMPLETED' } }),
@@ -207,7 +195,7 @@ describe('send', () => {
   })
 
   it('keeps Confirm disabled when the estimate finds a problem', async () => {
-    const client = fakeClient({
+    const client = fakeClient<any>({
       balances: () => ({ ok: true, result: balances('1') }),
       sendEstimate: () => ({
         ok: true,
@@ -226,7 +214,7 @@ describe('send', () => {
 describe('send status polling', () => {
   it('stops asking for the status once the screen is gone', async () => {
     let polls = 0
-    const client = fakeClient({
+    const client = fakeClient<any>({
       balances: () => ({ ok: true, result: balances('1500000000000000000') }),
       sendEstimate: () => ({ ok: true, result: estimate }),
       sendSubmit: () => ({ ok: true, result: { sendTransactionStatusId: 'send-2', activityStatus: 'ACTIVITY_STATUS_COMPLETED' } }),
@@ -250,7 +238,7 @@ describe('send status polling', () => {
 
 describe('history', () => {
   it('lists transfers with amounts, statuses and failures', async () => {
-    const client = fakeClient({
+    const client = fakeClient<any>({
       listAccounts: () => ({ ok: true, result: wallets }),
       history: (p) => ({
         ok: true,

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact'
 import { afterEach, describe, expect, it } from 'vitest'
 import { App } from '@/src/extension/popup/App'
-import type { PopupClient } from '@/src/extension/popup/client'
+import { fakeClient } from '../fakePopupClient'
 import type { Webauthn } from '@/src/extension/popup/webauthn'
 
 /** The passkey Sigil expects, the recovered account, the last account's way back in. */
@@ -48,19 +48,6 @@ const wallets = {
   ],
 }
 const assertion = { authenticatorData: 'YWQ', clientDataJson: 'Y2Q', credentialId: 'Y3JlZEE', signature: 'c2ln' }
-
-type Handler = (params: unknown) => unknown
-function fakeClient(handlers: Record<string, Handler>): PopupClient & { calls: Array<[string, unknown]> } {
-  const calls: Array<[string, unknown]> = []
-  return {
-    calls,
-    call: (async (method: string, params?: unknown) => {
-      calls.push([method, params])
-      const h = handlers[method]
-      return h ? h(params) : { ok: false, error: { code: 'METHOD_NOT_FOUND' } }
-    }) as PopupClient['call'],
-  }
-}
 
 /** A fake WebAuthn that records which credentials each assertion was allowed to use. */
 function fakeWebauthn(): Webauthn & { asked: Array<readonly string[] | undefined> } {
