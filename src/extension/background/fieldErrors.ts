@@ -21,6 +21,9 @@ const LABELS: Record<string, string> = {
   to: 'Recipient',
   amount: 'Amount',
   address: 'Address',
+  walletName: 'Wallet name',
+  mnemonic: 'Seed phrase',
+  privateKey: 'Private key',
 }
 
 function rule(issue: z.core.$ZodIssue): string {

@@ -5,7 +5,6 @@
  */
 import { z } from 'zod'
 import { Attestation } from '../../api/common'
-import { AddressFormat } from '../../api/enums'
 import { listActivities, vote } from './activity/activities'
 import { activitySites } from './activity/activitySites'
 import { ApprovalGetParams, ApprovalResolveParams, getApproval, resolveApproval } from './approval/page'
@@ -23,8 +22,9 @@ import { signupEmailView, startSignupEmail, verifySignupEmail } from './login/si
 import type { SessionRecord } from './session/sessionRecord'
 import { confirmService, probeService } from './service/connect'
 import { PreferencesSchema, ServiceUrl } from './service/settings'
-import { addAccount, listAccounts } from './wallet/accounts'
-import { ACCOUNT_NAME_MAX, readAccountNames, renameAccount } from './wallet/accountNames'
+import { listAccounts } from './wallet/accounts'
+import { ACCOUNT_NAME_MAX, accountBook, accountNameMap, flatten, renameGroup, setGroupHidden } from './wallet/accountBook'
+import { addAccountGroup, createWallet, exportSecret, importPrivateKey, importWallet } from './wallet/walletKeys'
 import { getBalances } from './wallet/balances'
 import { connectedSites, disconnectSite } from './dapp/connectedSites'
 import { fundFromFaucet } from './wallet/faucet'
@@ -55,6 +55,8 @@ const address = z
   .min(1)
   .max(128)
   .regex(/^[0-9A-Za-z]+$/, 'must be an address')
+const accountGroup = z.string().min(1).max(300)
+const walletName = z.string().trim().min(1).max(64)
 const atomic = z.string().regex(/^[0-9]{1,78}$/, 'must be a whole number of atomic units')
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
 const sendInput = { caip2, from: address, to: address, token: evmAddress.optional() }
@@ -179,17 +181,57 @@ export const POPUP_METHODS = {
     params: noParams,
     handler: (_p, { core }) => core.withSession((client, s) => listAccounts(client, s)),
   }),
-  addAccount: popupMethod({
-    params: z.object({ walletId: id, addressFormat: AddressFormat }),
-    handler: (p, { core }) => core.withSession((client, s) => addAccount(client, s, p)),
+  // accounts and wallets: the account book (groups, names, hidden), add, create, import, export
+  accountBook: popupMethod({
+    params: noParams,
+    handler: (_p, { core }) => core.withSession((client, s) => accountBook(client, s, core.deps.local)),
   }),
   accountNames: popupMethod({
     params: noParams,
-    handler: (_p, { core }) => core.withSession(async (_c, s) => readAccountNames(core.deps.local, s)),
+    handler: (_p, { core }) =>
+      core.withSession(async (client, s) => ({
+        names: Object.fromEntries(accountNameMap(flatten((await accountBook(client, s, core.deps.local)).groups))),
+      })),
+  }),
+  addAccount: popupMethod({
+    params: z.object({ walletId: id }).strict(),
+    handler: (p, { core }) => core.withSession((client, s) => addAccountGroup(client, s, p)),
   }),
   renameAccount: popupMethod({
-    params: z.object({ address, name: z.string().trim().max(ACCOUNT_NAME_MAX, `must be at most ${ACCOUNT_NAME_MAX} characters`) }),
-    handler: (p, { core }) => core.withSession(async (_c, s) => renameAccount(core.deps.local, s, p)),
+    params: z
+      .object({ group: accountGroup, name: z.string().trim().max(ACCOUNT_NAME_MAX, `must be at most ${ACCOUNT_NAME_MAX} characters`) })
+      .strict(),
+    handler: (p, { core }) => core.withSession(async (_c, s) => renameGroup(core.deps.local, s, p)),
+  }),
+  hideAccount: popupMethod({
+    params: z.object({ group: accountGroup, hidden: z.boolean() }).strict(),
+    handler: (p, { core }) => core.withSession(async (_c, s) => setGroupHidden(core.deps.local, s, p)),
+  }),
+  createWallet: popupMethod({
+    params: z.object({ walletName }).strict(),
+    handler: (p, { core }) => core.withSession((client, s) => createWallet(client, s, p)),
+  }),
+  importWallet: popupMethod({
+    params: z.object({ walletName, mnemonic: z.string().max(1024, 'must be at most 24 words') }).strict(),
+    handler: (p, { core }) => core.withSession((client, s) => importWallet(core, client, s, p)),
+  }),
+  importPrivateKey: popupMethod({
+    params: z
+      .object({
+        name: walletName,
+        addressFormat: z.enum(['ADDRESS_FORMAT_ETHEREUM', 'ADDRESS_FORMAT_SOLANA']),
+        privateKey: z.string().max(256, 'is too long for a private key'),
+      })
+      .strict(),
+    handler: (p, { core }) => core.withSession((client, s) => importPrivateKey(core, client, s, p)),
+  }),
+  exportSecret: popupMethod({
+    params: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('wallet'), walletId: id }).strict(),
+      z.object({ kind: z.literal('account'), address }).strict(),
+      z.object({ kind: z.literal('privateKey'), privateKeyId: id }).strict(),
+    ]),
+    handler: (p, { core }) => core.withSession((client, s) => exportSecret(core, client, s, p)),
   }),
   connectedSites: popupMethod({
     params: noParams,

@@ -30,6 +30,7 @@ export const POPUP_ERROR_CODES = [
   'SETTINGS_LOCKED',
   'NODE_UNAVAILABLE',
   'POLICY_DENIED',
+  'REAUTH_REQUIRED',
 ] as const
 
 /** One of {@link POPUP_ERROR_CODES}. */
@@ -51,6 +52,7 @@ export const POPUP_ERROR_MESSAGES: Record<PopupErrorCode, string> = {
   SETTINGS_LOCKED: 'This build of the wallet has fixed service settings.',
   NODE_UNAVAILABLE: 'The network’s node is not answering. Try again in a moment.',
   POLICY_DENIED: 'Denied by policy.',
+  REAUTH_REQUIRED: 'Confirm it is you first.',
 }
 
 /** Background → popup: result union of a {@link PopupMessage}. */

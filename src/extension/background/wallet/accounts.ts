@@ -1,13 +1,7 @@
-/**
- * Wallets and accounts: list_wallets + paged list_wallet_accounts
- * (wire-formats B6 fetchWallets), and "add account" at the next index of a format's
- * default path (address-formats.md "Default paths") with create_wallet_accounts.
- */
+/** Wallets and accounts: list_wallets + paged list_wallet_accounts (wire-formats B6 fetchWallets). */
 import type { SigilClient } from '../../../api/client'
 import type { AddressFormat } from '../../../api/enums'
-import { DEFAULT_ACCOUNTS, nextDefaultPath } from '../../../chains/defaults'
 import type { ActiveSession } from '../core'
-import { ExtensionError } from '../failures'
 
 /** One account as the popup shows it. */
 export type AccountView = { walletAccountId: string; address: string; addressFormat: AddressFormat; path: string; curve: string }
@@ -42,27 +36,4 @@ export async function listAccounts(client: SigilClient, session: ActiveSession):
     views.push({ walletId: w.walletId, walletName: w.walletName, accounts: await accountsOf(client, organizationId, w.walletId) })
   }
   return { wallets: views }
-}
-
-/** Add the next account of `addressFormat` to a wallet. */
-export async function addAccount(
-  client: SigilClient,
-  session: ActiveSession,
-  p: { walletId: string; addressFormat: AddressFormat },
-): Promise<{ status: string; address?: string; path: string }> {
-  const def = DEFAULT_ACCOUNTS[p.addressFormat]
-  if (!def) throw new ExtensionError('INVALID_ARGUMENT', 'This address format has no default path.')
-  const { organizationId } = session.record
-  const existing = await accountsOf(client, organizationId, p.walletId)
-  const path = nextDefaultPath(
-    p.addressFormat,
-    existing.filter((a) => a.addressFormat === p.addressFormat).map((a) => a.path),
-  )
-  const res = await client.createWalletAccounts({
-    organizationId,
-    walletId: p.walletId,
-    accounts: [{ curve: def.curve, pathFormat: 'PATH_FORMAT_BIP32', path, addressFormat: p.addressFormat }],
-  })
-  const address = 'addresses' in res ? res.addresses[0] : undefined
-  return { status: res.activity.status, path, ...(address === undefined ? {} : { address }) }
 }

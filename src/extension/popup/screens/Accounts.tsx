@@ -1,21 +1,28 @@
 /**
- * The wallet home: the total on the selected network, the assets with their
- * balances, Send / Receive / Buy, then each account by name (editable, "Account 1…" by default)
- * with its short address, Copy, Receive (QR and the full address), Send, on dev networks "Fund
- * from faucet", and its derivation path under "Details"; then "Add account".
+ * The wallet home: the total on the selected network, the assets with their balances, Send /
+ * Receive / Buy, then the accounts as people know them: per wallet, each account by name
+ * (editable, "Account 1…" by default) with its Ethereum and Solana addresses — short address, Copy,
+ * Receive (QR and the full address), Send, on dev networks "Fund from faucet", balances — and under
+ * "More" its paths, Hide and Export; "Add account" adds the next Ethereum and Solana address at
+ * once; "Add wallet" creates or imports one. Addresses of chains the wallet cannot show or send
+ * are listed apart, view only, without Receive.
  */
+import { Fragment } from 'preact'
 import { useCallback, useEffect, useLayoutEffect, useState } from 'preact/hooks'
 import type { PopupApi } from '../../protocol/popupApi'
 import { formatShort, formatUnits } from '../../amounts'
 import { CopyButton, ReceivePanel, shortAddress } from '../AddressTools'
-import { ADDABLE_FORMATS, chainOf, formatLabel, variantOf } from '../chains'
+import { chainOf, formatLabel, variantOf } from '../chains'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
 import { FORMAT_OF_FAMILY, type Network } from '../network'
+import { ExportSecret, type ExportWhat } from './ExportSecret'
+import { WalletAdd } from './WalletAdd'
 
-type Wallets = PopupApi['listAccounts']['result']['wallets']
-type Account = Wallets[number]['accounts'][number]
+type Book = PopupApi['accountBook']['result']
+type Group = Book['groups'][number]
+type GroupAddress = Group['addresses'][number]
 type Balances = PopupApi['balances']['result']['accounts'][number]['balances']
 
 /** Performance mark set once, when balances are first shown (bench: accounts screen with balances interactive). */
@@ -86,17 +93,17 @@ function Faucet({
   )
 }
 
-function AccountName({
+function GroupName({
   client,
-  address,
+  group,
   name,
-  onRenamed,
+  onChanged,
   onSessionLost,
 }: {
   client: PopupClient
-  address: string
+  group: string
   name: string
-  onRenamed(names: Record<string, string>): void
+  onChanged(): void
   onSessionLost(): void
 }) {
   const [editing, setEditing] = useState<string | null>(null)
@@ -117,10 +124,10 @@ function AccountName({
       onSubmit={(e) => {
         e.preventDefault()
         void action.run(
-          () => client.call('renameAccount', { address, name: editing }),
-          (r) => {
+          () => client.call('renameAccount', { group, name: editing }),
+          () => {
             setEditing(null)
-            onRenamed(r.names)
+            onChanged()
           },
         )
       }}
@@ -141,35 +148,35 @@ function AccountName({
   )
 }
 
-type RowProps = {
-  account: Account
+type AddressProps = {
+  account: GroupAddress
   name: string
   network: Network | null
   balances: Balances | undefined
   client: PopupClient
   onSend?: ((address: string) => void) | undefined
   onFunded(): void
-  onRenamed(names: Record<string, string>): void
   onSessionLost(): void
 }
 
-function AccountRow({ account, name, network, balances, client, onSend, onFunded, onRenamed, onSessionLost }: RowProps) {
+/** One address of an account: chain, short address, Copy, balances, Receive, Send, faucet. */
+function AddressRow({ account, name, network, balances, client, onSend, onFunded, onSessionLost }: AddressProps) {
   const [receiving, setReceiving] = useState(false)
-  const variant = variantOf(account.addressFormat)
+  const chain = chainOf(account.addressFormat)
   const onNetwork = network !== null && FORMAT_OF_FAMILY[network.family] === account.addressFormat
   return (
-    <li class="account" data-address={account.address} data-format={account.addressFormat} aria-label={name}>
-      <AccountName client={client} address={account.address} name={name} onRenamed={onRenamed} onSessionLost={onSessionLost} />
+    <li class="account" data-address={account.address} data-format={account.addressFormat} aria-label={`${name} · ${chain}`}>
       <div class="row">
+        <span class="chain-label">{chain}</span>
         <code class="address" title={account.address}>
           {shortAddress(account.address)}
         </code>
         <CopyButton text={account.address} label={`Copy address ${account.address}`} />
       </div>
-      {onNetwork && balances && <BalanceList balances={balances} label={`Balances of ${name}`} />}
+      {onNetwork && balances && <BalanceList balances={balances} label={`Balances of ${name} on ${chain}`} />}
       <div class="row">
-        <button type="button" aria-expanded={receiving} aria-label={`Receive to ${name}`} onClick={() => setReceiving(!receiving)}>
-          {receiving ? 'Hide' : 'Receive'}
+        <button type="button" aria-expanded={receiving} aria-label={`Receive to ${name} on ${chain}`} onClick={() => setReceiving(!receiving)}>
+          {receiving ? 'Hide QR' : 'Receive'}
         </button>
         {onNetwork && onSend && (
           <button type="button" aria-label={`Send from ${account.address}`} onClick={() => onSend(account.address)}>
@@ -180,34 +187,120 @@ function AccountRow({ account, name, network, balances, client, onSend, onFunded
           <Faucet client={client} network={network} address={account.address} onFunded={onFunded} onSessionLost={onSessionLost} />
         )}
       </div>
-      {receiving && <ReceivePanel address={account.address} name={name} />}
+      {receiving && <ReceivePanel address={account.address} name={`${name} (${chain})`} />}
+    </li>
+  )
+}
+
+type GroupProps = Omit<AddressProps, 'account' | 'name' | 'balances'> & {
+  group: Group
+  balancesOf(address: string): Balances | undefined
+  onChanged(): void
+  onExport(what: ExportWhat): void
+}
+
+/** One account: its name, its addresses, and under "More" the paths, Hide / Show and Export. */
+function GroupRow({ group, balancesOf, client, onChanged, onExport, onSessionLost, ...rest }: GroupProps) {
+  const hide = useAction(onSessionLost)
+  return (
+    <li class={group.hidden ? 'account-group hidden-group' : 'account-group'} data-group={group.group} aria-label={group.name}>
+      <GroupName client={client} group={group.group} name={group.name} onChanged={onChanged} onSessionLost={onSessionLost} />
+      {group.kind === 'imported' && <span class="badge">Imported</span>}
+      {group.hidden && <span class="badge">Hidden</span>}
+      <ul class="accounts">
+        {group.addresses.map((a) => (
+          <AddressRow
+            key={a.address}
+            account={a}
+            name={group.name}
+            balances={balancesOf(a.address)}
+            client={client}
+            onSessionLost={onSessionLost}
+            {...rest}
+          />
+        ))}
+      </ul>
       <details class="details">
-        <summary>Details</summary>
+        <summary>More</summary>
         <dl class="facts">
-          <dt>Address</dt>
-          <dd class="address">{account.address}</dd>
-          <dt>Format</dt>
-          <dd>
-            {formatLabel(account.addressFormat)}
-            {variant ? ` · ${variant}` : ''}
-          </dd>
-          <dt>Derivation path</dt>
-          <dd>
-            <code>{account.path}</code>
-          </dd>
+          {group.addresses.map((a) => (
+            <Fragment key={a.address}>
+              <dt>{formatLabel(a.addressFormat)}</dt>
+              <dd class="address">{a.address}</dd>
+              {a.path && (
+                <dd>
+                  <code>{a.path}</code>
+                </dd>
+              )}
+            </Fragment>
+          ))}
         </dl>
+        <div class="row">
+          <button
+            type="button"
+            disabled={hide.busy}
+            onClick={() => void hide.run(() => client.call('hideAccount', { group: group.group, hidden: !group.hidden }), onChanged)}
+          >
+            {group.hidden ? `Show ${group.name}` : `Hide ${group.name}`}
+          </button>
+          {group.addresses.map((a) => (
+            <button
+              key={a.address}
+              type="button"
+              onClick={() =>
+                onExport(
+                  group.kind === 'imported'
+                    ? { kind: 'privateKey', privateKeyId: group.walletId, label: `${group.name} (${chainOf(a.addressFormat)})` }
+                    : { kind: 'account', address: a.address, label: `${group.name} (${chainOf(a.addressFormat)})` },
+                )
+              }
+            >
+              Export {chainOf(a.addressFormat)} key
+            </button>
+          ))}
+        </div>
+        {group.hidden ? null : <p class="hint">A hidden account is left out of this list and is not offered to sites.</p>}
+        <ErrorLine error={hide.error} />
       </details>
     </li>
   )
 }
 
-function groupByChain(accounts: Account[]): Array<[string, Account[]]> {
-  const groups = new Map<string, Account[]>()
-  for (const a of accounts) {
-    const chain = chainOf(a.addressFormat)
-    groups.set(chain, [...(groups.get(chain) ?? []), a])
+/** Addresses of chains the wallet cannot show or send: listed, view only, no Receive. */
+function OtherAddresses({ other }: { other: Book['other'] }) {
+  if (other.length === 0) return null
+  return (
+    <details class="details other-addresses">
+      <summary>Other addresses (view only in other wallets)</summary>
+      <p class="hint">
+        Sigil cannot show balances or send on these chains yet, so it offers no Receive for them. Their keys are in your wallet; export the
+        seed phrase to use them in a wallet that supports the chain.
+      </p>
+      <dl class="facts">
+        {other.map((o) => (
+          <Fragment key={o.address}>
+            <dt>
+              {formatLabel(o.addressFormat)} · {o.walletName}
+            </dt>
+            <dd class="address">{o.address}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </details>
+  )
+}
+
+/** Wallets in the order the book lists their accounts, with their groups. */
+function byWallet(groups: Group[]): Array<{ walletId: string; walletName: string; kind: Group['kind']; groups: Group[] }> {
+  const out: Array<{ walletId: string; walletName: string; kind: Group['kind']; groups: Group[] }> = []
+  for (const g of groups) {
+    // imported keys share one section
+    const walletId = g.kind === 'imported' ? '' : g.walletId
+    const w = out.find((x) => x.walletId === walletId)
+    if (w) w.groups.push(g)
+    else out.push({ walletId, walletName: g.kind === 'imported' ? 'Imported accounts' : g.walletName, kind: g.kind, groups: [g] })
   }
-  return [...groups.entries()]
+  return out
 }
 
 /** Props of {@link Accounts}. */
@@ -221,12 +314,12 @@ export type AccountsProps = {
 
 /** The wallet home screen. */
 export function Accounts({ client, network = null, onSend, onBuy, onSessionLost }: AccountsProps) {
-  const [wallets, setWallets] = useState<Wallets | null>(null)
-  const [names, setNames] = useState<Record<string, string>>({})
+  const [book, setBook] = useState<Book | null>(null)
   const [balances, setBalances] = useState<{ caip2: string; byAddress: Map<string, Balances> } | null>(null)
-  const [format, setFormat] = useState<(typeof ADDABLE_FORMATS)[number]>('ADDRESS_FORMAT_ETHEREUM')
   const [added, setAdded] = useState<string | null>(null)
   const [receiveFrom, setReceiveFrom] = useState<string | null>(null)
+  const [showHidden, setShowHidden] = useState(false)
+  const [view, setView] = useState<{ screen: 'list' } | { screen: 'add-wallet' } | { screen: 'export'; what: ExportWhat }>({ screen: 'list' })
   const load = useAction(onSessionLost)
   const loadBalances = useAction(onSessionLost)
   const add = useAction(onSessionLost)
@@ -240,28 +333,48 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
       (r) => setBalances({ caip2: r.caip2, byAddress: new Map(r.accounts.map((a) => [a.address, a.balances])) }),
     )
   }, [client, runBalances, caip2])
-  const refresh = useCallback(() => {
+  const reloadBook = useCallback(() => {
     void run(
-      () => client.call('listAccounts'),
-      (r) => setWallets(r.wallets),
+      () => client.call('accountBook'),
+      (r) => setBook(r),
     )
-    // Names are a convenience: without them every account shows its default name.
-    void client.call('accountNames').then((r) => r.ok && setNames(r.result.names))
+  }, [client, run])
+  const refresh = useCallback(() => {
+    reloadBook()
     refreshBalances()
-  }, [client, run, refreshBalances])
+  }, [reloadBook, refreshBalances])
   useEffect(refresh, [refresh])
   const shown = balances !== null && balances.caip2 === caip2 ? balances.byAddress : undefined
   useLayoutEffect(() => {
-    if (shown && wallets && performance.getEntriesByName(BALANCES_MARK).length === 0) performance.mark(BALANCES_MARK)
-  }, [shown, wallets])
+    if (shown && book && performance.getEntriesByName(BALANCES_MARK).length === 0) performance.mark(BALANCES_MARK)
+  }, [shown, book])
+  const [receiveOpen, setReceiveOpen] = useState(false)
 
-  const all = wallets?.flatMap((w) => w.accounts) ?? []
-  const nameOf = (address: string) => names[address] || `Account ${all.findIndex((a) => a.address === address) + 1}`
+  if (view.screen === 'add-wallet')
+    return (
+      <WalletAdd
+        client={client}
+        onDone={() => {
+          setView({ screen: 'list' })
+          refresh()
+        }}
+        onBack={() => setView({ screen: 'list' })}
+        onSessionLost={onSessionLost}
+      />
+    )
+  if (view.screen === 'export')
+    return <ExportSecret client={client} what={view.what} onBack={() => setView({ screen: 'list' })} onSessionLost={onSessionLost} />
+
+  const groups = book?.groups ?? []
+  const visible = groups.filter((g) => showHidden || !g.hidden)
+  const hiddenCount = groups.filter((g) => g.hidden).length
+  const all = visible.flatMap((g) => g.addresses.map((a) => ({ ...a, name: g.name })))
   const onNetwork = network ? all.filter((a) => a.addressFormat === FORMAT_OF_FAMILY[network.family]) : []
   const receiving = receiveFrom ?? onNetwork[0]?.address ?? all[0]?.address ?? null
-  const [receiveOpen, setReceiveOpen] = useState(false)
+  const receivingName = all.find((a) => a.address === receiving)?.name ?? ''
   const assets = shown ? totals(shown) : null
   const native = assets?.find((b) => b.symbol === network?.nativeSymbol) ?? assets?.[0]
+  const wallets = byWallet(visible)
 
   return (
     <section aria-labelledby="wallet-heading">
@@ -294,13 +407,13 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
           <Field label="Account to receive to">
             <select value={receiving} onChange={(e) => setReceiveFrom(e.currentTarget.value)}>
               {all.map((a) => (
-                <option key={a.walletAccountId} value={a.address}>
-                  {nameOf(a.address)} · {chainOf(a.addressFormat)} · {shortAddress(a.address)}
+                <option key={a.address} value={a.address}>
+                  {a.name} · {chainOf(a.addressFormat)} · {shortAddress(a.address)}
                 </option>
               ))}
             </select>
           </Field>
-          <ReceivePanel address={receiving} name={nameOf(receiving)} />
+          <ReceivePanel address={receiving} name={`${receivingName} (${chainOf(all.find((a) => a.address === receiving)?.addressFormat ?? '')})`} />
         </section>
       )}
       <Busy busy={load.busy} label="Loading accounts…" />
@@ -317,64 +430,75 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
           {assets.length === 0 ? <p class="hint">No assets on this network yet.</p> : <BalanceList balances={assets} label="Assets" />}
         </>
       )}
-      <h3 id="accounts-heading">Accounts</h3>
-      {wallets?.length === 0 && <p>No wallets yet.</p>}
-      {wallets?.map((w) => (
+      <div class="row spread">
+        <h3 id="accounts-heading">Accounts</h3>
+        {hiddenCount > 0 && (
+          <label class="check">
+            <input type="checkbox" checked={showHidden} onChange={(e) => setShowHidden(e.currentTarget.checked)} />
+            Show hidden ({hiddenCount})
+          </label>
+        )}
+      </div>
+      {book && groups.length === 0 && <p>No accounts yet.</p>}
+      {wallets.map((w) => (
         <section class="wallet" key={w.walletId} aria-label={`Wallet ${w.walletName}`}>
-          {wallets.length > 1 && <h3>{w.walletName}</h3>}
-          {groupByChain(w.accounts).map(([chain, accounts]) => (
-            <section key={chain} class="chain" aria-label={chain}>
-              <h4>{chain}</h4>
-              <ul class="accounts">
-                {accounts.map((a) => (
-                  <AccountRow
-                    key={a.walletAccountId}
-                    account={a}
-                    name={nameOf(a.address)}
-                    network={network}
-                    balances={shown?.get(a.address)}
-                    client={client}
-                    onSend={onSend}
-                    onFunded={refreshBalances}
-                    onRenamed={setNames}
-                    onSessionLost={onSessionLost}
-                  />
-                ))}
-              </ul>
-            </section>
-          ))}
-          <form
-            class="add-account"
-            onSubmit={(e) => {
-              e.preventDefault()
-              setAdded(null)
-              void add.run(
-                () => client.call('addAccount', { walletId: w.walletId, addressFormat: format }),
-                (r) => {
-                  setAdded(r.address ? `Added ${r.address}` : `Request ${r.status.replace('ACTIVITY_STATUS_', '').toLowerCase()}`)
-                  refresh()
-                },
-              )
-            }}
-          >
-            <Field label="Chain for the new account">
-              <select value={format} onChange={(e) => setFormat(e.currentTarget.value as typeof format)}>
-                {ADDABLE_FORMATS.map((f) => (
-                  <option key={f} value={f}>
-                    {formatLabel(f)}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <button type="submit" disabled={add.busy}>
-              Add account
-            </button>
-            <Busy busy={add.busy} label="Adding the account…" />
-            <ErrorLine error={add.error} />
-            {added && <p class="ok">{added}</p>}
-          </form>
+          {(wallets.length > 1 || w.kind === 'imported') && <h4 class="wallet-name">{w.walletName}</h4>}
+          <ul class="account-groups">
+            {w.groups.map((g) => (
+              <GroupRow
+                key={g.group}
+                group={g}
+                balancesOf={(a) => shown?.get(a)}
+                network={network}
+                client={client}
+                onSend={onSend}
+                onFunded={refreshBalances}
+                onChanged={reloadBook}
+                onExport={(what) => setView({ screen: 'export', what })}
+                onSessionLost={onSessionLost}
+              />
+            ))}
+          </ul>
+          {w.kind === 'derived' && (
+            <div class="row wallet-actions">
+              <button
+                type="button"
+                disabled={add.busy}
+                aria-label={wallets.length > 1 ? `Add account to ${w.walletName}` : 'Add account'}
+                onClick={() => {
+                  setAdded(null)
+                  void add.run(
+                    () => client.call('addAccount', { walletId: w.walletId }),
+                    (r) => {
+                      setAdded(`Added an account: ${r.addresses.map(shortAddress).join(' and ')}`)
+                      reloadBook()
+                      refreshBalances()
+                    },
+                  )
+                }}
+              >
+                Add account
+              </button>
+              <button
+                type="button"
+                aria-label={`Export the seed phrase of ${w.walletName}`}
+                onClick={() => setView({ screen: 'export', what: { kind: 'wallet', walletId: w.walletId, label: w.walletName } })}
+              >
+                Export seed phrase
+              </button>
+            </div>
+          )}
         </section>
       ))}
+      <Busy busy={add.busy} label="Adding the account…" />
+      <ErrorLine error={add.error} />
+      {added && <p class="ok">{added}</p>}
+      <div class="row">
+        <button type="button" onClick={() => setView({ screen: 'add-wallet' })}>
+          Add wallet
+        </button>
+      </div>
+      {book && <OtherAddresses other={book.other} />}
     </section>
   )
 }

@@ -149,7 +149,9 @@ describe('popup table: sessions and validation', () => {
       ['listActivities', undefined],
       ['approveActivity', { fingerprint: 'sha256:ab' }],
       ['rejectActivity', { fingerprint: 'sha256:ab' }],
-      ['addAccount', { walletId: 'w', addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+      ['addAccount', { walletId: 'w' }],
+      ['importWallet', { walletName: 'w', mnemonic: 'abandon' }],
+      ['exportSecret', { kind: 'wallet', walletId: 'w' }],
       ['onRampStatus', { transactionId: 't' }],
     ] as const) {
       expect(await routePopup(call(m, p), popup, c)).toMatchObject({ ok: false, error: { code: 'NOT_LOGGED_IN' } })
@@ -181,7 +183,8 @@ describe('popup table: sessions and validation', () => {
     // the URLs are not preferences: an attempt to slip them in changes nothing
     await routePopup(call('savePreferences', { autoLockMinutes: 5, apiBaseUrl: 'https://evil.example' }), popup, c)
     expect(await routePopup(call('getStatus'), popup, c)).toMatchObject({ result: { settings: { apiBaseUrl: 'http://127.0.0.1:8787' } } })
-    expect(await routePopup(call('addAccount', { walletId: 'w', addressFormat: 'ADDRESS_FORMAT_NOPE' }), popup, c)).toMatchObject(invalid)
+    expect(await routePopup(call('addAccount', { walletId: 'w', addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }), popup, c)).toMatchObject(invalid)
+    expect(await routePopup(call('exportSecret', { kind: 'seed', walletId: 'w' }), popup, c)).toMatchObject(invalid)
     expect(
       await routePopup(
         call('passkeyLoginFinish', { authenticatorData: 'a b', clientDataJson: 'x', credentialId: 'x', signature: 'x' }),
