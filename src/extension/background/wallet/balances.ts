@@ -11,7 +11,7 @@ import type { ActiveSession, Core } from '../core'
 import { ExtensionError } from '../failures'
 import type { NetworkInfo } from '../chains/networks'
 import { requirePopupNetwork } from '../chains/popupNetwork'
-import { listAccounts } from './accounts'
+import { accountBook, flatten } from './accountBook'
 
 /** The address format each network family takes. */
 export const FORMAT_OF_FAMILY = { evm: 'ADDRESS_FORMAT_ETHEREUM', solana: 'ADDRESS_FORMAT_SOLANA' } as const
@@ -19,8 +19,8 @@ export const FORMAT_OF_FAMILY = { evm: 'ADDRESS_FORMAT_ETHEREUM', solana: 'ADDRE
 /** One asset's balance; `token` is the ERC-20 contract (absent for the native asset). */
 export type BalanceView = { caip19: string; symbol: string; name: string; decimals: number; balance: string; token?: string }
 
-/** One account's balances on the network. */
-export type AccountBalances = { address: string; walletName: string; balances: BalanceView[] }
+/** One account's balances on the network, with the account's name and whether the user hid it. */
+export type AccountBalances = { address: string; walletName: string; name: string; hidden: boolean; balances: BalanceView[] }
 
 /** Map a service refusal caused by the node to NODE_UNAVAILABLE; anything else passes. */
 export function nodeFailure(err: unknown, network: Pick<NetworkInfo, 'name'>): unknown {
@@ -67,11 +67,10 @@ export async function getBalances(
   p: { caip2: string },
 ): Promise<{ caip2: string; accounts: AccountBalances[] }> {
   const network = await requirePopupNetwork(core, p.caip2)
-  const { wallets } = await listAccounts(client, session)
   const format = FORMAT_OF_FAMILY[network.family]
-  const mine = wallets.flatMap((w) =>
-    w.accounts.filter((a) => a.addressFormat === format).map((a) => ({ address: a.address, walletName: w.walletName })),
-  )
+  const mine = flatten((await accountBook(client, session, core.deps.local)).groups)
+    .filter((a) => a.addressFormat === format)
+    .map((a) => ({ address: a.address, walletName: a.walletName, name: a.name, hidden: a.hidden }))
   const accounts = await Promise.all(mine.map(async (a) => ({ ...a, balances: await balancesOf(client, session, network, a.address) })))
   return { caip2: network.caip2, accounts }
 }

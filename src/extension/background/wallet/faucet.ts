@@ -8,7 +8,7 @@ import type { ActiveSession, Core } from '../core'
 import { FORMAT_OF_FAMILY } from './balances'
 import { ExtensionError } from '../failures'
 import { requirePopupNetwork } from '../chains/popupNetwork'
-import { listAccounts } from './accounts'
+import { accountBook, flatten } from './accountBook'
 
 /** What one press of the button asks for, in whole native units. */
 export const FAUCET_AMOUNT = '1'
@@ -22,10 +22,9 @@ export async function fundFromFaucet(
 ): Promise<{ caip2: string; address: string; amount: string; baseUnits: string }> {
   const network = await requirePopupNetwork(core, p.caip2)
   if (!network.dev) throw new ExtensionError('INVALID_ARGUMENT', `${network.name} is not a dev chain: the faucet funds dev chains only.`)
-  const { wallets } = await listAccounts(client, session)
-  const own = wallets
-    .flatMap((w) => w.accounts)
-    .some((a) => a.address === p.address && a.addressFormat === FORMAT_OF_FAMILY[network.family])
+  const own = flatten((await accountBook(client, session, core.deps.local)).groups).some(
+    (a) => a.address === p.address && a.addressFormat === FORMAT_OF_FAMILY[network.family],
+  )
   if (!own) throw new ExtensionError('INVALID_ARGUMENT', `address: not one of your ${network.name} accounts`)
   const { apiBaseUrl } = await core.service()
   const doFetch = core.deps.fetch ?? ((i: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(i, init))

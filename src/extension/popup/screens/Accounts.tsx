@@ -12,7 +12,7 @@ import { useCallback, useEffect, useLayoutEffect, useState } from 'preact/hooks'
 import type { PopupApi } from '../../protocol/popupApi'
 import { formatShort, formatUnits } from '../../amounts'
 import { CopyButton, ReceivePanel, shortAddress } from '../AddressTools'
-import { chainOf, formatLabel, variantOf } from '../chains'
+import { chainOf, formatLabel } from '../chains'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
@@ -175,7 +175,12 @@ function AddressRow({ account, name, network, balances, client, onSend, onFunded
       </div>
       {onNetwork && balances && <BalanceList balances={balances} label={`Balances of ${name} on ${chain}`} />}
       <div class="row">
-        <button type="button" aria-expanded={receiving} aria-label={`Receive to ${name} on ${chain}`} onClick={() => setReceiving(!receiving)}>
+        <button
+          type="button"
+          aria-expanded={receiving}
+          aria-label={`Receive to ${name} on ${chain}`}
+          onClick={() => setReceiving(!receiving)}
+        >
           {receiving ? 'Hide QR' : 'Receive'}
         </button>
         {onNetwork && onSend && (
@@ -319,7 +324,9 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
   const [added, setAdded] = useState<string | null>(null)
   const [receiveFrom, setReceiveFrom] = useState<string | null>(null)
   const [showHidden, setShowHidden] = useState(false)
-  const [view, setView] = useState<{ screen: 'list' } | { screen: 'add-wallet' } | { screen: 'export'; what: ExportWhat }>({ screen: 'list' })
+  const [view, setView] = useState<{ screen: 'list' } | { screen: 'add-wallet' } | { screen: 'export'; what: ExportWhat }>({
+    screen: 'list',
+  })
   const load = useAction(onSessionLost)
   const loadBalances = useAction(onSessionLost)
   const add = useAction(onSessionLost)
@@ -413,7 +420,10 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
               ))}
             </select>
           </Field>
-          <ReceivePanel address={receiving} name={`${receivingName} (${chainOf(all.find((a) => a.address === receiving)?.addressFormat ?? '')})`} />
+          <ReceivePanel
+            address={receiving}
+            name={`${receivingName} (${chainOf(all.find((a) => a.address === receiving)?.addressFormat ?? '')})`}
+          />
         </section>
       )}
       <Busy busy={load.busy} label="Loading accounts…" />

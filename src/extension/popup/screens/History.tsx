@@ -1,4 +1,7 @@
-/** Transaction history of one account on the selected network (list_eth/sol_transaction_history), with statuses. */
+/**
+ * Transaction history of one account on the selected network (list_eth/sol_transaction_history),
+ * with statuses; accounts and counterparties that are the user's own go by their names.
+ */
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import type { PopupApi } from '../../protocol/popupApi'
 import { formatUnits } from '../../amounts'
@@ -17,6 +20,7 @@ export type HistoryProps = { client: PopupClient; network: Network; address?: st
 /** The History screen. */
 export function HistoryScreen({ client, network, address: initial = null, onSessionLost }: HistoryProps) {
   const [addresses, setAddresses] = useState<string[] | null>(null)
+  const [names, setNames] = useState<Map<string, string>>(new Map())
   const [address, setAddress] = useState(initial ?? '')
   const [history, setHistory] = useState<History | null>(null)
   const accounts = useAction(onSessionLost)
@@ -28,14 +32,20 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
 
   useEffect(() => {
     void runAccounts(
-      () => client.call('listAccounts'),
+      () => client.call('accountBook'),
       (r) => {
-        const list = r.wallets.flatMap((w) => w.accounts.filter((a) => a.addressFormat === format).map((a) => a.address))
+        const named = new Map<string, string>()
+        for (const g of r.groups) for (const a of g.addresses) named.set(a.address.toLowerCase(), g.name)
+        setNames(named)
+        const list = r.groups.flatMap((g) =>
+          g.addresses.filter((a) => a.addressFormat === format && (!g.hidden || a.address === initial)).map((a) => a.address),
+        )
         setAddresses(list)
         setAddress((a) => (list.includes(a) ? a : (list[0] ?? '')))
       },
     )
-  }, [client, runAccounts, format])
+  }, [client, runAccounts, format, initial])
+  const nameOf = (a: string) => names.get(a.toLowerCase())
 
   const refresh = useCallback(() => {
     if (!address) return
@@ -62,11 +72,16 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
           <select value={address} onChange={(e) => setAddress(e.currentTarget.value)}>
             {addresses.map((a) => (
               <option key={a} value={a}>
-                {a}
+                {nameOf(a) ?? 'Account'} · {short(a)}
               </option>
             ))}
           </select>
         </Field>
+      )}
+      {address && (
+        <p class="hint" id="history-account">
+          {nameOf(address) ?? 'Account'} · <code title={address}>{short(address)}</code>
+        </p>
       )}
       <Busy busy={load.busy || accounts.busy} label="Loading history…" />
       <ErrorLine error={load.error} />
@@ -82,7 +97,12 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
                   {r.transfers.map((t, i) => (
                     <span key={i} class="transfer" data-direction={t.direction}>
                       {t.direction === 'OUT' ? 'Sent' : 'Received'} {formatUnits(t.amount, t.decimals)} {t.symbol}{' '}
-                      {t.direction === 'OUT' ? 'to' : 'from'} <code title={t.counterparty}>{short(t.counterparty)}</code>
+                      {t.direction === 'OUT' ? 'to' : 'from'}{' '}
+                      {nameOf(t.counterparty) ? (
+                        <strong title={t.counterparty}>{nameOf(t.counterparty)}</strong>
+                      ) : (
+                        <code title={t.counterparty}>{short(t.counterparty)}</code>
+                      )}
                     </span>
                   ))}
                 </span>

@@ -1,5 +1,5 @@
 /**
- * Send: from one of the accounts the selected network takes, the native asset or one
+ * Send: from one of the accounts the selected network takes (by name; hidden ones left out), the native asset or one
  * of the network's tokens, to a recipient checked for the chain, an amount with Max; then a Review
  * of from / to / amount / fee / network; then the send's status polled until confirmed or failed.
  */
@@ -22,18 +22,30 @@ export const STATUS_POLL_MS = 1000
 /** Props of {@link Send}. */
 export type SendProps = { client: PopupClient; network: Network; from?: string | null; onSessionLost(): void; onHistory?: () => void }
 
-function Facts({ e, amount }: { e: Estimate; amount: bigint }) {
+/** "Trading · 0x1234…abcd" for one of the user's accounts, the address alone otherwise. */
+function Labeled({ address, names }: { address: string; names: Record<string, string> }) {
+  const name = names[address] ?? names[address.toLowerCase()]
+  return name ? (
+    <>
+      <strong class="name">{name}</strong> <span class="address">{address}</span>
+    </>
+  ) : (
+    <>{address}</>
+  )
+}
+
+function Facts({ e, amount, names }: { e: Estimate; amount: bigint; names: Record<string, string> }) {
   return (
     <dl class="facts" aria-label="Review">
       <dt>Network</dt>
       <dd data-field="network">{e.networkName}</dd>
       <dt>From</dt>
       <dd data-field="from" class="address">
-        {e.from}
+        <Labeled address={e.from} names={names} />
       </dd>
       <dt>To</dt>
       <dd data-field="to" class="address">
-        {e.to}
+        <Labeled address={e.to} names={names} />
       </dd>
       <dt>Amount</dt>
       <dd data-field="amount">
@@ -51,6 +63,7 @@ function Facts({ e, amount }: { e: Estimate; amount: bigint }) {
 /** The Send screen. */
 export function Send({ client, network, from: initialFrom = null, onSessionLost, onHistory }: SendProps) {
   const [accounts, setAccounts] = useState<AccountBalances | null>(null)
+  const [names, setNames] = useState<Record<string, string>>({})
   const [from, setFrom] = useState<string>(initialFrom ?? '')
   const [token, setToken] = useState<string>('')
   const [to, setTo] = useState('')
@@ -77,6 +90,10 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
       },
     )
   }, [client, run, caip2])
+  // Names are labels: without them every account shows its address.
+  useEffect(() => {
+    void client.call('accountNames').then((r) => r.ok && setNames(r.result.names))
+  }, [client])
 
   const account = accounts?.find((a) => a.address === from)
   const assets = account?.balances ?? []
@@ -158,7 +175,7 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
     return (
       <section aria-labelledby="send-heading">
         <h2 id="send-heading">Send status</h2>
-        <Facts e={review.estimate} amount={review.amount} />
+        <Facts e={review.estimate} amount={review.amount} names={names} />
         <p
           id="send-status"
           role="status"
@@ -210,7 +227,7 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
     return (
       <section aria-labelledby="send-heading">
         <h2 id="send-heading">Review</h2>
-        <Facts e={e} amount={review.amount} />
+        <Facts e={e} amount={review.amount} names={names} />
         {e.problem && (
           <p class="error" role="alert">
             {e.problem}
@@ -240,11 +257,13 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
         <form onSubmit={onReview} noValidate>
           <Field label="From">
             <select value={from} onChange={(e) => setFrom(e.currentTarget.value)}>
-              {accounts.map((a) => (
-                <option key={a.address} value={a.address}>
-                  {a.address}
-                </option>
-              ))}
+              {accounts
+                .filter((a) => !a.hidden || a.address === from)
+                .map((a) => (
+                  <option key={a.address} value={a.address}>
+                    {a.name} · {a.address}
+                  </option>
+                ))}
             </select>
           </Field>
           <Field label="Asset">
@@ -265,6 +284,11 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
               autoComplete="off"
             />
           </Field>
+          {recipient.ok && (names[recipient.address] ?? names[recipient.address.toLowerCase()]) && (
+            <p class="hint" id="recipient-name">
+              Your account {names[recipient.address] ?? names[recipient.address.toLowerCase()]}
+            </p>
+          )}
           {(touched || to.length >= 32) && !recipient.ok && (
             <p class="error" id="recipient-error">
               {recipient.reason}

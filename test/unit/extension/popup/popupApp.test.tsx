@@ -54,10 +54,31 @@ const wallets = {
   ],
 }
 
+/** The same wallet as the account book lists it: one account (Ethereum and Solana at index 0), Bitcoin view only. */
+const book = {
+  groups: [
+    {
+      group: 'w1/0',
+      walletId: 'w1',
+      walletName: 'Default Wallet',
+      kind: 'derived',
+      index: 0,
+      name: 'Account 1',
+      named: false,
+      hidden: false,
+      addresses: [
+        { walletAccountId: 'a1', address: '0x' + 'ab'.repeat(20), addressFormat: 'ADDRESS_FORMAT_ETHEREUM', path: "m/44'/60'/0'/0/0" },
+        { walletAccountId: 'a3', address: 'So1example', addressFormat: 'ADDRESS_FORMAT_SOLANA', path: "m/44'/501'/0'/0'" },
+      ],
+    },
+  ],
+  other: [{ walletId: 'w1', walletName: 'Default Wallet', address: 'bc1qexample', addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH' }],
+}
+
 const noWebauthn: Webauthn = { register: () => Promise.reject(new Error('no')), assert: () => Promise.reject(new Error('no')) }
 
 describe('popup App', () => {
-  it('logs in by email OTP and shows accounts grouped by chain with a QR code', async () => {
+  it('logs in by email OTP and shows accounts grouped per path index with a QR code; Bitcoin view only', async () => {
     let session = false
     const client = fakeClient({
       getStatus: () => ({ ok: true, result: session ? loggedIn : loggedOut }),
@@ -66,7 +87,7 @@ describe('popup App', () => {
         session = true
         return { ok: true, result: loggedIn.session }
       },
-      listAccounts: () => ({ ok: true, result: wallets }),
+      accountBook: () => ({ ok: true, result: book }),
     })
     render(<App client={client} webauthn={noWebauthn} />)
     await waitFor(() => expect(document.getElementById('status')?.textContent).toBe('Not signed in'))
@@ -81,14 +102,17 @@ describe('popup App', () => {
     expect(client.calls).toContainEqual(['otpVerify', { code: 'ABC123XYZ' }])
     await screen.findByText('0xabab…abab')
     expect(screen.getByRole('listitem', { name: 'Account 1' })).toBeTruthy()
-    expect(screen.getByRole('listitem', { name: 'Account 2' })).toBeTruthy()
+    expect(screen.getByRole('listitem', { name: 'Account 1 · Ethereum' })).toBeTruthy()
+    expect(screen.getByRole('listitem', { name: 'Account 1 · Solana' })).toBeTruthy()
     expect(screen.getByText("m/44'/60'/0'/0/0").closest('details')).toBeTruthy()
-    expect(screen.getByRole('heading', { name: 'Ethereum' })).toBeTruthy()
-    expect(screen.getByRole('heading', { name: 'Bitcoin' })).toBeTruthy()
+    // Bitcoin: listed view only, apart, with no Receive
+    const other = screen.getByText('bc1qexample').closest('details')
+    expect(other?.classList.contains('other-addresses')).toBe(true)
+    expect(screen.queryByRole('button', { name: /Receive to .*Bitcoin/ })).toBeNull()
     expect(document.getElementById('status')?.textContent).toMatch(/^Signed in as alice@example.test/)
-    fireEvent.click(screen.getByRole('button', { name: 'Receive to Account 2' }))
-    const qr = await screen.findByRole('img', { name: 'QR code of address bc1qexample' })
-    expect(qr.closest('.receive')?.querySelector('.full-address')?.textContent).toBe('bc1qexample')
+    fireEvent.click(screen.getByRole('button', { name: 'Receive to Account 1 on Solana' }))
+    const qr = await screen.findByRole('img', { name: 'QR code of address So1example' })
+    expect(qr.closest('.receive')?.querySelector('.full-address')?.textContent).toBe('So1example')
     expect(qr.querySelector('path')?.getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/)
   })
 

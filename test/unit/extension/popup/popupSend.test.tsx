@@ -37,22 +37,33 @@ const sol: Network = {
   nativeDecimals: 9,
   tokens: [],
 }
-const wallets = {
-  wallets: [
+/** The account book of the same wallet: Account 1 holds ETH_ADDR; BOB is the user's own "Savings". */
+const book = {
+  groups: [
     {
+      group: 'w1/0',
       walletId: 'w1',
       walletName: 'Default Wallet',
-      accounts: [
-        {
-          walletAccountId: 'a1',
-          address: ETH_ADDR,
-          addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
-          path: "m/44'/60'/0'/0/0",
-          curve: 'CURVE_SECP256K1',
-        },
-      ],
+      kind: 'derived',
+      index: 0,
+      name: 'Account 1',
+      named: false,
+      hidden: false,
+      addresses: [{ walletAccountId: 'a1', address: ETH_ADDR, addressFormat: 'ADDRESS_FORMAT_ETHEREUM', path: "m/44'/60'/0'/0/0" }],
+    },
+    {
+      group: 'w1/1',
+      walletId: 'w1',
+      walletName: 'Default Wallet',
+      kind: 'derived',
+      index: 1,
+      name: 'Savings',
+      named: true,
+      hidden: true,
+      addresses: [{ walletAccountId: 'a2', address: BOB, addressFormat: 'ADDRESS_FORMAT_ETHEREUM', path: "m/44'/60'/0'/0/1" }],
     },
   ],
+  other: [],
 }
 const balances = (eth: string) => ({
   caip2: evm.caip2,
@@ -60,6 +71,8 @@ const balances = (eth: string) => ({
     {
       address: ETH_ADDR,
       walletName: 'Default Wallet',
+      name: 'Account 1',
+      hidden: false,
       balances: [
         { caip19: 'eip155:31337/slip44:60', symbol: 'ETH', name: 'Ether', decimals: 18, balance: eth },
         { caip19: `eip155:31337/erc20:${TOKEN}`, symbol: 'TST', name: 'Test', decimals: 6, balance: '2500000', token: TOKEN },
@@ -104,7 +117,7 @@ describe('accounts with balances', () => {
   it('shows formatted native and token balances, and funds from the faucet on a dev network', async () => {
     let eth = '0'
     const client = fakeClient<any>({
-      listAccounts: () => ({ ok: true, result: wallets }),
+      accountBook: () => ({ ok: true, result: book }),
       balances: () => ({ ok: true, result: balances(eth) }),
       faucet: (p) => {
         eth = '1000000000000000000'
@@ -124,7 +137,7 @@ describe('accounts with balances', () => {
     let down = true
     let release: () => void = noop
     const client = fakeClient<any>({
-      listAccounts: () => ({ ok: true, result: wallets }),
+      accountBook: () => ({ ok: true, result: book }),
       balances: () =>
         new Promise((resolve) => {
           release = () =>
@@ -153,6 +166,7 @@ describe('send', () => {
     let polls = 0
     const client = fakeClient<any>({
       balances: () => ({ ok: true, result: balances('1500000000000000000') }),
+      accountNames: () => ({ ok: true, result: { names: { [ETH_ADDR]: 'Account 1', [BOB]: 'Savings', [BOB.toLowerCase()]: 'Savings' } } }),
       sendEstimate: (p) => ({ ok: true, result: p.amount === undefined ? estimate : { ...estimate, to: p.to } }),
       sendSubmit: () => ({ ok: true, result: { sendTransactionStatusId: 'send-1', activityStatus: 'ACTIVITY_STATUS_COMPLETED' } }),
       sendStatus: () =>
@@ -165,6 +179,7 @@ describe('send', () => {
     })
     render(<Send client={client} network={evm} onSessionLost={noop} />)
     const recipient = await screen.findByLabelText(/^Recipient/)
+    expect([...(screen.getByLabelText('From') as HTMLSelectElement).options].map((o) => o.textContent)).toEqual([`Account 1 · ${ETH_ADDR}`])
     fireEvent.input(recipient, { target: { value: BOB.replace('aA', 'Aa') } })
     fireEvent.input(screen.getByLabelText('Amount'), { target: { value: '1,5' } })
     fireEvent.click(screen.getByRole('button', { name: 'Review' }))
@@ -180,6 +195,9 @@ describe('send', () => {
     expect(client.calls.at(-1)).toEqual(['sendEstimate', { caip2: evm.caip2, from: ETH_ADDR, to: BOB, amount: '1499949600000000000' }])
     expect(document.querySelector('[data-field="amount"]')?.textContent).toBe('1.4999496 ETH')
     expect(document.querySelector('[data-field="fee"]')?.textContent).toBe('0.000021 ETH (at most 0.0000504)')
+    // one of the user's own accounts on both ends goes by its name
+    expect(document.querySelector('[data-field="from"]')?.textContent).toBe(`Account 1 ${ETH_ADDR}`)
+    expect(document.querySelector('[data-field="to"]')?.textContent).toBe(`Savings ${BOB}`)
 
     fireEvent.click(screen.getByRole('button', { name: 'Confirm and send' }))
     await waitFor(() => expect(document.getElementById('send-status')?.getAttribute('data-state')).toBe('failed'), { timeout: 5000 })
@@ -239,7 +257,7 @@ describe('send status polling', () => {
 describe('history', () => {
   it('lists transfers with amounts, statuses and failures', async () => {
     const client = fakeClient<any>({
-      listAccounts: () => ({ ok: true, result: wallets }),
+      accountBook: () => ({ ok: true, result: book }),
       history: (p) => ({
         ok: true,
         result: {
@@ -265,7 +283,9 @@ describe('history', () => {
     const [failed, sent] = [...document.querySelectorAll('ul.tx-history li')]
     expect(failed?.getAttribute('data-status')).toBe('failed')
     expect(sent?.getAttribute('data-status')).toBe('confirmed')
-    expect(sent?.querySelector('.transfer')?.textContent).toBe('Sent 0.25 TST to 0x5aAeb6…1BeAed')
+    // the counterparty is the user's own (hidden) account: it goes by its name
+    expect(sent?.querySelector('.transfer')?.textContent).toBe('Sent 0.25 TST to Savings')
+    expect(document.getElementById('history-account')?.textContent).toBe('Account 1 · 0xD1220A…7b9aDb')
     expect(client.calls).toContainEqual(['history', { caip2: evm.caip2, address: ETH_ADDR }])
   })
 })
