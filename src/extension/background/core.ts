@@ -6,10 +6,17 @@
  * Idle auto-lock and expiry run on `alarms`; lock, logout and expiry wipe keys, session and
  * pending steps, and notify wipe listeners (pending approvals are rejected there, style.md
  * habit 7). Lock, logout and auto-lock also revoke the key at the service (session/revocation.ts).
+ *
+ * Renewal (session/renewal.ts): while the wallet is unlocked, the session key is replaced by a
+ * fresh one before it ends, on an alarm at 2/3 of its life and on demand when a request finds
+ * less than a margin left. The switch is one assignment of `active`, so a request sees the old
+ * session or the new one, never a mix; the old key is revoked once the requests that hold it
+ * are done. An idle wallet is not renewed: the auto-lock still ends it.
  */
 import { createClient, type SigilClient } from '../../api/client'
 import type { Stamper } from '../../api/stamper'
 import { createWebCryptoStamper } from '../../crypto/stamp'
+import { issueSession, renewAt, renewMarginMs } from './session/renewal'
 import { ExtensionError, isSessionKeyRejected } from './failures'
 import { isKeyPair, KEY_SLOTS, keepKey, type KeySlot, type KeyStore } from './session/keyStore'
 import { clearAllPending } from './login/pending'
@@ -43,6 +50,7 @@ export const SERVICE_CHECK_TTL_MS = 5 * 60_000
 /** Alarm names. */
 export const AUTO_LOCK_ALARM = 'sigil-autolock'
 export const EXPIRY_ALARM = 'sigil-expiry'
+export const RENEW_ALARM = 'sigil-renew'
 
 /** The slice of `browser.alarms` used. */
 export type AlarmsLike = {
@@ -74,8 +82,10 @@ export type CoreDeps = {
 /** A live session: its record and a stamper over the non-extractable key. */
 export type ActiveSession = { record: SessionRecord; stamper: Stamper & { publicKeyHex: string } }
 
-/** Data a new session starts with. */
-export type NewSession = Omit<SessionRecord, 'v' | 'lastActiveAt' | 'createdAt'>
+/** Data a new session starts with (`authenticatedAt` defaults to now: a login is a proof). */
+export type NewSession = Omit<SessionRecord, 'v' | 'lastActiveAt' | 'createdAt' | 'authenticatedAt' | 'renewedAt'> & {
+  authenticatedAt?: number
+}
 
 /** The core used by every popup method. */
 export type Core = {
@@ -106,6 +116,10 @@ export type Core = {
   onAlarm(name: string): Promise<void>
   /** Worker start: re-hydrate (deleting a key slot without a live session), retry a pending revocation. */
   startup(): Promise<void>
+  /** Replace the session key by a fresh one now (the renewal alarm and on-demand renewal call this); the session after. */
+  renew(): Promise<ActiveSession | null>
+  /** Record that the user proved themselves again (a password re-check): sets `authenticatedAt`. */
+  markAuthenticated(): Promise<void>
   /** Retry a pending revocation now; `undefined` when none is pending. */
   retryRevocation(): Promise<RevokeOutcome | undefined>
   /** Called with the reason on every wipe; returns an unsubscribe function. */
@@ -123,6 +137,11 @@ export function createCore(deps: CoreDeps): Core {
   /** `undefined` until re-hydrated from storage after a (re)start. */
   let active: ActiveSession | null | undefined
   let hydrating: Promise<ActiveSession | null> | undefined
+  /** Requests running in each session (by its object): a renewed-away key is revoked when its count is 0. */
+  const inflight = new Map<ActiveSession, number>()
+  /** Sessions replaced by a renewal whose key waits for its requests before it is revoked. */
+  const retired = new Set<ActiveSession>()
+  let renewing: Promise<ActiveSession | null> | undefined
 
   const settings = () => loadSettings(deps.local)
   const fetchOpt = deps.fetch ? { fetch: deps.fetch } : {}
@@ -163,6 +182,7 @@ export function createCore(deps: CoreDeps): Core {
       deps.session.remove('sigil.lastOnRamp'),
       deps.alarms.clear(AUTO_LOCK_ALARM),
       deps.alarms.clear(EXPIRY_ALARM),
+      deps.alarms.clear(RENEW_ALARM),
     ])
     await deps.session.set({ [LAST_END_KEY]: { reason, at: now() } })
     for (const l of listeners) {
@@ -241,7 +261,94 @@ export function createCore(deps: CoreDeps): Core {
       throw new ExtensionError('SESSION_EXPIRED', 'The wallet locked itself after a while without use. Please log in again.')
     if (s === null) throw new ExtensionError('NOT_LOGGED_IN', 'You are not logged in.')
     await touch(s)
+    const issued = s.record.renewedAt ?? s.record.createdAt
+    if (s.record.expiresAt - now() < renewMarginMs(issued, s.record.expiresAt)) {
+      // Nearly over: renew first so the request does not meet the end of the session.
+      const renewed = await renew().catch(() => null)
+      if (renewed) return renewed
+      const still = await check()
+      if (typeof still !== 'object' || still === null)
+        throw new ExtensionError('SESSION_EXPIRED', 'Your session has expired. Please log in again.')
+      return still
+    }
     return s
+  }
+
+  /** Arm the renewal alarm of `record`. */
+  async function armRenewal(record: SessionRecord): Promise<void> {
+    const { sessionSeconds } = await settings()
+    await deps.alarms.create(RENEW_ALARM, { when: renewAt(record.renewedAt ?? record.createdAt, record.expiresAt, sessionSeconds) })
+  }
+
+  /** Revoke the key of a session a renewal replaced, once no request uses it (best effort: it expires anyway). */
+  function retire(old: ActiveSession): void {
+    if ((inflight.get(old) ?? 0) > 0) {
+      retired.add(old)
+      return
+    }
+    retired.delete(old)
+    void settings()
+      .then(({ apiBaseUrl }) => revokeApiKey({ apiBaseUrl, stamper: old.stamper, ...fetchOpt }, pendingFor(old.record)))
+      .catch(() => undefined)
+  }
+
+  /** One renewal at a time; `null` when there is no session to renew (or it ended meanwhile). */
+  function renew(): Promise<ActiveSession | null> {
+    renewing ??= renewOnce().finally(() => (renewing = undefined))
+    return renewing
+  }
+
+  async function renewOnce(): Promise<ActiveSession | null> {
+    const s = await check()
+    if (typeof s !== 'object' || s === null) return null
+    const { sessionSeconds } = await settings()
+    let issued: Awaited<ReturnType<typeof issueSession>>
+    try {
+      issued = await issueSession(
+        { service: await service(), stamper: s.stamper, ...fetchOpt, now },
+        { organizationId: s.record.organizationId, userId: s.record.userId },
+        sessionSeconds,
+      )
+    } catch (err) {
+      if (isSessionKeyRejected(err) && active === s) await wipe('expired')
+      else if (active === s && now() < s.record.expiresAt) {
+        // Unreachable for now: try again before the end (on-demand renewal tries too).
+        const left = s.record.expiresAt - now()
+        await deps.alarms.create(RENEW_ALARM, { when: now() + Math.max(2_000, Math.min(60_000, Math.floor(left / 3))) })
+      }
+      throw err
+    }
+    const kept = await keepKey(deps.keyStore, 'renewing', issued.key.privateKey)
+    const record: SessionRecord = {
+      ...s.record,
+      publicKeyHex: issued.key.publicKeyHex,
+      expiresAt: issued.expiresAt,
+      renewedAt: now(),
+    }
+    if (issued.apiKeyId) record.apiKeyId = issued.apiKeyId
+    else delete record.apiKeyId
+    if (active !== s) {
+      // Locked, logged out or replaced while the service answered: the new key must not live on.
+      await deps.keyStore.delete('renewing')
+      const { apiBaseUrl } = await settings()
+      await revokeApiKey({ apiBaseUrl, stamper: activate(record, kept).stamper, ...fetchOpt }, pendingFor(record))
+      return active ?? null
+    }
+    // The switch: one assignment, so every request sees the old session or the new one.
+    const next = activate(record, kept)
+    active = next
+    await deps.keyStore.move('renewing', 'session')
+    if (active !== next) return active ?? null
+    await writeSessionRecord(deps.session, record)
+    if (active !== next) {
+      // A wipe ran during the write: make sure the record it removed stays removed.
+      await deps.session.remove(SESSION_KEY)
+      return null
+    }
+    await deps.alarms.create(EXPIRY_ALARM, { when: record.expiresAt })
+    await armRenewal(record)
+    retire(s)
+    return next
   }
 
   let verified: { key: string; at: number; value: Promise<VerifiedService> } | undefined
@@ -286,21 +393,30 @@ export function createCore(deps: CoreDeps): Core {
     requireSession,
     async withSession(fn) {
       const s = await requireSession()
+      inflight.set(s, (inflight.get(s) ?? 0) + 1)
       try {
         return await fn(await api(s.stamper), s)
       } catch (err) {
         if (isSessionKeyRejected(err)) {
-          await wipe('expired')
+          // Only the live key's refusal ends the session (a renewed-away key is not the session).
+          if (active === s) await wipe('expired')
           throw new ExtensionError('SESSION_EXPIRED', 'The service no longer accepts this session. Please log in again.')
         }
         throw err
+      } finally {
+        const left = (inflight.get(s) ?? 1) - 1
+        if (left > 0) inflight.set(s, left)
+        else {
+          inflight.delete(s)
+          if (retired.has(s)) retire(s)
+        }
       }
     },
     async startSession(data, signingKey) {
       const sealedSlot = 'sealedSlot' in signingKey ? signingKey.sealedSlot : undefined
       if ((await loaded()) !== null) await wipe('logout', sealedSlot)
       const t = now()
-      const record: SessionRecord = { v: 1, ...data, createdAt: t, lastActiveAt: t }
+      const record: SessionRecord = { v: 1, ...data, authenticatedAt: data.authenticatedAt ?? t, createdAt: t, lastActiveAt: t }
       // Sealed at rest; only the store's non-extractable copy is kept in memory.
       let key: CryptoKey
       if (sealedSlot) {
@@ -317,6 +433,7 @@ export function createCore(deps: CoreDeps): Core {
       const { autoLockMinutes } = await settings()
       await deps.alarms.create(AUTO_LOCK_ALARM, { when: t + autoLockMinutes * 60_000 })
       await deps.alarms.create(EXPIRY_ALARM, { when: record.expiresAt })
+      await armRenewal(record)
       active = activate(record, key)
       for (const l of sessionListeners) {
         try {
@@ -329,12 +446,26 @@ export function createCore(deps: CoreDeps): Core {
     },
     wipe: (reason) => wipe(reason),
     async startup() {
-      await loaded()
+      const s = await loaded()
+      // A renewal due while the worker slept runs now.
+      if (s) {
+        const { sessionSeconds } = await settings()
+        if (now() >= renewAt(s.record.renewedAt ?? s.record.createdAt, s.record.expiresAt, sessionSeconds)) await renew().catch(() => null)
+        else await armRenewal(s.record)
+      }
       await revoke()
+    },
+    renew,
+    async markAuthenticated() {
+      const s = await requireSession()
+      s.record = { ...s.record, authenticatedAt: now() }
+      await writeSessionRecord(deps.session, s.record)
     },
     retryRevocation: () => revoke(),
     async onAlarm(name) {
       if (name === REVOKE_ALARM) await revoke()
+      // check() inside renew() locks an idle wallet instead of renewing it.
+      if (name === RENEW_ALARM) await renew().catch(() => null)
       if (name === AUTO_LOCK_ALARM || name === EXPIRY_ALARM) {
         const s = await check()
         // Alarms may fire a little early; re-arm the idle alarm when the session is still fresh.

@@ -27,7 +27,7 @@ import type { Core } from '../core'
 import { ExtensionError } from '../failures'
 import { isKeyPair } from '../session/keyStore'
 import { clearPending, readPending, writePending } from './pending'
-import { createSessionKey, SESSION_SECONDS, startJwtSession } from './sessionLogin'
+import { createSessionKey, startJwtSession } from './sessionLogin'
 import type { SessionRecord } from '../session/sessionRecord'
 import { startSignupSession } from './signupCheck'
 import { compressedPublicKeyHex, signupClientSignature } from './signupSignature'
@@ -93,7 +93,7 @@ export async function passkeySignup(core: Core, p: PasskeyRegistration): Promise
   const res = await client.stampLogin({
     organizationId: signup.organizationId,
     publicKey: key.publicKeyHex,
-    expirationSeconds: String(SESSION_SECONDS),
+    expirationSeconds: String((await core.settings()).sessionSeconds),
   })
   if (!('session' in res)) throw new ExtensionError('REQUEST_FAILED', 'The service did not open a session.')
   // Opened only if the new account holds nothing but what this sign-up made.
@@ -133,7 +133,7 @@ export async function beginPasskeyLogin(
   const input: SubmitInput<typeof stampLogin> = {
     organizationId,
     publicKey: created.publicKeyHex,
-    expirationSeconds: String(SESSION_SECONDS),
+    expirationSeconds: String((await core.settings()).sessionSeconds),
   }
   const body = buildSubmitBody(stampLogin, input, core.now)
   const { apiBaseUrl } = await core.service()

@@ -14,9 +14,6 @@ import { CredentialId, writeLastLogin } from './lastLogin'
 import type { VerifiedService } from '../service/trust'
 import type { LoginMethod, SessionRecord } from '../session/sessionRecord'
 
-/** Session length asked for where the flow lets the client choose (stamp_login). */
-export const SESSION_SECONDS = 900
-
 /** A session key being logged in: extractable only so the sealed key store can wrap it once. */
 export type NewSessionKey = { privateKey: CryptoKey; publicKeyHex: string }
 

@@ -1,6 +1,7 @@
 /**
  * User settings (the settings screen; the service identity the wallet pins): the
- * service and relay URLs with the identity key pinned for them, and the auto-lock time.
+ * service and relay URLs with the identity key pinned for them, the auto-lock time and the
+ * length of one session key.
  * Persisted as a versioned record (style.md habit 9), parsed with zod on read (habit 5);
  * anything unreadable falls back to the build's defaults. Not secret.
  *
@@ -55,11 +56,26 @@ const AutoLockMinutes = z
 export const ConnectionSchema = z.object({ apiBaseUrl: ServiceUrl, relayUrl: ServiceUrl, identityKey: P256PublicKeyHex })
 export type Connection = z.output<typeof ConnectionSchema>
 
-/** What the popup may change without reconnecting. */
-export const PreferencesSchema = z.object({ autoLockMinutes: AutoLockMinutes })
+/** Shortest and longest session asked of the service; the wallet renews it while unlocked. */
+export const SESSION_SECONDS_MIN = 20
+export const SESSION_SECONDS_MAX = 24 * 3600
+/** The session length out of the box (the service's default too). */
+export const DEFAULT_SESSION_SECONDS = 900
 
-/** Validated settings. */
-export const SettingsSchema = ConnectionSchema.extend({ autoLockMinutes: AutoLockMinutes })
+const SessionSeconds = z.number().int().min(SESSION_SECONDS_MIN).max(SESSION_SECONDS_MAX)
+
+/** What the popup may change without reconnecting (each optional: only what is given changes). */
+export const PreferencesSchema = z.object({ autoLockMinutes: AutoLockMinutes.optional(), sessionSeconds: SessionSeconds.optional() })
+
+/**
+ * Validated settings. `sessionSeconds` is the length of one session key: the background renews it
+ * before it ends while the wallet is in use, so it bounds how long a stolen session key works,
+ * not how long the user stays in (that is `autoLockMinutes`).
+ */
+export const SettingsSchema = ConnectionSchema.extend({
+  autoLockMinutes: AutoLockMinutes,
+  sessionSeconds: SessionSeconds.default(DEFAULT_SESSION_SECONDS),
+})
 export type Settings = z.output<typeof SettingsSchema>
 
 /** Out of the box: the build's service (the local `npm start` one in development builds). */
@@ -68,6 +84,7 @@ export const DEFAULT_SETTINGS: Settings = {
   relayUrl: BUILD_CONFIG.relayUrl,
   identityKey: BUILD_CONFIG.identityKey,
   autoLockMinutes: 15,
+  sessionSeconds: DEFAULT_SESSION_SECONDS,
 }
 
 const Stored = z.object({ v: z.literal(SETTINGS_VERSION), settings: SettingsSchema })
@@ -80,7 +97,8 @@ export async function loadSettings(area: StorageAreaLike): Promise<Settings> {
   const parsed = Stored.safeParse(raw)
   if (parsed.success) {
     if (!BUILD_CONFIG.lockSettings) return parsed.data.settings
-    return { ...DEFAULT_SETTINGS, autoLockMinutes: parsed.data.settings.autoLockMinutes }
+    const { autoLockMinutes, sessionSeconds } = parsed.data.settings
+    return { ...DEFAULT_SETTINGS, autoLockMinutes, sessionSeconds }
   }
   const v1 = StoredV1.safeParse(raw)
   return v1.success ? { ...DEFAULT_SETTINGS, autoLockMinutes: v1.data.settings.autoLockMinutes } : { ...DEFAULT_SETTINGS }
@@ -94,7 +112,12 @@ async function store(area: StorageAreaLike, settings: Settings): Promise<Setting
 /** Change the preferences (auto-lock); the connection stays. */
 export async function savePreferences(area: StorageAreaLike, input: z.input<typeof PreferencesSchema>): Promise<Settings> {
   const prefs = PreferencesSchema.parse(input)
-  return store(area, { ...(await loadSettings(area)), ...prefs })
+  const current = await loadSettings(area)
+  return store(area, {
+    ...current,
+    autoLockMinutes: prefs.autoLockMinutes ?? current.autoLockMinutes,
+    sessionSeconds: prefs.sessionSeconds ?? current.sessionSeconds,
+  })
 }
 
 /** Pin a new connection (connect.ts, after the user confirmed the fingerprint). */

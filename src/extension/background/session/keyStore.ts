@@ -9,10 +9,10 @@
 export type StoredKey = CryptoKey | CryptoKeyPair
 
 /** Names of the keys the background keeps. */
-export type KeySlot = 'session' | 'login-target' | 'recovery-target' | 'signup-temp' | 'revoking'
+export type KeySlot = 'session' | 'login-target' | 'recovery-target' | 'signup-temp' | 'revoking' | 'renewing'
 
 /** Every slot, for deleting all but some. */
-export const KEY_SLOTS: readonly KeySlot[] = ['session', 'login-target', 'recovery-target', 'signup-temp', 'revoking']
+export const KEY_SLOTS: readonly KeySlot[] = ['session', 'login-target', 'recovery-target', 'signup-temp', 'revoking', 'renewing']
 
 /** Minimal async key-value store for CryptoKeys. */
 export interface KeyStore {

@@ -9,8 +9,8 @@ import type { StorageAreaLike } from '../storage/storageArea'
 /** Storage key of the session record. */
 export const SESSION_KEY = 'sigil.session'
 
-/** How the session was obtained. */
-export const LOGIN_METHODS = ['email', 'sms', 'passkey', 'oauth'] as const
+/** How the session was obtained (`password`: unlocked with this browser's device credential, session/vault.ts). */
+export const LOGIN_METHODS = ['email', 'sms', 'passkey', 'oauth', 'password'] as const
 /** One of {@link LOGIN_METHODS}. */
 export type LoginMethod = (typeof LOGIN_METHODS)[number]
 
@@ -27,6 +27,10 @@ export const SessionRecord = z.object({
   createdAt: z.number(),
   expiresAt: z.number(),
   lastActiveAt: z.number(),
+  /** When the user last proved themselves (a login or a password unlock); renewal keeps it. 0: unknown (a record from before). */
+  authenticatedAt: z.number().default(0),
+  /** When the current session key was issued (the login, or the last renewal). */
+  renewedAt: z.number().optional(),
 })
 /** A parsed session record. */
 export type SessionRecord = z.output<typeof SessionRecord>

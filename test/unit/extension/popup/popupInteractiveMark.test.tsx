@@ -10,7 +10,7 @@ const loggedOut = {
   loggedIn: false,
   extensionId: 'abcdefgh',
   session: null,
-  settings: { apiBaseUrl: 'http://127.0.0.1:8787', relayUrl: 'http://127.0.0.1:8787/auth', autoLockMinutes: 15, identityKey: '04ab' },
+  settings: { apiBaseUrl: 'http://127.0.0.1:8787', relayUrl: 'http://127.0.0.1:8787/auth', autoLockMinutes: 15, sessionSeconds: 900, identityKey: '04ab' },
   service: { fingerprint: 'AAAA BBBB CCCC DDDD EEEE FFFF 0000 1111', locked: false },
   pendingOtp: null,
   pendingRecovery: null,
