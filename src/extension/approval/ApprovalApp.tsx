@@ -13,6 +13,7 @@ import { failureText } from '../popup/messages'
 import { originParts, isInsecureOrigin, titleOf } from './format'
 import { Account, Rows, Warnings } from './parts'
 import { SolanaViewBody } from './SolanaViews'
+import { AccountPicker, orderedChoice } from './AccountPicker'
 
 /** Delay before Approve accepts clicks. */
 export const ARM_DELAY_MS = 400
@@ -66,15 +67,18 @@ function Fees({ rows }: { rows: FieldRow[] }) {
   )
 }
 
-function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => void }) {
+/** The accounts checked in a connect window, and how to change them. */
+type Choice = { checked: ReadonlySet<string>; onChange(next: Set<string>): void }
+
+function ViewBody({ view, onEndSeen, choice }: { view: ApprovalView; onEndSeen: () => void; choice: Choice }) {
   switch (view.kind) {
     case 'connect':
       return (
         <>
-          <Account address={view.address} />
+          <AccountPicker accounts={view.accounts} checked={choice.checked} onChange={choice.onChange} family="Ethereum" />
           <p class="hint">
-            The site will see this address and the network ({view.chain.name}). It can ask for signatures; each one needs your approval
-            here.
+            The site will see the accounts you check (the first one as active) and the network ({view.chain.name}). It can ask for
+            signatures; each one needs your approval here.
           </p>
         </>
       )
@@ -149,7 +153,7 @@ function ViewBody({ view, onEndSeen }: { view: ApprovalView; onEndSeen: () => vo
       )
     case 'solanaConnect':
     case 'solanaTransaction':
-      return <SolanaViewBody view={view} />
+      return <SolanaViewBody view={view} choice={choice} />
     case 'sendTransaction':
       return (
         <>
@@ -231,6 +235,7 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
   const [busy, setBusy] = useState(false)
   const [endSeen, setEndSeen] = useState(false)
   const onEndSeen = useCallback(() => setEndSeen(true), [])
+  const [checked, setChecked] = useState<ReadonlySet<string>>(new Set())
   const heading = useRef<HTMLHeadingElement>(null)
 
   useEffect(() => {
@@ -239,6 +244,10 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
       return
     }
     void client.call('approvalGet', { id }).then((reply) => {
+      if (reply.ok) {
+        const v = reply.result.view
+        if (v.kind === 'connect' || v.kind === 'solanaConnect') setChecked(new Set(v.selected))
+      }
       setState(reply.ok ? { s: 'ready', details: reply.result } : { s: 'gone', message: failureText(reply) })
     })
   }, [client, id])
@@ -254,12 +263,16 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
     async (approved: boolean) => {
       if (state.s !== 'ready' || busy) return
       setBusy(true)
-      const reply = await client.call('approvalResolve', { id: state.details.id, approved })
+      const v = state.details.view
+      // A connect window answers with the accounts checked, in order (the site's active one first).
+      const accounts =
+        approved && (v.kind === 'connect' || v.kind === 'solanaConnect') ? { accounts: orderedChoice(v.accounts, v.selected, checked) } : {}
+      const reply = await client.call('approvalResolve', { id: state.details.id, approved, ...accounts })
       setState(reply.ok ? { s: 'done', approved } : { s: 'gone', message: failureText(reply) })
       setBusy(false)
       if (reply.ok) setTimeout(closeWindow, 300)
     },
-    [client, state, busy, closeWindow],
+    [client, state, busy, closeWindow, checked],
   )
 
   useEffect(() => {
@@ -295,6 +308,7 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
   else {
     const { details } = state
     const mustScroll = details.view.kind === 'typedData' && !endSeen
+    const noAccount = (details.view.kind === 'connect' || details.view.kind === 'solanaConnect') && checked.size === 0
     body = (
       <>
         <h1 ref={heading} tabIndex={-1} class="approval-title">
@@ -316,12 +330,12 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
             {details.method}
           </code>
         </section>
-        <ViewBody view={details.view} onEndSeen={onEndSeen} />
+        <ViewBody view={details.view} onEndSeen={onEndSeen} choice={{ checked, onChange: setChecked }} />
         <div class="actions">
           <button type="button" class="danger" disabled={busy} onClick={() => void answer(false)}>
             Reject
           </button>
-          <button type="button" class="primary" disabled={!armed || busy || mustScroll} onClick={() => void answer(true)}>
+          <button type="button" class="primary" disabled={!armed || busy || mustScroll || noAccount} onClick={() => void answer(true)}>
             Approve
           </button>
         </div>

@@ -1,21 +1,34 @@
 /**
- * The approval window's Solana bodies (Wallet Standard requests): the account to connect, or a
+ * The approval window's Solana bodies (Wallet Standard requests): the accounts to connect (a picker), or a
  * transaction's decoded instructions (System transfers with from, to and the SOL amount), its fee
  * payer, network and warnings. Messages use the shared message view.
  */
 import type { ApprovalView } from '../protocol/approvalView'
 import { Account, Rows, Warnings } from './parts'
+import { AccountPicker } from './AccountPicker'
 
 type SolanaView = Extract<ApprovalView, { kind: 'solanaConnect' | 'solanaTransaction' }>
 
 /** The body of a Solana approval. */
-export function SolanaViewBody({ view }: { view: SolanaView }) {
+export function SolanaViewBody({
+  view,
+  choice,
+}: {
+  view: SolanaView
+  /** The accounts checked in a connect window and how to change them (absent: those the view preselects, unchangeable). */
+  choice?: { checked: ReadonlySet<string>; onChange(next: Set<string>): void }
+}) {
   if (view.kind === 'solanaConnect') {
     return (
       <>
-        <Account address={view.address} />
+        <AccountPicker
+          accounts={view.accounts}
+          checked={choice?.checked ?? new Set(view.selected)}
+          onChange={choice?.onChange ?? (() => {})}
+          family="Solana"
+        />
         <p class="hint">
-          The site will see this Solana address
+          The site will see the Solana accounts you check
           {view.networks.length > 0 ? ` (networks: ${view.networks.join(', ')})` : ''}. It can ask for signatures; each one needs your
           approval here.
         </p>

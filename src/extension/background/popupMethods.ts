@@ -26,7 +26,8 @@ import { listAccounts } from './wallet/accounts'
 import { ACCOUNT_NAME_MAX, accountBook, accountNameMap, flatten, renameGroup, setGroupHidden } from './wallet/accountBook'
 import { addAccountGroup, createWallet, exportSecret, importPrivateKey, importWallet } from './wallet/walletKeys'
 import { getBalances } from './wallet/balances'
-import { connectedSites, disconnectSite } from './dapp/connectedSites'
+import { connectedSites, disconnectSite, setSiteAccounts } from './dapp/connectedSites'
+import { MAX_SITE_ACCOUNTS } from './dapp/evm/permissions'
 import { fundFromFaucet } from './wallet/faucet'
 import { listHistory } from './wallet/history'
 import { popupNetworks, selectPopupNetwork } from './chains/popupNetwork'
@@ -60,6 +61,8 @@ const walletName = z.string().trim().min(1).max(64)
 const atomic = z.string().regex(/^[0-9]{1,78}$/, 'must be a whole number of atomic units')
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
 const sendInput = { caip2, from: address, to: address, token: evmAddress.optional() }
+const siteOrigin = z.string().min(1).max(512)
+const siteFamily = z.enum(['evm', 'solana'])
 const phone = z
   .string()
   .trim()
@@ -233,13 +236,25 @@ export const POPUP_METHODS = {
     ]),
     handler: (p, { core }) => core.withSession((client, s) => exportSecret(core, client, s, p)),
   }),
+  // site accounts: the connected sites of both families, their accounts, disconnect
   connectedSites: popupMethod({
     params: noParams,
-    handler: (_p, { core, state }) => core.withSession(async (_c, s) => connectedSites(core, state, s.record.organizationId)),
+    handler: (_p, { core, state }) => core.withSession((client, s) => connectedSites(core, state, client, s)),
   }),
   disconnectSite: popupMethod({
-    params: z.object({ origin: z.string().min(1).max(512) }),
-    handler: (p, { core, dapp }) => core.withSession(async (_c, s) => disconnectSite(core, dapp, s.record.organizationId, p.origin)),
+    params: z.object({ origin: siteOrigin, family: siteFamily.optional() }).strict(),
+    handler: (p, { core, dapp }) =>
+      core.withSession(async (_c, s) => disconnectSite(core, dapp, s.record.organizationId, p.origin, p.family)),
+  }),
+  setSiteAccounts: popupMethod({
+    params: z
+      .object({
+        origin: siteOrigin,
+        family: siteFamily,
+        accounts: z.array(address).min(1, 'choose at least one account').max(MAX_SITE_ACCOUNTS),
+      })
+      .strict(),
+    handler: (p, { core, state, dapp }) => core.withSession((client, s) => setSiteAccounts(core, state, dapp, client, s, p)),
   }),
   networks: popupMethod({
     params: noParams,

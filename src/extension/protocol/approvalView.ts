@@ -34,9 +34,18 @@ export type SolanaTransactionView = {
   send: boolean
 }
 
+/** One of the user's accounts a site may be given: its address and the name the user knows it by. */
+export type AccountOption = { address: string; name: string }
+
 /** The approval window's content, by kind. */
 export type ApprovalView =
-  | { kind: 'connect'; address: string; chain: ChainLabel }
+  | {
+      /** Connecting a site: the user's Ethereum accounts to choose from (checkboxes, at least one) and those checked at first. */
+      kind: 'connect'
+      accounts: AccountOption[]
+      selected: string[]
+      chain: ChainLabel
+    }
   | { kind: 'message'; address: string; text: string | null; hex: string; byteLength: number }
   | {
       kind: 'typedData'
@@ -71,7 +80,13 @@ export type ApprovalView =
       warnings: string[]
     }
   | { kind: 'switchChain'; from: ChainLabel; to: ChainLabel }
-  | { kind: 'solanaConnect'; address: string; networks: string[] }
+  | {
+      /** Connecting a site through the Wallet Standard: the user's Solana accounts to choose from and those checked at first. */
+      kind: 'solanaConnect'
+      accounts: AccountOption[]
+      selected: string[]
+      networks: string[]
+    }
   | SolanaTransactionView
   | {
       /** eth_sendTransaction: simulated before the window opened; Sigil's service signs and broadcasts. */

@@ -30,14 +30,15 @@ export const ACCOUNT = privateKeyToAccount(PRIVATE_KEY)
 
 export const ts = { seconds: '1700000000', nanos: '0' }
 
-export function account(id: string, address: string, addressFormat: string) {
+/** A wallet account of the fake service; `path` defaults to index 0 of the format's default path. */
+export function account(id: string, address: string, addressFormat: string, path?: string) {
   return {
     walletAccountId: id,
     organizationId: 'org-1',
     walletId: 'w1',
     curve: addressFormat === 'ADDRESS_FORMAT_ETHEREUM' ? 'CURVE_SECP256K1' : 'CURVE_ED25519',
     pathFormat: 'PATH_FORMAT_BIP32',
-    path: "m/44'/60'/0'/0/0",
+    path: path ?? (addressFormat === 'ADDRESS_FORMAT_SOLANA' ? "m/44'/501'/0'/0'" : "m/44'/60'/0'/0/0"),
     addressFormat,
     address,
     createdAt: ts,
@@ -73,7 +74,10 @@ export type FakeRoutes = (path: string, body: any) => unknown | undefined
 /** Extra answers for a test: `undefined` falls through to the fake service (404 for unknown paths). */
 export type ExtraFetch = (url: URL, body: any) => unknown | Promise<unknown>
 
-/** The fake key service (`fetch`): list_wallet_accounts, sign_raw_payload, sign_transaction, plus `routes` / `extra`. */
+/**
+ * The fake key service (`fetch`): list_wallets (one wallet, w1), list_private_keys (none),
+ * list_wallet_accounts, sign_raw_payload, sign_transaction, plus `routes` / `extra`.
+ */
 function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>, routes?: FakeRoutes, extra?: ExtraFetch): typeof fetch {
   const pk = hexToBytes(PRIVATE_KEY)
   return (async (input: string | URL | Request, init?: RequestInit) => {
@@ -87,6 +91,10 @@ function fakeService(calls: Call[], identity: ReturnType<typeof fakeIdentity>, r
     if (json === undefined && extra) json = await extra(url, body)
     if (json !== undefined) {
       // answered by the test's own routes
+    } else if (path === '/public/v1/query/list_wallets') {
+      json = { wallets: [{ walletId: 'w1', walletName: 'Default', createdAt: ts, updatedAt: ts, exported: false, imported: false }] }
+    } else if (path === '/public/v1/query/list_private_keys') {
+      json = { privateKeys: [] }
     } else if (path === '/public/v1/query/list_wallet_accounts') {
       json = {
         accounts: [

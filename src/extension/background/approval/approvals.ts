@@ -33,7 +33,7 @@ export type PendingApproval = {
 }
 
 /** How an approval ended: approved, or the EIP-1193 error to answer with. */
-export type ApprovalOutcome = { approved: true } | { approved: false; error: RpcErrorObject }
+export type ApprovalOutcome = { approved: true; accounts?: string[] } | { approved: false; error: RpcErrorObject }
 
 /** The pending-approval registry. `id` is required everywhere (style.md anti-pattern 3). */
 export type ApprovalRegistry = {
@@ -41,8 +41,11 @@ export type ApprovalRegistry = {
   open(input: { origin: string; method: string; view: ApprovalView }): { id: string; outcome: Promise<ApprovalOutcome> }
   /** The pending request with this id, or undefined when unknown or already settled. */
   get(id: string): PendingApproval | undefined
-  /** The user's answer for `id`; false (and no effect) when `id` is unknown or settled. */
-  resolve(id: string, approved: boolean): boolean
+  /**
+   * The user's answer for `id`, with the accounts chosen in a connect window (checked by the
+   * caller against the request's view); false (and no effect) when `id` is unknown or settled.
+   */
+  resolve(id: string, approved: boolean, accounts?: string[]): boolean
   /** Reject one request with `error`; false when unknown or settled. */
   reject(id: string, error: RpcErrorObject): boolean
   /** Remember the window showing `id` (closing it rejects); false when `id` is no longer pending. */
@@ -101,7 +104,15 @@ export function createApprovalRegistry(opts: ApprovalRegistryOptions = {}): Appr
       return { id, outcome }
     },
     get: (id) => entries.get(id)?.pending,
-    resolve: (id, approved) => settle(id, approved === true ? { approved: true } : { approved: false, error: USER_REJECTED }),
+    resolve: (id, approved, accounts) =>
+      settle(
+        id,
+        approved !== true
+          ? { approved: false, error: USER_REJECTED }
+          : accounts === undefined
+            ? { approved: true }
+            : { approved: true, accounts },
+      ),
     reject: (id, error) => settle(id, { approved: false, error }),
     attachWindow(id, windowId) {
       const entry = entries.get(id)

@@ -38,9 +38,24 @@ describe('Solana approval bodies', () => {
     expect(screen.getByText('Sigil signs this transaction and sends it to the network.')).toBeTruthy()
   })
 
-  it('connect shows the account and the networks', () => {
-    render(<SolanaViewBody view={{ kind: 'solanaConnect', address: ME, networks: ['Solana Dev (solana:localnet)'] }} />)
-    expect(screen.getByTestId('approval-account').textContent).toBe(ME)
+  it('connect shows each Solana account by name with a checkbox (the preselected one checked) and the networks', () => {
+    const view = {
+      kind: 'solanaConnect' as const,
+      accounts: [
+        { address: ME, name: 'Account 1' },
+        { address: TO, name: 'Savings' },
+      ],
+      selected: [TO],
+      networks: ['Solana Dev (solana:localnet)'],
+    }
+    render(<SolanaViewBody view={view} />)
+    expect(screen.getAllByTestId('approval-account').map((e) => e.textContent)).toEqual([ME, TO])
+    const boxes = screen.getAllByRole('checkbox', { name: /Account 1|Savings/ }) as HTMLInputElement[]
+    expect(boxes.map((b) => [b.dataset['address'], b.checked])).toEqual([
+      [ME, false],
+      [TO, true],
+    ])
+    expect(screen.getByRole('group', { name: 'Solana accounts this site may see' })).toBeTruthy()
     expect(screen.getByText(/networks: Solana Dev \(solana:localnet\)/)).toBeTruthy()
   })
 })

@@ -1,55 +1,68 @@
 /**
- * Connecting a dApp (EIP-1102 `eth_requestAccounts`, EIP-2255 permissions): the user approves
- * sharing the first ETHEREUM account of list_wallet_accounts with the requesting origin, which
- * the router took from the browser's `sender`. `eth_accounts` shows the grant only while the
- * granting organization's session is live (locked → []).
+ * Connecting a dApp (EIP-1102 `eth_requestAccounts`, EIP-2255 permissions): the user chooses in
+ * our window which of their Ethereum accounts the requesting origin (taken by the router from the
+ * browser's `sender`) may see, one or several; the grant keeps them in order, the active one
+ * first, as `eth_accounts` returns them. `eth_accounts` shows the grant only while the granting
+ * organization's session is live (locked → []).
  */
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
 import { ALREADY_PENDING } from '../../approval/approvals'
 import { siteChain } from './chains'
 import type { DappContext } from '../../methods'
-import { failureOutcome, firstSessionAccount, NOT_LOGGED_IN, sessionOrLogin } from '../session'
+import { failureOutcome, NOT_LOGGED_IN, sessionOrLogin } from '../session'
+import { addressKey, optionsOf, sessionAccounts } from '../siteAccounts'
 import { readGrant, removeGrant, writeGrant } from './permissions'
 
-/** The accounts `origin` may see now: `[address]` when connected, logged in and unlocked; else []. */
+/** The accounts `origin` may see now, the active one first, while connected, logged in and unlocked; else []. */
 export async function accountsFor({ origin, core }: Pick<DappContext, 'origin' | 'core'>): Promise<string[]> {
   const session = await core.current()
   if (!session) return []
   const grant = await readGrant(core.deps.local, origin)
-  return grant && grant.organizationId === session.record.organizationId ? [grant.address] : []
+  return grant && grant.organizationId === session.record.organizationId ? [...grant.accounts] : []
 }
 
-/** The session's first ADDRESS_FORMAT_ETHEREUM account, or undefined. */
-function firstEthereumAccount(ctx: DappContext): Promise<string | undefined> {
-  return firstSessionAccount(ctx, (a) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM' && /^0x[0-9a-fA-F]{40}$/.test(a.address))
-}
-
-/** Ask the user to connect `origin`; the accounts on approval, else the rejection. */
-export async function connect(ctx: DappContext): Promise<{ accounts: string[] } | { error: RpcErrorObject }> {
+/**
+ * Ask the user to connect `origin`, choosing its accounts; the accounts on approval, else the
+ * rejection. A connected site gets its accounts without a window unless `reask` (EIP-2255
+ * `wallet_requestPermissions` asks again, the current accounts checked).
+ */
+export async function connect(
+  ctx: DappContext,
+  opts: { reask?: boolean } = {},
+): Promise<{ accounts: string[] } | { error: RpcErrorObject }> {
   const session = await sessionOrLogin(ctx)
   if ('error' in session) return session
   const existing = await accountsFor(ctx)
-  if (existing.length > 0) return { accounts: existing }
+  if (existing.length > 0 && opts.reask !== true) return { accounts: existing }
   if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
-  let address: string | undefined
+  let options
   try {
-    address = await firstEthereumAccount(ctx)
+    options = optionsOf(await ctx.core.withSession((client, s) => sessionAccounts(client, s, ctx.core.deps.local)), 'evm')
   } catch (err) {
     return failureOutcome(err)
   }
-  if (address === undefined) return { error: rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this wallet has no Ethereum account') }
+  const first = options[0]
+  if (first === undefined) return { error: rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this wallet has no Ethereum account') }
+  // The site's current accounts stay checked (when still offered); a new site starts with the first account.
+  const offered = new Set(options.map((o) => addressKey('evm', o.address)))
+  const previous = existing.filter((a) => offered.has(addressKey('evm', a)))
+  const selected = previous.length > 0 ? previous : [first.address]
   const outcome = await ctx.dapp.ask(ctx.origin, 'eth_requestAccounts', {
     kind: 'connect',
-    address,
+    accounts: options,
+    selected,
     chain: (await siteChain(ctx)).label,
   })
   if (!outcome.approved) return { error: outcome.error }
+  const accounts = outcome.accounts ?? selected
   // The approval must land in the same session it was asked in.
   const now = await ctx.core.current()
   if (!now || now.record.organizationId !== session.record.organizationId) return { error: NOT_LOGGED_IN }
-  await writeGrant(ctx.core.deps.local, ctx.origin, { address, organizationId: session.record.organizationId, grantedAt: ctx.core.now() })
-  ctx.dapp.emit(ctx.origin, 'accountsChanged', [address])
-  return { accounts: [address] }
+  const before = await readGrant(ctx.core.deps.local, ctx.origin)
+  const grantedAt = before?.organizationId === session.record.organizationId ? before.grantedAt : ctx.core.now()
+  await writeGrant(ctx.core.deps.local, ctx.origin, { accounts, organizationId: session.record.organizationId, grantedAt })
+  ctx.dapp.emit(ctx.origin, 'accountsChanged', accounts)
+  return { accounts }
 }
 
 /** EIP-2255 permission objects for `origin` (empty when not connected). */

@@ -53,7 +53,8 @@ export const DAPP_METHODS = {
   wallet_requestPermissions: dappMethod({
     params: ethAccountsPermission,
     handler: async (_p, ctx) => {
-      const r = await connect(ctx)
+      // EIP-2255 asks again even when connected: the user may change the site's accounts.
+      const r = await connect(ctx, { reask: true })
       return 'error' in r ? r : { result: await permissionsOf(ctx) }
     },
   }),

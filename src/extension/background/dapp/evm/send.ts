@@ -109,8 +109,8 @@ export async function sendTransaction([tx]: readonly [TransactionRequest], ctx: 
 
   // Bound to what was shown: the same chain for the site, the same connected account, the same session's organization.
   if ((await siteChain(ctx)).label.chainId !== label.chainId) return { error: rpcError(RPC_ERROR.USER_REJECTED, 'The network changed') }
-  const [still] = await accountsFor(ctx)
-  if (still?.toLowerCase() !== signer.address.toLowerCase()) return { error: NOT_CONNECTED }
+  const still = (await accountsFor(ctx)).some((a) => a.toLowerCase() === signer.address.toLowerCase())
+  if (!still) return { error: NOT_CONNECTED }
   try {
     return await ctx.core.withSession(async (client, s) => {
       if (s.record.organizationId !== signer.organizationId) return { error: NOT_LOGGED_IN }

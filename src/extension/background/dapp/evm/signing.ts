@@ -39,8 +39,9 @@ export type Signer = { address: string; organizationId: string }
 export async function signerFor(ctx: DappContext, address: string): Promise<Signer | { error: RpcErrorObject }> {
   const session = await ctx.core.current()
   if (!session) return { error: NOT_LOGGED_IN }
-  const [connected] = await accountsFor(ctx)
-  if (connected === undefined || connected.toLowerCase() !== address.toLowerCase()) return { error: NOT_CONNECTED }
+  // Any account granted to the site may sign (the active one is first in eth_accounts).
+  const connected = (await accountsFor(ctx)).find((a) => a.toLowerCase() === address.toLowerCase())
+  if (connected === undefined) return { error: NOT_CONNECTED }
   return { address: connected, organizationId: session.record.organizationId }
 }
 

@@ -1,13 +1,14 @@
 /**
  * Connecting a Solana dApp (Wallet Standard `standard:connect` / `standard:disconnect`): the user
- * approves sharing the first ADDRESS_FORMAT_SOLANA account of list_wallet_accounts with the
- * requesting origin (taken by the router from the browser's `sender`). The accounts an origin sees
- * are the grant's while the granting organization's session is live (locked → none).
+ * chooses in our window which of their Solana accounts the requesting origin (taken by the router
+ * from the browser's `sender`) may use, one or several. The accounts an origin sees are the
+ * grant's while the granting organization's session is live (locked → none).
  */
 import { base58, base64 } from '@scure/base'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
 import { ALREADY_PENDING } from '../../approval/approvals'
-import { failureOutcome, firstSessionAccount, NOT_LOGGED_IN, sessionOrLogin } from '../session'
+import { failureOutcome, NOT_LOGGED_IN, sessionOrLogin } from '../session'
+import { optionsOf, sessionAccounts } from '../siteAccounts'
 import type { DappContext } from '../../methods'
 import { solanaChains } from './chains'
 import { readSolanaGrant, removeSolanaGrant, writeSolanaGrant } from './permissions'
@@ -29,19 +30,18 @@ export function solanaAccount(address: string): SolanaAccountWire | null {
   return key.length === 32 ? { address, publicKey: base64.encode(key) } : null
 }
 
-/** The Solana accounts `origin` may use now: the granted one while its organization is logged in; else none. */
+/** The wire form of granted `addresses` (malformed ones left out). */
+export function solanaWire(addresses: readonly string[]): SolanaAccountWire[] {
+  return addresses.map(solanaAccount).filter((a): a is SolanaAccountWire => a !== null)
+}
+
+/** The Solana accounts `origin` may use now: the granted ones while their organization is logged in; else none. */
 export async function solanaAccountsFor({ origin, core }: Pick<DappContext, 'origin' | 'core'>): Promise<SolanaAccountWire[]> {
   const session = await core.current()
   if (!session) return []
   const grant = await readSolanaGrant(core.deps.local, origin)
   if (!grant || grant.organizationId !== session.record.organizationId) return []
-  const account = solanaAccount(grant.address)
-  return account ? [account] : []
-}
-
-/** The session's first ADDRESS_FORMAT_SOLANA account, or undefined. */
-function firstSolanaAccount(ctx: DappContext): Promise<string | undefined> {
-  return firstSessionAccount(ctx, (a) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA' && solanaAccount(a.address) !== null)
+  return solanaWire(grant.accounts)
 }
 
 /**
@@ -58,27 +58,30 @@ export async function connectSolana(
   const existing = await solanaAccountsFor(ctx)
   if (existing.length > 0 || silent) return { accounts: existing }
   if (ctx.state.approvals.hasPendingFor(ctx.origin)) return { error: ALREADY_PENDING }
-  let address: string | undefined
+  let options
   try {
-    address = await firstSolanaAccount(ctx)
+    options = optionsOf(await ctx.core.withSession((client, s) => sessionAccounts(client, s, ctx.core.deps.local)), 'solana')
   } catch (err) {
     return failureOutcome(err)
   }
-  const account = address === undefined ? null : solanaAccount(address)
-  if (!account) return { error: rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this wallet has no Solana account') }
+  const first = options[0]
+  if (first === undefined) return { error: rpcError(RPC_ERROR.UNAUTHORIZED, 'Unauthorized: this wallet has no Solana account') }
   const networks = (await solanaChains(ctx.core)).map((c) => `${c.name} (${c.id})`)
-  const outcome = await ctx.dapp.ask(ctx.origin, 'standard:connect', { kind: 'solanaConnect', address: account.address, networks })
+  const selected = [first.address]
+  const outcome = await ctx.dapp.ask(ctx.origin, 'standard:connect', { kind: 'solanaConnect', accounts: options, selected, networks })
   if (!outcome.approved) return { error: outcome.error }
+  const chosen = outcome.accounts ?? selected
   // The approval must land in the same session it was asked in.
   const now = await ctx.core.current()
   if (!now || now.record.organizationId !== session.record.organizationId) return { error: NOT_LOGGED_IN }
   await writeSolanaGrant(ctx.core.deps.local, ctx.origin, {
-    address: account.address,
+    accounts: chosen,
     organizationId: session.record.organizationId,
     grantedAt: ctx.core.now(),
   })
-  ctx.dapp.emit(ctx.origin, SOLANA_ACCOUNTS_EVENT, [account])
-  return { accounts: [account] }
+  const accounts = solanaWire(chosen)
+  ctx.dapp.emit(ctx.origin, SOLANA_ACCOUNTS_EVENT, accounts)
+  return { accounts }
 }
 
 /** `standard:disconnect`: forget the origin's Solana grant and tell its tabs. */

@@ -40,8 +40,8 @@ type Signer = { address: string; organizationId: string }
 async function signerFor(ctx: DappContext, address: string): Promise<Signer | { error: RpcErrorObject }> {
   const session = await ctx.core.current()
   if (!session) return { error: NOT_LOGGED_IN }
-  const [connected] = await solanaAccountsFor(ctx)
-  if (connected === undefined || connected.address !== address) return { error: NOT_CONNECTED }
+  // Any account granted to the site may sign.
+  if (!(await solanaAccountsFor(ctx)).some((a) => a.address === address)) return { error: NOT_CONNECTED }
   return { address, organizationId: session.record.organizationId }
 }
 

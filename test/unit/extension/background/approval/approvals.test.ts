@@ -90,7 +90,11 @@ describe('dApp methods through the router', () => {
     const shown = await t.popup('approvalGet', { id: w.approvalId })
     expect(shown).toMatchObject({
       ok: true,
-      result: { origin: ORIGIN, method: 'eth_requestAccounts', view: { kind: 'connect', address: ACCOUNT.address } },
+      result: {
+        origin: ORIGIN,
+        method: 'eth_requestAccounts',
+        view: { kind: 'connect', accounts: [{ address: ACCOUNT.address, name: 'Account 1' }], selected: [ACCOUNT.address] },
+      },
     })
     expect(await t.popup('approvalResolve', { id: w.approvalId, approved: true })).toEqual({ ok: true, result: { settled: true } })
     expect(await pending).toEqual({ result: [ACCOUNT.address] })

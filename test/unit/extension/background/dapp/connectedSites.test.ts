@@ -12,14 +12,16 @@ describe('connected sites (popup)', () => {
     expect(listed).toMatchObject({
       ok: true,
       result: {
-        sites: [{ origin: ORIGIN, evm: { accounts: [{ address: ACCOUNT.address, name: 'Account 1' }], chain: { chainId: '0x1' } }, solana: null }],
+        sites: [
+          { origin: ORIGIN, evm: { accounts: [{ address: ACCOUNT.address, name: 'Account 1' }], chain: { chainId: '0x1' } }, solana: null },
+        ],
       },
     })
     expect(await t.popup('disconnectSite', { origin: OTHER.origin })).toEqual({ ok: true, result: { disconnected: false } })
     expect(await t.popup('disconnectSite', { origin: ORIGIN })).toEqual({ ok: true, result: { disconnected: true } })
     expect(t.events.at(-1)).toEqual({ tabId: 7, message: { kind: 'provider-event', event: 'accountsChanged', data: [] } })
     expect(await t.rpc('eth_accounts')).toEqual({ result: [] })
-    expect(await t.popup('connectedSites')).toEqual({ ok: true, result: { sites: [] } })
+    expect(await t.popup('connectedSites')).toMatchObject({ ok: true, result: { sites: [] } })
   })
 
   it('needs a session', async () => {

@@ -204,7 +204,12 @@ describe('Wallet Standard background methods', () => {
     expect(details.result).toMatchObject({
       origin: PAGE.origin,
       method: 'standard:connect',
-      view: { kind: 'solanaConnect', address: SOL, networks: ['Solana Dev (solana:localnet)', 'Solana Devnet (solana:devnet)'] },
+      view: {
+        kind: 'solanaConnect',
+        accounts: [{ address: SOL, name: 'Account 1' }],
+        selected: [SOL],
+        networks: ['Solana Dev (solana:localnet)', 'Solana Devnet (solana:devnet)'],
+      },
     })
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
     const account = { address: SOL, publicKey: base64.encode(SOL_PUB) }
