@@ -14,6 +14,11 @@ export type DappOutcome = { result: unknown } | { error: RpcErrorObject }
 /** One dApp RPC table row. Method syntax keeps rows assignable to `DappMethod<z.ZodType>`. */
 export type DappMethod<S extends z.ZodType> = {
   params: S
+  /**
+   * The request needs the session: when it is gone and the site holds a grant of this chain
+   * family, the login window opens and the request goes on after the login (dapp/sessionGate.ts).
+   */
+  session?: 'evm' | 'solana'
   handler(params: z.output<S>, ctx: DappContext): DappOutcome | Promise<DappOutcome>
 }
 

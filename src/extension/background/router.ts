@@ -11,6 +11,7 @@ import { isMethodName } from '../protocol/page'
 import { RPC_ERROR, rpcError } from '../protocol/rpcErrors'
 import type { DappRpcReply, PopupErrorCode, PopupReply } from '../protocol/runtime'
 import { DAPP_METHODS } from './dapp/evm/methods'
+import { loginIfGranted } from './dapp/sessionGate'
 import { fieldFailure } from './fieldErrors'
 import type { Core } from './core'
 import { createDappServices, WINDOWLESS_PLATFORM, type DappServices } from './dapp/services'
@@ -88,7 +89,12 @@ export async function routeDappRpc(message: unknown, sender: Sender, ctx: Router
   if (typeof tabId === 'number') dapp.seen(origin, tabId, typeof sender.documentId === 'string' ? sender.documentId : undefined)
   try {
     await dapp.ready
-    return await row.handler(parsed.data, { origin, state: ctx.state, core: ctx.core, dapp })
+    const dappCtx = { origin, state: ctx.state, core: ctx.core, dapp }
+    if (row.session) {
+      const refused = await loginIfGranted(dappCtx, row.session)
+      if (refused) return refused
+    }
+    return await row.handler(parsed.data, dappCtx)
   } catch {
     return { error: rpcError(RPC_ERROR.INTERNAL, 'Internal error') }
   }

@@ -3,7 +3,8 @@
  * with 4200 by the router. Connecting, signing, sending, adding a chain and watching a token
  * need the user's approval in our window (accounts.ts, signing.ts, wallet/send.ts,
  * addChain.ts, watchAsset.ts); read-only node methods go to the site's network through
- * a closed list (read.ts). eth_sign is not supported (no raw-hash signing): 4100 until
+ * a closed list (read.ts). Rows marked `session` wait for a login when the session is gone and
+ * the site is connected (dapp/sessionGate.ts). eth_sign is not supported (no raw-hash signing): 4100 until
  * connected, then 4200.
  */
 import { z } from 'zod'
@@ -66,14 +67,15 @@ export const DAPP_METHODS = {
     },
   }),
   wallet_switchEthereumChain: dappMethod({ params: z.tuple([z.object({ chainId: quantity }).loose()]), handler: switchChain }),
-  personal_sign: dappMethod({ params: z.tuple([hex, address], z.string()), handler: personalSign }),
+  personal_sign: dappMethod({ session: 'evm', params: z.tuple([hex, address], z.string()), handler: personalSign }),
   eth_signTypedData_v4: dappMethod({
+    session: 'evm',
     params: z.tuple([address, z.union([z.string(), z.record(z.string(), z.unknown())])]),
     handler: signTypedDataV4,
   }),
-  eth_signTransaction: dappMethod({ params: z.tuple([TransactionRequest]), handler: signTransaction }),
+  eth_signTransaction: dappMethod({ session: 'evm', params: z.tuple([TransactionRequest]), handler: signTransaction }),
   eth_sign: dappMethod({ params: z.tuple([address, hex]), handler: (_p, ctx) => unsupported('eth_sign', ctx) }),
-  eth_sendTransaction: dappMethod({ params: z.tuple([TransactionRequest]), handler: sendTransaction }),
-  wallet_addEthereumChain: dappMethod({ params: AddEthereumChainParams, handler: addEthereumChain }),
-  wallet_watchAsset: dappMethod({ params: WatchAssetParams, handler: watchAsset }),
+  eth_sendTransaction: dappMethod({ session: 'evm', params: z.tuple([TransactionRequest]), handler: sendTransaction }),
+  wallet_addEthereumChain: dappMethod({ session: 'evm', params: AddEthereumChainParams, handler: addEthereumChain }),
+  wallet_watchAsset: dappMethod({ session: 'evm', params: WatchAssetParams, handler: watchAsset }),
 }
