@@ -119,7 +119,7 @@ export type Core = {
   /** Replace the session key by a fresh one now (the renewal alarm and on-demand renewal call this); the session after. */
   renew(): Promise<ActiveSession | null>
   /** Record that the user proved themselves again (a password re-check): sets `authenticatedAt`. */
-  markAuthenticated(): Promise<void>
+  markAuthenticated(): Promise<number>
   /** Retry a pending revocation now; `undefined` when none is pending. */
   retryRevocation(): Promise<RevokeOutcome | undefined>
   /** Called with the reason on every wipe; returns an unsubscribe function. */
@@ -460,6 +460,7 @@ export function createCore(deps: CoreDeps): Core {
       const s = await requireSession()
       s.record = { ...s.record, authenticatedAt: now() }
       await writeSessionRecord(deps.session, s.record)
+      return s.record.authenticatedAt
     },
     retryRevocation: () => revoke(),
     async onAlarm(name) {

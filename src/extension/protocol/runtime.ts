@@ -31,6 +31,9 @@ export const POPUP_ERROR_CODES = [
   'NODE_UNAVAILABLE',
   'POLICY_DENIED',
   'REAUTH_REQUIRED',
+  'WRONG_PASSWORD',
+  'TOO_MANY_ATTEMPTS',
+  'NO_PASSWORD',
 ] as const
 
 /** One of {@link POPUP_ERROR_CODES}. */
@@ -53,6 +56,9 @@ export const POPUP_ERROR_MESSAGES: Record<PopupErrorCode, string> = {
   NODE_UNAVAILABLE: 'The network’s node is not answering. Try again in a moment.',
   POLICY_DENIED: 'Denied by policy.',
   REAUTH_REQUIRED: 'Confirm it is you first.',
+  WRONG_PASSWORD: 'That is not the wallet password.',
+  TOO_MANY_ATTEMPTS: 'Too many wrong passwords. Wait a moment and try again.',
+  NO_PASSWORD: 'No wallet password is set in this browser.',
 }
 
 /** Background → popup: result union of a {@link PopupMessage}. */
