@@ -7,12 +7,17 @@ import { z } from 'zod'
 import { Attestation } from '../../api/common'
 import { listActivities, vote } from './activity/activities'
 import { activitySites } from './activity/activitySites'
-import { ApprovalGetParams, ApprovalResolveParams, getApproval, resolveApproval } from './approval/page'
+import {
+  ApprovalGetParams,
+  ApprovalQueueParams,
+  ApprovalResolveParams,
+  getApproval,
+  resolveApproval,
+  withAccountNames,
+} from './approval/page'
 import { serviceFingerprint } from '../../crypto/serviceIdentity'
 import { BUILD_CONFIG } from './service/buildConfig'
 import { popupMethod } from './methods'
-import { PASSWORD_METHODS } from './session/passwordMethods'
-import { forgetPassword } from './session/vault'
 import { onRampStatus, readLastOnRamp, startOnRamp } from './wallet/onRamp'
 import { startOtp, verifyOtp } from './login/otp'
 import { loginWithOauth, oauthProviders } from './login/oauth'
@@ -25,7 +30,8 @@ import type { SessionRecord } from './session/sessionRecord'
 import { confirmService, probeService } from './service/connect'
 import { PreferencesSchema, ServiceUrl } from './service/settings'
 import { listAccounts } from './wallet/accounts'
-import { ACCOUNT_NAME_MAX, accountBook, accountNameMap, flatten, renameGroup, setGroupHidden } from './wallet/accountBook'
+import { ACCOUNT_NAME_MAX, accountBook, accountNameMap, flatten, namedAccounts, renameGroup, setGroupHidden } from './wallet/accountBook'
+import { USER_REJECTED } from './approval/approvals'
 import { addAccountGroup, createWallet, exportSecret, importPrivateKey, importWallet } from './wallet/walletKeys'
 import { getBalances } from './wallet/balances'
 import { connectedSites, disconnectSite, setSiteAccounts } from './dapp/connectedSites'
@@ -324,15 +330,25 @@ export const POPUP_METHODS = {
     params: z.object({ fingerprint: id }),
     handler: (p, { core }) => core.withSession((client, s) => vote(client, s, { ...p, approve: false })),
   }),
-  // sessions: the wallet password (unlock without email, re-check before sensitive steps)
-  ...PASSWORD_METHODS,
   approvalGet: popupMethod({
     params: ApprovalGetParams,
-    handler: (p, { state }) => getApproval(state.approvals, p),
+    handler: (p, { state, core }) =>
+      withAccountNames(getApproval(state.approvals, p), () => core.withSession((client, s) => namedAccounts(client, s, core.deps.local))),
   }),
   approvalResolve: popupMethod({
     params: ApprovalResolveParams,
     handler: (p, { state }) => resolveApproval(state.approvals, p),
+  }),
+  // approval queue: what the window shows after an answer, and "Reject all"
+  approvalShown: popupMethod({
+    params: ApprovalQueueParams,
+    handler: async (p, { state, dapp }) => (dapp ? dapp.shownIn(p.id) : { id: state.approvals.get(p.id) ? p.id : null, waiting: 0 }),
+  }),
+  approvalRejectAll: popupMethod({
+    params: ApprovalQueueParams,
+    handler: async (p, { state, dapp }) => ({
+      rejected: dapp ? dapp.rejectQueue(p.id) : Number(state.approvals.reject(p.id, USER_REJECTED)),
+    }),
   }),
   lock: popupMethod({
     params: noParams,
@@ -344,8 +360,6 @@ export const POPUP_METHODS = {
   logout: popupMethod({
     params: noParams,
     handler: async (_p, { core }) => {
-      // Logging out also forgets this browser's wallet password (its device key is revoked).
-      await forgetPassword(core)
       await core.wipe('logout')
       return { loggedIn: false as const }
     },

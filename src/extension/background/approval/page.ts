@@ -1,11 +1,13 @@
 /**
- * The approval page's side of a pending approval (popup router rows `approvalGet` and
- * `approvalResolve`). The page names the request by its id; an unknown or already-settled id
- * is refused, and resolving never falls back to "whatever is pending" (style.md anti-pattern 3).
+ * The approval page's side of a pending approval (popup router rows `approvalGet`,
+ * `approvalResolve`, and the queue's `approvalShown` and `approvalRejectAll`). The page names the
+ * request by its id; an unknown or already-settled id is refused, and resolving never falls back
+ * to "whatever is pending" (style.md anti-pattern 3).
  */
 import { z } from 'zod'
 import type { ApprovalRegistry } from './approvals'
-import type { ApprovalDetails } from '../../protocol/approvalView'
+import type { ApprovalDetails, ApprovalView } from '../../protocol/approvalView'
+import { accountNameMap, nameOf, type NamedAccount } from '../wallet/accountBook'
 import { ExtensionError } from '../failures'
 import { chosenAccounts } from '../dapp/accountChoice'
 import { MAX_SITE_ACCOUNTS } from '../dapp/evm/permissions'
@@ -23,6 +25,40 @@ export const ApprovalResolveParams = z
     accounts: z.array(z.string().trim().min(1).max(128)).max(MAX_SITE_ACCOUNTS).optional(),
   })
   .strict()
+
+/** `approvalShown` / `approvalRejectAll` params: the id of a request the window showed. */
+export const ApprovalQueueParams = z.object({ id: ApprovalId }).strict()
+
+/** Every string in a view (addresses appear as whole strings: fields, rows, accounts). */
+function strings(value: unknown, out: Set<string>): Set<string> {
+  if (typeof value === 'string') out.add(value)
+  else if (Array.isArray(value)) for (const v of value) strings(v, out)
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) strings(v, out)
+  return out
+}
+
+/** The user's account names for the addresses a view shows (address as shown → name). */
+export function viewAccountNames(view: ApprovalView, accounts: NamedAccount[]): Record<string, string> {
+  const map = accountNameMap(accounts)
+  const names: Record<string, string> = {}
+  for (const s of strings(view, new Set())) {
+    const name = nameOf(map, s)
+    if (name !== undefined) names[s] = name
+  }
+  return names
+}
+
+/**
+ * The request with the names of the user's accounts it shows. The names are a label only: when
+ * they cannot be read (the service is unreachable) the window shows the addresses alone.
+ */
+export async function withAccountNames(
+  details: ApprovalDetails,
+  accounts: () => Promise<NamedAccount[]>,
+): Promise<ApprovalDetails & { names: Record<string, string> }> {
+  const named = await accounts().catch(() => [])
+  return { ...details, names: viewAccountNames(details.view, named) }
+}
 
 function gone(): ExtensionError {
   return new ExtensionError('INVALID_ARGUMENT', 'This request is no longer waiting for an answer.')

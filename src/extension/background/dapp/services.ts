@@ -4,14 +4,20 @@
  * to a wipe (reject everything pending, tell connected tabs `accountsChanged []`).
  * Browser APIs come in through {@link DappPlatform}; without one, every approval is rejected.
  *
- * Flood control: at most one approval window exists at a time. Requests wait in a
- * FIFO queue, each still bound to its own id (and its own 5-minute timeout, counted from the
- * request); the next window opens only after the previous one is gone (closed by the user, or
- * by us {@link CLOSE_DELAY_MS} after the answer). Each window opens focused: it appears only
- * after the user has dealt with the previous one, so a flood cannot pile up windows or steal
- * focus repeatedly, and {@link createApprovalBackoff} refuses a rejecting origin's re-prompts.
- * One request per origin may wait (-32002 otherwise). Lock/logout reject queued requests too;
- * a closed tab rejects the queued or shown requests of an origin left without tabs.
+ * The approval queue: requests from sites wait their turn in one FIFO queue (across origins),
+ * each bound to its own id and its own 5-minute timeout (counted from the request), approved or
+ * rejected on its own. One approval window exists at a time: when its request is answered (or
+ * times out, or its page closes) the same window is bound to the next waiting request and the
+ * page asks {@link DappServices.shownIn} what it shows now, with how many wait behind it; the
+ * window closes {@link CLOSE_DELAY_MS} after the last one. Closing the window rejects only the
+ * request it shows: the others stay queued and a new window opens for the next (as MetaMask
+ * does; "Reject all" in the window rejects them all, each with its own 4001).
+ *
+ * Flood control: one window at a time, opened only after the previous one is gone, so a flood
+ * cannot pile up windows or steal focus repeatedly; at most `MAX_PENDING_PER_ORIGIN` (10)
+ * requests of one origin wait (more are refused at once with -32002, {@link TOO_MANY_PENDING});
+ * {@link createApprovalBackoff} refuses a rejecting origin's re-prompts. Lock/logout reject the
+ * shown and the queued requests; a closed tab rejects the requests of an origin left without tabs.
  *
  * Connecting while logged out: instead of 4100 at once, {@link DappServices.waitForLogin}
  * opens Sigil's own window on the login screen (one window for every waiting site) and the
@@ -22,13 +28,16 @@ import { RPC_ERROR, rpcError } from '../../protocol/rpcErrors'
 import type { ProviderEventName } from '../../protocol/page'
 import type { ProviderEventMessage } from '../../protocol/runtime'
 import { backedOffError, createApprovalBackoff } from '../approval/backoff'
-import { ALREADY_PENDING, APPROVAL_TIMEOUT_MS, USER_REJECTED, type ApprovalOutcome } from '../approval/approvals'
+import { ALREADY_PENDING, APPROVAL_TIMEOUT_MS, TOO_MANY_PENDING, USER_REJECTED, type ApprovalOutcome } from '../approval/approvals'
 import type { ApprovalView } from '../../protocol/approvalView'
 import type { Core } from '../core'
 import { grantedOrigins } from './evm/permissions'
 import { solanaGrantedOrigins } from './solana/permissions'
 import type { EndReason } from '../session/sessionRecord'
 import type { BackgroundState } from '../state'
+
+/** What an approval window shows now: the request's id (null when it has nothing left to show) and how many wait behind it. */
+export type ShownRequest = { id: string | null; waiting: number }
 
 /** How long the approval page gets to show its result and close itself before the background closes it. */
 export const CLOSE_DELAY_MS = 1000
@@ -57,8 +66,18 @@ export type DappServices = {
   ready: Promise<void>
   /** Remember that `origin` talks from `tabId` (and document, when the browser says) for pushed events. */
   seen(origin: string, tabId: number, documentId?: string): void
-  /** Ask the user in the approval window; a missing answer is a rejection (-32002 while `origin` has one pending). */
+  /**
+   * Ask the user in the approval window (queued behind the requests already waiting); a missing
+   * answer is a rejection; -32002 at once while `origin` has `MAX_PENDING_PER_ORIGIN` (10) waiting.
+   */
   ask(origin: string, method: string, view: ApprovalView): Promise<ApprovalOutcome>
+  /**
+   * The request the window that showed `id` shows now: `id` itself while it waits, the next
+   * request once `id` is settled and the window moved on, or null (the window has nothing left).
+   */
+  shownIn(id: string): ShownRequest
+  /** "Reject all" in the window that showed `id`: reject its request and every queued one (4001 each); returns how many. */
+  rejectQueue(id: string): number
   /**
    * Nobody is logged in: open Sigil's window on the login screen and wait for a login
    * (approved), or its window closed, timeout or a wipe (rejected; -32002 while `origin` already waits).
@@ -102,10 +121,13 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
   }
 
   const backoff = createApprovalBackoff(() => core.now())
-  /** Requests waiting for the window, oldest first. */
+  /** Requests waiting for the window, oldest first (settled ones are skipped when reached). */
   const queue: Array<{ id: string; outcome: Promise<ApprovalOutcome> }> = []
-  /** The request whose window is open (or opening); undefined when no window is ours. */
-  let showing: { id: string; windowId?: number } | undefined
+  /**
+   * The window that is ours (undefined when none): the request it shows (`id`), every request it
+   * has shown (so its page can ask what follows one it answered) and its id once it has opened.
+   */
+  let showing: { id: string; shown: Set<string>; windowId?: number } | undefined
   /** Counts wipes, so a request rejected by lock/logout is not a user rejection. */
   let wipes = 0
 
@@ -138,24 +160,35 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
     if (loginWindow !== current) await platform.closeWindow(current.windowId).catch(() => {})
   }
 
-  function release(current: { id: string }): void {
+  function release(current: NonNullable<typeof showing>): void {
     if (showing !== current) return
     showing = undefined
     pump()
   }
 
+  /** The oldest queued request still pending, taken off the queue. */
+  function nextPending(): { id: string; outcome: Promise<ApprovalOutcome> } | undefined {
+    let next = queue.shift()
+    while (next && !state.approvals.get(next.id)) next = queue.shift()
+    return next
+  }
+
+  /** How many queued requests are still pending. */
+  function waitingCount(): number {
+    return queue.filter((q) => state.approvals.get(q.id) !== undefined).length
+  }
+
   /** Open the window for the oldest still-pending queued request, unless a window is open. */
   function pump(): void {
     if (showing) return
-    let next = queue.shift()
-    while (next && !state.approvals.get(next.id)) next = queue.shift()
+    const next = nextPending()
     if (!next) return
-    const current: { id: string; windowId?: number } = { id: next.id }
+    const current = { id: next.id, shown: new Set([next.id]) }
     showing = current
     void show(current, next.outcome)
   }
 
-  async function show(current: { id: string; windowId?: number }, outcome: Promise<ApprovalOutcome>): Promise<void> {
+  async function show(current: NonNullable<typeof showing>, first: Promise<ApprovalOutcome>): Promise<void> {
     let windowId: number
     try {
       windowId = await platform.openApprovalWindow(current.id)
@@ -165,12 +198,20 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
       return
     }
     current.windowId = windowId
-    if (!state.approvals.attachWindow(current.id, windowId)) {
-      await platform.closeWindow(windowId).catch(() => {})
-      release(current)
-      return
+    let outcome: Promise<ApprovalOutcome> | undefined = state.approvals.attachWindow(current.id, windowId) ? first : undefined
+    // The same window shows the queued requests one after another while it stays ours.
+    while (outcome !== undefined) {
+      await outcome
+      outcome = undefined
+      if (showing !== current) return // the user closed it; windowClosed moved on
+      let next = nextPending()
+      while (next && !state.approvals.attachWindow(next.id, windowId)) next = nextPending()
+      if (next) {
+        current.id = next.id
+        current.shown.add(next.id)
+        outcome = next.outcome
+      }
     }
-    await outcome
     setTimeout(
       () =>
         void platform.closeWindow(windowId).then(
@@ -198,7 +239,7 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
       docs.set(tabId, documentId ?? '')
     },
     async ask(origin, method, view) {
-      if (state.approvals.hasPendingFor(origin)) return { approved: false, error: ALREADY_PENDING }
+      if (state.approvals.isFullFor(origin)) return { approved: false, error: TOO_MANY_PENDING }
       const wait = backoff.remainingMs(origin)
       if (wait > 0) return { approved: false, error: backedOffError(wait) }
       const { id, outcome } = state.approvals.open({ origin, method, view })
@@ -209,6 +250,16 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
       if (result.approved) backoff.approved(origin)
       else if (result.error === USER_REJECTED && wipes === wipesBefore) backoff.rejected(origin)
       return result
+    },
+    shownIn(id) {
+      if (state.approvals.get(id)) return { id, waiting: waitingCount() }
+      if (showing?.shown.has(id) && state.approvals.get(showing.id)) return { id: showing.id, waiting: waitingCount() }
+      return { id: null, waiting: 0 }
+    },
+    rejectQueue(id) {
+      if (!showing?.shown.has(id)) return 0
+      const ids = [...queue.map((q) => q.id), showing.id]
+      return ids.filter((queued) => state.approvals.reject(queued, USER_REJECTED)).length
     },
     waitForLogin(origin) {
       const open = platform.openLoginWindow

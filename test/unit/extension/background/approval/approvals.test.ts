@@ -113,7 +113,6 @@ describe('dApp methods through the router', () => {
     await t.connected()
     const otherPending = t.rpc('eth_requestAccounts', undefined, OTHER)
     const wOther = await t.windowOpened(2)
-    expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } })
     // one window at a time: the signing request waits in the queue until wOther is answered
     const signing = t.rpc('personal_sign', [helloSigil, ACCOUNT.address])
     await new Promise((r) => setTimeout(r, 50))
@@ -129,8 +128,13 @@ describe('dApp methods through the router', () => {
       ok: false,
       error: { code: 'INVALID_ARGUMENT' },
     })
-    const wSign = await t.windowOpened(3)
-    expect(t.closed).toContain(wOther.windowId)
+    // the same window moves on to the signing request: no second window, none closed
+    const next = await t.popup('approvalShown', { id: wOther.approvalId })
+    expect(next).toMatchObject({ ok: true, result: { id: expect.any(String), waiting: 0 } })
+    expect(next.result.id).not.toBe(wOther.approvalId)
+    const wSign = { windowId: wOther.windowId, approvalId: next.result.id as string }
+    expect(t.windows).toHaveLength(2)
+    expect(t.closed).not.toContain(wOther.windowId)
     expect(await t.popup('approvalResolve', { id: wSign.approvalId })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     // the signing request is untouched by all of the above
     expect(await t.popup('approvalGet', { id: wSign.approvalId })).toMatchObject({ ok: true, result: { method: 'personal_sign' } })
@@ -310,8 +314,8 @@ describe('dApp methods through the router', () => {
     expect(await a).toMatchObject({ error: { code: 4001 } })
     const b = t.rpc('personal_sign', [helloSigil, ACCOUNT.address])
     await t.windowOpened(3)
-    const c = t.rpc('eth_signTypedData_v4', [ACCOUNT.address, typedData], PAGE)
-    expect(await c).toMatchObject({ error: { code: -32002 } })
+    const c = t.rpc('eth_signTypedData_v4', [ACCOUNT.address, typedData], PAGE) // queued behind b
+    await vi.waitFor(() => expect(t.bg.state.approvals.size()).toBe(2), { timeout: 10_000 })
     expect(
       await t.popup('lock', undefined, {
         id: 'enibeleniamgnfhbmpkkldfacbjikdfa',
@@ -319,6 +323,7 @@ describe('dApp methods through the router', () => {
       }),
     ).toMatchObject({ ok: true })
     expect(await b).toEqual({ error: { code: 4100, message: 'Unauthorized: the wallet was locked' } })
+    expect(await c).toEqual({ error: { code: 4100, message: 'Unauthorized: the wallet was locked' } })
     await vi.waitFor(
       () => expect(t.events.at(-1)).toEqual({ tabId: 7, message: { kind: 'provider-event', event: 'accountsChanged', data: [] } }),
       { timeout: 10_000 },
@@ -354,14 +359,19 @@ describe('dApp methods through the router', () => {
     // Wait for the background to hold the other site's request before probing: a probe that
     // arrived first would itself become the waiting request (and never answer).
     await vi.waitFor(() => expect(t.bg.state.approvals.hasPendingFor(OTHER.origin as string)).toBe(true), { timeout: 30_000 })
-    expect(await t.rpc('eth_requestAccounts', undefined, OTHER)).toMatchObject({ error: { code: -32002 } })
+    const otherAgain = t.rpc('eth_requestAccounts', undefined, OTHER) // queued too (up to 10 per site)
+    await vi.waitFor(() => expect(t.bg.state.approvals.size()).toBe(3), { timeout: 30_000 })
     expect(t.windows).toHaveLength(2)
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
     expect(await sw).toEqual({ result: null })
-    // the other site's request is not this site's: it gets its own window
-    const w3 = await t.windowOpened(3)
-    await t.popup('approvalResolve', { id: w3.approvalId, approved: false })
+    // the other site's requests are not this site's: the switch leaves them, and the same window shows them next
+    const shown = await t.popup('approvalShown', { id: w.approvalId })
+    expect(shown).toMatchObject({ ok: true, result: { waiting: 1 } })
+    expect(await t.popup('approvalGet', { id: shown.result.id })).toMatchObject({ ok: true, result: { origin: OTHER.origin } })
+    expect(await t.popup('approvalRejectAll', { id: w.approvalId })).toEqual({ ok: true, result: { rejected: 2 } })
     expect(await otherSign).toMatchObject({ error: { code: 4001 } })
+    expect(await otherAgain).toMatchObject({ error: { code: 4001 } })
+    expect(t.windows).toHaveLength(2)
     expect(await t.rpc('eth_chainId')).toEqual({ result: '0x2105' })
     expect(await t.rpc('net_version')).toEqual({ result: '8453' })
     expect(await t.rpc('eth_chainId', undefined, OTHER)).toEqual({ result: '0x1' })
@@ -373,16 +383,20 @@ describe('dApp methods through the router', () => {
     expect(t.events.at(-1)).toEqual({ tabId: 7, message: { kind: 'provider-event', event: 'accountsChanged', data: [] } })
   })
 
-  it('two concurrent requests from one origin open one window; the second gets -32002', async () => {
+  it('two concurrent requests from one origin wait in one window and are answered one after the other', async () => {
     const t = setup()
     await t.login()
     // Which of the two reaches the user first depends on WebCrypto's thread pool: either order.
     const a = t.rpc('eth_requestAccounts')
     const b = t.rpc('eth_requestAccounts')
     const w = await t.windowOpened(1)
+    await vi.waitFor(() => expect(t.bg.state.approvals.size()).toBe(2), { timeout: 10_000 })
     await t.popup('approvalResolve', { id: w.approvalId, approved: false })
-    const codes = (await Promise.all([a, b])).map((r) => r.error?.code).sort((x, y) => x - y)
-    expect(codes).toEqual([-32002, 4001])
+    const next = await t.popup('approvalShown', { id: w.approvalId })
+    expect(next.result.id).not.toBe(w.approvalId)
+    expect(await t.popup('approvalResolve', { id: next.result.id, approved: false })).toEqual({ ok: true, result: { settled: true } })
+    const codes = (await Promise.all([a, b])).map((r) => r.error?.code)
+    expect(codes).toEqual([4001, 4001])
     expect(t.windows).toHaveLength(1)
   })
 
