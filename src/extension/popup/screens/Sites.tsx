@@ -81,6 +81,7 @@ export function ConnectedSites({ client, onSessionLost }: ConnectedSitesProps) {
                 detail={s.evm.chain.name}
                 grantedAt={s.evm.grantedAt}
                 choices={listing?.choices.evm ?? []}
+                both={s.solana !== null}
                 action={change}
                 setAccounts={setAccounts}
                 disconnect={disconnect}
@@ -94,22 +95,21 @@ export function ConnectedSites({ client, onSessionLost }: ConnectedSitesProps) {
                 detail={null}
                 grantedAt={s.solana.grantedAt}
                 choices={listing?.choices.solana ?? []}
+                both={s.evm !== null}
                 action={change}
                 setAccounts={setAccounts}
                 disconnect={disconnect}
               />
             )}
-            {s.evm && s.solana && (
-              <button
-                type="button"
-                class="danger"
-                disabled={change.busy}
-                aria-label={`Disconnect ${s.origin}`}
-                onClick={() => disconnect(s.origin, undefined, `Disconnected ${s.origin}.`)}
-              >
-                Disconnect both
-              </button>
-            )}
+            <button
+              type="button"
+              class="danger"
+              disabled={change.busy}
+              aria-label={s.evm && s.solana ? `Disconnect all from ${s.origin}` : `Disconnect ${s.origin}`}
+              onClick={() => disconnect(s.origin, undefined, `Disconnected ${s.origin}.`)}
+            >
+              {s.evm && s.solana ? 'Disconnect all' : 'Disconnect'}
+            </button>
           </li>
         ))}
       </ul>
@@ -126,13 +126,15 @@ type GrantProps = {
   grantedAt: number
   /** The user's accounts of the family that may be given. */
   choices: Option[]
+  /** True when the site also has the other family's grant (then each family disconnects on its own too). */
+  both: boolean
   action: Action
   setAccounts(origin: string, family: Family, accounts: string[], message: string): void
   disconnect(origin: string, family: Family | undefined, message: string): void
 }
 
 /** One family's grant of a site: the active account, the others, add one, disconnect. */
-function Grant({ site, family, accounts, detail, grantedAt, choices, action, setAccounts, disconnect }: GrantProps) {
+function Grant({ site, family, accounts, detail, grantedAt, choices, both, action, setAccounts, disconnect }: GrantProps) {
   const name = FAMILY_NAME[family]
   const addresses = accounts.map((a) => a.address)
   const same = (a: string, b: string) => (family === 'evm' ? a.toLowerCase() === b.toLowerCase() : a === b)
@@ -142,10 +144,7 @@ function Grant({ site, family, accounts, detail, grantedAt, choices, action, set
   const id = `site-${family}-${site.origin.replace(/[^A-Za-z0-9]/g, '-')}`
   return (
     <section class="site-grant" data-family={family} aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>
-        {name}
-        {detail ? ` · ${detail}` : ''}
-      </h3>
+      <h3 id={`${id}-title`}>{name} accounts</h3>
       <label class="field">
         <span class="label">Active account</span>
         <select
@@ -220,7 +219,7 @@ function Grant({ site, family, accounts, detail, grantedAt, choices, action, set
           <button
             type="button"
             disabled={action.busy}
-            aria-label={`Give ${adding.name} to ${site.origin}`}
+            aria-label={`Add ${adding.name} to ${site.origin}`}
             onClick={() => setAccounts(site.origin, family, [...addresses, adding.address], `${site.origin} can now see ${adding.name}.`)}
           >
             Add
@@ -228,16 +227,20 @@ function Grant({ site, family, accounts, detail, grantedAt, choices, action, set
         </div>
       )}
       <div class="row spread">
-        <span class="hint">since {new Date(grantedAt).toLocaleString()}</span>
-        <button
-          type="button"
-          class="danger"
-          disabled={action.busy}
-          aria-label={`Disconnect ${name} from ${site.origin}`}
-          onClick={() => disconnect(site.origin, family, `Disconnected ${name} from ${site.origin}.`)}
-        >
-          Disconnect
-        </button>
+        <span class="hint">
+          {detail ? `Network: ${detail} · ` : ''}since {new Date(grantedAt).toLocaleString()}
+        </span>
+        {both && (
+          <button
+            type="button"
+            class="danger small"
+            disabled={action.busy}
+            aria-label={`Disconnect ${name} from ${site.origin}`}
+            onClick={() => disconnect(site.origin, family, `Disconnected ${name} from ${site.origin}.`)}
+          >
+            Disconnect {name}
+          </button>
+        )}
       </div>
     </section>
   )
