@@ -14,6 +14,7 @@ import { Send } from './screens/Send'
 import { NetworkPicker } from './NetworkPicker'
 import type { Network } from './network'
 import { Login } from './screens/Login'
+import { PasswordOffer, type PasswordStatus, Unlock } from './screens/Password'
 import { type RecoveredAccount, Recovery } from './screens/Recovery'
 import { SettingsScreen } from './screens/Settings'
 import { ConnectedSites } from './screens/Sites'
@@ -65,6 +66,9 @@ export function App({ client, webauthn = browserWebauthn, requestHostAccess = no
   const [network, setNetwork] = useState<Network | null>(null)
   const [sendFrom, setSendFrom] = useState<string | null>(null)
   const [recovered, setRecovered] = useState<RecoveredAccount | null>(null)
+  // The wallet password: unlock instead of a login when set, the offer after a login when not.
+  const [password, setPassword] = useState<PasswordStatus | null | undefined>(undefined)
+  const [otherWay, setOtherWay] = useState(false)
   const onSend = useCallback((address: string) => {
     setSendFrom(address)
     setInView('send')
@@ -80,6 +84,7 @@ export function App({ client, webauthn = browserWebauthn, requestHostAccess = no
       }
       setStatus(reply.ok ? { state: 'ready', ...reply.result } : { state: 'failed', code: reply.error.code })
     })
+    void client.call('passwordStatus').then((reply) => setPassword(reply.ok ? reply.result : null))
   }, [client])
   const onLoggedIn = useCallback(() => {
     setInView('accounts')
@@ -122,7 +127,10 @@ export function App({ client, webauthn = browserWebauthn, requestHostAccess = no
             {status.loginWanted.join(', ')} wants to connect. Log in to continue.
           </p>
         )}
-        {outView === 'login' && (
+        {outView === 'login' && password?.hasPassword && !otherWay && (
+          <Unlock client={client} status={password} onUnlocked={onLoggedIn} onOtherWay={() => setOtherWay(true)} />
+        )}
+        {outView === 'login' && password !== undefined && (!password?.hasPassword || otherWay) && (
           <Login
             client={client}
             webauthn={webauthn}
@@ -176,6 +184,7 @@ export function App({ client, webauthn = browserWebauthn, requestHostAccess = no
             {recovered.address ? ` · ${recovered.address}` : ''}
           </p>
         )}
+        {password?.offer && inView === 'accounts' && <PasswordOffer client={client} onDone={load} />}
         <nav class="tabs" aria-label="Wallet">
           {TABS.map(([v, label]) => (
             <button

@@ -1,7 +1,7 @@
 /**
  * Settings: the auto-lock time; the service the wallet is connected to, with the fingerprint
  * of its pinned identity key, and the "connect to a service" step (check, compare the
- * fingerprint, confirm); lock and log out when signed in.
+ * fingerprint, confirm); lock and log out, and the wallet password, when signed in.
  */
 import { useState } from 'preact/hooks'
 import type { PopupApi } from '../../protocol/popupApi'
@@ -9,6 +9,7 @@ import type { PopupClient } from '../client'
 import { ensureHostAccess, noHostAccess, type RequestHostAccess } from '../hostAccess'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
+import { PasswordSettings } from './Password'
 
 type Status = PopupApi['getStatus']['result']
 type Candidate = PopupApi['serviceProbe']['result']
@@ -85,6 +86,7 @@ export function SettingsScreen({
           </button>
         </div>
       )}
+      {loggedIn && <PasswordSettings client={client} />}
       <ServiceSection client={client} settings={settings} service={service} onConnected={onSaved} requestHostAccess={requestHostAccess} />
       <dl class="facts">
         <dt>Extension id</dt>

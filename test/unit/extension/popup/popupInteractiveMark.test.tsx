@@ -25,7 +25,10 @@ describe('popup interactive mark (bench/extension.ts)', () => {
   it('is set once, only after the status reply has rendered', async () => {
     performance.clearMarks(INTERACTIVE_MARK)
     let reply: (v: unknown) => void = () => {}
-    const client = { call: () => new Promise((r) => (reply = r)) } as unknown as PopupClient
+    const noPassword = { ok: true, result: { hasPassword: false, username: null, retryAfterMs: 0, offer: false } }
+    const client = {
+      call: (method: string) => (method === 'getStatus' ? new Promise((r) => (reply = r)) : Promise.resolve(noPassword)),
+    } as unknown as PopupClient
     render(<App client={client} />)
     expect(performance.getEntriesByName(INTERACTIVE_MARK)).toHaveLength(0)
     reply({ ok: true, result: loggedOut })
