@@ -8,6 +8,8 @@ import { base58, base64 } from '@scure/base'
 import { describe, expect, it } from 'vitest'
 import { PERMISSIONS_KEY, readGrant } from '@/src/extension/background/dapp/evm/permissions'
 import { readSolanaGrant, SOLANA_PERMISSIONS_KEY } from '@/src/extension/background/dapp/solana/permissions'
+import type { ActiveSession } from '@/src/extension/background/core'
+import { setGroupHidden } from '@/src/extension/background/wallet/accountBook'
 import { ACCOUNT, account, ORIGIN, OTHER, setup } from '../../approvalFixture'
 
 const SECOND = '0x2222222222222222222222222222222222222222'
@@ -128,6 +130,24 @@ describe('the connect window offers the user accounts and grants only what it of
     await t.popup('approvalResolve', { id: again.id, approved: true, accounts: [ACCOUNT.address] })
     expect(await again.reply).toMatchObject({ result: [{ caveats: [{ value: [ACCOUNT.address] }] }] })
     expect(await t.rpc('eth_accounts')).toEqual({ result: [ACCOUNT.address] })
+  })
+
+  it('a hidden account is not offered and cannot be chosen', async () => {
+    const t = twoAccounts()
+    await t.login()
+    const session = { record: { organizationId: 'org-1', userId: 'user-1' } } as unknown as ActiveSession
+    // the book numbers the groups on first read; hide the second (index 1 of wallet w1)
+    expect(await t.popup('connectedSites')).toMatchObject({ ok: true })
+    await setGroupHidden(t.f.deps.local, session, { group: 'w1/1', hidden: true })
+    const { reply, id } = await asked(t, 'eth_requestAccounts', undefined)
+    expect((await t.popup('approvalGet', { id })).result.view.accounts).toEqual([{ address: ACCOUNT.address, name: 'Account 1' }])
+    expect(await t.popup('approvalResolve', { id, approved: true, accounts: [SECOND] })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'accounts' },
+    })
+    expect((await t.popup('connectedSites')).result.choices.solana).toEqual([{ address: SOL1, name: 'Account 1' }])
+    await t.popup('approvalResolve', { id, approved: false })
+    expect(await reply).toMatchObject({ error: { code: 4001 } })
   })
 
   it('a choice on a request that chooses no accounts is refused', async () => {
