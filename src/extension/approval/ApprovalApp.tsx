@@ -5,13 +5,18 @@
  * is armed after a short delay so a click meant for another window cannot land on it. Typed data
  * shows every field (the page scrolls, nothing is truncated) and Approve stays disabled until the end of
  * the fields has been scrolled into view.
+ *
+ * Requests queue (background/dapp/services.ts): after an answer the same window shows the next
+ * waiting request (asked by `approvalShown`, bound to its own id, re-armed), and closes when none
+ * is left. A live counter says how many more wait; "Reject all" rejects the shown one and every
+ * waiting one, each with its own 4001.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import type { ApprovalDetails, ApprovalView, DecodedCall as Call, FieldRow } from '../protocol/approvalView'
 import type { PopupClient } from '../popup/client'
 import { failureText } from '../popup/messages'
 import { originParts, isInsecureOrigin, titleOf } from './format'
-import { Account, Rows, Warnings } from './parts'
+import { Account, AccountNames, Rows, Warnings } from './parts'
 import { SolanaViewBody } from './SolanaViews'
 import { AccountPicker, orderedChoice } from './AccountPicker'
 
@@ -22,6 +27,9 @@ type State = { s: 'loading' } | { s: 'ready'; details: ApprovalDetails } | { s: 
 
 /** Props: the background client, the id from the URL, and how to close the window. */
 export type ApprovalAppProps = { client: PopupClient; id: string | null; closeWindow: () => void }
+
+/** One request of the queue: answered, it hands over to the window ({@link ApprovalApp}) with its id. */
+type RequestProps = ApprovalAppProps & { onAnswered(id: string): void; queue: preact.ComponentChildren }
 
 /**
  * Calls `onSeen` once the element after the last field has been in the window's view (the page
@@ -228,8 +236,105 @@ function ViewBody({ view, onEndSeen, choice }: { view: ApprovalView; onEndSeen: 
   }
 }
 
-/** The approval page's root component. */
+/** How many more requests wait, for the counter ("2 more requests waiting"). */
+export function waitingText(waiting: number): string {
+  return waiting <= 0 ? '' : `${waiting} more ${waiting === 1 ? 'request' : 'requests'} waiting`
+}
+
+/** How often the window asks how many requests wait behind the shown one. */
+const QUEUE_POLL_MS = 1000
+
+/**
+ * The approval page's root: the request shown now (the URL's, then each next one in the queue),
+ * the counter of those waiting behind it, and "Reject all".
+ */
 export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
+  const [current, setCurrent] = useState(id)
+  const [waiting, setWaiting] = useState(0)
+  const [rejectedAll, setRejectedAll] = useState<number | null>(null)
+
+  // The counter follows the queue; a request settled elsewhere (timed out, its page closed) gives way to the next.
+  useEffect(() => {
+    if (current === null || rejectedAll !== null) return
+    let stopped = false
+    const poll = async () => {
+      const reply = await client.call('approvalShown', { id: current })
+      if (stopped || !reply.ok) return
+      setWaiting(reply.result.waiting)
+      if (typeof reply.result.id === 'string' && reply.result.id !== current) setCurrent(reply.result.id)
+    }
+    void poll()
+    const timer = setInterval(() => void poll(), QUEUE_POLL_MS)
+    return () => {
+      stopped = true
+      clearInterval(timer)
+    }
+  }, [client, current, rejectedAll])
+
+  const onAnswered = useCallback(
+    async (answered: string) => {
+      const reply = await client.call('approvalShown', { id: answered })
+      const next = reply.ok ? reply.result.id : null
+      if (typeof next === 'string' && next !== answered) {
+        setWaiting(reply.ok ? reply.result.waiting : 0)
+        setCurrent(next)
+      } else {
+        setWaiting(0)
+        setTimeout(closeWindow, 300)
+      }
+    },
+    [client, closeWindow],
+  )
+
+  const rejectAll = useCallback(async () => {
+    if (current === null) return
+    const reply = await client.call('approvalRejectAll', { id: current })
+    setRejectedAll(reply.ok ? reply.result.rejected : 0)
+    setWaiting(0)
+    setTimeout(closeWindow, 300)
+  }, [client, current, closeWindow])
+
+  if (rejectedAll !== null)
+    return (
+      <div class="shell approval" data-state="done">
+        <header class="app-header">
+          <img src="/icon-48.png" alt="" width={24} height={24} />
+          <span class="brand">Sigil</span>
+        </header>
+        <main class="app-main">
+          <p role="status" class="error" data-testid="approval-result">
+            Rejected {rejectedAll} {rejectedAll === 1 ? 'request' : 'requests'}.
+          </p>
+        </main>
+      </div>
+    )
+
+  const queue = (
+    <div class="queue" data-testid="approval-queue">
+      <p class="queue-count" aria-live="polite" data-testid="approval-queue-count">
+        {waitingText(waiting)}
+      </p>
+      {waiting > 0 && (
+        <button type="button" class="queue-reject-all" onClick={() => void rejectAll()}>
+          Reject all ({waiting + 1})
+        </button>
+      )}
+    </div>
+  )
+  return (
+    <ApprovalRequest
+      key={current ?? ''}
+      client={client}
+      id={current}
+      closeWindow={closeWindow}
+      onAnswered={(answered) => void onAnswered(answered)}
+      queue={queue}
+    />
+  )
+}
+
+/** One pending request: loads it by id, shows it, answers exactly that id. */
+function ApprovalRequest({ client, id, closeWindow, onAnswered, queue }: RequestProps) {
   const [state, setState] = useState<State>({ s: 'loading' })
   const [armed, setArmed] = useState(false)
   const [busy, setBusy] = useState(false)
@@ -270,9 +375,9 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
       const reply = await client.call('approvalResolve', { id: state.details.id, approved, ...accounts })
       setState(reply.ok ? { s: 'done', approved } : { s: 'gone', message: failureText(reply) })
       setBusy(false)
-      if (reply.ok) setTimeout(closeWindow, 300)
+      if (reply.ok) onAnswered(state.details.id)
     },
-    [client, state, busy, closeWindow, checked],
+    [client, state, busy, onAnswered, checked],
   )
 
   useEffect(() => {
@@ -330,7 +435,9 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
             {details.method}
           </code>
         </section>
-        <ViewBody view={details.view} onEndSeen={onEndSeen} choice={{ checked, onChange: setChecked }} />
+        <AccountNames.Provider value={details.names ?? {}}>
+          <ViewBody view={details.view} onEndSeen={onEndSeen} choice={{ checked, onChange: setChecked }} />
+        </AccountNames.Provider>
         <div class="actions">
           <button type="button" class="danger" disabled={busy} onClick={() => void answer(false)}>
             Reject
@@ -355,7 +462,10 @@ export function ApprovalApp({ client, id, closeWindow }: ApprovalAppProps) {
         <img src="/icon-48.png" alt="" width={24} height={24} />
         <span class="brand">Sigil</span>
       </header>
-      <main class="app-main">{body}</main>
+      <main class="app-main">
+        {queue}
+        {body}
+      </main>
     </div>
   )
 }

@@ -1,5 +1,10 @@
 /** The pieces every approval body is made of: field rows, warnings, the account that acts. */
+import { createContext } from 'preact'
+import { useContext } from 'preact/hooks'
 import type { FieldRow } from '../protocol/approvalView'
+
+/** The user's account names for the addresses the request shows (address → "Account 2"). */
+export const AccountNames = createContext<Readonly<Record<string, string>>>({})
 
 export function Rows({ rows, label, testId }: { rows: FieldRow[]; label: string; testId?: string }) {
   return (
@@ -25,11 +30,21 @@ export function Warnings({ warnings }: { warnings: string[] }) {
   )
 }
 
+/** One of the user's addresses: its account name (when known) above the full address. */
 export function Account({ address }: { address: string }) {
+  const name = useContext(AccountNames)[address]
   return (
-    <p>
+    <p class="account">
       <span class="label">Account</span>
       <br />
+      {name !== undefined && (
+        <>
+          <strong class="account-name" data-testid="approval-account-name">
+            {name}
+          </strong>
+          <br />
+        </>
+      )}
       <code class="address" data-testid="approval-account">
         {address}
       </code>

@@ -126,5 +126,15 @@ export type ApprovalView =
       chain: ChainLabel
     }
 
-/** What the approval page shows: one pending request, named by its id. */
-export type ApprovalDetails = { id: string; origin: string; method: string; view: ApprovalView; expiresAt: number }
+/**
+ * What the approval page shows: one pending request, named by its id; `names` maps the user's
+ * own addresses the view shows to their account names ("Account 2"), when the names could be read.
+ */
+export type ApprovalDetails = {
+  id: string
+  origin: string
+  method: string
+  view: ApprovalView
+  expiresAt: number
+  names?: Record<string, string>
+}
