@@ -34,16 +34,12 @@ export function Warnings({ warnings }: { warnings: string[] }) {
 export function Account({ address }: { address: string }) {
   const name = useContext(AccountNames)[address]
   return (
-    <p class="account">
+    <p class="approval-account">
       <span class="label">Account</span>
-      <br />
       {name !== undefined && (
-        <>
-          <strong class="account-name" data-testid="approval-account-name">
-            {name}
-          </strong>
-          <br />
-        </>
+        <strong class="approval-account-name" data-testid="approval-account-name">
+          {name}
+        </strong>
       )}
       <code class="address" data-testid="approval-account">
         {address}
