@@ -376,7 +376,13 @@ export function createCore(deps: CoreDeps): Core {
     deps,
     now,
     settings,
-    savePreferences: (input) => savePreferences(deps.local, input),
+    async savePreferences(input) {
+      const saved = await savePreferences(deps.local, input)
+      // A new session length applies to the live session's next renewal.
+      const s = active ?? null
+      if (s) await armRenewal(s.record)
+      return saved
+    },
     service,
     forgetService() {
       verified = undefined

@@ -130,3 +130,19 @@ describe('session renewal', () => {
     await expect(savePreferences(s.f.deps.local, { sessionSeconds: 200_000 })).rejects.toThrow(/sessionSeconds/)
   })
 })
+
+describe('changing the session length', () => {
+  it('re-arms the live session’s renewal for the new length', async () => {
+    const clock = sharedClock()
+    const svc2 = await startTestService()
+    try {
+      const s = await live(svc2, clock)
+      const r = (await s.core.current())!.record
+      expect(s.f.alarms.get(RENEW_ALARM)).toBe(renewAt(r.createdAt, r.expiresAt, 900))
+      await s.core.savePreferences({ sessionSeconds: 30 })
+      expect(s.f.alarms.get(RENEW_ALARM)).toBe(r.createdAt + 20_000)
+    } finally {
+      await svc2.stop()
+    }
+  }, 60_000)
+})

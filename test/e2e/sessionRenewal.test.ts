@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { recoverMessageAddress } from 'viem'
+import { startTestService, type TestService } from '../integration/helpers/service'
+import { axeViolations } from './helpers/axe'
+import { launchExtension, type LaunchedExtension } from './helpers/browser'
+import { startPageServer, type PageServer } from './helpers/pageServer'
+import { callBackground, configureService, loginByEmailOtp, messageCount, openPopup, shot } from './helpers/wallet'
+
+type Outcome = { ok: unknown } | { code: number; message: string }
+
+const SESSION_SECONDS = 20
+const PASSWORD = 'a long wallet password'
+
+/**
+ * Sessions that last as long as the user chose (Chromium): with "Lock after 120 min" and 20-second
+ * session keys the wallet stays logged in past three key lifetimes with no email; the wallet
+ * password set from the offer after login unlocks a locked wallet without an email, a wrong one
+ * is refused and slows down; a connected site's personal_sign after a lock opens Sigil's window,
+ * which unlocks with the password, and the signature follows the approval.
+ */
+describe('sessions that last (Chromium)', () => {
+  let svc: TestService
+  let ext: LaunchedExtension
+  let pages: PageServer
+  let popup: Page
+  let dapp: Page
+  const email = `renew-${Date.now()}@example.test`
+
+  async function both(page: Page, name: string): Promise<void> {
+    await page.emulateMedia({ colorScheme: 'light' })
+    await shot(page, `${name}-light`)
+    expect(await axeViolations(page)).toEqual([])
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await shot(page, `${name}-dark`)
+    expect(await axeViolations(page)).toEqual([])
+    await page.emulateMedia({ colorScheme: 'light' })
+  }
+
+  function request(method: string, params?: unknown): Promise<Outcome> {
+    return dapp.evaluate(
+      ([m, p]) =>
+        (window as any).ethereum.request({ method: m, ...(p === undefined ? {} : { params: p }) }).then(
+          (ok: unknown) => ({ ok }),
+          (e: { code: number; message: string }) => ({ code: e.code, message: e.message }),
+        ),
+      [method, params] as const,
+    )
+  }
+
+  beforeAll(async () => {
+    svc = await startTestService()
+    ext = await launchExtension()
+    pages = await startPageServer({ '/': '<!doctype html><html><head><title>dApp</title></head><body><h1>Test dApp</h1></body></html>' })
+    popup = await openPopup(ext)
+    await configureService(popup, svc.url)
+    await loginByEmailOtp(popup, svc.url, email)
+    expect(await callBackground(popup, 'savePreferences', { autoLockMinutes: 120, sessionSeconds: SESSION_SECONDS })).toMatchObject({ ok: true })
+  }, 120_000)
+
+  afterAll(async () => {
+    await ext?.close()
+    await pages?.close()
+    await svc?.stop()
+  })
+
+  it('offers a wallet password after the first login and sets it', async () => {
+    await popup.reload()
+    await popup.getByRole('heading', { name: 'Unlock without an email next time' }).waitFor({ timeout: 15_000 })
+    await both(popup, 'popup-password-offer')
+    await popup.getByLabel('New wallet password').fill(PASSWORD)
+    await popup.getByLabel('Repeat the password').fill(PASSWORD)
+    await popup.getByRole('button', { name: 'Set password' }).click()
+    await popup.getByRole('heading', { name: 'Unlock without an email next time' }).waitFor({ state: 'detached', timeout: 30_000 })
+    expect((await callBackground(popup, 'passwordStatus')).result).toMatchObject({ hasPassword: true, offer: false })
+  }, 60_000)
+
+  it('stays logged in past three session lifetimes without any email, renewing the session key', async () => {
+    const mails = await messageCount(svc.url, email)
+    const ends = new Set<number>()
+    const until = Date.now() + 3 * SESSION_SECONDS * 1000 + 8_000
+    while (Date.now() < until) {
+      const status = (await callBackground(popup, 'getStatus')).result
+      expect(status.loggedIn).toBe(true)
+      ends.add(status.session.expiresAt)
+      await popup.waitForTimeout(2_000)
+    }
+    // A new session end each renewal (at 2/3 of 20 s): at least three renewals in three lifetimes.
+    expect(ends.size).toBeGreaterThanOrEqual(4)
+    expect(await messageCount(svc.url, email)).toBe(mails)
+    // Still usable at the service.
+    expect(await callBackground(popup, 'listAccounts')).toMatchObject({ ok: true })
+  }, 120_000)
+
+  it('after a lock, a wrong password is refused and slows down; the right one unlocks with no email', async () => {
+    const mails = await messageCount(svc.url, email)
+    await callBackground(popup, 'lock')
+    await popup.reload()
+    await popup.getByRole('heading', { name: 'Unlock' }).waitFor({ timeout: 15_000 })
+    await both(popup, 'popup-unlock')
+    for (let i = 0; i < 3; i++) {
+      await popup.getByLabel('Wallet password').fill('not the password')
+      await popup.getByRole('button', { name: 'Unlock' }).click()
+      await popup.getByText('That is not the wallet password.').waitFor({ timeout: 15_000 })
+    }
+    await shot(popup, 'popup-unlock-wrong')
+    await popup.getByLabel('Wallet password').fill(PASSWORD)
+    await popup.getByRole('button', { name: 'Unlock' }).click()
+    await popup.getByText(/Too many wrong passwords/).waitFor({ timeout: 15_000 })
+    await popup.waitForTimeout(1_200)
+    await popup.getByRole('button', { name: 'Unlock' }).click()
+    await popup.locator('#status[data-logged-in="true"]').waitFor({ timeout: 20_000 })
+    expect((await callBackground(popup, 'getStatus')).result.session).toMatchObject({ username: email, method: 'password' })
+    expect(await messageCount(svc.url, email)).toBe(mails)
+  }, 90_000)
+
+  it('a connected site’s personal_sign after a lock opens Sigil’s window; unlocking there lets the request go on', async () => {
+    dapp = await ext.context.newPage()
+    await dapp.goto(pages.url('/'))
+    await dapp.waitForFunction(() => (window as any).ethereum?.isSigil === true)
+    const connectOpened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('/approval.html?id='), timeout: 20_000 })
+    const connecting = request('eth_requestAccounts')
+    const connectWindow = await connectOpened
+    await connectWindow.getByRole('button', { name: 'Approve' }).click()
+    const connected = await connecting
+    expect(connected).toMatchObject({ ok: [expect.stringMatching(/^0x/)] })
+    const address = (connected as { ok: string[] }).ok[0]!
+
+    await callBackground(popup, 'lock')
+    const mails = await messageCount(svc.url, email)
+    const loginOpened = ext.context.waitForEvent('page', { predicate: (p) => p.url().endsWith('/popup.html'), timeout: 15_000 })
+    const signing = request('personal_sign', ['0x68656c6c6f', address])
+    const login = await loginOpened
+    await login.getByRole('heading', { name: 'Unlock' }).waitFor({ timeout: 15_000 })
+    const approvalOpened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('/approval.html?id='), timeout: 20_000 })
+    await login.getByLabel('Wallet password').fill(PASSWORD)
+    await login.getByRole('button', { name: 'Unlock' }).click()
+    const approval = await approvalOpened
+    await approval.locator('[data-testid="approval-origin"]').waitFor({ timeout: 15_000 })
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const signed = await signing
+    expect(signed).toMatchObject({ ok: expect.stringMatching(/^0x[0-9a-f]{130}$/) })
+    expect(await recoverMessageAddress({ message: 'hello', signature: (signed as { ok: `0x${string}` }).ok })).toBe(address)
+    expect(await messageCount(svc.url, email)).toBe(mails)
+  }, 90_000)
+})
