@@ -11,7 +11,7 @@ import type { SigilClient } from '../../../api/client'
 import { RPC_ERROR, rpcError } from '../../protocol/rpcErrors'
 import type { AccountOption, ChainLabel } from '../../protocol/approvalView'
 import type { ActiveSession, Core } from '../core'
-import { ExtensionError } from '../failures'
+import { ExtensionError, isSessionKeyRejected } from '../failures'
 import type { BackgroundState } from '../state'
 import { siteChain } from './evm/chains'
 import { allGrants, readGrant, removeGrant, writeGrant } from './evm/permissions'
@@ -43,7 +43,11 @@ export async function connectedSites(
   session: ActiveSession,
 ): Promise<ConnectedSites> {
   const { organizationId } = session.record
-  const accounts = await sessionAccounts(client, session, core.deps.local)
+  // Names are labels: when the service cannot list the accounts, the sites still show (by address) and can be disconnected.
+  const accounts = await sessionAccounts(client, session, core.deps.local).catch((err: unknown) => {
+    if (isSessionKeyRejected(err) || err instanceof ExtensionError) throw err
+    return []
+  })
   const evm = Object.entries(await allGrants(core.deps.local)).filter(([, g]) => g.organizationId === organizationId)
   const solana = Object.entries(await allSolanaGrants(core.deps.local)).filter(([, g]) => g.organizationId === organizationId)
   const origins = [...new Set([...evm.map(([o]) => o), ...solana.map(([o]) => o)])]

@@ -299,3 +299,22 @@ describe('switching and disconnecting from the popup (Sites)', () => {
     expect((await t.popup('connectedSites')).result.sites).toEqual([])
   })
 })
+
+describe('Sites without the account list', () => {
+  it('still lists the site by address and disconnects it when the service cannot list accounts', async () => {
+    let down = false
+    const t = setup({
+      routes: (path) => (down && path === '/public/v1/query/list_wallets' ? { error: 'unavailable' } : undefined),
+    })
+    await t.connected()
+    down = true
+    expect(await t.popup('connectedSites')).toMatchObject({
+      ok: true,
+      result: {
+        sites: [{ origin: ORIGIN, evm: { accounts: [{ address: ACCOUNT.address, name: ACCOUNT.address }] } }],
+        choices: { evm: [] },
+      },
+    })
+    expect(await t.popup('disconnectSite', { origin: ORIGIN })).toEqual({ ok: true, result: { disconnected: true } })
+  })
+})
