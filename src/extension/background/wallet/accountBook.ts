@@ -325,14 +325,24 @@ async function updateEntry(
 }
 
 /** Name an account group; an empty name goes back to the default ("Account N"). */
-export async function renameGroup(local: StorageAreaLike, session: ActiveSession, p: { group: string; name: string }): Promise<void> {
+export async function renameGroup(
+  local: StorageAreaLike,
+  session: ActiveSession,
+  p: { group: string; name: string },
+): Promise<{ group: string; name: string }> {
   const name = p.name.trim()
   if (name.length > ACCOUNT_NAME_MAX)
     throw new ExtensionError('INVALID_ARGUMENT', `name: must be at most ${ACCOUNT_NAME_MAX} characters.`, 'name')
-  return updateEntry(local, session, p.group, ({ name: _old, ...rest }) => (name === '' ? rest : { ...rest, name }))
+  await updateEntry(local, session, p.group, ({ name: _old, ...rest }) => (name === '' ? rest : { ...rest, name }))
+  return { group: p.group, name }
 }
 
 /** Hide an account group (left out of the list unless shown, never offered to sites) or show it again. */
-export async function setGroupHidden(local: StorageAreaLike, session: ActiveSession, p: { group: string; hidden: boolean }): Promise<void> {
-  return updateEntry(local, session, p.group, ({ hidden: _old, ...rest }) => (p.hidden ? { ...rest, hidden: true } : rest))
+export async function setGroupHidden(
+  local: StorageAreaLike,
+  session: ActiveSession,
+  p: { group: string; hidden: boolean },
+): Promise<{ group: string; hidden: boolean }> {
+  await updateEntry(local, session, p.group, ({ hidden: _old, ...rest }) => (p.hidden ? { ...rest, hidden: true } : rest))
+  return { group: p.group, hidden: p.hidden }
 }

@@ -68,7 +68,9 @@ export async function getBalances(
 ): Promise<{ caip2: string; accounts: AccountBalances[] }> {
   const network = await requirePopupNetwork(core, p.caip2)
   const format = FORMAT_OF_FAMILY[network.family]
-  const mine = flatten((await accountBook(client, session, core.deps.local)).groups)
+  // The service reads balances (and sends) for wallet accounts only: an imported private key has none here.
+  const derived = (await accountBook(client, session, core.deps.local)).groups.filter((g) => g.kind === 'derived')
+  const mine = flatten(derived)
     .filter((a) => a.addressFormat === format)
     .map((a) => ({ address: a.address, walletName: a.walletName, name: a.name, hidden: a.hidden }))
   const accounts = await Promise.all(mine.map(async (a) => ({ ...a, balances: await balancesOf(client, session, network, a.address) })))

@@ -3,7 +3,7 @@
  * export a wallet's phrase or an account's key (wire-formats B2 import and export bundles).
  *
  * What protects the secret: an import target bundle and an export bundle are accepted only when
- * signed by the pinned service identity; the phrase or key is HPKE-encrypted here to the bundle's
+ * signed by the service's bundle signer key, which the pinned identity vouches for (service/trust.ts); the phrase or key is HPKE-encrypted here to the bundle's
  * target key, so only the service's enclave can read it; the plaintext bytes are zeroed right after
  * use; nothing of it is logged, stored or put in an error message. An export is decrypted with an
  * ephemeral P-256 key made for that one export and zeroed after, and only after the user proved
@@ -29,12 +29,17 @@ export const REAUTH_WINDOW_MS = 5 * 60_000
 /** Word counts accepted for an imported phrase. */
 export const PHRASE_LENGTHS = [12, 24] as const
 
-const NOT_PINNED = 'The service did not sign this with the identity this wallet is connected to. Nothing was sent.'
+const NOT_PINNED = 'The key service did not sign this with the key of the service this wallet is connected to. Nothing was sent.'
 
 /** The EVM and Solana accounts at `index` on their default paths. */
 export function groupAccountParams(index: number): WalletAccountParams[] {
   return [
-    { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: `m/44'/60'/0'/0/${index}`, addressFormat: 'ADDRESS_FORMAT_ETHEREUM' },
+    {
+      curve: 'CURVE_SECP256K1',
+      pathFormat: 'PATH_FORMAT_BIP32',
+      path: `m/44'/60'/0'/0/${index}`,
+      addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+    },
     { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: `m/44'/501'/${index}'/0'`, addressFormat: 'ADDRESS_FORMAT_SOLANA' },
   ]
 }
@@ -102,7 +107,7 @@ export function parsePrivateKey(format: KeyFormat, typed: string): Uint8Array {
 export type SealFn = typeof encryptToTargetBundle
 const defaultSeal: SealFn = encryptToTargetBundle
 
-/** HPKE-encrypt `plaintext` to a target bundle checked against the pinned identity; `plaintext` is zeroed whatever happens. */
+/** HPKE-encrypt `plaintext` to a target bundle checked against the service's bundle signer key; `plaintext` is zeroed whatever happens. */
 export async function sealToBundle(
   core: Core,
   session: ActiveSession,
@@ -115,7 +120,7 @@ export async function sealToBundle(
     const sealed = await seal({
       targetBundle,
       plaintext,
-      signerPublicKeyHex: service.keys.identity,
+      signerPublicKeyHex: service.keys.signer,
       organizationId: session.record.organizationId,
       userId: session.record.userId,
     })
@@ -128,7 +133,10 @@ export async function sealToBundle(
 
 function created<T>(res: { activity: { status: string } } & Partial<T>, what: string): T {
   if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED')
-    throw new ExtensionError('REQUEST_FAILED', `${what} is waiting for approval (${res.activity.status.replace('ACTIVITY_STATUS_', '').toLowerCase()}).`)
+    throw new ExtensionError(
+      'REQUEST_FAILED',
+      `${what} is waiting for approval (${res.activity.status.replace('ACTIVITY_STATUS_', '').toLowerCase()}).`,
+    )
   return res as T
 }
 
@@ -139,7 +147,11 @@ const walletName = (name: string) => {
 }
 
 /** A new wallet with the first EVM and Solana accounts. */
-export async function createWallet(client: SigilClient, session: ActiveSession, p: { walletName: string }): Promise<{ walletId: string; addresses: string[] }> {
+export async function createWallet(
+  client: SigilClient,
+  session: ActiveSession,
+  p: { walletName: string },
+): Promise<{ walletId: string; addresses: string[] }> {
   const res = await client.createWallet({
     organizationId: session.record.organizationId,
     walletName: walletName(p.walletName),
@@ -168,7 +180,13 @@ export async function importWallet(
   } finally {
     phrase.fill(0)
   }
-  const res = await client.importWallet({ organizationId, userId, walletName: name, encryptedBundle: envelope, accounts: groupAccountParams(0) })
+  const res = await client.importWallet({
+    organizationId,
+    userId,
+    walletName: name,
+    encryptedBundle: envelope,
+    accounts: groupAccountParams(0),
+  })
   const { walletId, addresses } = created<{ walletId: string; addresses: string[] }>(res, 'The import')
   return { walletId, addresses }
 }
@@ -206,7 +224,11 @@ export async function importPrivateKey(
 }
 
 /** Add the next account (one EVM and one Solana address at the next free index) to a wallet. */
-export async function addAccountGroup(client: SigilClient, session: ActiveSession, p: { walletId: string }): Promise<{ index: number; addresses: string[] }> {
+export async function addAccountGroup(
+  client: SigilClient,
+  session: ActiveSession,
+  p: { walletId: string },
+): Promise<{ index: number; addresses: string[] }> {
   const { wallets } = await listAccounts(client, session)
   const wallet = wallets.find((w) => w.walletId === p.walletId)
   if (!wallet) throw new ExtensionError('INVALID_ARGUMENT', 'Wallet: no such wallet; reopen the accounts list.', 'walletId')
@@ -217,7 +239,11 @@ export async function addAccountGroup(client: SigilClient, session: ActiveSessio
     if (i !== undefined) max = Math.max(max, i)
   }
   const index = max + 1
-  const res = await client.createWalletAccounts({ organizationId: session.record.organizationId, walletId: p.walletId, accounts: groupAccountParams(index) })
+  const res = await client.createWalletAccounts({
+    organizationId: session.record.organizationId,
+    walletId: p.walletId,
+    accounts: groupAccountParams(index),
+  })
   const { addresses } = created<{ addresses: string[] }>(res, 'The new account')
   return { index, addresses }
 }
@@ -235,14 +261,22 @@ export function requireRecentAuth(session: ActiveSession, now: number): void {
 }
 
 /** What an export reveals. */
-export type ExportTarget = { kind: 'wallet'; walletId: string } | { kind: 'account'; address: string } | { kind: 'privateKey'; privateKeyId: string }
+export type ExportTarget =
+  | { kind: 'wallet'; walletId: string }
+  | { kind: 'account'; address: string }
+  | { kind: 'privateKey'; privateKeyId: string }
 
 /**
  * Export a wallet's seed phrase or an account's private key (EVM: 0x hex; Solana: base58 of the
- * 64-byte secret key). The export bundle must be signed by the pinned identity and bound to the
+ * 64-byte secret key). The export bundle must be signed by the service's bundle signer key and bound to the
  * session's organization; the ephemeral target key and the plaintext bytes are zeroed after.
  */
-export async function exportSecret(core: Core, client: SigilClient, session: ActiveSession, target: ExportTarget): Promise<{ secret: string; kind: 'mnemonic' | 'privateKey' }> {
+export async function exportSecret(
+  core: Core,
+  client: SigilClient,
+  session: ActiveSession,
+  target: ExportTarget,
+): Promise<{ secret: string; kind: 'mnemonic' | 'privateKey' }> {
   requireRecentAuth(session, core.now())
   const { organizationId } = session.record
   const key = generateP256KeyPair()
@@ -265,7 +299,12 @@ export async function exportSecret(core: Core, client: SigilClient, session: Act
       format = privateKey.curve === 'CURVE_ED25519' ? 'ADDRESS_FORMAT_SOLANA' : 'ADDRESS_FORMAT_ETHEREUM'
     }
     const service = await core.service()
-    const opened = await openExportBundle({ exportBundle, privateKey: key.privateKey, organizationId, signerPublicKeyHex: service.keys.identity })
+    const opened = await openExportBundle({
+      exportBundle,
+      privateKey: key.privateKey,
+      organizationId,
+      signerPublicKeyHex: service.keys.signer,
+    })
     if (!opened.ok) throw new ExtensionError('SERVICE_UNVERIFIED', NOT_PINNED)
     const plain = opened.plaintext
     try {

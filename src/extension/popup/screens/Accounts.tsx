@@ -151,6 +151,8 @@ function GroupName({
 type AddressProps = {
   account: GroupAddress
   name: string
+  /** An imported private key: the service shows no balance and sends nothing for it, so no Receive or Send either. */
+  imported?: boolean
   network: Network | null
   balances: Balances | undefined
   client: PopupClient
@@ -160,10 +162,22 @@ type AddressProps = {
 }
 
 /** One address of an account: chain, short address, Copy, balances, Receive, Send, faucet. */
-function AddressRow({ account, name, network, balances, client, onSend, onFunded, onSessionLost }: AddressProps) {
+function AddressRow({ account, name, imported, network, balances, client, onSend, onFunded, onSessionLost }: AddressProps) {
   const [receiving, setReceiving] = useState(false)
   const chain = chainOf(account.addressFormat)
   const onNetwork = network !== null && FORMAT_OF_FAMILY[network.family] === account.addressFormat
+  if (imported)
+    return (
+      <li class="account" data-address={account.address} data-format={account.addressFormat} aria-label={`${name} · ${chain}`}>
+        <div class="row">
+          <span class="chain-label">{chain}</span>
+          <code class="address" title={account.address}>
+            {shortAddress(account.address)}
+          </code>
+          <CopyButton text={account.address} label={`Copy address ${account.address}`} />
+        </div>
+      </li>
+    )
   return (
     <li class="account" data-address={account.address} data-format={account.addressFormat} aria-label={`${name} · ${chain}`}>
       <div class="row">
@@ -210,7 +224,12 @@ function GroupRow({ group, balancesOf, client, onChanged, onExport, onSessionLos
   return (
     <li class={group.hidden ? 'account-group hidden-group' : 'account-group'} data-group={group.group} aria-label={group.name}>
       <GroupName client={client} group={group.group} name={group.name} onChanged={onChanged} onSessionLost={onSessionLost} />
-      {group.kind === 'imported' && <span class="badge">Imported</span>}
+      {group.kind === 'imported' && (
+        <>
+          <span class="badge">Imported</span>
+          <p class="hint">Imported key: it can sign for sites; balances, Receive and Send cover wallet accounts only for now.</p>
+        </>
+      )}
       {group.hidden && <span class="badge">Hidden</span>}
       <ul class="accounts">
         {group.addresses.map((a) => (
@@ -218,6 +237,7 @@ function GroupRow({ group, balancesOf, client, onChanged, onExport, onSessionLos
             key={a.address}
             account={a}
             name={group.name}
+            imported={group.kind === 'imported'}
             balances={balancesOf(a.address)}
             client={client}
             onSessionLost={onSessionLost}
@@ -491,7 +511,7 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
               </button>
               <button
                 type="button"
-                aria-label={`Export the seed phrase of ${w.walletName}`}
+                aria-label={`Export seed phrase of ${w.walletName}`}
                 onClick={() => setView({ screen: 'export', what: { kind: 'wallet', walletId: w.walletId, label: w.walletName } })}
               >
                 Export seed phrase

@@ -20,21 +20,32 @@ import {
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'
 const NOW = 1_700_000_000_000
 const identity = generateP256KeyPair()
-const core = { now: () => NOW, service: async () => ({ keys: { identity: bytesToHex(identity.publicKey) } }) } as unknown as Core
+const core = {
+  now: () => NOW,
+  service: async () => ({ keys: { identity: bytesToHex(generateP256KeyPair().publicKey), signer: bytesToHex(identity.publicKey) } }),
+} as unknown as Core
 const session = (authAgoMs = 0) =>
   ({ record: { organizationId: 'org-1', userId: 'user-1', createdAt: NOW - authAgoMs } }) as unknown as ActiveSession
 const done = (result: Record<string, unknown>) => ({ activity: { status: 'ACTIVITY_STATUS_COMPLETED' }, ...result })
 
-/** A fake client whose import bundle announces `target`, signed by `signer` (the pinned identity unless told). */
+/** A fake client whose import bundle announces `target`, signed by `signer` (the service's bundle signer unless told). */
 function importClient(target: ReturnType<typeof generateP256KeyPair>, signer = identity.privateKey) {
   const sent: Array<Record<string, any>> = []
-  const importBundle = createTargetBundle({ targetPublicKey: target.publicKey, signerPrivateKey: signer, organizationId: 'org-1', userId: 'user-1' })
+  const importBundle = createTargetBundle({
+    targetPublicKey: target.publicKey,
+    signerPrivateKey: signer,
+    organizationId: 'org-1',
+    userId: 'user-1',
+  })
   const client = {
     initImportWallet: async () => done({ importBundle }),
     initImportPrivateKey: async () => done({ importBundle }),
-    importWallet: async (p: Record<string, unknown>) => (sent.push(p), done({ walletId: 'w9', addresses: ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94'] })),
-    importPrivateKey: async (p: Record<string, unknown>) =>
-      (sent.push(p), done({ privateKeyId: 'pk9', addresses: [{ format: 'ADDRESS_FORMAT_ETHEREUM', address: '0xabc' }] })),
+    importWallet: async (p: Record<string, unknown>) => (
+      sent.push(p), done({ walletId: 'w9', addresses: ['0x9858EfFD232B4033E47d90003D41EC34EcaEda94'] })
+    ),
+    importPrivateKey: async (p: Record<string, unknown>) => (
+      sent.push(p), done({ privateKeyId: 'pk9', addresses: [{ format: 'ADDRESS_FORMAT_ETHEREUM', address: '0xabc' }] })
+    ),
   } as unknown as SigilClient
   return { client, sent }
 }
@@ -99,7 +110,7 @@ describe('import', () => {
     expect(seen[0]?.every((b) => b === 0)).toBe(true)
   })
 
-  it('sends nothing when the import bundle is not signed by the pinned identity, and still zeroes the plaintext', async () => {
+  it('sends nothing when the import bundle is not signed by the service bundle signer, and still zeroes the plaintext', async () => {
     const { client, sent } = importClient(generateP256KeyPair(), generateP256KeyPair().privateKey)
     const seen: Uint8Array[] = []
     const seal: typeof encryptToTargetBundle = async (o) => (seen.push(o.plaintext), encryptToTargetBundle(o))
@@ -116,7 +127,11 @@ describe('import', () => {
   it('imports a private key as its raw 32 bytes with the curve of its chain', async () => {
     const target = generateP256KeyPair()
     const { client, sent } = importClient(target)
-    const r = await importPrivateKey(core, client, session(), { name: 'Old', addressFormat: 'ADDRESS_FORMAT_ETHEREUM', privateKey: `0x${'11'.repeat(32)}` })
+    const r = await importPrivateKey(core, client, session(), {
+      name: 'Old',
+      addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+      privateKey: `0x${'11'.repeat(32)}`,
+    })
     expect(r).toEqual({ privateKeyId: 'pk9', address: '0xabc' })
     expect(sent[0]).toMatchObject({ privateKeyName: 'Old', curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] })
     const opened = await decryptEnvelope({ envelope: sent[0]?.encryptedBundle, privateKey: target.privateKey })
@@ -131,9 +146,21 @@ describe('add account', () => {
       listWallets: async () => ({ wallets: [{ walletId: 'w1', walletName: 'W' }] }),
       listWalletAccounts: async () => ({
         accounts: [
-          { walletAccountId: 'a', address: '0x1', addressFormat: 'ADDRESS_FORMAT_ETHEREUM', path: "m/44'/60'/0'/0/0", curve: 'CURVE_SECP256K1' },
+          {
+            walletAccountId: 'a',
+            address: '0x1',
+            addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
+            path: "m/44'/60'/0'/0/0",
+            curve: 'CURVE_SECP256K1',
+          },
           { walletAccountId: 'b', address: 'S', addressFormat: 'ADDRESS_FORMAT_SOLANA', path: "m/44'/501'/2'/0'", curve: 'CURVE_ED25519' },
-          { walletAccountId: 'c', address: 'bc1', addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH', path: "m/84'/0'/0'/0/7", curve: 'CURVE_SECP256K1' },
+          {
+            walletAccountId: 'c',
+            address: 'bc1',
+            addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH',
+            path: "m/84'/0'/0'/0/7",
+            curve: 'CURVE_SECP256K1',
+          },
         ],
       }),
       createWalletAccounts: async (p: any) => (created.push(p), done({ addresses: ['0x2', 'S2'] })),
@@ -167,20 +194,27 @@ describe('export', () => {
       code: 'REAUTH_REQUIRED',
     })
     expect(asked).toEqual([])
-    const fresh = { record: { organizationId: 'org-1', userId: 'user-1', createdAt: 0, authenticatedAt: NOW - 1000 } } as unknown as ActiveSession
+    const fresh = {
+      record: { organizationId: 'org-1', userId: 'user-1', createdAt: 0, authenticatedAt: NOW - 1000 },
+    } as unknown as ActiveSession
     expect(await exportSecret(core, client, fresh, { kind: 'wallet', walletId: 'w1' })).toEqual({ secret: ABANDON, kind: 'mnemonic' })
   })
 
   it('decrypts an account key to 0x hex (EVM) or the base58 64-byte secret (Solana)', async () => {
     const key = hexToBytes('42'.repeat(32))
     const { client } = exportClient(key)
-    expect(await exportSecret(core, client, session(), { kind: 'account', address: '0xabc' })).toEqual({ secret: `0x${'42'.repeat(32)}`, kind: 'privateKey' })
+    expect(await exportSecret(core, client, session(), { kind: 'account', address: '0xabc' })).toEqual({
+      secret: `0x${'42'.repeat(32)}`,
+      kind: 'privateKey',
+    })
     const sol = await exportSecret(core, client, session(), { kind: 'account', address: 'Sol111' })
     expect(base58.decode(sol.secret)).toEqual(new Uint8Array([...key, ...ed25519.getPublicKey(key)]))
   })
 
-  it('refuses an export bundle not signed by the pinned identity', async () => {
+  it('refuses an export bundle not signed by the service bundle signer', async () => {
     const { client } = exportClient(new TextEncoder().encode(ABANDON), generateP256KeyPair().privateKey)
-    await expect(exportSecret(core, client, session(), { kind: 'wallet', walletId: 'w1' })).rejects.toMatchObject({ code: 'SERVICE_UNVERIFIED' })
+    await expect(exportSecret(core, client, session(), { kind: 'wallet', walletId: 'w1' })).rejects.toMatchObject({
+      code: 'SERVICE_UNVERIFIED',
+    })
   })
 })
