@@ -172,7 +172,10 @@ describe('wallets: grouped accounts, import a seed phrase and a key, export, nam
     await both(page, 'wallet-send-named')
     await page.getByRole('button', { name: 'History' }).click()
     await page.getByRole('heading', { name: 'History' }).waitFor()
-    await expect.poll(() => page.locator('#history-account').textContent(), { timeout: 10_000 }).toMatch(/Trading/)
+    const account = page.getByRole('combobox', { name: /^Account/ })
+    await expect
+      .poll(() => account.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent ?? ''), { timeout: 10_000 })
+      .toBe(`Trading · ${evm.slice(0, 8)}…${evm.slice(-6)}`)
     await both(page, 'wallet-history-named')
 
     // hide: out of the list until "Show hidden"

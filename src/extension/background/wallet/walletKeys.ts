@@ -248,16 +248,16 @@ export async function addAccountGroup(
   return { index, addresses }
 }
 
-/** When the session's user last proved themselves (a login or an unlock). */
+/** When the session's user last proved themselves (a login, an unlock or a password check); the session's start for older records. */
 export function authenticatedAt(session: ActiveSession): number {
-  const r = session.record as ActiveSession['record'] & { authenticatedAt?: number }
-  return typeof r.authenticatedAt === 'number' ? r.authenticatedAt : r.createdAt
+  const r = session.record
+  return r.authenticatedAt > 0 ? r.authenticatedAt : r.createdAt
 }
 
 /** Refuse an export unless the user proved themselves within the last {@link REAUTH_WINDOW_MS}. */
 export function requireRecentAuth(session: ActiveSession, now: number): void {
   if (now - authenticatedAt(session) > REAUTH_WINDOW_MS)
-    throw new ExtensionError('REAUTH_REQUIRED', 'Confirm it is you first: your last login was more than 5 minutes ago.')
+    throw new ExtensionError('REAUTH_REQUIRED', 'Confirm it is you first: your last login or password check was more than 5 minutes ago.')
 }
 
 /** What an export reveals. */

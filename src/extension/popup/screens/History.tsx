@@ -37,9 +37,12 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
         const named = new Map<string, string>()
         for (const g of r.groups) for (const a of g.addresses) named.set(a.address.toLowerCase(), g.name)
         setNames(named)
-        const list = r.groups.flatMap((g) =>
-          g.addresses.filter((a) => a.addressFormat === format && (!g.hidden || a.address === initial)).map((a) => a.address),
-        )
+        // the service keeps history for wallet accounts only, not imported keys
+        const list = r.groups
+          .filter((g) => g.kind === 'derived')
+          .flatMap((g) =>
+            g.addresses.filter((a) => a.addressFormat === format && (!g.hidden || a.address === initial)).map((a) => a.address),
+          )
         setAddresses(list)
         setAddress((a) => (list.includes(a) ? a : (list[0] ?? '')))
       },
@@ -78,7 +81,7 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
           </select>
         </Field>
       )}
-      {address && (
+      {address && addresses?.length === 1 && (
         <p class="hint" id="history-account">
           {nameOf(address) ?? 'Account'} · <code title={address}>{short(address)}</code>
         </p>

@@ -25,7 +25,7 @@ const core = {
   service: async () => ({ keys: { identity: bytesToHex(generateP256KeyPair().publicKey), signer: bytesToHex(identity.publicKey) } }),
 } as unknown as Core
 const session = (authAgoMs = 0) =>
-  ({ record: { organizationId: 'org-1', userId: 'user-1', createdAt: NOW - authAgoMs } }) as unknown as ActiveSession
+  ({ record: { organizationId: 'org-1', userId: 'user-1', createdAt: NOW - authAgoMs, authenticatedAt: 0 } }) as unknown as ActiveSession
 const done = (result: Record<string, unknown>) => ({ activity: { status: 'ACTIVITY_STATUS_COMPLETED' }, ...result })
 
 /** A fake client whose import bundle announces `target`, signed by `signer` (the service's bundle signer unless told). */
