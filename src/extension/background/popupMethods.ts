@@ -319,7 +319,11 @@ export const POPUP_METHODS = {
     params: noParams,
     handler: async (_p, { core }) => {
       const sites = await activitySites(core.deps.local)
-      return core.withSession((client, s) => listActivities(client, s, sites))
+      return core.withSession(async (client, s) => {
+        // Names are labels: without them the activity shows short addresses.
+        const book = await accountBook(client, s, core.deps.local).catch(() => undefined)
+        return listActivities(client, s, sites, book && accountNameMap(flatten(book.groups)))
+      })
     },
   }),
   approveActivity: popupMethod({

@@ -1,6 +1,7 @@
 /**
- * Chain labels for address formats, for grouping accounts in the popup: read from each format's
- * facts (src/chains/formats/facts.ts, data only, so the popup loads no address builder).
+ * Chain labels for address formats in the popup: read from each format's facts
+ * (src/chains/formats/facts.ts, data only, so the popup loads no address builder). "Add account"
+ * offers no format choice: it adds the next Ethereum and Solana address together (wallet/walletKeys.ts).
  */
 import type { AddressFormat } from '../../api/enumLists'
 import { FORMAT_FACTS, type FormatFacts } from '../../chains/formats/facts'
@@ -17,22 +18,6 @@ export function chainOf(format: string): string {
 export function variantOf(format: string): string {
   return factsOf(format)?.variant ?? ''
 }
-
-/** Formats offered by "Add account" (each has a default path). */
-export const ADDABLE_FORMATS = [
-  'ADDRESS_FORMAT_ETHEREUM',
-  'ADDRESS_FORMAT_SOLANA',
-  'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH',
-  'ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR',
-  'ADDRESS_FORMAT_COSMOS',
-  'ADDRESS_FORMAT_TRON',
-  'ADDRESS_FORMAT_SUI',
-  'ADDRESS_FORMAT_APTOS',
-  'ADDRESS_FORMAT_DOGE_MAINNET',
-  'ADDRESS_FORMAT_XLM',
-  'ADDRESS_FORMAT_TON_V5R1',
-  'ADDRESS_FORMAT_XRP',
-] as const satisfies readonly AddressFormat[]
 
 /** Label for a format in a list: its chain, and its variant when the chain has several. */
 export function formatLabel(format: string): string {

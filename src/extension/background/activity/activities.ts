@@ -7,7 +7,7 @@
 import type { SigilClient } from '../../../api/client'
 import type { Activity, PolicyEvaluationRecord } from '../../../api/common'
 import { siteName } from './activitySites'
-import { activityStatusText, activityTitle } from './activityText'
+import { type AccountNames, activityStatusText, activityTitle } from './activityText'
 import type { ActiveSession } from '../core'
 import { deniedByPolicyText, isPolicyDenied, type WaitingFacts, waitingFor } from './policyText'
 
@@ -35,13 +35,16 @@ function ms(t: Activity['createdAt']): number {
   return typeof t === 'string' ? Number(t) : Number(t.seconds) * 1000 + Math.floor(Number(t.nanos) / 1e6)
 }
 
-/** Map a wire activity to {@link ActivityView}; `sites` names the dApps that asked for activities (activitySites.ts). */
-export function activityView(a: Activity, sites?: ReadonlyMap<string, string>): ActivityView {
+/**
+ * Map a wire activity to {@link ActivityView}; `sites` names the dApps that asked for activities
+ * (activitySites.ts), `names` the user's accounts (wallet/accountBook.ts).
+ */
+export function activityView(a: Activity, sites?: ReadonlyMap<string, string>, names?: AccountNames): ActivityView {
   const origin = sites?.get(a.id)
   return {
     id: a.id,
     type: a.type,
-    title: activityTitle(a, origin === undefined ? undefined : siteName(origin)),
+    title: activityTitle(a, origin === undefined ? undefined : siteName(origin), names),
     ...(origin !== undefined ? { origin } : {}),
     status: a.status,
     statusText: activityStatusText(a.status),
@@ -101,11 +104,12 @@ async function withWaiting(client: SigilClient, session: ActiveSession, activiti
   })
 }
 
-/** The latest activities of the session's organization, newest first, each with the site that asked for it (`sites`). */
+/** The latest activities of the session's organization, newest first, each with the site that asked for it (`sites`) and account names (`names`). */
 export async function listActivities(
   client: SigilClient,
   session: ActiveSession,
   sites?: ReadonlyMap<string, string>,
+  names?: AccountNames,
 ): Promise<{ activities: ActivityView[] }> {
   const { activities } = await client.listActivities({
     organizationId: session.record.organizationId,
@@ -115,7 +119,7 @@ export async function listActivities(
     client,
     session,
     activities,
-    activities.map((a) => activityView(a, sites)),
+    activities.map((a) => activityView(a, sites, names)),
   )
   return { activities: views.sort((a, b) => b.createdAtMs - a.createdAtMs) }
 }

@@ -12,6 +12,18 @@ const short = (a: unknown) => {
   return s.length > 14 ? `${s.slice(0, 6)}…${s.slice(-4)}` : s || 'an account'
 }
 
+/** Account names by address (EVM also lowercased), for the user's own addresses. */
+export type AccountNames = ReadonlyMap<string, string>
+
+/** The account's name when it is one of the user's, else its short address. */
+function who(a: unknown, names: AccountNames | undefined): string {
+  if (typeof a === 'string' && names) {
+    const name = names.get(a) ?? (a.startsWith('0x') ? names.get(a.toLowerCase()) : undefined)
+    if (name) return name
+  }
+  return short(a)
+}
+
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
 
 /** The intent object of an activity (its one keyed value). */
@@ -25,7 +37,7 @@ function nativeSymbol(caip2: string | undefined): string {
 
 const TRANSFER = '0xa9059cbb'
 
-function ethSend(i: Record<string, unknown>): string {
+function ethSend(i: Record<string, unknown>, names: AccountNames | undefined): string {
   const calls = Array.isArray(i.calls) ? (i.calls as Array<Record<string, unknown>>) : [i]
   const call = calls[0] ?? {}
   const to = str(call.to)
@@ -33,11 +45,11 @@ function ethSend(i: Record<string, unknown>): string {
   const value = str(call.value)
   const more = calls.length > 1 ? ` (and ${calls.length - 1} more)` : ''
   if (data.toLowerCase().startsWith(TRANSFER) && data.length >= 10 + 64) {
-    return `Sent a token transfer to ${short(`0x${data.slice(10 + 24, 10 + 64)}`)}${more}`
+    return `Sent a token transfer to ${who(`0x${data.slice(10 + 24, 10 + 64)}`, names)}${more}`
   }
   if (data.length > 2) return `Called the contract ${short(to)}${more}`
   const amount = value && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value) ? formatUnits(BigInt(value), 18) : '0'
-  return `Sent ${amount} ${nativeSymbol(str(i.caip2))} to ${short(to)}${more}`
+  return `Sent ${amount} ${nativeSymbol(str(i.caip2))} to ${who(to, names)}${more}`
 }
 
 const simple: Array<[RegExp, string]> = [
@@ -62,34 +74,35 @@ const simple: Array<[RegExp, string]> = [
 
 /**
  * One sentence saying what the activity did; `site` names the dApp that asked for it (its host,
- * activitySites.ts), when one did: "Signed a message for app.example with 0x12…ab".
+ * activitySites.ts), when one did: "Signed a message for app.example with 0x12…ab"; the user's own
+ * accounts go by their names from `names` ("… with Savings").
  */
-export function activityTitle(a: Pick<Activity, 'type' | 'intent'>, site?: string): string {
+export function activityTitle(a: Pick<Activity, 'type' | 'intent'>, site?: string, names?: AccountNames): string {
   const kind = a.type.replace(/^ACTIVITY_TYPE_/, '').replace(/_V\d+$/, '')
   const i = intentOf(a)
   const forSite = site ? ` for ${site}` : ''
   switch (kind) {
     case 'SIGN_RAW_PAYLOAD': {
       const what = i.encoding === 'PAYLOAD_ENCODING_EIP712' ? 'typed data' : 'a message'
-      return `Signed ${what}${forSite} with ${short(i.signWith)}`
+      return `Signed ${what}${forSite} with ${who(i.signWith, names)}`
     }
     case 'SIGN_RAW_PAYLOADS': {
       const n = Array.isArray(i.payloads) ? i.payloads.length : 0
-      return `Signed ${n === 1 ? 'a message' : `${n} messages`}${forSite} with ${short(i.signWith)}`
+      return `Signed ${n === 1 ? 'a message' : `${n} messages`}${forSite} with ${who(i.signWith, names)}`
     }
     case 'SIGN_TRANSACTION':
-      return `Signed a transaction${forSite} with ${short(i.signWith)}`
+      return `Signed a transaction${forSite} with ${who(i.signWith, names)}`
     case 'ETH_SEND_TRANSACTION':
-      return `${ethSend(i)}${forSite}`
+      return `${ethSend(i, names)}${forSite}`
     case 'ETH_SEND_RAW_TRANSACTION':
       return `Sent a signed transaction${forSite}`
     case 'SOL_SEND_TRANSACTION': {
       const signer = Array.isArray(i.signWiths) ? i.signWiths[0] : i.signWith
-      return `Sent a Solana transaction${forSite} from ${short(signer)}`
+      return `Sent a Solana transaction${forSite} from ${who(signer, names)}`
     }
     case 'INIT_FIAT_ON_RAMP': {
       const coin = (str(i.cryptoCurrencyCode) ?? '').replace(/^FIAT_ON_RAMP_CRYPTO_CURRENCY_/, '') || 'crypto'
-      return `Bought ${coin}${i.sandboxMode === true ? ' (sandbox)' : ''} for ${short(i.walletAddress)}`
+      return `Bought ${coin}${i.sandboxMode === true ? ' (sandbox)' : ''} for ${who(i.walletAddress, names)}`
     }
     case 'CREATE_WALLET_ACCOUNTS': {
       const n = Array.isArray(i.accounts) ? i.accounts.length : 1

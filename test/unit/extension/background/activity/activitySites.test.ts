@@ -37,7 +37,8 @@ describe('activity rows name the site that asked', () => {
     expect(result.activities.map((a: { id: string; title: string; origin?: string }) => [a.id, a.title, a.origin])).toEqual([
       [
         'act-1',
-        `Signed a message for dapp.example with ${ACCOUNT.address.slice(0, 6)}…${ACCOUNT.address.slice(-4)}`,
+        // the signer is the user's own account: it goes by its name
+        'Signed a message for dapp.example with Account 1',
         'https://dapp.example',
       ],
       ['act-2', 'Logged in', undefined],

@@ -58,6 +58,26 @@ describe('activityTitle', () => {
     ).toBe('Sent 0.01 ETH to 0x1234…56ab for 127.0.0.1:5173')
   })
 
+  it("calls the user's own accounts by their names (EVM in any case), others by their short address", () => {
+    const names = new Map([
+      [A.toLowerCase(), 'Savings'],
+      ['So1Signer', 'Trading'],
+    ])
+    const sign = {
+      type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+      intent: { signRawPayloadIntentV2: { signWith: A.toUpperCase().replace('0X', '0x'), payload: '00' } },
+    }
+    expect(activityTitle(sign, 'app.example', names)).toBe('Signed a message for app.example with Savings')
+    const send = {
+      type: 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION',
+      intent: { ethSendTransactionIntent: { from: A, to: A, value: '1000000000000000000', caip2: 'eip155:1' } },
+    }
+    expect(activityTitle(send, undefined, names)).toBe('Sent 1 ETH to Savings')
+    const sol = { type: 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION', intent: { solSendTransactionIntent: { signWith: 'So1Signer' } } }
+    expect(activityTitle(sol, undefined, names)).toBe('Sent a Solana transaction from Trading')
+    expect(activityTitle(sign, undefined, new Map())).toBe('Signed a message with 0x1234…56AB')
+  })
+
   it('never shows the wire type name, even for a type it has no sentence for', () => {
     const t = activityTitle({ type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', intent: {} })
     expect(t).not.toMatch(/ACTIVITY_TYPE|_/)
