@@ -89,7 +89,11 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect, sign a
       paginationOptions: { limit: '100' },
     })
     expect(status).toBe(200)
-    return (json.accounts as Array<{ address: string }>).map((a) => a.address).sort()
+    // the popup lists Ethereum and Solana addresses; other chains' addresses are view only, apart
+    return (json.accounts as Array<{ address: string; addressFormat: string }>)
+      .filter((a) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM' || a.addressFormat === 'ADDRESS_FORMAT_SOLANA')
+      .map((a) => a.address)
+      .sort()
   }
 
   beforeAll(async () => {

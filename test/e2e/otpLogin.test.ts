@@ -14,11 +14,17 @@ import {
   waitForMessage,
 } from './helpers/wallet'
 
-/** Addresses the service lists for an organization (stamped by the root admin: a parent acts on sub-orgs). */
+/**
+ * The Ethereum and Solana addresses the service lists for an organization (stamped by the root
+ * admin: a parent acts on sub-orgs): the ones the popup shows with balances and Receive.
+ */
 async function serviceAddresses(svc: TestService, organizationId: string): Promise<string[]> {
   const { status, json } = await svc.post('/public/v1/query/list_wallet_accounts', { organizationId, paginationOptions: { limit: '100' } })
   expect(status).toBe(200)
-  return (json.accounts as Array<{ address: string }>).map((a) => a.address).sort()
+  return (json.accounts as Array<{ address: string; addressFormat: string }>)
+    .filter((a) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM' || a.addressFormat === 'ADDRESS_FORMAT_SOLANA')
+    .map((a) => a.address)
+    .sort()
 }
 
 async function popupAddresses(page: Page): Promise<string[]> {
@@ -65,23 +71,21 @@ describe('email OTP sign-up, accounts, logout, login, worker restart, lock', () 
     await shot(page, 'popup-accounts')
   })
 
-  it('shows a QR code and adds an account at the next default path', async () => {
+  it('shows a QR code and adds an account (Ethereum and Solana) at the next default paths', async () => {
     const first = page.locator('li.account').first()
     await first.getByRole('button', { name: /^Receive to Account/ }).click()
     await expect(first.locator('svg.qr').getAttribute('aria-label')).resolves.toMatch(/^QR code of address /)
     expect(await first.locator('svg.qr path').getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/)
     await shot(page, 'popup-accounts-qr')
     const before = await serviceAddresses(svc, organizationId)
-    await page.getByLabel('Chain for the new account').selectOption('ADDRESS_FORMAT_ETHEREUM')
     await page.getByRole('button', { name: 'Add account' }).click()
-    await page.getByText(/^Added 0x[0-9a-fA-F]{40}$/).waitFor({ timeout: 20_000 })
+    await page.getByText(/^Added an account: 0x/).waitFor({ timeout: 20_000 })
     const after = await serviceAddresses(svc, organizationId)
-    expect(after.length).toBe(before.length + 1)
+    expect(after.length).toBe(before.length + 2)
     const { json } = await svc.post('/public/v1/query/list_wallet_accounts', { organizationId })
-    const paths = (json.accounts as Array<{ path: string; addressFormat: string }>)
-      .filter((a) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM')
-      .map((a) => a.path)
+    const paths = (json.accounts as Array<{ path: string; addressFormat: string }>).map((a) => a.path)
     expect(paths).toContain("m/44'/60'/0'/0/1")
+    expect(paths).toContain("m/44'/501'/1'/0'")
     await expect.poll(() => popupAddresses(page), { timeout: 10_000 }).toEqual(after)
   })
 
@@ -90,9 +94,11 @@ describe('email OTP sign-up, accounts, logout, login, worker restart, lock', () 
     await cdp.send('ServiceWorker.enable')
     await cdp.send('ServiceWorker.stopAllWorkers')
     await new Promise((r) => setTimeout(r, 500))
-    const reply = await callBackground(page, 'listAccounts')
+    const reply = await callBackground(page, 'accountBook')
     expect(reply.ok).toBe(true)
-    const addresses = reply.result.wallets.flatMap((w: { accounts: Array<{ address: string }> }) => w.accounts.map((a) => a.address)).sort()
+    const addresses = reply.result.groups
+      .flatMap((g: { addresses: Array<{ address: string }> }) => g.addresses.map((a) => a.address))
+      .sort()
     expect(addresses).toEqual(await serviceAddresses(svc, organizationId))
   })
 

@@ -38,14 +38,16 @@ describe('popup screens: wallet home, receive, connected sites, activity, field 
   })
 
   it('opens on the wallet: total, Send / Receive / Buy, named accounts with short addresses and Copy', async () => {
-    const first = page.locator('li.account').first()
+    const first = page.locator('li.account-group').first()
     await first.waitFor({ timeout: 20_000 })
     expect(await page.getByRole('heading', { name: 'Wallet' }).count()).toBe(1)
     expect(await page.getByLabel('Network').count()).toBe(1)
     for (const name of ['Send', 'Receive', 'Buy']) expect(await page.getByRole('button', { name, exact: true }).count()).toBe(1)
     expect(await first.getAttribute('aria-label')).toBe('Account 1')
-    const address = (await first.getAttribute('data-address')) ?? ''
-    expect(await first.locator('code.address').textContent()).toBe(`${address.slice(0, 6)}…${address.slice(-4)}`)
+    const address = (await first.locator('li.account').first().getAttribute('data-address')) ?? ''
+    expect(await first.locator('li.account').first().locator('code.address').textContent()).toBe(
+      `${address.slice(0, 6)}…${address.slice(-4)}`,
+    )
     const copy = first.getByRole('button', { name: `Copy address ${address}` })
     await copy.click()
     await expect.poll(() => copy.textContent()).toBe('Copied')
@@ -54,7 +56,7 @@ describe('popup screens: wallet home, receive, connected sites, activity, field 
     await first.getByRole('button', { name: 'Rename Account 1' }).click()
     await page.getByLabel('Name of Account 1').fill('Savings')
     await page.getByRole('button', { name: 'Save name' }).click()
-    await expect.poll(() => page.locator('li.account').first().getAttribute('aria-label')).toBe('Savings')
+    await expect.poll(() => page.locator('li.account-group').first().getAttribute('aria-label')).toBe('Savings')
     expect(await axeViolations(page)).toEqual([])
     await shot(page, 'popup-home')
   })
@@ -139,7 +141,7 @@ describe('popup screens: wallet home, receive, connected sites, activity, field 
       expect(focus.outline, focus.name).not.toBe('none')
       seen.add(focus.name)
     }
-    for (const name of ['BUTTON Send', 'BUTTON Receive', 'BUTTON Buy', 'SUMMARY Details', 'SELECT Network']) {
+    for (const name of ['BUTTON Send', 'BUTTON Receive', 'BUTTON Buy', 'SUMMARY More', 'SELECT Network']) {
       expect(
         [...seen].some((s) => s.startsWith(name)),
         name,
