@@ -171,6 +171,9 @@ describe('Solana dApp through the Wallet Standard (Chromium, real service and So
       return { signature: Array.from(r.signature as Uint8Array), signed: new TextDecoder().decode(r.signedMessage) }
     }, text)
     expect(await approval.locator('[data-testid="approval-message"]').textContent()).toBe(text)
+    // the window names the Solana account as the wallet does (Account 1, with its address)
+    expect(await approval.locator('[data-testid="approval-account-name"]').textContent()).toBe('Account 1')
+    expect(await approval.locator('[data-testid="approval-account"]').textContent()).toBe(owner)
     await approval.getByRole('button', { name: 'Approve' }).click()
     const result = await outcome
     if (!('ok' in result)) throw new Error(result.message)
