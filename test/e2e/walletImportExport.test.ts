@@ -2,7 +2,8 @@
  * Wallets through the popup in a real Chromium against the real service: accounts grouped per
  * path index (Ethereum and Solana together), a seed phrase imported (checked before anything is
  * sent) yields its published addresses, a private key imported shows as an imported account, the
- * wallet's export shows the same phrase after a warning, and an account added, renamed and hidden
+ * wallet's export shows the same phrase after a warning, a new wallet gets its first two addresses,
+ * and an account added, renamed and hidden
  * keeps its name in Send and History. Each new screen light and dark, axe clean.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -145,15 +146,29 @@ describe('wallets: grouped accounts, import a seed phrase and a key, export, nam
     expect(await page.content()).not.toContain('abandon abandon')
   })
 
+  it('creates a wallet with its first Ethereum and Solana addresses, numbered after the others', async () => {
+    await page.getByRole('button', { name: 'Add wallet' }).click()
+    await page.getByLabel('Wallet name').fill('Spending')
+    await page.getByRole('button', { name: 'Create wallet' }).click()
+    const wallet = page.getByRole('region', { name: 'Wallet Spending' })
+    await wallet.waitFor({ timeout: 20_000 })
+    const group = wallet.locator('li.account-group')
+    expect(await group.getAttribute('aria-label')).toBe('Account 4')
+    expect(await group.locator('li.account').evaluateAll((els) => els.map((e) => e.getAttribute('data-format')))).toEqual([
+      'ADDRESS_FORMAT_ETHEREUM',
+      'ADDRESS_FORMAT_SOLANA',
+    ])
+  })
+
   it('adds, renames and hides an account; the name shows in Send and History', async () => {
     const first = page.getByRole('region', { name: 'Wallet Default Wallet' })
     await first.getByRole('button', { name: /^Add account/ }).click()
     await page.getByText(/^Added an account: 0x/).waitFor({ timeout: 20_000 })
     const added = first.locator('li.account-group').nth(1)
-    await expect.poll(() => added.getAttribute('aria-label')).toBe('Account 4')
+    await expect.poll(() => added.getAttribute('aria-label')).toBe('Account 5')
     expect(await added.locator('li.account').count()).toBe(2)
-    await added.getByRole('button', { name: 'Rename Account 4' }).click()
-    await page.getByLabel('Name of Account 4').fill('Trading')
+    await added.getByRole('button', { name: 'Rename Account 5' }).click()
+    await page.getByLabel('Name of Account 5').fill('Trading')
     await page.getByRole('button', { name: 'Save name' }).click()
     await expect.poll(() => added.getAttribute('aria-label')).toBe('Trading')
     const evm = (await added.locator('li.account[data-format="ADDRESS_FORMAT_ETHEREUM"]').getAttribute('data-address')) ?? ''
