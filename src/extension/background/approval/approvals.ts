@@ -17,9 +17,6 @@ export const USER_REJECTED: RpcErrorObject = rpcError(RPC_ERROR.USER_REJECTED, '
 /** 4001 for requests a chain switch cancels (the same message; not a rejection by the user for the back-off). */
 export const SUPERSEDED: RpcErrorObject = rpcError(RPC_ERROR.USER_REJECTED, 'User rejected the request')
 
-/** -32002: this origin already waits for something it may have only one of (a login). */
-export const ALREADY_PENDING: RpcErrorObject = { code: -32002, message: 'A request from this site is already waiting for approval' }
-
 /** How many of one origin's requests may wait for the user at once; more are refused at once ({@link TOO_MANY_PENDING}). */
 export const MAX_PENDING_PER_ORIGIN = 10
 

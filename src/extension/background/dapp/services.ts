@@ -14,7 +14,7 @@
  * does; "Reject all" in the window rejects them all, each with its own 4001).
  *
  * Flood control: one window at a time, opened only after the previous one is gone, so a flood
- * cannot pile up windows or steal focus repeatedly; at most `MAX_PENDING_PER_ORIGIN` (10)
+ * cannot pile up windows or steal focus repeatedly; at most {@link MAX_PENDING_PER_ORIGIN} (10)
  * requests of one origin wait (more are refused at once with -32002, {@link TOO_MANY_PENDING});
  * {@link createApprovalBackoff} refuses a rejecting origin's re-prompts. Lock/logout reject the
  * shown and the queued requests; a closed tab rejects the requests of an origin left without tabs.
@@ -28,7 +28,7 @@ import { RPC_ERROR, rpcError } from '../../protocol/rpcErrors'
 import type { ProviderEventName } from '../../protocol/page'
 import type { ProviderEventMessage } from '../../protocol/runtime'
 import { backedOffError, createApprovalBackoff } from '../approval/backoff'
-import { ALREADY_PENDING, APPROVAL_TIMEOUT_MS, TOO_MANY_PENDING, USER_REJECTED, type ApprovalOutcome } from '../approval/approvals'
+import { APPROVAL_TIMEOUT_MS, MAX_PENDING_PER_ORIGIN, TOO_MANY_PENDING, USER_REJECTED, type ApprovalOutcome } from '../approval/approvals'
 import type { ApprovalView } from '../../protocol/approvalView'
 import type { Core } from '../core'
 import { grantedOrigins } from './evm/permissions'
@@ -68,7 +68,7 @@ export type DappServices = {
   seen(origin: string, tabId: number, documentId?: string): void
   /**
    * Ask the user in the approval window (queued behind the requests already waiting); a missing
-   * answer is a rejection; -32002 at once while `origin` has `MAX_PENDING_PER_ORIGIN` (10) waiting.
+   * answer is a rejection; -32002 at once while `origin` has {@link MAX_PENDING_PER_ORIGIN} (10) waiting.
    */
   ask(origin: string, method: string, view: ApprovalView): Promise<ApprovalOutcome>
   /**
@@ -80,7 +80,8 @@ export type DappServices = {
   rejectQueue(id: string): number
   /**
    * Nobody is logged in: open Sigil's window on the login screen and wait for a login
-   * (approved), or its window closed, timeout or a wipe (rejected; -32002 while `origin` already waits).
+   * (approved), or its window closed, timeout or a wipe (rejected). Each request of a site
+   * waits on its own, up to {@link MAX_PENDING_PER_ORIGIN} per site (-32002 beyond).
    */
   waitForLogin(origin: string): Promise<ApprovalOutcome>
   /** The origins waiting for a login, oldest first (named on the login screen). */
@@ -132,12 +133,12 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
   let wipes = 0
 
   /** Sites waiting for a login: origin → settle (each also has its own timeout). */
-  const loginWaiters = new Map<string, (outcome: ApprovalOutcome) => void>()
+  const loginWaiters = new Map<string, Set<(outcome: ApprovalOutcome) => void>>()
   /** Sigil's login window while one is ours (windowId undefined while it opens). */
   let loginWindow: { windowId?: number } | undefined
 
   function settleLogins(outcome: ApprovalOutcome): void {
-    const waiting = [...loginWaiters.values()]
+    const waiting = [...loginWaiters.values()].flatMap((settles) => [...settles])
     loginWaiters.clear()
     for (const settle of waiting) settle(outcome)
     const win = loginWindow
@@ -264,18 +265,21 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
     waitForLogin(origin) {
       const open = platform.openLoginWindow
       if (!open) return Promise.resolve({ approved: false, error: LOGIN_UNAVAILABLE })
-      if (loginWaiters.has(origin)) return Promise.resolve({ approved: false, error: ALREADY_PENDING })
+      let settles = loginWaiters.get(origin)
+      if ((settles?.size ?? 0) >= MAX_PENDING_PER_ORIGIN) return Promise.resolve({ approved: false, error: TOO_MANY_PENDING })
+      if (!settles) loginWaiters.set(origin, (settles = new Set()))
+      const mine = settles
       const outcome = new Promise<ApprovalOutcome>((resolve) => {
         const timer = setTimeout(() => {
-          if (loginWaiters.get(origin) !== settle) return
-          loginWaiters.delete(origin)
+          if (!mine.delete(settle)) return
+          if (mine.size === 0 && loginWaiters.get(origin) === mine) loginWaiters.delete(origin)
           resolve({ approved: false, error: USER_REJECTED })
         }, APPROVAL_TIMEOUT_MS)
         const settle = (o: ApprovalOutcome) => {
           clearTimeout(timer)
           resolve(o)
         }
-        loginWaiters.set(origin, settle)
+        mine.add(settle)
       })
       if (!loginWindow) void openLoginWindow(() => open.call(platform))
       return outcome

@@ -3,7 +3,7 @@ import { BACKOFF_MAX_MS, backoffDelayMs, createApprovalBackoff } from '@/src/ext
 import type { Sender } from '@/src/extension/background/router'
 import { MAX_PENDING_PER_ORIGIN } from '@/src/extension/background/approval/approvals'
 import { verifyMessage } from 'viem'
-import { ACCOUNT, EXT_ID, OTHER, setup } from '../../approvalFixture'
+import { ACCOUNT, EXT_ID, OTHER, PAGE, setup } from '../../approvalFixture'
 
 const site = (i: number): Sender => ({
   id: EXT_ID,
@@ -231,5 +231,19 @@ describe('the approval queue of one window', () => {
     await t.popup('approvalResolve', { id: next.id, approved: false })
     expect(await other).toMatchObject({ error: { code: 4001 } })
     expect(t.windows).toHaveLength(2)
+  })
+
+  it(`logged out: each request of a site waits for the one login window, up to ${MAX_PENDING_PER_ORIGIN}; more get -32002; closing it rejects them all`, async () => {
+    const t = setup({ loginWindow: true })
+    const waiting = Array.from({ length: MAX_PENDING_PER_ORIGIN }, () => t.rpc('eth_requestAccounts'))
+    await vi.waitFor(() => expect(t.bg.dapp.loginWanted()).toEqual([PAGE.origin]))
+    await tick(100)
+    expect(await t.rpc('eth_requestAccounts')).toMatchObject({
+      error: { code: -32002, message: expect.stringContaining('Too many requests') },
+    })
+    expect(t.loginWindows).toHaveLength(1)
+    t.bg.onWindowRemoved(t.loginWindows[0]!)
+    for (const r of await Promise.all(waiting)) expect(r).toEqual({ error: { code: 4001, message: 'User rejected the request' } })
+    expect(t.windows).toHaveLength(0)
   })
 })
