@@ -1,7 +1,8 @@
 /**
  * Wallets through the popup in a real Chromium against the real service: accounts grouped per
  * path index (Ethereum and Solana together), a seed phrase imported (checked before anything is
- * sent) yields its published addresses, a private key imported shows as an imported account, the
+ * sent) yields its published addresses, a private key imported shows as an account of its own and
+ * sends on the dev chain, the
  * wallet's export shows the same phrase after a warning, a new wallet gets its first two addresses,
  * and an account added, renamed and hidden
  * keeps its name in Send and History. Each new screen light and dark, axe clean.
@@ -26,6 +27,7 @@ const ABANDON_SOL0 = 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk'
 /** Hardhat's first dev key and its address. */
 const HARDHAT0_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 const HARDHAT0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const BOB = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
 
 /** Screenshot light and dark, each axe clean. */
 async function both(page: Page, name: string): Promise<void> {
@@ -40,6 +42,7 @@ async function both(page: Page, name: string): Promise<void> {
 describe('wallets: grouped accounts, import a seed phrase and a key, export, names everywhere', () => {
   let svc: TestService
   let chains: RunningDevChains
+  const chainUrl = () => chains.evm.url
   let ext: LaunchedExtension
   let page: Page
   const email = `wallets-${Date.now()}@example.test`
@@ -114,7 +117,7 @@ describe('wallets: grouped accounts, import a seed phrase and a key, export, nam
     ])
   })
 
-  it('imports a private key as an account of its own', async () => {
+  it('imports a private key as an account of its own, and sends from it', async () => {
     await page.getByRole('button', { name: 'Add wallet' }).click()
     await page.getByRole('button', { name: 'Import private key' }).click()
     await page.getByLabel('Account name').fill('Hardhat')
@@ -125,8 +128,35 @@ describe('wallets: grouped accounts, import a seed phrase and a key, export, nam
     await section.waitFor({ timeout: 20_000 })
     expect(await section.locator('li.account').getAttribute('data-address')).toBe(HARDHAT0)
     expect(await section.locator('li.account-group').getAttribute('aria-label')).toBe('Account 3')
-    // the service shows no balance for an imported key, so the popup offers no Receive for it
-    expect(await section.getByRole('button', { name: /^Receive/ }).count()).toBe(0)
+    // funded by the dev faucet, it sends like any account: signed by the key service, broadcast, confirmed
+    await section.getByRole('button', { name: `Fund from faucet ${HARDHAT0}` }).click()
+    await section.locator('ul.balances li[data-symbol="ETH"]').waitFor({ timeout: 20_000 })
+    await expect
+      .poll(() => section.locator('ul.balances li[data-symbol="ETH"]').getAttribute('data-balance'), { timeout: 20_000 })
+      .not.toBe('0')
+    await section.getByRole('button', { name: `Send from ${HARDHAT0}` }).click()
+    await page.getByLabel(/^Recipient/).fill(BOB)
+    await page.getByLabel('Amount').fill('0.5')
+    await page.getByRole('button', { name: 'Review' }).click()
+    await page.getByRole('heading', { name: 'Review' }).waitFor({ timeout: 20_000 })
+    expect(await page.locator('[data-field="from"]').textContent()).toBe(`Account 3 ${HARDHAT0}`)
+    await page.getByRole('button', { name: 'Confirm and send' }).click()
+    await page.locator('#send-status[data-state="confirmed"], #send-status[data-state="failed"]').waitFor({ timeout: 30_000 })
+    expect(await page.locator('#send-status').getAttribute('data-state')).toBe('confirmed')
+    const txHash = (await page.locator('[data-field="tx-hash"]').textContent()) ?? ''
+    const receipt = await (
+      await fetch(chainUrl(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getTransactionByHash', params: [txHash] }),
+      })
+    ).json()
+    expect([receipt.result.from.toLowerCase(), receipt.result.to.toLowerCase(), BigInt(receipt.result.value)]).toEqual([
+      HARDHAT0.toLowerCase(),
+      BOB.toLowerCase(),
+      500_000_000_000_000_000n,
+    ])
+    await page.getByRole('button', { name: 'Wallet', exact: true }).click()
   })
 
   it('exports the imported wallet: a warning first, masked until Reveal, the same phrase, gone after Done', async () => {

@@ -301,7 +301,7 @@ export const POPUP_METHODS = {
   }),
   sendStatus: popupMethod({
     params: z.object({ sendTransactionStatusId: id }),
-    handler: (p, { core }) => core.withSession((client, s) => sendStatus(client, s, p)),
+    handler: (p, { core }) => core.withSession((client, s) => sendStatus(core, client, s, p)),
   }),
   history: popupMethod({
     params: z.object({ caip2, address }),

@@ -12,6 +12,7 @@ import { ExtensionError } from '../failures'
 import type { NetworkInfo } from '../chains/networks'
 import { requirePopupNetwork } from '../chains/popupNetwork'
 import { accountBook, flatten } from './accountBook'
+import { nodeBalances } from './importedKeys'
 
 /** The address format each network family takes. */
 export const FORMAT_OF_FAMILY = { evm: 'ADDRESS_FORMAT_ETHEREUM', solana: 'ADDRESS_FORMAT_SOLANA' } as const
@@ -68,11 +69,19 @@ export async function getBalances(
 ): Promise<{ caip2: string; accounts: AccountBalances[] }> {
   const network = await requirePopupNetwork(core, p.caip2)
   const format = FORMAT_OF_FAMILY[network.family]
-  // The service reads balances (and sends) for wallet accounts only: an imported private key has none here.
-  const derived = (await accountBook(client, session, core.deps.local)).groups.filter((g) => g.kind === 'derived')
-  const mine = flatten(derived)
+  const { groups } = await accountBook(client, session, core.deps.local)
+  const imported = new Set(flatten(groups.filter((g) => g.kind === 'imported')).map((a) => a.address))
+  const mine = flatten(groups)
     .filter((a) => a.addressFormat === format)
     .map((a) => ({ address: a.address, walletName: a.walletName, name: a.name, hidden: a.hidden }))
-  const accounts = await Promise.all(mine.map(async (a) => ({ ...a, balances: await balancesOf(client, session, network, a.address) })))
+  // The service reads balances for wallet accounts only: an imported key's come from the node.
+  const accounts = await Promise.all(
+    mine.map(async (a) => ({
+      ...a,
+      balances: imported.has(a.address)
+        ? await nodeBalances(core, network, a.address)
+        : await balancesOf(client, session, network, a.address),
+    })),
+  )
   return { caip2: network.caip2, accounts }
 }

@@ -20,6 +20,7 @@ import type { NetworkInfo } from '../chains/networks'
 import { nodeRpc, quantity, RpcRefused } from '../chains/nodeRpc'
 import { requirePopupNetwork } from '../chains/popupNetwork'
 import { solTransferMessage, solTransferTransactionHex } from './solanaTransfer'
+import { isImportedKey, nodeBalances, RAW_SEND_PREFIX, rawSendStatus, sendFromImportedKey } from './importedKeys'
 
 const GWEI = 1_000_000_000n
 
@@ -61,7 +62,9 @@ async function prepare(core: Core, client: SigilClient, session: ActiveSession, 
     throw new ExtensionError('INVALID_ARGUMENT', 'to: send to another address than the sender')
   if (p.token !== undefined && network.family !== 'evm')
     throw new ExtensionError('INVALID_ARGUMENT', 'token: tokens are sent on EVM networks only')
-  const balances = await balancesOf(client, session, network, p.from)
+  const balances = (await isImportedKey(client, session, p.from))
+    ? await nodeBalances(core, network, p.from)
+    : await balancesOf(client, session, network, p.from)
   const native = balances.find((b) => b.token === undefined)
   if (!native) throw new ExtensionError('REQUEST_FAILED', 'The service gave no native balance.')
   const asset = p.token === undefined ? native : balances.find((b) => b.token?.toLowerCase() === p.token?.toLowerCase())
@@ -182,12 +185,22 @@ export async function submitSend(
     if (network.family === 'solana') {
       if (p.token !== undefined) throw new ExtensionError('INVALID_ARGUMENT', 'token: tokens are sent on EVM networks only')
       if (to.address === p.from) throw new ExtensionError('INVALID_ARGUMENT', 'to: send to another address than the sender')
+      if (await isImportedKey(client, session, p.from))
+        throw new ExtensionError('INVALID_ARGUMENT', 'from: sending from an imported Solana key is not supported yet')
       const unsignedTransaction = solTransferTransactionHex(solTransferMessage(p.from, to.address, amount))
       res = await client.solSendTransaction({ organizationId, caip2: network.caip2, unsignedTransaction, signWiths: [p.from] })
     } else {
       if (p.token !== undefined && !network.tokens.some((t) => t.address.toLowerCase() === p.token?.toLowerCase()))
         throw new ExtensionError('INVALID_ARGUMENT', `token: not one of ${network.name}’s tokens`)
       if (!p.evm) throw new ExtensionError('INVALID_ARGUMENT', 'evm: the reviewed gas and fees are required')
+      if (await isImportedKey(client, session, p.from))
+        return await sendFromImportedKey(core, client, session, network, {
+          from: p.from,
+          to: to.address,
+          amount,
+          token: p.token,
+          evm: p.evm,
+        })
       const call =
         p.token === undefined ? { to: to.address, value: amount.toString() } : { to: p.token, data: transferCalldata(to.address, amount) }
       res = await client.ethSendTransaction({ organizationId, from: p.from, caip2: network.caip2, calls: [call], ...p.evm })
@@ -215,12 +228,18 @@ export function failureMessage(r: StatusResponse): string {
   return revert ?? r.txError ?? r.error?.message ?? solana ?? 'The transaction failed.'
 }
 
-/** The status of a send started by {@link submitSend}. */
+/** The status of a send started by {@link submitSend} (from the node's receipt for a send from an imported key). */
 export async function sendStatus(
+  core: Core,
   client: SigilClient,
   session: ActiveSession,
   p: { sendTransactionStatusId: string },
 ): Promise<SendStatusView> {
+  if (p.sendTransactionStatusId.startsWith(RAW_SEND_PREFIX)) {
+    const rest = p.sendTransactionStatusId.slice(RAW_SEND_PREFIX.length)
+    const at = rest.lastIndexOf(':')
+    return rawSendStatus(core, await requirePopupNetwork(core, rest.slice(0, at)), rest.slice(at + 1))
+  }
   const r = await client.getSendTransactionStatus({
     organizationId: session.record.organizationId,
     sendTransactionStatusId: p.sendTransactionStatusId,

@@ -151,7 +151,7 @@ function GroupName({
 type AddressProps = {
   account: GroupAddress
   name: string
-  /** An imported private key: the service shows no balance and sends nothing for it, so no Receive or Send either. */
+  /** An imported private key: Send covers imported Ethereum keys only. */
   imported?: boolean
   network: Network | null
   balances: Balances | undefined
@@ -166,18 +166,6 @@ function AddressRow({ account, name, imported, network, balances, client, onSend
   const [receiving, setReceiving] = useState(false)
   const chain = chainOf(account.addressFormat)
   const onNetwork = network !== null && FORMAT_OF_FAMILY[network.family] === account.addressFormat
-  if (imported)
-    return (
-      <li class="account" data-address={account.address} data-format={account.addressFormat} aria-label={`${name} · ${chain}`}>
-        <div class="row">
-          <span class="chain-label">{chain}</span>
-          <code class="address" title={account.address}>
-            {shortAddress(account.address)}
-          </code>
-          <CopyButton text={account.address} label={`Copy address ${account.address}`} />
-        </div>
-      </li>
-    )
   return (
     <li class="account" data-address={account.address} data-format={account.addressFormat} aria-label={`${name} · ${chain}`}>
       <div class="row">
@@ -197,7 +185,7 @@ function AddressRow({ account, name, imported, network, balances, client, onSend
         >
           {receiving ? 'Hide QR' : 'Receive'}
         </button>
-        {onNetwork && onSend && (
+        {onNetwork && onSend && !(imported && account.addressFormat === 'ADDRESS_FORMAT_SOLANA') && (
           <button type="button" aria-label={`Send from ${account.address}`} onClick={() => onSend(account.address)}>
             Send
           </button>
@@ -227,7 +215,10 @@ function GroupRow({ group, balancesOf, client, onChanged, onExport, onSessionLos
       {group.kind === 'imported' && (
         <>
           <span class="badge">Imported</span>
-          <p class="hint">Imported key: it can sign for sites; balances, Receive and Send cover wallet accounts only for now.</p>
+          <p class="hint">
+            Imported key: not from a seed phrase, so back it up by exporting its key. Sending from an imported Solana key is not supported
+            yet.
+          </p>
         </>
       )}
       {group.hidden && <span class="badge">Hidden</span>}

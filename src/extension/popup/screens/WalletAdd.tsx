@@ -72,10 +72,15 @@ export function WalletAdd({ client, onDone, onBack, onSessionLost }: WalletAddPr
         ))}
       </div>
       <form class="wallet-add" onSubmit={submit} autocomplete="off">
-        <Field label={mode === 'key' ? 'Account name' : 'Wallet name'} error={action.field === 'walletName' || action.field === 'name' ? action.error : null}>
+        <Field
+          label={mode === 'key' ? 'Account name' : 'Wallet name'}
+          error={action.field === 'walletName' || action.field === 'name' ? action.error : null}
+        >
           <input value={walletName} maxLength={64} onInput={(e) => setWalletName(e.currentTarget.value)} />
         </Field>
-        {mode === 'create' && <p class="hint">A new seed phrase is made by the key service; its first Ethereum and Solana accounts are added.</p>}
+        {mode === 'create' && (
+          <p class="hint">A new seed phrase is made by the key service; its first Ethereum and Solana accounts are added.</p>
+        )}
         {mode === 'phrase' && (
           <Field label="Seed phrase" hint="12 or 24 words separated by spaces. It is encrypted to the key service and never stored here.">
             <textarea
