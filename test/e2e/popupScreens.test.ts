@@ -113,7 +113,7 @@ describe('popup screens: wallet home, receive, connected sites, activity, field 
   })
 
   it('a validation error shows at its field in words', async () => {
-    await page.getByRole('button', { name: 'Wallet' }).click()
+    await page.getByRole('button', { name: 'Wallet', exact: true }).click()
     await page.getByRole('button', { name: 'Buy', exact: true }).click()
     await page.getByLabel('Amount').fill('5')
     await page.getByRole('button', { name: 'Continue to provider' }).click()
@@ -126,7 +126,7 @@ describe('popup screens: wallet home, receive, connected sites, activity, field 
   })
 
   it('every control on the wallet home is reached by Tab with a visible focus ring', async () => {
-    await page.getByRole('button', { name: 'Wallet' }).click()
+    await page.getByRole('button', { name: 'Wallet', exact: true }).click()
     await page.locator('li.account').first().waitFor()
     const seen = new Set<string>()
     for (let i = 0; i < 40; i++) {

@@ -47,7 +47,7 @@ const shownBalance = (address: string, symbol: string) =>
 
 /** Fill the Send form, review, confirm, and wait for a terminal status; returns it. */
 async function sendFromPopup(opts: { to: string; amount: string; asset?: string; review: string; status: string; form?: string }) {
-  await page.getByRole('button', { name: 'Wallet' }).click()
+  await page.getByRole('button', { name: 'Wallet', exact: true }).click()
   await page.getByRole('button', { name: 'Send', exact: true }).click()
   await page.getByLabel('Recipient').waitFor({ timeout: 20_000 })
   if (opts.asset) {
@@ -135,7 +135,7 @@ describe('send from the popup on the dev chains', () => {
     await page.getByLabel('Amount').fill('0.25')
     await page.getByRole('button', { name: 'Review' }).click()
     await expect.poll(() => page.locator('#recipient-error').textContent({ timeout: 2000 })).toMatch(/checksum/)
-    await page.getByRole('button', { name: 'Wallet' }).click()
+    await page.getByRole('button', { name: 'Wallet', exact: true }).click()
     const before = await evm().getBalance({ address: BOB })
     const sent = await sendFromPopup({
       to: BOB,
@@ -154,7 +154,7 @@ describe('send from the popup on the dev chains', () => {
 
   it('sends the ERC-20, confirmed; the recipient holds it on chain', async () => {
     await sendFromDevFunder(chains.evm.url, { to: token, data: transferCalldata(eth, parseUnits('100', 18)), gas: '0x100000' })
-    await page.getByRole('button', { name: 'Wallet' }).click()
+    await page.getByRole('button', { name: 'Wallet', exact: true }).click()
     await page.getByRole('button', { name: 'Refresh' }).click()
     await expect.poll(() => shownBalance(eth, 'TST'), { timeout: 20_000 }).toBe(parseUnits('100', 18).toString())
     const sent = await sendFromPopup({
@@ -171,7 +171,7 @@ describe('send from the popup on the dev chains', () => {
 
   it('switches to Solana, funds, sends SOL with the message fee, confirmed; the recipient holds it on chain', async () => {
     await page.getByLabel('Network').selectOption(DEV_SOLANA_CAIP2)
-    await page.getByRole('button', { name: 'Wallet' }).click()
+    await page.getByRole('button', { name: 'Wallet', exact: true }).click()
     await page.getByRole('button', { name: `Fund from faucet ${sol}` }).click()
     await expect.poll(() => shownBalance(sol, 'SOL'), { timeout: 30_000 }).toBe('1000000000')
     const sent = await sendFromPopup({ to: SOL_BOB, amount: '0.5', review: 'popup-send-review-sol', status: 'popup-send-status-sol' })
@@ -199,7 +199,7 @@ describe('send from the popup on the dev chains', () => {
 
   it('shows a clear error, and no balances, on a network whose node is down', async () => {
     await page.getByLabel('Network').selectOption(OFFLINE)
-    await page.getByRole('button', { name: 'Wallet' }).click()
+    await page.getByRole('button', { name: 'Wallet', exact: true }).click()
     const error = page.locator('#balances-error')
     await error.waitFor({ timeout: 30_000 })
     expect(await error.textContent()).toMatch(/^Balances unavailable: .*(node|reach|answer)/i)
