@@ -7,6 +7,8 @@
  * and an account added, renamed and hidden
  * keeps its name in Send and History. Each new screen light and dark, axe clean.
  */
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58 } from '@scure/base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { deriveAccount } from '../../src/chains/derive'
@@ -43,6 +45,14 @@ describe('wallets: grouped accounts, import a seed phrase and a key, export, nam
   let svc: TestService
   let chains: RunningDevChains
   const chainUrl = () => chains.evm.url
+  const solBalance = async (address: string): Promise<number> => {
+    const r = await fetch(chains.solana.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: [address, { commitment: 'confirmed' }] }),
+    })
+    return ((await r.json()) as { result: { value: number } }).result.value
+  }
   let ext: LaunchedExtension
   let page: Page
   const email = `wallets-${Date.now()}@example.test`
@@ -159,6 +169,39 @@ describe('wallets: grouped accounts, import a seed phrase and a key, export, nam
     await page.getByRole('button', { name: 'Wallet', exact: true }).click()
   })
 
+  it('imports a Solana key (base58 secret key) and sends SOL from it on the dev runtime', async () => {
+    const seed = new Uint8Array(32).fill(9)
+    const secret = base58.encode(new Uint8Array([...seed, ...ed25519.getPublicKey(seed)]))
+    const address = base58.encode(ed25519.getPublicKey(seed))
+    await page.getByRole('button', { name: 'Add wallet' }).click()
+    await page.getByRole('button', { name: 'Import private key' }).click()
+    await page.getByLabel('Chain of the key').selectOption('ADDRESS_FORMAT_SOLANA')
+    await page.getByLabel('Account name').fill('Phantom key')
+    await page.getByLabel(/^Private key/).fill(secret)
+    await page.getByRole('button', { name: 'Import', exact: true }).click()
+    const row = page.locator(`li.account[data-address="${address}"]`)
+    await row.waitFor({ timeout: 20_000 })
+    await page.getByLabel('Network').selectOption(DEV_SOLANA_CAIP2)
+    await row.getByRole('button', { name: `Fund from faucet ${address}` }).click()
+    await expect
+      .poll(() => row.locator('ul.balances li[data-symbol="SOL"]').getAttribute('data-balance'), { timeout: 20_000 })
+      .not.toBe('0')
+    const account1 = (await callBackground(page, 'accountBook')).result.groups[0].addresses[1].address as string
+    const before = await solBalance(account1)
+    await row.getByRole('button', { name: `Send from ${address}` }).click()
+    await page.getByLabel(/^Recipient/).fill(account1)
+    await page.getByLabel('Amount').fill('0.25')
+    await page.getByRole('button', { name: 'Review' }).click()
+    await page.getByRole('heading', { name: 'Review' }).waitFor({ timeout: 20_000 })
+    expect(await page.locator('[data-field="to"]').textContent()).toBe(`Account 1 ${account1}`)
+    await page.getByRole('button', { name: 'Confirm and send' }).click()
+    await page.locator('#send-status[data-state="confirmed"], #send-status[data-state="failed"]').waitFor({ timeout: 30_000 })
+    expect(await page.locator('#send-status').getAttribute('data-state')).toBe('confirmed')
+    expect((await solBalance(account1)) - before).toBe(250_000_000)
+    await page.getByLabel('Network').selectOption('eip155:31337')
+    await page.getByRole('button', { name: 'Wallet', exact: true }).click()
+  })
+
   it('exports the imported wallet: a warning first, masked until Reveal, the same phrase, gone after Done', async () => {
     await page.getByRole('button', { name: 'Export seed phrase of Abandon' }).click()
     await page.getByRole('heading', { name: 'Export seed phrase' }).waitFor()
@@ -183,7 +226,7 @@ describe('wallets: grouped accounts, import a seed phrase and a key, export, nam
     const wallet = page.getByRole('region', { name: 'Wallet Spending' })
     await wallet.waitFor({ timeout: 20_000 })
     const group = wallet.locator('li.account-group')
-    expect(await group.getAttribute('aria-label')).toBe('Account 4')
+    expect(await group.getAttribute('aria-label')).toBe('Account 5')
     expect(await group.locator('li.account').evaluateAll((els) => els.map((e) => e.getAttribute('data-format')))).toEqual([
       'ADDRESS_FORMAT_ETHEREUM',
       'ADDRESS_FORMAT_SOLANA',
@@ -195,10 +238,10 @@ describe('wallets: grouped accounts, import a seed phrase and a key, export, nam
     await first.getByRole('button', { name: /^Add account/ }).click()
     await page.getByText(/^Added an account: 0x/).waitFor({ timeout: 20_000 })
     const added = first.locator('li.account-group').nth(1)
-    await expect.poll(() => added.getAttribute('aria-label')).toBe('Account 5')
+    await expect.poll(() => added.getAttribute('aria-label')).toBe('Account 6')
     expect(await added.locator('li.account').count()).toBe(2)
-    await added.getByRole('button', { name: 'Rename Account 5' }).click()
-    await page.getByLabel('Name of Account 5').fill('Trading')
+    await added.getByRole('button', { name: 'Rename Account 6' }).click()
+    await page.getByLabel('Name of Account 6').fill('Trading')
     await page.getByRole('button', { name: 'Save name' }).click()
     await expect.poll(() => added.getAttribute('aria-label')).toBe('Trading')
     const evm = (await added.locator('li.account[data-format="ADDRESS_FORMAT_ETHEREUM"]').getAttribute('data-address')) ?? ''

@@ -4,10 +4,12 @@
  * key the background reads balances from the network's node and sends an EVM transfer itself: it
  * builds the transaction with the reviewed gas and fees, has the service sign it with the key
  * (sign_transaction signs with any of the organization's keys by address), broadcasts it with
- * eth_send_raw_transaction and follows the receipt on the node. Sends from an imported Solana key
- * are not offered.
+ * eth_send_raw_transaction and follows the receipt on the node. A SOL transfer is signed the same
+ * way and sent to the network's node, then followed by its signature status.
  */
+import { base58, base64 } from '@scure/base'
 import type { SigilClient } from '../../../api/client'
+import { hexToBytes } from '../../../crypto/encoding'
 import { transferCalldata } from '../../../chains/erc20'
 import { buildUnsignedTransaction } from '../dapp/evm/ethTransaction'
 import type { NetworkInfo } from '../chains/networks'
@@ -16,6 +18,7 @@ import type { ActiveSession, Core } from '../core'
 import { ExtensionError } from '../failures'
 import type { BalanceView } from './balances'
 import type { EvmFees } from './send'
+import { solTransferMessage, solTransferTransactionHex } from './solanaTransfer'
 
 /** Prefix of the status id of a send this module broadcast (`raw:<caip2>:<tx hash>`). */
 export const RAW_SEND_PREFIX = 'raw:'
@@ -71,6 +74,34 @@ export async function nodeBalances(core: Core, network: NetworkInfo, address: st
   return out
 }
 
+/** Send SOL from an imported key: the transfer signed by the key service, sent to the node; returns the status id to poll. */
+export async function sendSolFromImportedKey(
+  core: Core,
+  client: SigilClient,
+  session: ActiveSession,
+  network: NetworkInfo,
+  p: { from: string; to: string; amount: bigint },
+): Promise<{ sendTransactionStatusId: string; activityStatus: string }> {
+  const { value } = await nodeRpc<{ value: { blockhash: string } }>(core, network, 'getLatestBlockhash', [{ commitment: 'confirmed' }])
+  const unsigned = solTransferTransactionHex(solTransferMessage(p.from, p.to, p.amount, value.blockhash))
+  const signed = await client.signTransaction({
+    organizationId: session.record.organizationId,
+    signWith: p.from,
+    unsignedTransaction: unsigned.replace(/^0x/, ''),
+    type: 'TRANSACTION_TYPE_SOLANA',
+  })
+  if (signed.activity.status !== 'ACTIVITY_STATUS_COMPLETED' || !signed.signedTransaction)
+    throw new ExtensionError('REQUEST_FAILED', 'The key service did not sign the transaction; see Activity.')
+  const wire = hexToBytes(signed.signedTransaction.replace(/^0x/, ''))
+  const signature = await nodeRpc<string>(core, network, 'sendTransaction', [
+    base64.encode(wire),
+    { encoding: 'base64', preflightCommitment: 'confirmed' },
+  ])
+  if (typeof signature !== 'string' || base58.decode(signature).length !== 64)
+    throw new ExtensionError('NODE_UNAVAILABLE', `${network.name} gave no transaction signature.`)
+  return { sendTransactionStatusId: `${RAW_SEND_PREFIX}${network.caip2}:${signature}`, activityStatus: signed.activity.status }
+}
+
 /** Send from an imported EVM key with the reviewed gas and fees; returns the status id to poll. */
 export async function sendFromImportedKey(
   core: Core,
@@ -79,8 +110,7 @@ export async function sendFromImportedKey(
   network: NetworkInfo,
   p: { from: string; to: string; amount: bigint; token?: string | undefined; evm: EvmFees },
 ): Promise<{ sendTransactionStatusId: string; activityStatus: string }> {
-  if (network.family !== 'evm')
-    throw new ExtensionError('INVALID_ARGUMENT', 'from: sending from an imported Solana key is not supported yet')
+  if (network.family !== 'evm') return sendSolFromImportedKey(core, client, session, network, p)
   const chainId = `0x${BigInt(network.caip2.replace(/^eip155:/, '')).toString(16)}` as const
   const nonce = quantity(await nodeRpc(core, network, 'eth_getTransactionCount', [p.from, 'pending']), 'eth_getTransactionCount')
   const hex = (n: bigint | string) => `0x${BigInt(n).toString(16)}`
@@ -119,12 +149,26 @@ export async function sendFromImportedKey(
   return { sendTransactionStatusId: `${RAW_SEND_PREFIX}${network.caip2}:${sent.transactionHash}`, activityStatus: sent.activity.status }
 }
 
-/** The state of a send {@link sendFromImportedKey} broadcast, from the node's receipt. */
+/** The state of a send this module broadcast, from the node's receipt (EVM) or signature status (Solana). */
 export async function rawSendStatus(
   core: Core,
   network: NetworkInfo,
   txHash: string,
 ): Promise<{ state: 'pending' | 'confirmed' | 'failed'; txStatus: string; txHash: string; message?: string }> {
+  if (network.family === 'solana') {
+    const { value } = await nodeRpc<{ value: Array<{ err: unknown; confirmationStatus?: string } | null> }>(
+      core,
+      network,
+      'getSignatureStatuses',
+      [[txHash]],
+    )
+    const st = value[0]
+    if (st && st.err != null)
+      return { state: 'failed', txStatus: 'FAILED', txHash, message: `The transaction failed: ${JSON.stringify(st.err).slice(0, 200)}` }
+    if (st && (st.confirmationStatus === 'confirmed' || st.confirmationStatus === 'finalized'))
+      return { state: 'confirmed', txStatus: 'INCLUDED', txHash }
+    return { state: 'pending', txStatus: 'BROADCASTED', txHash }
+  }
   const receipt = await nodeRpc<{ status?: string } | null>(core, network, 'eth_getTransactionReceipt', [txHash])
   if (!receipt) return { state: 'pending', txStatus: 'BROADCASTED', txHash }
   if (receipt.status === '0x1') return { state: 'confirmed', txStatus: 'INCLUDED', txHash }

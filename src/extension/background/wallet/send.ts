@@ -20,7 +20,7 @@ import type { NetworkInfo } from '../chains/networks'
 import { nodeRpc, quantity, RpcRefused } from '../chains/nodeRpc'
 import { requirePopupNetwork } from '../chains/popupNetwork'
 import { solTransferMessage, solTransferTransactionHex } from './solanaTransfer'
-import { isImportedKey, nodeBalances, RAW_SEND_PREFIX, rawSendStatus, sendFromImportedKey } from './importedKeys'
+import { isImportedKey, nodeBalances, RAW_SEND_PREFIX, rawSendStatus, sendFromImportedKey, sendSolFromImportedKey } from './importedKeys'
 
 const GWEI = 1_000_000_000n
 
@@ -186,7 +186,7 @@ export async function submitSend(
       if (p.token !== undefined) throw new ExtensionError('INVALID_ARGUMENT', 'token: tokens are sent on EVM networks only')
       if (to.address === p.from) throw new ExtensionError('INVALID_ARGUMENT', 'to: send to another address than the sender')
       if (await isImportedKey(client, session, p.from))
-        throw new ExtensionError('INVALID_ARGUMENT', 'from: sending from an imported Solana key is not supported yet')
+        return await sendSolFromImportedKey(core, client, session, network, { from: p.from, to: to.address, amount })
       const unsignedTransaction = solTransferTransactionHex(solTransferMessage(p.from, to.address, amount))
       res = await client.solSendTransaction({ organizationId, caip2: network.caip2, unsignedTransaction, signWiths: [p.from] })
     } else {

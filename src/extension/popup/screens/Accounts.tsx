@@ -185,7 +185,7 @@ function AddressRow({ account, name, imported, network, balances, client, onSend
         >
           {receiving ? 'Hide QR' : 'Receive'}
         </button>
-        {onNetwork && onSend && !(imported && account.addressFormat === 'ADDRESS_FORMAT_SOLANA') && (
+        {onNetwork && onSend && (
           <button type="button" aria-label={`Send from ${account.address}`} onClick={() => onSend(account.address)}>
             Send
           </button>
@@ -215,10 +215,7 @@ function GroupRow({ group, balancesOf, client, onChanged, onExport, onSessionLos
       {group.kind === 'imported' && (
         <>
           <span class="badge">Imported</span>
-          <p class="hint">
-            Imported key: not from a seed phrase, so back it up by exporting its key. Sending from an imported Solana key is not supported
-            yet.
-          </p>
+          <p class="hint">Imported key: not from a seed phrase, so back it up by exporting its key.</p>
         </>
       )}
       {group.hidden && <span class="badge">Hidden</span>}
