@@ -237,7 +237,7 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
     expect(await recoverMessageAddress({ message: 'enter', signature })).toBe(address)
   })
 
-  it('locking from the popup rejects the pending request; afterwards eth_accounts is []', async () => {
+  it('locking from the popup rejects the pending request; afterwards eth_accounts is [] and a signature request opens the login window', async () => {
     const { outcome, approval } = await requestWithApproval('personal_sign', [stringToHex('fourth'), address])
     await popup.bringToFront()
     await popup.getByRole('button', { name: 'Settings' }).click()
@@ -249,6 +249,11 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
     await expect.poll(() => approval.isClosed(), { timeout: 5_000 }).toBe(true)
     expect(await request('eth_accounts')).toEqual({ ok: [] })
     await expect.poll(() => accountsEvents()).toEqual([[address], []])
-    expect(await request('personal_sign', [stringToHex('after lock'), address])).toMatchObject({ code: 4100 })
+    // A connected site's signature request while locked opens Sigil's login window (not 4100 at once); closing it is a rejection.
+    const loginOpened = ext.context.waitForEvent('page', { predicate: (p) => p.url().endsWith('/popup.html'), timeout: 15_000 })
+    const afterLock = request('personal_sign', [stringToHex('after lock'), address])
+    const login = await loginOpened
+    await login.close()
+    expect(await afterLock).toMatchObject({ code: 4001 })
   })
 })

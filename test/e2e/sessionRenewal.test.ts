@@ -55,7 +55,9 @@ describe('sessions that last (Chromium)', () => {
     popup = await openPopup(ext)
     await configureService(popup, svc.url)
     await loginByEmailOtp(popup, svc.url, email)
-    expect(await callBackground(popup, 'savePreferences', { autoLockMinutes: 120, sessionSeconds: SESSION_SECONDS })).toMatchObject({ ok: true })
+    expect(await callBackground(popup, 'savePreferences', { autoLockMinutes: 120, sessionSeconds: SESSION_SECONDS })).toMatchObject({
+      ok: true,
+    })
   }, 120_000)
 
   afterAll(async () => {

@@ -18,6 +18,8 @@ import {
 import { serviceFingerprint } from '../../crypto/serviceIdentity'
 import { BUILD_CONFIG } from './service/buildConfig'
 import { popupMethod } from './methods'
+import { PASSWORD_METHODS } from './session/passwordMethods'
+import { forgetPassword } from './session/vault'
 import { onRampStatus, readLastOnRamp, startOnRamp } from './wallet/onRamp'
 import { startOtp, verifyOtp } from './login/otp'
 import { loginWithOauth, oauthProviders } from './login/oauth'
@@ -334,6 +336,8 @@ export const POPUP_METHODS = {
     params: z.object({ fingerprint: id }),
     handler: (p, { core }) => core.withSession((client, s) => vote(client, s, { ...p, approve: false })),
   }),
+  // sessions: the wallet password (unlock without email, re-check before sensitive steps)
+  ...PASSWORD_METHODS,
   approvalGet: popupMethod({
     params: ApprovalGetParams,
     handler: (p, { state, core }) =>
@@ -364,6 +368,8 @@ export const POPUP_METHODS = {
   logout: popupMethod({
     params: noParams,
     handler: async (_p, { core }) => {
+      // Logging out also forgets this browser's wallet password (its device key is revoked).
+      await forgetPassword(core)
       await core.wipe('logout')
       return { loggedIn: false as const }
     },

@@ -183,7 +183,9 @@ describe('popup table: sessions and validation', () => {
     // the URLs are not preferences: an attempt to slip them in changes nothing
     await routePopup(call('savePreferences', { autoLockMinutes: 5, apiBaseUrl: 'https://evil.example' }), popup, c)
     expect(await routePopup(call('getStatus'), popup, c)).toMatchObject({ result: { settings: { apiBaseUrl: 'http://127.0.0.1:8787' } } })
-    expect(await routePopup(call('addAccount', { walletId: 'w', addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }), popup, c)).toMatchObject(invalid)
+    expect(await routePopup(call('addAccount', { walletId: 'w', addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }), popup, c)).toMatchObject(
+      invalid,
+    )
     expect(await routePopup(call('exportSecret', { kind: 'seed', walletId: 'w' }), popup, c)).toMatchObject(invalid)
     expect(
       await routePopup(

@@ -8,7 +8,13 @@ import type { Webauthn } from '@/src/extension/popup/webauthn'
 
 afterEach(cleanup)
 
-const settings = { apiBaseUrl: 'http://127.0.0.1:8787', relayUrl: 'http://127.0.0.1:8787/auth', autoLockMinutes: 15, sessionSeconds: 900, identityKey: '04ab' }
+const settings = {
+  apiBaseUrl: 'http://127.0.0.1:8787',
+  relayUrl: 'http://127.0.0.1:8787/auth',
+  autoLockMinutes: 15,
+  sessionSeconds: 900,
+  identityKey: '04ab',
+}
 const service = { fingerprint: 'AAAA BBBB CCCC DDDD EEEE FFFF 0000 1111', locked: false }
 const loggedOut = {
   loggedIn: false,

@@ -8,7 +8,13 @@ import type { Webauthn } from '@/src/extension/popup/webauthn'
 /** The passkey Sigil expects, the recovered account, the last account's way back in. */
 afterEach(cleanup)
 
-const settings = { apiBaseUrl: 'http://127.0.0.1:8787', relayUrl: 'http://127.0.0.1:8787/auth', autoLockMinutes: 15, sessionSeconds: 900, identityKey: '04ab' }
+const settings = {
+  apiBaseUrl: 'http://127.0.0.1:8787',
+  relayUrl: 'http://127.0.0.1:8787/auth',
+  autoLockMinutes: 15,
+  sessionSeconds: 900,
+  identityKey: '04ab',
+}
 const loggedOut = {
   loggedIn: false,
   extensionId: 'abcdefgh',
