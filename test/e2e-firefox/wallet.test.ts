@@ -265,7 +265,7 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect, sign a
     expect(await chain.getBalance({ address: to })).toBe(value)
   })
 
-  it('Lock now rejects the pending request and closes its window; afterwards signing and the popup calls are refused', async () => {
+  it('Lock now rejects the pending request and closes its window; afterwards signing opens the login window and the popup calls are refused', async () => {
     const { outcome } = await withApproval(() => request('personal_sign', [stringToHex('pending at lock'), address]))
     // What the extension sees of its approval windows (puppeteer keeps closed Firefox tabs as targets).
     const popupWindows = () =>
@@ -279,7 +279,14 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect, sign a
     expect([4001, 4100]).toContain((result as { code: number }).code)
     await expect.poll(popupWindows, { timeout: 5_000 }).toBe(0)
     expect(await request('eth_accounts')).toEqual({ ok: [] })
-    expect(await request('personal_sign', [stringToHex('after lock'), address])).toMatchObject({ code: 4100 })
+    // A connected site's signature request while locked opens Sigil's login window; closing it is a rejection.
+    const afterLock = request('personal_sign', [stringToHex('after lock'), address])
+    await expect.poll(popupWindows, { timeout: 10_000 }).toBe(1)
+    await popup.evaluate(async () => {
+      const b = (window as any).browser
+      for (const w of await b.windows.getAll({ windowTypes: ['popup'] })) await b.windows.remove(w.id)
+    })
+    expect(await afterLock).toMatchObject({ code: 4001 })
     expect(await callBackground(popup, 'listAccounts')).toMatchObject({ ok: false, error: { code: 'NOT_LOGGED_IN' } })
   })
 

@@ -30,10 +30,13 @@ export function addressKey(family: SiteFamily, address: string): string {
   return family === 'evm' ? address.toLowerCase() : address
 }
 
-/** The visible accounts of `family` among `accounts`, as offered to a site. */
+/**
+ * The visible accounts of `family` among `accounts`, as offered to a site. Imported private keys are
+ * not offered: a site's sends go through the service's send activities, which take wallet accounts only.
+ */
 export function optionsOf(accounts: NamedAccount[], family: SiteFamily): AccountOption[] {
   return accounts
-    .filter((a) => a.addressFormat === FORMAT[family] && !a.hidden && wellFormed(family, a.address))
+    .filter((a) => a.addressFormat === FORMAT[family] && a.kind === 'derived' && !a.hidden && wellFormed(family, a.address))
     .map((a) => ({ address: a.address, name: a.name }))
 }
 

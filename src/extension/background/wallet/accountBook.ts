@@ -31,6 +31,8 @@ export type NamedAccount = {
   /** The user's name or the default ("Account 2"), numbered per group, not per address. */
   name: string
   hidden: boolean
+  /** A wallet's derived account, or an imported private key (which the service's send activities do not take). */
+  kind: 'derived' | 'imported'
 }
 
 /** The chain families the wallet shows and sends, and the address format of each. */
@@ -283,6 +285,7 @@ export function flatten(groups: readonly AccountGroup[]): NamedAccount[] {
       group: g.group,
       name: g.name,
       hidden: g.hidden,
+      kind: g.kind,
     })),
   )
 }

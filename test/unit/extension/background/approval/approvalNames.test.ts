@@ -10,6 +10,7 @@ const named = (address: string, addressFormat: NamedAccount['addressFormat'], na
   addressFormat,
   walletId: 'w1',
   walletName: 'Default',
+  kind: 'derived',
   group: `w1/${name}`,
   name,
   hidden: false,

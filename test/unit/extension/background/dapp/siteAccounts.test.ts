@@ -318,3 +318,21 @@ describe('Sites without the account list', () => {
     expect(await t.popup('disconnectSite', { origin: ORIGIN })).toEqual({ ok: true, result: { disconnected: true } })
   })
 })
+
+describe('what a site is offered', () => {
+  it('offers visible derived accounts of the family, never an imported private key (the service sends from wallet accounts only)', async () => {
+    const { optionsOf } = await import('@/src/extension/background/dapp/siteAccounts')
+    const row = (address: string, kind: 'derived' | 'imported', hidden = false) => ({
+      address,
+      addressFormat: 'ADDRESS_FORMAT_ETHEREUM' as const,
+      walletId: kind === 'derived' ? 'w1' : 'pk1',
+      walletName: 'W',
+      group: kind === 'derived' ? `w1/${address}` : 'pk1',
+      name: `n-${address}`,
+      hidden,
+      kind,
+    })
+    const options = optionsOf([row(ACCOUNT.address, 'derived'), row(SECOND, 'imported'), row(FOREIGN, 'derived', true)], 'evm')
+    expect(options).toEqual([{ address: ACCOUNT.address, name: `n-${ACCOUNT.address}` }])
+  })
+})
