@@ -224,7 +224,7 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
     }
   })
 
-  it("the popup's Activity rows name the site that asked: the send and the signature are 'for <site>'", async () => {
+  it("the popup's Activity rows name the site that asked: the send and the signature are 'for <site>', the account by its name", async () => {
     const site = new URL(pages.url('/')).host
     await popup.bringToFront()
     await popup.getByRole('button', { name: 'Activity', exact: true }).click()
@@ -233,7 +233,9 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
     const texts = (await rows.allTextContents()).join('\n')
     const to = getAddress(`0x${'5e'.repeat(20)}`)
     expect(texts).toContain(`Sent 0.5 ETH to ${to.slice(0, 6)}…${to.slice(-4)} for ${site}`)
-    expect(texts).toContain(`Signed a transaction for ${site} with ${address.slice(0, 6)}…${address.slice(-4)}`)
+    // The signing account is named as everywhere else ("Account 1"), not by its short address.
+    expect(texts).toContain(`Signed a transaction for ${site} with Account 1`)
+    expect(texts).not.toContain(`with ${address.slice(0, 6)}…${address.slice(-4)}`)
     expect(texts).toContain('Logged in')
     expect(texts).not.toContain(`Logged in for ${site}`)
     await shot(popup, 'popup-activity-site')
