@@ -59,7 +59,8 @@ const Vault = z.object({
   apiKeyId: z.string().min(1),
   publicKeyHex: z.string().regex(/^0[23][0-9a-f]{64}$/),
   expiresAt: z.number(),
-  kdf: z.object({ alg: z.literal('scrypt'), N: z.number().int(), r: z.number().int(), p: z.number().int(), salt: b64 }),
+  // Exactly this build's parameters: a record edited to weaker ones (cheaper guessing) is not read.
+  kdf: z.object({ alg: z.literal('scrypt'), N: z.literal(KDF.N), r: z.literal(KDF.r), p: z.literal(KDF.p), salt: b64 }),
   iv: b64,
   sealed: b64,
 })

@@ -93,6 +93,16 @@ describe('wallet password', () => {
     await expect(crypto.subtle.importKey('pkcs8', bytes, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign'])).rejects.toThrow()
   }, 60_000)
 
+  it('a record edited to weaker scrypt parameters is not read: no password, no unlock', async () => {
+    const s = await liveSession(svc)
+    await setupPassword(s.core, PASSWORD)
+    const stored = s.f.deps.local.data.get(VAULT_KEY) as { kdf: { N: number } }
+    s.f.deps.local.data.set(VAULT_KEY, { ...stored, kdf: { ...stored.kdf, N: 2 ** 10 } })
+    expect(await vaultStatus(s.core)).toMatchObject({ hasPassword: false })
+    await s.core.wipe('lock')
+    await expect(unlockWithPassword(s.core, PASSWORD)).rejects.toMatchObject({ code: 'NO_PASSWORD' })
+  }, 60_000)
+
   it('confirmPassword re-checks locally and marks the session as just authenticated', async () => {
     const s = await liveSession(svc)
     await setupPassword(s.core, PASSWORD)
