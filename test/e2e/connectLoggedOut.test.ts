@@ -14,6 +14,7 @@ import {
   shot,
   waitForMessage,
 } from './helpers/wallet'
+import { UNREACHABLE_MAINNET } from './helpers/networks'
 
 type Outcome = { ok: unknown } | { code: number; message: string }
 
@@ -53,18 +54,7 @@ describe('connecting while logged out (Chromium)', () => {
 
   beforeAll(async () => {
     svc = await startTestService({
-      networks: [
-        {
-          caip2: 'eip155:1',
-          family: 'evm',
-          name: 'Ethereum',
-          rpcUrl: 'http://127.0.0.1:9',
-          nativeSymbol: 'ETH',
-          nativeDecimals: 18,
-          dev: false,
-          tokens: [],
-        },
-      ],
+      networks: [UNREACHABLE_MAINNET],
     })
     ext = await launchExtension()
     pages = await startPageServer({ '/': '<!doctype html><html><head><title>dApp</title></head><body><h1>Test dApp</h1></body></html>' })

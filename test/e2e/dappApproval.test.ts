@@ -6,6 +6,7 @@ import { MAIL_TYPED_DATA, seaportOrder } from '../helpers/typedData'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
 import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+import { UNREACHABLE_MAINNET } from './helpers/networks'
 
 type Outcome = { ok: unknown } | { code: number; message: string }
 
@@ -49,18 +50,7 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
   beforeAll(async () => {
     // Ethereum is the service's only EVM network: the site's chain is 0x1, as the typed data's domains say
     svc = await startTestService({
-      networks: [
-        {
-          caip2: 'eip155:1',
-          family: 'evm',
-          name: 'Ethereum',
-          rpcUrl: 'http://127.0.0.1:9',
-          nativeSymbol: 'ETH',
-          nativeDecimals: 18,
-          dev: false,
-          tokens: [],
-        },
-      ],
+      networks: [UNREACHABLE_MAINNET],
     })
     ext = await launchExtension()
     pages = await startPageServer({ '/': '<!doctype html><html><head><title>dApp</title></head><body><h1>Test dApp</h1></body></html>' })

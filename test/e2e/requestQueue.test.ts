@@ -14,6 +14,7 @@ import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
 import { awaitApproval, viemDappScript } from './helpers/viemDapp'
 import { configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+import { UNREACHABLE_MAINNET } from './helpers/networks'
 
 type Outcome = { ok: unknown } | { code: number; message: string }
 
@@ -54,18 +55,7 @@ describe('approval request queue (Chromium, viem page)', () => {
 
   beforeAll(async () => {
     svc = await startTestService({
-      networks: [
-        {
-          caip2: 'eip155:1',
-          family: 'evm',
-          name: 'Ethereum',
-          rpcUrl: 'http://127.0.0.1:9',
-          nativeSymbol: 'ETH',
-          nativeDecimals: 18,
-          dev: false,
-          tokens: [],
-        },
-      ],
+      networks: [UNREACHABLE_MAINNET],
     })
     const script = await viemDappScript()
     pages = await startPageServer({

@@ -14,6 +14,7 @@ import { axeViolations } from './helpers/axe'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
 import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+import { UNREACHABLE_MAINNET } from './helpers/networks'
 
 /** A wagmi dApp: Sigil found through EIP-6963 (wagmi's multi-injected discovery), wagmi's account watched. */
 const WAGMI_SOURCE = `
@@ -118,18 +119,7 @@ describe('the account each site sees (Chromium, real service, wagmi page)', () =
 
   beforeAll(async () => {
     svc = await startTestService({
-      networks: [
-        {
-          caip2: 'eip155:1',
-          family: 'evm',
-          name: 'Ethereum',
-          rpcUrl: 'http://127.0.0.1:9',
-          nativeSymbol: 'ETH',
-          nativeDecimals: 18,
-          dev: false,
-          tokens: [],
-        },
-      ],
+      networks: [UNREACHABLE_MAINNET],
     })
     ext = await launchExtension()
     pages = await startPageServer({ '/': await pageHtml() })
