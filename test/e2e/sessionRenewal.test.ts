@@ -5,6 +5,7 @@ import { startTestService, type TestService } from '../integration/helpers/servi
 import { axeViolations } from './helpers/axe'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
+import { type Proxy, startProxy } from './helpers/proxy'
 import { callBackground, configureService, loginByEmailOtp, messageCount, openPopup, shot } from './helpers/wallet'
 
 type Outcome = { ok: unknown } | { code: number; message: string }
@@ -16,11 +17,14 @@ const PASSWORD = 'a long wallet password'
  * Sessions that last as long as the user chose (Chromium): with "Lock after 120 min" and 20-second
  * session keys the wallet stays logged in past three key lifetimes with no email; the wallet
  * password set from the offer after login unlocks a locked wallet without an email, a wrong one
- * is refused and slows down; a connected site's personal_sign after a lock opens Sigil's window,
+ * is refused in the background and slows down, and sends nothing to the service or the relay
+ * (the extension reaches both only through counting proxies); a connected site's personal_sign after a lock opens Sigil's window,
  * which unlocks with the password, and the signature follows the approval.
  */
 describe('sessions that last (Chromium)', () => {
   let svc: TestService
+  let service: Proxy
+  let relay: Proxy
   let ext: LaunchedExtension
   let pages: PageServer
   let popup: Page
@@ -49,12 +53,18 @@ describe('sessions that last (Chromium)', () => {
   }
 
   beforeAll(async () => {
-    svc = await startTestService()
+    // The service must name the proxy's origin in its signed identity, so the proxy starts first
+    // and forwards to the service's address once it is known.
+    service = await startProxy(() => svc.url)
+    svc = await startTestService({ serviceOrigins: [service.url] })
+    relay = await startProxy(`${svc.url}/auth`)
     ext = await launchExtension()
     pages = await startPageServer({ '/': '<!doctype html><html><head><title>dApp</title></head><body><h1>Test dApp</h1></body></html>' })
     popup = await openPopup(ext)
-    await configureService(popup, svc.url)
+    await configureService(popup, service.url, { relayUrl: relay.url })
     await loginByEmailOtp(popup, svc.url, email)
+    // Both proxies are on the extension's path: the email login went through the relay.
+    expect(relay.seen.map((s) => s.path)).toContain('/v1/otp_login_v2')
     expect(await callBackground(popup, 'savePreferences', { autoLockMinutes: 120, sessionSeconds: SESSION_SECONDS })).toMatchObject({
       ok: true,
     })
@@ -63,6 +73,8 @@ describe('sessions that last (Chromium)', () => {
   afterAll(async () => {
     await ext?.close()
     await pages?.close()
+    await service?.close()
+    await relay?.close()
     await svc?.stop()
   })
 
@@ -100,6 +112,10 @@ describe('sessions that last (Chromium)', () => {
     await popup.reload()
     await popup.getByRole('heading', { name: 'Unlock' }).waitFor({ timeout: 15_000 })
     await both(popup, 'popup-unlock')
+    const stampLogins = () => service.seen.filter((s) => s.path === '/public/v1/submit/stamp_login').length
+    const logins = stampLogins()
+    const toService = service.seen.length
+    const toRelay = relay.seen.length
     for (let i = 0; i < 3; i++) {
       await popup.getByLabel('Wallet password').fill('not the password')
       await popup.getByRole('button', { name: 'Unlock' }).click()
@@ -109,11 +125,27 @@ describe('sessions that last (Chromium)', () => {
     await popup.getByLabel('Wallet password').fill(PASSWORD)
     await popup.getByRole('button', { name: 'Unlock' }).click()
     await popup.getByText(/Too many wrong passwords/).waitFor({ timeout: 15_000 })
+    // Three wrong passwords and one slowed-down attempt were refused in the extension: not one
+    // request reached the service or the relay.
+    expect(service.seen.slice(toService).map((s) => s.path)).toEqual([])
+    expect(relay.seen.slice(toRelay).map((s) => s.path)).toEqual([])
+    expect(stampLogins()).toBe(logins)
     await popup.waitForTimeout(1_200)
     await popup.getByRole('button', { name: 'Unlock' }).click()
     await popup.locator('#status[data-logged-in="true"]').waitFor({ timeout: 20_000 })
     expect((await callBackground(popup, 'getStatus')).result.session).toMatchObject({ username: email, method: 'password' })
     expect(await messageCount(svc.url, email)).toBe(mails)
+    // The right password did reach the service: one stamp_login, stamped by the device key, answered.
+    const stamped = service.seen.slice(toService).filter((s) => s.path === '/public/v1/submit/stamp_login')
+    expect(stamped).toHaveLength(1)
+    const stamp = JSON.parse(Buffer.from(stamped[0]!.headers['x-stamp'] ?? '', 'base64url').toString('utf8')) as { publicKey: string }
+    const worker = ext.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? ext.serviceWorker
+    const vault = await worker.evaluate(
+      async () => (await (globalThis as any).chrome.storage.local.get('sigil.vault'))['sigil.vault'] as { publicKeyHex: string },
+    )
+    expect(stamp.publicKey).toBe(vault.publicKeyHex)
+    expect(JSON.parse(stamped[0]!.response ?? '{}')).toMatchObject({ activity: { status: 'ACTIVITY_STATUS_COMPLETED' } })
+    expect(stampLogins()).toBe(logins + 1)
   }, 90_000)
 
   it('a connected site’s personal_sign after a lock opens Sigil’s window; unlocking there lets the request go on', async () => {

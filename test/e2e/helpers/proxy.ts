@@ -21,11 +21,12 @@ async function readAll(req: IncomingMessage): Promise<string> {
 }
 
 /**
- * Start a proxy to `target`. `rewrite(path, json)` may return a replacement answer for a JSON
- * response; `answer(path)` may answer a request itself without forwarding.
+ * Start a proxy to `target` (or to what `target()` gives at each request, for a service that must
+ * know the proxy's address before it starts). `rewrite(path, json)` may return a replacement answer
+ * for a JSON response; `answer(path)` may answer a request itself without forwarding.
  */
 export async function startProxy(
-  target: string,
+  target: string | (() => string),
   hooks: {
     rewrite?: (path: string, json: unknown, requestBody: string) => unknown
     answer?: (path: string) => unknown
@@ -49,7 +50,7 @@ export async function startProxy(
       const forwarded: Record<string, string> = { ...headers }
       delete forwarded.host
       delete forwarded['content-length']
-      const upstream = await fetch(target + path, {
+      const upstream = await fetch((typeof target === 'string' ? target : target()) + path, {
         method: req.method ?? 'GET',
         headers: forwarded,
         ...(req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' ? {} : { body }),
