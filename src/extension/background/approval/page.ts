@@ -10,7 +10,7 @@ import type { ApprovalDetails, ApprovalView } from '../../protocol/approvalView'
 import { accountNameMap, nameOf, type NamedAccount } from '../wallet/accountBook'
 import { ExtensionError } from '../failures'
 import { chosenAccounts } from '../dapp/accountChoice'
-import { MAX_SITE_ACCOUNTS } from '../dapp/evm/permissions'
+import { MAX_SITE_ACCOUNTS } from '../dapp/grants'
 
 /** An approval id as issued by the registry (a UUID). */
 export const ApprovalId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)

@@ -2,8 +2,8 @@
  * "Connect to a service" (the service identity the wallet pins): the only way to point the
  * wallet at another service or relay. Step 1 fetches the new service's signed identity (and
  * checks the relay serves the same one) and shows its fingerprint; step 2, once the user
- * confirmed that fingerprint, checks again, ends the session, clears every site grant and
- * pins the new key with the URLs. A build made with `WXT_SIGIL_LOCK_SETTINGS=true` refuses both.
+ * confirmed that fingerprint, checks again, forgets the wallet password, ends the session, clears
+ * every site grant (Ethereum and Solana) and pins the new key with the URLs. A build made with `WXT_SIGIL_LOCK_SETTINGS=true` refuses both.
  */
 import { serviceFingerprint } from '../../../crypto/serviceIdentity'
 import { BUILD_CONFIG } from './buildConfig'
@@ -13,6 +13,8 @@ import { WATCHED_ASSETS_KEY } from '../dapp/evm/watchAsset'
 import { ExtensionError } from '../failures'
 import { clearPending, readPending, writePending } from '../login/pending'
 import { PERMISSIONS_KEY } from '../dapp/evm/permissions'
+import { SOLANA_PERMISSIONS_KEY } from '../dapp/solana/permissions'
+import { forgetPassword } from '../session/vault'
 import { verifyService } from './trust'
 import { saveConnection, type Settings } from './settings'
 
@@ -71,8 +73,11 @@ export async function confirmService(core: Core, p: { fingerprint: string }): Pr
     throw new ExtensionError('SERVICE_UNVERIFIED', 'The service now presents another fingerprint than the one you confirmed.')
   }
   await clearPending(core.deps.session, 'connect')
+  // The old service's wallet password goes too (its device key revoked while the session can).
+  await forgetPassword(core)
   if ((await core.current()) !== null) await core.wipe('logout')
   await core.deps.local.remove(PERMISSIONS_KEY)
+  await core.deps.local.remove(SOLANA_PERMISSIONS_KEY)
   await core.deps.local.remove(CHAIN_KEY)
   await core.deps.local.remove(WATCHED_ASSETS_KEY)
   const settings = await saveConnection(core.deps.local, {
