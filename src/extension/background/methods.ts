@@ -19,6 +19,12 @@ export type DappMethod<S extends z.ZodType> = {
    * family, the login window opens and the request goes on after the login (dapp/sessionGate.ts).
    */
   session?: 'evm' | 'solana'
+  /**
+   * The request may ask the user in the approval window: the router admits it only while its site
+   * has fewer than MAX_PENDING_PER_ORIGIN such requests in flight (being prepared or waiting), so a
+   * flood is refused with -32002 before any handler work (dapp/services.ts `admit`).
+   */
+  asks?: true
   handler(params: z.output<S>, ctx: DappContext): DappOutcome | Promise<DappOutcome>
 }
 

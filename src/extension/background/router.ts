@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { isMethodName } from '../protocol/page'
 import { RPC_ERROR, rpcError } from '../protocol/rpcErrors'
 import type { DappRpcReply, PopupErrorCode, PopupReply } from '../protocol/runtime'
+import { TOO_MANY_PENDING } from './approval/approvals'
 import { DAPP_METHODS } from './dapp/evm/methods'
 import { loginIfGranted } from './dapp/sessionGate'
 import { fieldFailure } from './fieldErrors'
@@ -84,12 +85,16 @@ export async function routeDappRpc(message: unknown, sender: Sender, ctx: Router
   if (!row) return { error: rpcError(RPC_ERROR.UNSUPPORTED_METHOD, `Unsupported method: ${method}`) }
   const parsed = row.params.safeParse(params)
   if (!parsed.success) return { error: rpcError(RPC_ERROR.INVALID_PARAMS, `Invalid params for ${method}`) }
-  const dapp = ctx.dapp ?? createDappServices(ctx.state, ctx.core, WINDOWLESS_PLATFORM)
+  const services = ctx.dapp ?? createDappServices(ctx.state, ctx.core, WINDOWLESS_PLATFORM)
   const tabId = (sender.tab as { id?: unknown } | null)?.id
-  if (typeof tabId === 'number') dapp.seen(origin, tabId, typeof sender.documentId === 'string' ? sender.documentId : undefined)
+  if (typeof tabId === 'number') services.seen(origin, tabId, typeof sender.documentId === 'string' ? sender.documentId : undefined)
+  // A request that may ask the user holds one of its site's places from here until it settles: a
+  // flooding site's excess requests are refused now, before any handler work.
+  const admitted = row.asks ? services.admit(origin) : undefined
+  if (row.asks && !admitted) return { error: TOO_MANY_PENDING }
   try {
-    await dapp.ready
-    const dappCtx = { origin, state: ctx.state, core: ctx.core, dapp }
+    await services.ready
+    const dappCtx = { origin, state: ctx.state, core: ctx.core, dapp: admitted?.dapp ?? services }
     if (row.session) {
       const refused = await loginIfGranted(dappCtx, row.session)
       if (refused) return refused
@@ -97,6 +102,8 @@ export async function routeDappRpc(message: unknown, sender: Sender, ctx: Router
     return await row.handler(parsed.data, dappCtx)
   } catch {
     return { error: rpcError(RPC_ERROR.INTERNAL, 'Internal error') }
+  } finally {
+    admitted?.release()
   }
 }
 

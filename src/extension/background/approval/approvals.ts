@@ -17,10 +17,13 @@ export const USER_REJECTED: RpcErrorObject = rpcError(RPC_ERROR.USER_REJECTED, '
 /** 4001 for requests a chain switch cancels (the same message; not a rejection by the user for the back-off). */
 export const SUPERSEDED: RpcErrorObject = rpcError(RPC_ERROR.USER_REJECTED, 'User rejected the request')
 
-/** How many of one origin's requests may wait for the user at once; more are refused at once ({@link TOO_MANY_PENDING}). */
+/**
+ * How many of one origin's requests that may ask the user may be in flight at once (being prepared
+ * or waiting; counted by dapp/services.ts from the router's admission); more are refused at once ({@link TOO_MANY_PENDING}).
+ */
 export const MAX_PENDING_PER_ORIGIN = 10
 
-/** -32002: this origin already has {@link MAX_PENDING_PER_ORIGIN} requests waiting for the user. */
+/** -32002: this origin already has {@link MAX_PENDING_PER_ORIGIN} requests in flight that may ask the user. */
 export const TOO_MANY_PENDING: RpcErrorObject = {
   code: -32002,
   message: `Too many requests from this site are waiting for approval (${MAX_PENDING_PER_ORIGIN}); wait for the user to answer them`,
@@ -64,8 +67,6 @@ export type ApprovalRegistry = {
   rejectFor(origin: string, error: RpcErrorObject): number
   /** True when `origin` already has a request waiting. */
   hasPendingFor(origin: string): boolean
-  /** True when `origin` has {@link MAX_PENDING_PER_ORIGIN} requests waiting (a new one is refused). */
-  isFullFor(origin: string): boolean
   /** Number of pending requests. */
   size(): number
 }
@@ -144,11 +145,6 @@ export function createApprovalRegistry(opts: ApprovalRegistryOptions = {}): Appr
       return ids.length
     },
     hasPendingFor: (origin) => [...entries.values()].some((e) => e.pending.origin === origin),
-    isFullFor(origin) {
-      let n = 0
-      for (const e of entries.values()) if (e.pending.origin === origin && ++n >= MAX_PENDING_PER_ORIGIN) return true
-      return false
-    },
     size: () => entries.size,
   }
   return registry

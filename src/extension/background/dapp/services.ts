@@ -15,8 +15,10 @@
  *
  * Flood control: one window at a time, opened only after the previous one is gone, so a flood
  * cannot pile up windows or steal focus repeatedly; at most {@link MAX_PENDING_PER_ORIGIN} (10)
- * requests of one origin wait (more are refused at once with -32002, {@link TOO_MANY_PENDING});
- * {@link createApprovalBackoff} refuses a rejecting origin's re-prompts. Lock/logout reject the
+ * requests of one origin that may ask the user are in flight at once, counted from the moment the
+ * router admits them ({@link DappServices.admit}), so while they are still being prepared (accounts
+ * read, transaction simulated) too: more are refused at once with -32002 ({@link TOO_MANY_PENDING})
+ * before any work; {@link createApprovalBackoff} refuses a rejecting origin's re-prompts. Lock/logout reject the
  * shown and the queued requests; a closed tab rejects the requests of an origin left without tabs.
  *
  * Connecting while logged out: instead of 4100 at once, {@link DappServices.waitForLogin}
@@ -68,9 +70,19 @@ export type DappServices = {
   seen(origin: string, tabId: number, documentId?: string): void
   /**
    * Ask the user in the approval window (queued behind the requests already waiting); a missing
-   * answer is a rejection; -32002 at once while `origin` has {@link MAX_PENDING_PER_ORIGIN} (10) waiting.
+   * answer is a rejection; -32002 at once while `origin` has {@link MAX_PENDING_PER_ORIGIN} (10)
+   * requests in flight (admitted or asking). Through an admitted request's `dapp`, the request's
+   * own place is used.
    */
   ask(origin: string, method: string, view: ApprovalView): Promise<ApprovalOutcome>
+  /**
+   * Admit one request of `origin` that may ask the user: it holds one of the site's
+   * {@link MAX_PENDING_PER_ORIGIN} places until `release()` (when it settles), while it is prepared,
+   * waits for a login or waits in the queue; undefined when every place is taken (the router answers
+   * -32002 without running the handler). `dapp` is what the request's handler uses: its `ask` for
+   * `origin` takes the admitted place instead of a new one.
+   */
+  admit(origin: string): { dapp: DappServices; release(): void } | undefined
   /**
    * The request the window that showed `id` shows now: `id` itself while it waits, the next
    * request once `id` is settled and the window moved on, or null (the window has nothing left).
@@ -223,6 +235,38 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
     )
   }
 
+  /** origin → how many of its requests that may ask the user are in flight (admitted, or asking directly). */
+  const inFlight = new Map<string, number>()
+
+  /** One of `origin`'s places, released once by the returned function; undefined when all are taken. */
+  function take(origin: string): (() => void) | undefined {
+    const n = inFlight.get(origin) ?? 0
+    if (n >= MAX_PENDING_PER_ORIGIN) return undefined
+    inFlight.set(origin, n + 1)
+    let held = true
+    return () => {
+      if (!held) return
+      held = false
+      const left = (inFlight.get(origin) ?? 1) - 1
+      if (left > 0) inFlight.set(origin, left)
+      else inFlight.delete(origin)
+    }
+  }
+
+  /** Queue a request whose place is already held: the back-off, then the window. */
+  async function askHeld(origin: string, method: string, view: ApprovalView): Promise<ApprovalOutcome> {
+    const wait = backoff.remainingMs(origin)
+    if (wait > 0) return { approved: false, error: backedOffError(wait) }
+    const { id, outcome } = state.approvals.open({ origin, method, view })
+    const wipesBefore = wipes
+    queue.push({ id, outcome })
+    pump()
+    const result = await outcome
+    if (result.approved) backoff.approved(origin)
+    else if (result.error === USER_REJECTED && wipes === wipesBefore) backoff.rejected(origin)
+    return result
+  }
+
   function send(targets: Iterable<[number, string]>, event: ProviderEventName, data: unknown): void {
     const message: ProviderEventMessage = { kind: 'provider-event', event, data }
     for (const [tabId, documentId] of targets) {
@@ -231,7 +275,7 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
     }
   }
 
-  return {
+  const services: DappServices = {
     ready,
     seen(origin, tabId, documentId) {
       forget(tabId)
@@ -240,17 +284,29 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
       docs.set(tabId, documentId ?? '')
     },
     async ask(origin, method, view) {
-      if (state.approvals.isFullFor(origin)) return { approved: false, error: TOO_MANY_PENDING }
-      const wait = backoff.remainingMs(origin)
-      if (wait > 0) return { approved: false, error: backedOffError(wait) }
-      const { id, outcome } = state.approvals.open({ origin, method, view })
-      const wipesBefore = wipes
-      queue.push({ id, outcome })
-      pump()
-      const result = await outcome
-      if (result.approved) backoff.approved(origin)
-      else if (result.error === USER_REJECTED && wipes === wipesBefore) backoff.rejected(origin)
-      return result
+      const release = take(origin)
+      if (!release) return { approved: false, error: TOO_MANY_PENDING }
+      try {
+        return await askHeld(origin, method, view)
+      } finally {
+        release()
+      }
+    },
+    admit(origin) {
+      const release = take(origin)
+      if (!release) return undefined
+      let held = true
+      const dapp: DappServices = {
+        ...services,
+        ask: (o, method, view) => (held && o === origin ? askHeld(o, method, view) : services.ask(o, method, view)),
+      }
+      return {
+        dapp,
+        release() {
+          held = false
+          release()
+        },
+      }
     },
     shownIn(id) {
       if (state.approvals.get(id)) return { id, waiting: waitingCount() }
@@ -324,4 +380,5 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
         send(tabs.get(origin) ?? [], 'solanaAccountsChanged', [])
     },
   }
+  return services
 }

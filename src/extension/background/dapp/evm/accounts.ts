@@ -6,7 +6,6 @@
  * organization's session is live (locked → []).
  */
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
-import { TOO_MANY_PENDING } from '../../approval/approvals'
 import { siteChain } from './chains'
 import type { DappContext } from '../../methods'
 import { failureOutcome, NOT_LOGGED_IN, sessionOrLogin } from '../session'
@@ -34,7 +33,6 @@ export async function connect(
   if ('error' in session) return session
   const existing = await accountsFor(ctx)
   if (existing.length > 0 && opts.reask !== true) return { accounts: existing }
-  if (ctx.state.approvals.isFullFor(ctx.origin)) return { error: TOO_MANY_PENDING }
   let options
   try {
     options = optionsOf(await ctx.core.withSession((client, s) => sessionAccounts(client, s, ctx.core.deps.local)), 'evm')

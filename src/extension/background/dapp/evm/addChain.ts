@@ -10,7 +10,6 @@
  */
 import { z } from 'zod'
 import { RPC_ERROR, rpcError } from '../../../protocol/rpcErrors'
-import { TOO_MANY_PENDING } from '../../approval/approvals'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
 import { dappNetworks, normalizeChainId, saveAddedChain } from './chains'
 import { evmRpc } from '../../chains/nodeRpc'
@@ -96,7 +95,6 @@ export async function addEthereumChain([p]: readonly [z.output<typeof AddEthereu
       ),
     }
   }
-  if (ctx.state.approvals.isFullFor(ctx.origin)) return { error: TOO_MANY_PENDING }
   const [url] = p.rpcUrls as [string, ...string[]]
   const outcome = await ctx.dapp.ask(ctx.origin, 'wallet_addEthereumChain', {
     kind: 'addChain',

@@ -3,8 +3,9 @@
  * with 4200 by the router. Connecting, signing, sending, adding a chain and watching a token
  * need the user's approval in our window (accounts.ts, signing.ts, wallet/send.ts,
  * addChain.ts, watchAsset.ts); read-only node methods go to the site's network through
- * a closed list (read.ts). Rows marked `session` wait for a login when the session is gone and
- * the site is connected (dapp/sessionGate.ts). eth_sign is not supported (no raw-hash signing): 4100 until
+ * a closed list (read.ts). Rows marked `asks` hold one of the site's places in the approval queue
+ * from arrival (router.ts; a flood is refused before any work). Rows marked `session` wait for a
+ * login when the session is gone and the site is connected (dapp/sessionGate.ts). eth_sign is not supported (no raw-hash signing): 4100 until
  * connected, then 4200.
  */
 import { z } from 'zod'
@@ -44,6 +45,7 @@ export const DAPP_METHODS = {
   }),
   eth_accounts: dappMethod({ params: noParams, handler: async (_p, ctx) => ({ result: await accountsFor(ctx) }) }),
   eth_requestAccounts: dappMethod({
+    asks: true,
     params: noParams,
     handler: async (_p, ctx) => {
       const r = await connect(ctx)
@@ -52,6 +54,7 @@ export const DAPP_METHODS = {
   }),
   wallet_getPermissions: dappMethod({ params: noParams, handler: async (_p, ctx) => ({ result: await permissionsOf(ctx) }) }),
   wallet_requestPermissions: dappMethod({
+    asks: true,
     params: ethAccountsPermission,
     handler: async (_p, ctx) => {
       // EIP-2255 asks again even when connected: the user may change the site's accounts.
@@ -66,16 +69,17 @@ export const DAPP_METHODS = {
       return { result: null }
     },
   }),
-  wallet_switchEthereumChain: dappMethod({ params: z.tuple([z.object({ chainId: quantity }).loose()]), handler: switchChain }),
-  personal_sign: dappMethod({ session: 'evm', params: z.tuple([hex, address], z.string()), handler: personalSign }),
+  wallet_switchEthereumChain: dappMethod({ asks: true, params: z.tuple([z.object({ chainId: quantity }).loose()]), handler: switchChain }),
+  personal_sign: dappMethod({ asks: true, session: 'evm', params: z.tuple([hex, address], z.string()), handler: personalSign }),
   eth_signTypedData_v4: dappMethod({
+    asks: true,
     session: 'evm',
     params: z.tuple([address, z.union([z.string(), z.record(z.string(), z.unknown())])]),
     handler: signTypedDataV4,
   }),
-  eth_signTransaction: dappMethod({ session: 'evm', params: z.tuple([TransactionRequest]), handler: signTransaction }),
+  eth_signTransaction: dappMethod({ asks: true, session: 'evm', params: z.tuple([TransactionRequest]), handler: signTransaction }),
   eth_sign: dappMethod({ params: z.tuple([address, hex]), handler: (_p, ctx) => unsupported('eth_sign', ctx) }),
-  eth_sendTransaction: dappMethod({ session: 'evm', params: z.tuple([TransactionRequest]), handler: sendTransaction }),
-  wallet_addEthereumChain: dappMethod({ session: 'evm', params: AddEthereumChainParams, handler: addEthereumChain }),
-  wallet_watchAsset: dappMethod({ session: 'evm', params: WatchAssetParams, handler: watchAsset }),
+  eth_sendTransaction: dappMethod({ asks: true, session: 'evm', params: z.tuple([TransactionRequest]), handler: sendTransaction }),
+  wallet_addEthereumChain: dappMethod({ asks: true, session: 'evm', params: AddEthereumChainParams, handler: addEthereumChain }),
+  wallet_watchAsset: dappMethod({ asks: true, session: 'evm', params: WatchAssetParams, handler: watchAsset }),
 }

@@ -11,7 +11,6 @@ import type { SigilClient } from '../../../../api/client'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
 import { recordActivitySite } from '../../activity/activitySites'
 import { feeRows } from '../../approval/text'
-import { TOO_MANY_PENDING } from '../../approval/approvals'
 import type { ApprovalView } from '../../../protocol/approvalView'
 import { decodeCalldata } from './calldata'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
@@ -62,7 +61,6 @@ export async function sendTransaction([tx]: readonly [TransactionRequest], ctx: 
       error: rpcError(RPC_ERROR.UNSUPPORTED_METHOD, `Sending on ${network.name} (a network you added) is not supported by Sigil's service`),
     }
   }
-  if (ctx.state.approvals.isFullFor(ctx.origin)) return { error: TOO_MANY_PENDING }
 
   const gas = tx.gas ?? tx.gasLimit
   const maxFee = tx.maxFeePerGas ?? tx.gasPrice

@@ -14,7 +14,6 @@ import { decodeCalldata } from './calldata'
 import { checkTypedData, type TypedDataInput, typedInteger } from './typedData'
 import { describeTypedData } from './typedDataSummary'
 import { siteChain } from './chains'
-import { TOO_MANY_PENDING } from '../../approval/approvals'
 import { recordActivitySite } from '../../activity/activitySites'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
 import { accountsFor } from './accounts'
@@ -59,7 +58,6 @@ async function approveThenSign(
   view: ApprovalView,
   sign: (client: SigilClient, organizationId: string, signWith: string) => Promise<Signed>,
 ): Promise<DappOutcome> {
-  if (ctx.state.approvals.isFullFor(ctx.origin)) return { error: TOO_MANY_PENDING }
   const outcome = await ctx.dapp.ask(ctx.origin, method, view)
   if (!outcome.approved) return { error: outcome.error }
   try {
@@ -189,7 +187,6 @@ export async function signTransaction([tx]: readonly [TransactionRequest], ctx: 
   let complete: TransactionRequest = tx
   let fill: { filled: string[]; warnings: string[]; estimatedWei: bigint | null } = { filled: [], warnings: [], estimatedWei: null }
   if (missingFields(tx).length > 0 && network !== undefined) {
-    if (ctx.state.approvals.isFullFor(ctx.origin)) return { error: TOO_MANY_PENDING }
     try {
       const filled = await fillTransaction(
         ctx.core.deps.fetch,

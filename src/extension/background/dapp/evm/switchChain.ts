@@ -3,7 +3,7 @@
  * chain is per site: a switch rejects that site's pending requests (DEVELOPERS.md "Wallet
  * invariants"), is persisted, and that site's tabs get `chainChanged` (EIP-1193).
  */
-import { TOO_MANY_PENDING, SUPERSEDED } from '../../approval/approvals'
+import { SUPERSEDED } from '../../approval/approvals'
 import { failureOutcome } from '../session'
 import { type DappNetwork, findDappNetwork, saveSiteChain, siteChain } from './chains'
 import type { DappContext, DappOutcome } from '../../methods'
@@ -29,7 +29,6 @@ export async function switchChain([{ chainId }]: readonly [{ chainId: string }],
   if (!target) return { error: { ...UNRECOGNIZED_CHAIN } }
   const current = await siteChain(ctx)
   if (target.chainId === current.label.chainId) return { result: null }
-  if (ctx.state.approvals.isFullFor(ctx.origin)) return { error: TOO_MANY_PENDING }
   const outcome = await ctx.dapp.ask(ctx.origin, 'wallet_switchEthereumChain', {
     kind: 'switchChain',
     from: current.label,

@@ -5,7 +5,6 @@
  */
 import { z } from 'zod'
 import { RPC_ERROR, rpcError } from '../../../protocol/rpcErrors'
-import { TOO_MANY_PENDING } from '../../approval/approvals'
 import { NOT_LOGGED_IN } from '../session'
 import { accountsFor } from './accounts'
 import { siteChain } from './chains'
@@ -100,7 +99,6 @@ export async function watchAsset(p: z.output<typeof WatchAssetParams>, ctx: Dapp
       }
     }
   }
-  if (ctx.state.approvals.isFullFor(ctx.origin)) return { error: TOO_MANY_PENDING }
   const outcome = await ctx.dapp.ask(ctx.origin, 'wallet_watchAsset', {
     kind: 'watchAsset',
     address,

@@ -6,7 +6,6 @@
  */
 import { base58, base64 } from '@scure/base'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
-import { TOO_MANY_PENDING } from '../../approval/approvals'
 import { failureOutcome, NOT_LOGGED_IN, sessionOrLogin } from '../session'
 import { optionsOf, sessionAccounts } from '../siteAccounts'
 import type { DappContext } from '../../methods'
@@ -57,7 +56,6 @@ export async function connectSolana(
   if ('error' in session) return session
   const existing = await solanaAccountsFor(ctx)
   if (existing.length > 0 || silent) return { accounts: existing }
-  if (ctx.state.approvals.isFullFor(ctx.origin)) return { error: TOO_MANY_PENDING }
   let options
   try {
     options = optionsOf(await ctx.core.withSession((client, s) => sessionAccounts(client, s, ctx.core.deps.local)), 'solana')

@@ -2,7 +2,8 @@
  * The Wallet Standard rows of the dApp router (router.ts looks here after DAPP_METHODS): what the
  * inpage wallet (provider/walletStandard.ts) sends for each feature. Closed like the EVM table:
  * params are zod schemas (strict objects, bounded base64 and base58), anything unlisted is 4200,
- * and the origin is the browser's. Rows marked `session` wait for a login when the session is
+ * and the origin is the browser's. Rows marked `asks` hold one of the site's places in the approval
+ * queue from arrival (router.ts). Rows marked `session` wait for a login when the session is
  * gone and the site is connected (dapp/sessionGate.ts). Bytes travel as base64 (runtime messages are JSON).
  */
 import { z } from 'zod'
@@ -37,6 +38,7 @@ export const SOLANA_METHODS = {
     }),
   }),
   sol_connect: dappMethod({
+    asks: true,
     params: z.union([noParams, z.tuple([z.object({ silent: z.boolean().optional() }).strict()])]),
     handler: async (p, ctx) => {
       const r = await connectSolana(ctx, p?.[0]?.silent === true)
@@ -51,16 +53,19 @@ export const SOLANA_METHODS = {
     },
   }),
   sol_signMessage: dappMethod({
+    asks: true,
     session: 'solana',
     params: z.tuple([z.object({ address: base58Address, message }).strict()]),
     handler: ([input], ctx) => signSolanaMessage(input, ctx),
   }),
   sol_signTransaction: dappMethod({
+    asks: true,
     session: 'solana',
     params: z.tuple([z.object({ address: base58Address, transaction, chain: chainId.optional() }).strict()]),
     handler: ([input], ctx) => signSolanaTransaction(input, ctx),
   }),
   sol_signAndSendTransaction: dappMethod({
+    asks: true,
     session: 'solana',
     params: z.tuple([z.object({ address: base58Address, transaction, chain: chainId }).strict()]),
     handler: ([input], ctx) => signAndSendSolanaTransaction(input, ctx),

@@ -13,7 +13,6 @@ import { parseSolanaMessage } from '../../../../chains/sign/solanaMessage'
 import { bytesToHex, hexToBytes } from '../../../../crypto/encoding'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
 import { recordActivitySite } from '../../activity/activitySites'
-import { TOO_MANY_PENDING } from '../../approval/approvals'
 import type { ApprovalView } from '../../../protocol/approvalView'
 import { messageView } from '../../approval/messageView'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
@@ -61,7 +60,6 @@ async function approveThenSign(
   view: ApprovalView,
   sign: (client: SigilClient, signer: Signer, recordSite: (activityId: string) => Promise<void>) => Promise<unknown>,
 ): Promise<DappOutcome> {
-  if (ctx.state.approvals.isFullFor(ctx.origin)) return { error: TOO_MANY_PENDING }
   const outcome = await ctx.dapp.ask(ctx.origin, method, view)
   if (!outcome.approved) return { error: outcome.error }
   // The activity the approved request became is recorded with the requesting origin (activity/activitySites.ts).

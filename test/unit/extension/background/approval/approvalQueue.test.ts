@@ -171,13 +171,56 @@ describe('the approval queue of one window', () => {
     await vi.waitFor(() => expect(t.bg.state.approvals.size()).toBe(MAX_PENDING_PER_ORIGIN + 1), { timeout: 10_000 })
     expect((await t.popup('approvalShown', { id: w.approvalId })).result.waiting).toBe(MAX_PENDING_PER_ORIGIN)
     expect(t.windows).toHaveLength(2)
-    // answering one makes room for one more
+    // a request holds its place until it settles (signed after the approval); then there is room for one more
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
+    expect((await replies[0]).result).toMatch(/^0x[0-9a-f]{130}$/)
     const more = t.rpc('personal_sign', [hex('room again'), ACCOUNT.address])
     await vi.waitFor(() => expect(t.bg.state.approvals.size()).toBe(MAX_PENDING_PER_ORIGIN + 1), { timeout: 10_000 })
+    expect(await t.rpc('personal_sign', [hex('full again'), ACCOUNT.address])).toMatchObject({ error: { code: -32002 } })
     await t.bg.core.wipe('logout')
-    expect((await replies[0]).result).toMatch(/^0x[0-9a-f]{130}$/)
     for (const r of await Promise.all([...replies.slice(1), other, more])) expect(r).toMatchObject({ error: { code: 4001 } })
+  })
+
+  it(`100 concurrent requests from one site: ${MAX_PENDING_PER_ORIGIN} are prepared and queued, the other 90 are refused before any service read`, async () => {
+    const t = setup()
+    await t.login()
+    // what one connect request costs the service (its accounts are read to fill the window)
+    let before = t.calls.length
+    const one = t.rpc('eth_requestAccounts', undefined, OTHER)
+    const w = await t.windowOpened(1)
+    const perRequest = t.calls.length - before
+    expect(perRequest).toBeGreaterThan(0)
+    before = t.calls.length
+    const replies = Array.from({ length: 100 }, () => t.rpc('eth_requestAccounts'))
+    const refused: any[] = []
+    const rejected: any[] = []
+    for (const r of replies)
+      void r.then((reply) => (reply.error?.code === -32002 ? refused : reply.error?.code === 4001 ? rejected : []).push(reply))
+    // 90 are refused; only the 10 admitted ones are prepared (their accounts read from the service)
+    await vi.waitFor(() => expect(refused).toHaveLength(100 - MAX_PENDING_PER_ORIGIN), { timeout: 10_000 })
+    for (const r of refused)
+      expect(r).toEqual({
+        error: {
+          code: -32002,
+          message: `Too many requests from this site are waiting for approval (${MAX_PENDING_PER_ORIGIN}); wait for the user to answer them`,
+        },
+      })
+    await vi.waitFor(() => expect(t.bg.state.approvals.size()).toBe(MAX_PENDING_PER_ORIGIN + 1), { timeout: 10_000 })
+    expect(t.calls.length - before).toBeLessThanOrEqual(MAX_PENDING_PER_ORIGIN * perRequest)
+    // answering one makes room for exactly one more
+    const queued = (await t.popup('approvalShown', { id: w.approvalId })).result
+    expect(queued.waiting).toBe(MAX_PENDING_PER_ORIGIN)
+    await t.popup('approvalResolve', { id: w.approvalId, approved: false })
+    await one
+    const next = (await t.popup('approvalShown', { id: w.approvalId })).result.id
+    await t.popup('approvalResolve', { id: next, approved: false })
+    await vi.waitFor(() => expect(rejected).toHaveLength(1), { timeout: 10_000 })
+    t.f.advance(1000) // past the site's back-off after that rejection
+    const [room, full] = [t.rpc('eth_requestAccounts'), t.rpc('eth_requestAccounts')]
+    expect(await full).toMatchObject({ error: { code: -32002 } })
+    await vi.waitFor(() => expect(t.bg.state.approvals.size()).toBe(MAX_PENDING_PER_ORIGIN), { timeout: 10_000 })
+    await t.bg.core.wipe('logout')
+    for (const r of await Promise.all([...replies, room])) expect(r).toMatchObject({ error: { code: expect.any(Number) } })
   })
 
   it('"Reject all" rejects the shown and every waiting request (4001 each, other sites too) and the window closes', async () => {
