@@ -6,6 +6,7 @@ import { axeViolations } from './helpers/axe'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
 import { type Proxy, startProxy } from './helpers/proxy'
+import { viemDappScript } from './helpers/viemDapp'
 import { callBackground, configureService, loginByEmailOtp, messageCount, openPopup, shot } from './helpers/wallet'
 
 type Outcome = { ok: unknown } | { code: number; message: string }
@@ -41,14 +42,18 @@ describe('sessions that last (Chromium)', () => {
     await page.emulateMedia({ colorScheme: 'light' })
   }
 
-  function request(method: string, params?: unknown): Promise<Outcome> {
+  /** The viem page's `window.dapp.requestAccounts()`, or its wallet client's `signMessage`, as a result or an error code. */
+  function connectWithViem(): Promise<Outcome> {
+    return dapp.evaluate(() => (window as any).dapp.requestAccounts())
+  }
+  function signWithViem(account: string, message: string): Promise<Outcome> {
     return dapp.evaluate(
-      ([m, p]) =>
-        (window as any).ethereum.request({ method: m, ...(p === undefined ? {} : { params: p }) }).then(
+      ([a, m]) =>
+        (window as any).wallet.signMessage({ account: a, message: m }).then(
           (ok: unknown) => ({ ok }),
-          (e: { code: number; message: string }) => ({ code: e.code, message: e.message }),
+          (e: any) => ({ code: e?.walk?.((x: any) => typeof x?.code === 'number')?.code ?? e?.code, message: String(e?.message) }),
         ),
-      [method, params] as const,
+      [account, message] as const,
     )
   }
 
@@ -59,7 +64,10 @@ describe('sessions that last (Chromium)', () => {
     svc = await startTestService({ serviceOrigins: [service.url] })
     relay = await startProxy(`${svc.url}/auth`)
     ext = await launchExtension()
-    pages = await startPageServer({ '/': '<!doctype html><html><head><title>dApp</title></head><body><h1>Test dApp</h1></body></html>' })
+    const script = await viemDappScript()
+    pages = await startPageServer({
+      '/': `<!doctype html><html><head><title>viem dApp</title></head><body><h1>viem dApp</h1><script>${script}</script></body></html>`,
+    })
     popup = await openPopup(ext)
     await configureService(popup, service.url, { relayUrl: relay.url })
     await loginByEmailOtp(popup, svc.url, email)
@@ -151,9 +159,9 @@ describe('sessions that last (Chromium)', () => {
   it('a connected site’s personal_sign after a lock opens Sigil’s window; unlocking there lets the request go on', async () => {
     dapp = await ext.context.newPage()
     await dapp.goto(pages.url('/'))
-    await dapp.waitForFunction(() => (window as any).ethereum?.isSigil === true)
+    await dapp.waitForFunction(() => typeof (window as any).dapp?.ready() === 'string')
     const connectOpened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('/approval.html?id='), timeout: 20_000 })
-    const connecting = request('eth_requestAccounts')
+    const connecting = connectWithViem()
     const connectWindow = await connectOpened
     await connectWindow.getByRole('button', { name: 'Approve' }).click()
     const connected = await connecting
@@ -163,7 +171,7 @@ describe('sessions that last (Chromium)', () => {
     await callBackground(popup, 'lock')
     const mails = await messageCount(svc.url, email)
     const loginOpened = ext.context.waitForEvent('page', { predicate: (p) => p.url().endsWith('/popup.html'), timeout: 15_000 })
-    const signing = request('personal_sign', ['0x68656c6c6f', address])
+    const signing = signWithViem(address, 'hello')
     const login = await loginOpened
     await login.getByRole('heading', { name: 'Unlock' }).waitFor({ timeout: 15_000 })
     const approvalOpened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('/approval.html?id='), timeout: 20_000 })
