@@ -2,10 +2,12 @@
  * Networks by CAIP-2 id (`eip155:<chainId>`, `solana:<first 32 chars of the genesis hash>`):
  * the one registry the service, the faucet and (later) the extension read. The defaults are the
  * dev chains `npm start` runs; `SIGIL_RPC` adds networks or points known ones elsewhere, and
- * `SIGIL_TOKENS` adds ERC-20 tokens to EVM networks.
+ * `SIGIL_TOKENS` adds ERC-20 tokens to EVM networks; `SIGIL_GAS_STATION` and `SIGIL_NATIVE_USD`
+ * set the Gas Station (sponsored, batched sends) of EVM networks.
  */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { base58 } from '@scure/base'
+import { DEV_GAS_STATION } from './gasStation/dev.js'
 
 export type NetworkFamily = 'evm' | 'solana'
 
@@ -31,6 +33,10 @@ export type Network = {
   dev: boolean
   /** ERC-20 tokens configured on this network (always empty on Solana). */
   tokens: readonly Erc20Token[]
+  /** The SigilBatchExecutor (Gas Station delegate) deployed on this EVM network, lowercase; absent: no batched or sponsored sends. */
+  gasStation?: string
+  /** The operator's USD price of one native coin (a positive decimal string), for sponsorship limits. */
+  nativeUsd?: string
 }
 
 /** The EVM dev chain's id (anvil/Hardhat default). */
@@ -51,6 +57,8 @@ export const DEV_NETWORKS: readonly Network[] = [
     nativeDecimals: 18,
     dev: true,
     tokens: [],
+    gasStation: DEV_GAS_STATION,
+    nativeUsd: '2000',
   },
   {
     caip2: DEV_SOLANA_CAIP2,
@@ -86,12 +94,16 @@ export function isCaip2(id: string): boolean {
   return CAIP2.test(id)
 }
 
+/** Gas Station settings of {@link resolveNetworks}: the `SIGIL_GAS_STATION` and `SIGIL_NATIVE_USD` texts. */
+export type GasStationSpec = { gasStations?: string | undefined; nativeUsd?: string | undefined }
+
 /**
  * The networks: the dev chains, then each `caip2=url` entry of `spec` (comma separated), which
  * replaces the RPC URL of a known id or adds a network; then the ERC-20 tokens of `tokenSpec`
- * (see {@link parseTokens}). Throws a message naming the bad entry.
+ * (see {@link parseTokens}); then the Gas Station addresses and native coin prices of `extra`
+ * (see {@link applyGasStations}). Throws a message naming the bad entry.
  */
-export function resolveNetworks(spec: string | undefined, tokenSpec?: string): Network[] {
+export function resolveNetworks(spec: string | undefined, tokenSpec?: string, extra: GasStationSpec = {}): Network[] {
   const networks = new Map(DEV_NETWORKS.map((n) => [n.caip2, { ...n }]))
   for (const { entry, caip2, value: url } of entries(spec)) {
     if (!isCaip2(caip2))
@@ -123,7 +135,44 @@ export function resolveNetworks(spec: string | undefined, tokenSpec?: string): N
       throw new Error(`SIGIL_TOKENS: ${token.address} is listed twice on ${caip2}`)
     network.tokens = [...network.tokens, token]
   }
+  applyGasStations(networks, extra)
   return [...networks.values()]
+}
+
+const USD_PRICE = /^(0|[1-9][0-9]{0,14})(\.[0-9]{1,18})?$/
+
+/**
+ * `SIGIL_GAS_STATION` (`caip2=0xaddress,…`: where SigilBatchExecutor is deployed) and
+ * `SIGIL_NATIVE_USD` (`caip2=price,…`: the USD price of one native coin, e.g. `eip155:1=2450.5`)
+ * on configured EVM networks; an entry replaces the dev chain's default. Throws a message naming
+ * the variable and the entry.
+ */
+function applyGasStations(networks: Map<string, Network>, extra: GasStationSpec): void {
+  const evmNetwork = (name: string, entry: string, caip2: string, format: string): Network => {
+    if (!isCaip2(caip2)) throw new Error(`${name}: "${entry}" does not start with a CAIP-2 id (format: ${format})`)
+    const network = networks.get(caip2)
+    if (!network) throw new Error(`${name}: ${caip2} is not a configured network (add it to SIGIL_RPC)`)
+    if (network.family !== 'evm') throw new Error(`${name}: ${caip2} is not an EVM network; the Gas Station is an EVM contract`)
+    return network
+  }
+  const seen = new Set<string>()
+  for (const { entry, caip2, value } of entries(extra.gasStations)) {
+    const network = evmNetwork('SIGIL_GAS_STATION', entry, caip2, 'caip2=0xaddress')
+    if (seen.has(caip2)) throw new Error(`SIGIL_GAS_STATION: ${caip2} is listed twice`)
+    seen.add(caip2)
+    if (!/^0x[0-9a-fA-F]{40}$/.test(value) || /^0x0{40}$/.test(value))
+      throw new Error(`SIGIL_GAS_STATION: "${entry}": the address is not 0x and 40 hex digits (or is the zero address)`)
+    network.gasStation = value.toLowerCase()
+  }
+  seen.clear()
+  for (const { entry, caip2, value } of entries(extra.nativeUsd)) {
+    const network = evmNetwork('SIGIL_NATIVE_USD', entry, caip2, 'caip2=price')
+    if (seen.has(caip2)) throw new Error(`SIGIL_NATIVE_USD: ${caip2} is listed twice`)
+    seen.add(caip2)
+    if (!USD_PRICE.test(value) || !/[1-9]/.test(value))
+      throw new Error(`SIGIL_NATIVE_USD: "${entry}": the price must be a positive decimal number of US dollars (e.g. 2450.5)`)
+    network.nativeUsd = value
+  }
 }
 
 /** The comma-separated `caip2=value` entries of an environment setting, trimmed; caip2 is '' when an entry has no `=`. */

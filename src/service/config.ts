@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { OnRampProvider } from '../api/enumLists.js'
 import { EXTENSION_ORIGIN } from '../api/identity.js'
 import { type Network, resolveNetworks } from '../chains/networks.js'
+import { type SponsorKeys, parseSponsorKeys } from './sends/sponsor.js'
 import { DEV_SERVICE_IDENTITY_PRIVATE_KEY } from './devIdentity.js'
 import { parseOidcIssuers, type TrustedIssuer } from './oidc/issuers.js'
 
@@ -71,6 +72,12 @@ const Env = z.object({
   SIGIL_RPC: z.string().optional(),
   /** ERC-20 tokens of EVM networks: `caip2=address:symbol:decimals[:name[:stable]],…`. */
   SIGIL_TOKENS: z.string().optional(),
+  /** The gas sponsor of EVM networks (pays sponsored sends): `caip2=0x<private key>,…`; the dev chain's outside production. */
+  SIGIL_GAS_SPONSOR_KEYS: z.string().optional(),
+  /** The Gas Station (SigilBatchExecutor) address of EVM networks: `caip2=0xaddress,…`. */
+  SIGIL_GAS_STATION: z.string().optional(),
+  /** The USD price of EVM networks' native coin, for sponsorship limits: `caip2=price,…`. */
+  SIGIL_NATIVE_USD: z.string().optional(),
   /** The dev faucet at POST /dev/faucet: on unless production. */
   SIGIL_DEV_FAUCET: z.enum(['on', 'off']).optional(),
   /** Trusted OIDC issuers: a JSON array, see src/service/oidc/issuers.ts. */
@@ -136,8 +143,10 @@ export type ServiceConfig = {
   otpRateLimit: { max: number; windowMs: number }
   /** Mount the auth relay at /auth. */
   relay: boolean
-  /** Networks by CAIP-2 id: the dev chains plus `SIGIL_RPC`, with the ERC-20 tokens of `SIGIL_TOKENS`. */
+  /** Networks by CAIP-2 id: the dev chains plus `SIGIL_RPC`, with the ERC-20 tokens of `SIGIL_TOKENS` and the Gas Station settings of `SIGIL_GAS_STATION`/`SIGIL_NATIVE_USD`. */
   networks: Network[]
+  /** Gas sponsor keys by CAIP-2 id (`SIGIL_GAS_SPONSOR_KEYS`; the dev chain's sponsor outside production). */
+  gasSponsorKeys: SponsorKeys
   /** Serve the dev faucet (POST /dev/faucet). */
   devFaucet: boolean
   /** OIDC issuers whose ID tokens sign users up and in. */
@@ -203,8 +212,10 @@ export function resolveConfig(
   const production = e.NODE_ENV === 'production'
   let networks: Network[]
   let oidcIssuers: TrustedIssuer[]
+  let gasSponsorKeys: SponsorKeys
   try {
-    networks = resolveNetworks(e.SIGIL_RPC, e.SIGIL_TOKENS)
+    gasSponsorKeys = parseSponsorKeys(e.SIGIL_GAS_SPONSOR_KEYS, production)
+    networks = resolveNetworks(e.SIGIL_RPC, e.SIGIL_TOKENS, { gasStations: e.SIGIL_GAS_STATION, nativeUsd: e.SIGIL_NATIVE_USD })
     oidcIssuers = parseOidcIssuers(e.SIGIL_OIDC_ISSUERS)
   } catch (err) {
     throw new Error(`invalid configuration: ${(err as Error).message}`)
@@ -239,6 +250,7 @@ export function resolveConfig(
     otpRateLimit: { max: e.SIGIL_OTP_MAX_PER_WINDOW, windowMs: e.SIGIL_OTP_WINDOW_SECONDS * 1000 },
     relay: e.SIGIL_RELAY === 'on',
     networks,
+    gasSponsorKeys,
     devFaucet: e.SIGIL_DEV_FAUCET ? e.SIGIL_DEV_FAUCET === 'on' : !production,
     oidcIssuers,
     devOidc: e.SIGIL_DEV_OIDC ? e.SIGIL_DEV_OIDC === 'on' : !production,
