@@ -188,6 +188,41 @@ function ViewBody({ view, onEndSeen, choice }: { view: ApprovalView; onEndSeen: 
           <p class="hint">Sigil signs and broadcasts this transaction when you approve.</p>
         </>
       )
+    case 'deploy':
+      return (
+        <>
+          <Account address={view.address} />
+          <Warnings warnings={view.warnings} />
+          <Rows
+            label="Contract deployment"
+            testId="approval-deploy"
+            rows={[
+              ['From', view.address],
+              ['Contract address', view.predictedAddress],
+              ['Code size', `${view.codeBytes.toLocaleString('en-US')} bytes`],
+              ...(view.valueWei !== '0' ? [['Value sent to the contract', `${view.value} (${view.valueWei} wei)`] as FieldRow] : []),
+              ['Network', `${view.chain.name} (chain ${BigInt(view.chain.chainId).toString(10)})`],
+              ['Nonce', view.nonce],
+            ]}
+          />
+          <details class="creation-code" data-testid="approval-creation-code">
+            <summary>Creation code ({view.codeBytes.toLocaleString('en-US')} bytes)</summary>
+            <pre class="message" tabIndex={0} aria-label="Creation code">
+              {view.data}
+            </pre>
+          </details>
+          <Fees rows={view.fees} />
+          {view.warnings.length === 0 && (
+            <p class="hint ok" data-testid="approval-simulation">
+              Simulated on {view.chain.name}: the deployment succeeds.
+            </p>
+          )}
+          <p class="hint">
+            The contract's address follows from your account and its nonce ({view.nonce}). Sigil signs and broadcasts this transaction when
+            you approve; the site learns the contract's address from its receipt.
+          </p>
+        </>
+      )
     case 'addChain':
       return (
         <>
@@ -204,6 +239,9 @@ function ViewBody({ view, onEndSeen, choice }: { view: ApprovalView; onEndSeen: 
           <p class="hint">
             Sigil contacts this RPC only if you approve, and adds the network only if it answers this chain id. It will see the addresses
             and transactions you look up on this network: add only a provider you trust.
+          </p>
+          <p class="hint" data-testid="approval-add-switch">
+            Approving also switches this site to {view.chain.name}.
           </p>
         </>
       )
@@ -417,7 +455,7 @@ function ApprovalRequest({ client, id, closeWindow, onAnswered, queue }: Request
     body = (
       <>
         <h1 ref={heading} tabIndex={-1} class="approval-title">
-          {titleOf(details.method)}
+          {titleOf(details.method, details.view.kind)}
         </h1>
         <section class="origin" aria-label="Requesting site">
           <span class="label">Requested by</span>

@@ -1,8 +1,11 @@
 /** Display helpers for the approval page (text only). */
 import { parse as parseDomain } from 'tldts'
 
-/** Title of the approval window for a method. */
-export function titleOf(method: string): string {
+/** Title of the approval window for a method and the kind of its view (some methods show more than one kind). */
+export function titleOf(method: string, kind?: string): string {
+  if (kind === 'deploy') return 'Deploy a contract?'
+  // wallet_addEthereumChain for a chain the wallet knows asks for the switch only.
+  if (kind === 'switchChain') return 'Switch network?'
   switch (method) {
     case 'eth_requestAccounts':
     case 'wallet_requestPermissions':
@@ -24,6 +27,7 @@ export function titleOf(method: string): string {
     case 'solana:signAndSendTransaction':
       return 'Sign and send this Solana transaction?'
     case 'eth_sendTransaction':
+    case 'wallet_sendTransaction':
       return 'Send this transaction?'
     case 'wallet_addEthereumChain':
       return 'Add this network?'

@@ -108,6 +108,27 @@ export type ApprovalView =
       warnings: string[]
     }
   | {
+      /** eth_sendTransaction / wallet_sendTransaction without `to`: a contract creation, simulated before the window opened; Sigil's service signs and broadcasts. */
+      kind: 'deploy'
+      address: string
+      /** Size of the creation code (the transaction's data), in bytes. */
+      codeBytes: number
+      /** The contract's address: CREATE of `address` at `nonce`. */
+      predictedAddress: string
+      /** The account's nonce the creation is sent with (its pending transaction count). */
+      nonce: string
+      valueWei: string
+      /** The value in the network's native unit, e.g. "0 ETH". */
+      value: string
+      /** The creation code. */
+      data: string
+      chain: ChainLabel
+      /** Fee rows, as for a send (feeRows). */
+      fees: FieldRow[]
+      /** The simulation's verdict: "This transaction will fail: <reason>", shown as a warning. */
+      warnings: string[]
+    }
+  | {
       /** wallet_addEthereumChain (EIP-3085): the chain id was checked against the RPC before the window opened. */
       kind: 'addChain'
       chain: ChainLabel

@@ -6,12 +6,18 @@
  * only once the user approved is the RPC asked `eth_chainId`, and the network is stored when it
  * answers the same chain id. Any other outcome (an error, another chain, garbage, no answer) is
  * the same fixed refusal: nothing of the RPC's answer reaches the page. The network is stored in
- * the persistent area (chains.ts); the site is not switched.
+ * the persistent area (chains.ts).
+ *
+ * As MetaMask does, the site then is on that chain: approving a new network also switches the site
+ * to it (one window; its pending requests are rejected and its tabs get `chainChanged`). A chain the
+ * wallet already knows is not added again (its RPC is kept): a site already on it gets null at once,
+ * a site on another chain gets the switch window, as for `wallet_switchEthereumChain`.
  */
 import { z } from 'zod'
 import { RPC_ERROR, rpcError } from '../../../protocol/rpcErrors'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
 import { dappNetworks, normalizeChainId, saveAddedChain } from './chains'
+import { applySiteChain, askToSwitch } from './switchChain'
 import { evmRpc } from '../../chains/nodeRpc'
 import type { DappContext, DappOutcome } from '../../methods'
 
@@ -87,14 +93,7 @@ export async function addEthereumChain([p]: readonly [z.output<typeof AddEthereu
     return failureOutcome(err)
   }
   const same = known.find((n) => n.chainId === chainId)
-  if (same) {
-    return {
-      error: rpcError(
-        RPC_ERROR.INVALID_PARAMS,
-        `Chain ${chainId} is already known to Sigil as ${same.name}: use wallet_switchEthereumChain`,
-      ),
-    }
-  }
+  if (same) return askToSwitch(ctx, same, 'wallet_addEthereumChain')
   const [url] = p.rpcUrls as [string, ...string[]]
   const outcome = await ctx.dapp.ask(ctx.origin, 'wallet_addEthereumChain', {
     kind: 'addChain',
@@ -113,13 +112,15 @@ export async function addEthereumChain([p]: readonly [z.output<typeof AddEthereu
       ),
     }
   }
-  await saveAddedChain(ctx.core.deps.local, {
+  const added = {
     chainId,
     name: p.chainName,
     rpcUrl: url,
     nativeSymbol: p.nativeCurrency.symbol,
     nativeDecimals: p.nativeCurrency.decimals,
-    addedAt: ctx.core.now(),
-  })
+  }
+  await saveAddedChain(ctx.core.deps.local, { ...added, addedAt: ctx.core.now() })
+  // The approval covered the switch too (the window says so).
+  await applySiteChain(ctx, { ...added, caip2: `eip155:${BigInt(chainId)}`, added: true })
   return { result: null }
 }

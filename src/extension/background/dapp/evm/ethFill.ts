@@ -30,7 +30,7 @@ export type FillResult =
 const hex = (n: bigint) => `0x${n.toString(16)}`
 
 /** The fields `tx` leaves out (fees: neither `gasPrice` nor `maxFeePerGas`). */
-export function missingFields(tx: TransactionRequest): FilledField[] {
+export function missingFields(tx: Pick<TransactionRequest, 'nonce' | 'gas' | 'gasLimit' | 'gasPrice' | 'maxFeePerGas'>): FilledField[] {
   const out: FilledField[] = []
   if (tx.nonce === undefined) out.push('nonce')
   if (tx.gas === undefined && tx.gasLimit === undefined) out.push('gas limit')
@@ -39,17 +39,18 @@ export function missingFields(tx: TransactionRequest): FilledField[] {
 }
 
 /**
- * Fill what `tx` (already checked: it has `to`, its fees are consistent) leaves out from the node
- * at `rpcUrl`. Throws EvmRpcUnreachable / EvmRpcError when the node cannot answer a read.
+ * Fill what `tx` (already checked: its fees are consistent; `to` null is a contract creation) leaves
+ * out from the node at `rpcUrl`. Throws EvmRpcUnreachable / EvmRpcError when the node cannot answer a read.
  */
 export async function fillTransaction(
   fetchFn: typeof fetch | undefined,
   rpcUrl: string,
-  tx: TransactionRequest & { to: string },
+  tx: Omit<TransactionRequest, 'to'> & { to: string | null },
   customErrors?: CustomErrorAbis,
 ): Promise<FillResult> {
   const missing = missingFields(tx)
-  const out: TransactionRequest = { ...tx }
+  const { to: _to, ...rest } = tx
+  const out: TransactionRequest = { ...rest, ...(tx.to !== null ? { to: tx.to } : {}) }
   const warnings: string[] = []
   let estimatedWei: bigint | null = null
   const nonce = missing.includes('nonce') ? evmRpc<string>(fetchFn, rpcUrl, 'eth_getTransactionCount', [tx.from, 'pending']) : undefined

@@ -2,7 +2,8 @@
  * `eth_signTransaction` params (EIP-1474 transaction object) → an unsigned serialized
  * transaction for sign_transaction TRANSACTION_TYPE_ETHEREUM (micro-eth-signer builds it).
  * Nonce, gas and fees must be present: what the dApp leaves out is filled from the network's
- * node first (ethFill.ts); the chain id must be the selected chain.
+ * node first (ethFill.ts); the chain id must be the selected chain. A transaction without `to`
+ * creates a contract: its data (the creation code) must then be non-empty.
  */
 import { Transaction } from 'micro-eth-signer'
 import { z } from 'zod'
@@ -33,17 +34,28 @@ export const TransactionRequest = z.object({
 /** A parsed {@link TransactionRequest}. */
 export type TransactionRequest = z.output<typeof TransactionRequest>
 
-/** The call a transaction makes, checked; or why it is refused (-32602). */
+/** Largest creation code a transaction may carry (EIP-3860: 2 × the 24,576-byte code limit). */
+export const MAX_INITCODE_BYTES = 49_152
+
+/** The call a transaction makes, checked (`to` null: a contract creation); or why it is refused (-32602). */
 export function checkSendParams(
   tx: TransactionRequest,
   chainId: `0x${string}`,
-): { ok: true; to: string; value: bigint; data: string } | { ok: false; reason: string } {
+): { ok: true; to: string | null; value: bigint; data: string } | { ok: false; reason: string } {
   if (tx.chainId !== undefined && BigInt(tx.chainId) !== BigInt(chainId)) {
     return { ok: false, reason: `chainId ${tx.chainId} is not this site's active chain ${chainId}` }
   }
   if (tx.data !== undefined && tx.input !== undefined && tx.data.toLowerCase() !== tx.input.toLowerCase())
     return { ok: false, reason: 'data and input differ' }
-  if (tx.to === undefined) return { ok: false, reason: 'to is required (contract creation is not supported)' }
+  const payload = tx.data ?? tx.input ?? '0x'
+  if (tx.to === undefined) {
+    if (payload === '0x') return { ok: false, reason: 'data is required when to is absent (the code of the contract to deploy)' }
+    if ((payload.length - 2) / 2 > MAX_INITCODE_BYTES)
+      return {
+        ok: false,
+        reason: `data is ${(payload.length - 2) / 2} bytes: contract creation code is at most ${MAX_INITCODE_BYTES} bytes`,
+      }
+  }
   if (tx.gasPrice !== undefined && tx.maxFeePerGas !== undefined) return { ok: false, reason: 'gasPrice and maxFeePerGas are exclusive' }
   const max = tx.maxFeePerGas ?? tx.gasPrice
   const prio = tx.maxPriorityFeePerGas ?? (tx.gasPrice !== undefined ? tx.gasPrice : undefined)
@@ -51,7 +63,7 @@ export function checkSendParams(
     return { ok: false, reason: 'maxPriorityFeePerGas exceeds maxFeePerGas' }
   const gas = tx.gas ?? tx.gasLimit
   if (gas !== undefined && (BigInt(gas) < 21_000n || BigInt(gas) > 100_000_000n)) return { ok: false, reason: 'gas out of range' }
-  return { ok: true, to: tx.to, value: BigInt(tx.value ?? '0x0'), data: tx.data ?? tx.input ?? '0x' }
+  return { ok: true, to: tx.to ?? null, value: BigInt(tx.value ?? '0x0'), data: payload }
 }
 
 /** The unsigned transaction, or why it cannot be built (shown to the dApp as -32602). */
@@ -66,13 +78,14 @@ export function buildUnsignedTransaction(tx: TransactionRequest, chainId: `0x${s
   if (tx.data !== undefined && tx.input !== undefined && tx.data.toLowerCase() !== tx.input.toLowerCase()) {
     return { ok: false, reason: 'data and input differ' }
   }
-  if (tx.to === undefined) return { ok: false, reason: 'contract creation is not supported' }
+  const payload = tx.data ?? tx.input ?? '0x'
+  if (tx.to === undefined && payload === '0x') return { ok: false, reason: 'data is required when to is absent (contract creation)' }
   const gasQ = tx.gas ?? tx.gasLimit
   if (tx.nonce === undefined || gasQ === undefined)
     return { ok: false, reason: 'nonce and gas are required (Sigil has no RPC node for this chain)' }
-  const payload = tx.data ?? tx.input ?? '0x'
   const common = {
-    to: tx.to,
+    // micro-eth-signer's empty address is a creation transaction (its `to` is RLP-encoded as empty).
+    to: tx.to ?? '0x',
     value: BigInt(tx.value ?? '0x0'),
     data: payload,
     nonce: BigInt(tx.nonce),
@@ -101,7 +114,7 @@ export function buildUnsignedTransaction(tx: TransactionRequest, chainId: `0x${s
   return {
     ok: true,
     unsignedHex: prepared.toHex({ includeSignature: false }),
-    to: tx.to,
+    to: tx.to ?? null,
     valueWei: common.value,
     data: payload,
     nonce: common.nonce,

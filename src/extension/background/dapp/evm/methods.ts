@@ -80,6 +80,13 @@ export const DAPP_METHODS = {
   eth_signTransaction: dappMethod({ asks: true, session: 'evm', params: z.tuple([TransactionRequest]), handler: signTransaction }),
   eth_sign: dappMethod({ params: z.tuple([address, hex]), handler: (_p, ctx) => unsupported('eth_sign', ctx) }),
   eth_sendTransaction: dappMethod({ asks: true, session: 'evm', params: z.tuple([TransactionRequest]), handler: sendTransaction }),
+  // viem retries a send refused with -32602 / 4200 under this name: the same handler, the same approval.
+  wallet_sendTransaction: dappMethod({
+    asks: true,
+    session: 'evm',
+    params: z.tuple([TransactionRequest]),
+    handler: (p, ctx) => sendTransaction(p, ctx, 'wallet_sendTransaction'),
+  }),
   wallet_addEthereumChain: dappMethod({ asks: true, session: 'evm', params: AddEthereumChainParams, handler: addEthereumChain }),
   wallet_watchAsset: dappMethod({ asks: true, session: 'evm', params: WatchAssetParams, handler: watchAsset }),
 }

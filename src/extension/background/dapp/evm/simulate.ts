@@ -9,8 +9,8 @@ import { type CustomErrorAbis, describeRevert, revertDataOf } from '../../../../
 import { EvmRpcError, EvmRpcUnreachable, evmRpc } from '../../chains/nodeRpc'
 import type { DappContext } from '../../methods'
 
-/** The call the transaction makes. */
-export type SimCall = { from: string; to: string; value: bigint; data: string }
+/** The call the transaction makes; `to` null: a contract creation (`data` is the creation code). */
+export type SimCall = { from: string; to: string | null; value: bigint; data: string }
 /** Fees and gas the dApp fixed itself (each optional). */
 export type SimGiven = { gas?: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint }
 
@@ -34,10 +34,10 @@ const GWEI = 1_000_000_000n
 const hex = (n: bigint) => `0x${n.toString(16)}`
 
 /** The reason a refused eth_call / eth_estimateGas gives: a decoded revert, else the node's message. */
-async function reasonOf(e: EvmRpcError, to: string, customErrors: CustomErrorAbis | undefined): Promise<string> {
+async function reasonOf(e: EvmRpcError, to: string | null, customErrors: CustomErrorAbis | undefined): Promise<string> {
   const data = revertDataOf(e.data)
   if (data !== undefined || /revert/i.test(e.message)) {
-    const described = await describeRevert(to.toLowerCase(), data, 'simulation', customErrors)
+    const described = await describeRevert(to?.toLowerCase(), data, 'simulation', customErrors)
     return described.revertChain[0]?.displayMessage ?? described.message
   }
   return e.message
@@ -54,7 +54,8 @@ export async function simulateTransaction(
   given: SimGiven,
   customErrors?: CustomErrorAbis,
 ): Promise<Simulation> {
-  const req = { from: call.from, to: call.to, value: hex(call.value), data: call.data }
+  // Without `to` the node runs the creation code (eth_call answers the runtime code, eth_estimateGas the creation's gas).
+  const req = { from: call.from, ...(call.to !== null ? { to: call.to } : {}), value: hex(call.value), data: call.data }
   const rpc = <T>(method: string, params: unknown[]) => evmRpc<T>(fetchFn, rpcUrl, method, params)
   const settle = <T>(p: Promise<T>) =>
     p.then(

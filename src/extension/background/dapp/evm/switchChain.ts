@@ -18,6 +18,23 @@ export async function applySiteChain(ctx: DappContext, target: DappNetwork): Pro
   ctx.dapp.emit(ctx.origin, 'chainChanged', target.chainId)
 }
 
+/**
+ * Ask the user to move `ctx.origin` to `target` (the window names `method`, the request that asks)
+ * and move it once approved; null at once when the site is already on it.
+ */
+export async function askToSwitch(ctx: DappContext, target: DappNetwork, method: string): Promise<DappOutcome> {
+  const current = await siteChain(ctx)
+  if (target.chainId === current.label.chainId) return { result: null }
+  const outcome = await ctx.dapp.ask(ctx.origin, method, {
+    kind: 'switchChain',
+    from: current.label,
+    to: { chainId: target.chainId, name: target.name },
+  })
+  if (!outcome.approved) return { error: outcome.error }
+  await applySiteChain(ctx, target)
+  return { result: null }
+}
+
 /** Switch to `chainId` after approval; null on success. */
 export async function switchChain([{ chainId }]: readonly [{ chainId: string }], ctx: DappContext): Promise<DappOutcome> {
   let target: DappNetwork | undefined
@@ -27,14 +44,5 @@ export async function switchChain([{ chainId }]: readonly [{ chainId: string }],
     return failureOutcome(err)
   }
   if (!target) return { error: { ...UNRECOGNIZED_CHAIN } }
-  const current = await siteChain(ctx)
-  if (target.chainId === current.label.chainId) return { result: null }
-  const outcome = await ctx.dapp.ask(ctx.origin, 'wallet_switchEthereumChain', {
-    kind: 'switchChain',
-    from: current.label,
-    to: { chainId: target.chainId, name: target.name },
-  })
-  if (!outcome.approved) return { error: outcome.error }
-  await applySiteChain(ctx, target)
-  return { result: null }
+  return askToSwitch(ctx, target, 'wallet_switchEthereumChain')
 }

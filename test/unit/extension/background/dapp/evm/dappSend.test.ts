@@ -143,7 +143,8 @@ describe('eth_sendTransaction', () => {
     expect(await t.rpc('eth_sendTransaction', [{ ...tx, chainId: '0x2105' }])).toEqual({
       error: { code: -32602, message: "Invalid params for eth_sendTransaction: chainId 0x2105 is not this site's active chain 0x1" },
     })
-    expect(await t.rpc('eth_sendTransaction', [{ from: ACCOUNT.address, data: '0x00' }])).toMatchObject({ error: { code: -32602 } })
+    // without to: a deployment, which needs creation code
+    expect(await t.rpc('eth_sendTransaction', [{ from: ACCOUNT.address, data: '0x' }])).toMatchObject({ error: { code: -32602 } })
     expect(t.windows).toHaveLength(1) // only the connect
     expect(t.node).toEqual([])
   })
@@ -444,7 +445,7 @@ describe('wallet_addEthereumChain', () => {
     },
   ]
 
-  it('validates and refuses known chains before any window; asks the RPC only once approved, refuses a mismatch, stores a match', async () => {
+  it('validates before any window; asks the RPC only once approved, refuses a mismatch, stores a match and switches the site to it', async () => {
     let served = '0x7a69'
     const t = setup({
       extra: (url, body) =>
@@ -456,9 +457,8 @@ describe('wallet_addEthereumChain', () => {
     })
     expect(await t.rpc('wallet_addEthereumChain', params({ chainName: '' }))).toMatchObject({ error: { code: -32602 } })
     expect(await t.rpc('wallet_addEthereumChain', params({ extra: 1 }))).toMatchObject({ error: { code: -32602 } })
-    expect(await t.rpc('wallet_addEthereumChain', params({ chainId: '0x2105' }))).toEqual({
-      error: { code: -32602, message: 'Chain 0x2105 is already known to Sigil as Base: use wallet_switchEthereumChain' },
-    })
+    // a known chain the site is on: null at once, nothing asked (MetaMask); another known chain asks for the switch
+    expect(await t.rpc('wallet_addEthereumChain', params({ chainId: '0x1' }))).toEqual({ result: null })
     expect(t.windows).toHaveLength(1)
     served = '0x1'
     const mismatch = t.rpc('wallet_addEthereumChain', params())
@@ -487,12 +487,12 @@ describe('wallet_addEthereumChain', () => {
       v: 1,
       chains: [{ chainId: '0x7a69', rpcUrl: 'http://127.0.0.1:8545' }],
     })
-    // now known: a duplicate is refused, a switch works, and reads go to its RPC
-    expect(await t.rpc('wallet_addEthereumChain', params())).toMatchObject({ error: { code: -32602 } })
-    const sw = t.rpc('wallet_switchEthereumChain', [{ chainId: '0x7a69' }])
-    await t.popup('approvalResolve', { id: (await t.windowOpened(4)).approvalId, approved: true })
-    expect(await sw).toEqual({ result: null })
+    // the approval moved the site to it: reads go to its RPC; asked again, nothing is added or asked
+    expect(await t.rpc('eth_chainId')).toEqual({ result: '0x7a69' })
     expect(await t.rpc('eth_blockNumber')).toEqual({ result: '0x1' })
+    expect(await t.rpc('wallet_addEthereumChain', params())).toEqual({ result: null })
+    expect(await t.rpc('wallet_switchEthereumChain', [{ chainId: '0x7a69' }])).toEqual({ result: null })
+    expect(t.windows).toHaveLength(3)
     // sending on a network the service does not know is refused before any window
     expect(await t.rpc('eth_sendTransaction', [{ ...tx, chainId: undefined }])).toMatchObject({ error: { code: 4200 } })
   })

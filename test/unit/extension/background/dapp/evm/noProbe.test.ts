@@ -79,7 +79,8 @@ describe('wallet_addEthereumChain contacts the RPC only after the approval', () 
     expect(await t.rpc('wallet_addEthereumChain', addParams({ rpcUrls: ['http://10.0.0.1:80/'] }))).toMatchObject({
       error: { code: -32602 },
     })
-    expect(await t.rpc('wallet_addEthereumChain', addParams({ chainId: '0x1' }))).toMatchObject({ error: { code: -32602 } })
+    // a known chain the site is on: null without a window (MetaMask); its stored RPC is kept, the given one never asked
+    expect(await t.rpc('wallet_addEthereumChain', addParams({ chainId: '0x1' }))).toEqual({ result: null })
     expect(t.windows).toHaveLength(0)
     expect(t.hits).toEqual([])
   })
