@@ -73,6 +73,8 @@ export const ERROR_TABLE = {
   OTP_EXPIRED: { grpc: GRPC.FAILED_PRECONDITION },
   OTP_RATE_LIMITED: { grpc: GRPC.RESOURCE_EXHAUSTED },
   RATE_LIMITED: { grpc: GRPC.RESOURCE_EXHAUSTED },
+  /** A budget of the organization is used up for now (gas sponsorship: the window's USD limit). */
+  RESOURCE_EXHAUSTED: { grpc: GRPC.RESOURCE_EXHAUSTED },
   // crypto
   BUNDLE_INVALID: { grpc: GRPC.INVALID_ARGUMENT },
   TOKEN_INVALID: { grpc: GRPC.UNAUTHENTICATED },

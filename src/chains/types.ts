@@ -2,8 +2,7 @@
  * Curve, address-format, encoding and hash-function names used by the chains layer
  * (service-interface.md "Wallet account parameter"; wire-formats.md B4 sign_raw_payload).
  *
- * Lists and types are the interface's own, from src/api/enumLists.ts (no zod there). Of the
- * sign_raw_payload encodings (wire-formats.md B4), EIP7702_AUTHORIZATION is refused at runtime.
+ * Lists and types are the interface's own, from src/api/enumLists.ts (no zod there).
  */
 import {
   ADDRESS_FORMATS,

@@ -26,6 +26,7 @@ import { countServiceKeys } from './store/serviceKeys.js'
 import { createWebhookDispatcher } from './webhooks/dispatcher.js'
 import { createWebhookTargets } from './webhooks/events.js'
 import { loadWebhookSigner } from './webhooks/signing.js'
+import { ensureDevGasUsageConfig } from './sponsorship/devDefault.js'
 
 export type RunningService = {
   url: string
@@ -85,6 +86,8 @@ export async function startService(config: ServiceConfig, options: ServiceOption
     const keys = await loadServiceKeys(db, secrets, config.identityKeyHex)
     const now = options.now ?? Date.now
     const admin = await bootstrap(db, config.dataDir, now())
+    // Development services sponsor their dev chains' sends by default (sponsorship/devDefault.ts).
+    if (config.devFaucet) await ensureDevGasUsageConfig(db, admin.organizationId, now())
     const baseUrl = `http://${config.host}:${config.port}`
     const { trustedIssuers } = options
     const oidc = createOidcVerifier({

@@ -58,6 +58,7 @@ import { getApiKey } from './get_api_key.js'
 import { getApiKeys } from './get_api_keys.js'
 import { getAuthenticator } from './get_authenticator.js'
 import { getAuthenticators } from './get_authenticators.js'
+import { getGasUsage } from './get_gas_usage.js'
 import { getNonces } from './get_nonces.js'
 import { getOauthProviders } from './get_oauth_providers.js'
 import { getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
@@ -123,6 +124,7 @@ import { updateUserPhoneNumber } from './update_user_phone_number.js'
 import { updateUserTag } from './update_user_tag.js'
 import { updateWallet } from './update_wallet.js'
 import { updateWebhookEndpoint } from './update_webhook_endpoint.js'
+import { upsertGasUsageConfig } from './upsert_gas_usage_config.js'
 import { verifyOtp, verifyOtpV1 } from './verify_otp.js'
 import { whoami } from './whoami.js'
 
@@ -237,6 +239,7 @@ export const SUBMIT_DEFINITIONS = [
   updateUserTag,
   updateWallet,
   updateWebhookEndpoint,
+  upsertGasUsageConfig,
   verifyOtp,
   verifyOtpV1,
 ] as const
@@ -249,6 +252,7 @@ export const QUERY_DEFINITIONS = [
   getApiKeys,
   getAuthenticator,
   getAuthenticators,
+  getGasUsage,
   getNonces,
   getOauthProviders,
   getOnRampTransactionStatus,

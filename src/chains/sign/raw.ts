@@ -13,6 +13,10 @@
  *   depth-bounded), digest = keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(message)) of that. Sigil decision: the
  *   hash function is implied by the encoding, so NO_OP (what the official SDKs send),
  *   KECCAK256 and NOT_APPLICABLE are all accepted and mean that digest; SHA256 is refused.
+ * - EIP7702_AUTHORIZATION (secp256k1 only): payload is the authorization JSON `@turnkey/viem`'s
+ *   `signAuthorization` sends, `{address, chainId, nonce}` (eip7702.ts, the parse the policy facts
+ *   read too), digest = keccak256(0x05 ‖ rlp([chainId, address, nonce])); v is the y parity.
+ *   As for EIP712, NO_OP (what the SDK sends), KECCAK256 and NOT_APPLICABLE mean that digest.
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { p256 } from '@noble/curves/nist.js'
@@ -21,6 +25,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { signTyped } from 'micro-eth-signer'
 import { bytesToHex, hexToBytes, utf8Encode } from '../../crypto/encoding.js'
 import { chainError } from '../errors.js'
+import { authorizationDigest, parseAuthorizationPayload } from './eip7702.js'
 import { signSecp256k1Digest } from './secp256k1.js'
 import { parseTypedData } from './typedData.js'
 import { type Curve, type HashFunction, type PayloadEncoding, isCurve } from '../types.js'
@@ -37,7 +42,12 @@ export type SignRawPayloadArgs = {
   hashFunction: HashFunction
 }
 
-const ENCODINGS: readonly string[] = ['PAYLOAD_ENCODING_HEXADECIMAL', 'PAYLOAD_ENCODING_TEXT_UTF8', 'PAYLOAD_ENCODING_EIP712']
+const ENCODINGS: readonly string[] = [
+  'PAYLOAD_ENCODING_HEXADECIMAL',
+  'PAYLOAD_ENCODING_TEXT_UTF8',
+  'PAYLOAD_ENCODING_EIP712',
+  'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+]
 const HASHES: readonly string[] = ['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_SHA256', 'HASH_FUNCTION_KECCAK256', 'HASH_FUNCTION_NOT_APPLICABLE']
 
 /** Decodes the payload per its encoding (HEXADECIMAL: optional 0x, even length; TEXT_UTF8: UTF-8 bytes). */
@@ -56,7 +66,10 @@ function digestOf(bytes: Uint8Array, hashFunction: HashFunction): Uint8Array {
       if (bytes.length !== 32) throw chainError('payload', 'HASH_FUNCTION_NO_OP needs a 32-byte digest payload')
       return bytes
     default:
-      throw chainError('hashFunction', `${hashFunction} is only valid for CURVE_ED25519 or PAYLOAD_ENCODING_EIP712`)
+      throw chainError(
+        'hashFunction',
+        `${hashFunction} is only valid for CURVE_ED25519, PAYLOAD_ENCODING_EIP712 or PAYLOAD_ENCODING_EIP7702_AUTHORIZATION`,
+      )
   }
 }
 
@@ -87,22 +100,28 @@ function signEip712(privateKey: Uint8Array, payload: string, hashFunction: HashF
   return { r: bytesToHex(sig.subarray(0, 32)), s: bytesToHex(sig.subarray(32, 64)), v: (vByte - 27).toString(16).padStart(2, '0') }
 }
 
+function signEip7702(privateKey: Uint8Array, payload: string, hashFunction: HashFunction): RawSignature {
+  if (hashFunction === 'HASH_FUNCTION_SHA256') {
+    throw chainError('hashFunction', 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION uses the EIP-7702 keccak256 digest')
+  }
+  return fromRecovered(signSecp256k1Digest(authorizationDigest(parseAuthorizationPayload(payload)), privateKey))
+}
+
 /** Signs one raw payload with a derived private key (wire-formats.md B4 sign_raw_payload). */
 export function signRawPayload(args: SignRawPayloadArgs): RawSignature {
   const { privateKey, curve, payload, encoding, hashFunction } = args
   if (!isCurve(curve)) throw chainError('curve', 'unknown curve')
-  if (
-    !ENCODINGS.includes(encoding) ||
-    (encoding !== 'PAYLOAD_ENCODING_HEXADECIMAL' && encoding !== 'PAYLOAD_ENCODING_TEXT_UTF8' && encoding !== 'PAYLOAD_ENCODING_EIP712')
-  ) {
-    throw chainError('encoding', 'unsupported payload encoding')
-  }
+  if (!ENCODINGS.includes(encoding)) throw chainError('encoding', 'unsupported payload encoding')
   if (!HASHES.includes(hashFunction)) throw chainError('hashFunction', 'unknown hash function')
   if (typeof payload !== 'string') throw chainError('payload', 'must be a string')
 
   if (encoding === 'PAYLOAD_ENCODING_EIP712') {
     if (curve !== 'CURVE_SECP256K1') throw chainError('encoding', 'PAYLOAD_ENCODING_EIP712 requires CURVE_SECP256K1')
     return signEip712(privateKey, payload, hashFunction)
+  }
+  if (encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION') {
+    if (curve !== 'CURVE_SECP256K1') throw chainError('encoding', 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION requires CURVE_SECP256K1')
+    return signEip7702(privateKey, payload, hashFunction)
   }
   const bytes = decodePayload(payload, encoding)
 

@@ -49,6 +49,7 @@ import { handler as disablePrivateKey } from './disable_private_key.js'
 import { handler as emailAuth } from './email_auth.js'
 import { handler as ethSendRawTransaction } from './eth_send_raw_transaction.js'
 import { handler as ethSendTransaction } from './eth_send_transaction.js'
+import { handler as ethUndelegate7702 } from './eth_undelegate_7702.js'
 import { handler as exportPrivateKey } from './export_private_key.js'
 import { handler as exportWallet } from './export_wallet.js'
 import { handler as exportWalletAccount } from './export_wallet_account.js'
@@ -85,6 +86,7 @@ import { handler as updateUserPhoneNumber } from './update_user_phone_number.js'
 import { handler as updateUserTag } from './update_user_tag.js'
 import { handler as updateWallet } from './update_wallet.js'
 import { handler as updateWebhookEndpoint } from './update_webhook_endpoint.js'
+import { handler as upsertGasUsageConfig } from './upsert_gas_usage_config.js'
 import { handlerV1 as verifyOtpV1, handlerV2 as verifyOtpV2 } from './verify_otp.js'
 
 /**
@@ -153,6 +155,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION: ethSendRawTransaction,
   ACTIVITY_TYPE_ETH_SEND_TRANSACTION: ethSendTransaction,
   ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2: ethSendTransaction,
+  ACTIVITY_TYPE_ETH_UNDELEGATE_7702: ethUndelegate7702,
   ACTIVITY_TYPE_EXPORT_PRIVATE_KEY: exportPrivateKey,
   ACTIVITY_TYPE_EXPORT_WALLET: exportWallet,
   ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT: exportWalletAccount,
@@ -199,6 +202,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_UPDATE_USER_TAG: updateUserTag,
   ACTIVITY_TYPE_UPDATE_WALLET: updateWallet,
   ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT: updateWebhookEndpoint,
+  ACTIVITY_TYPE_UPSERT_GAS_USAGE_CONFIG: upsertGasUsageConfig,
   ACTIVITY_TYPE_VERIFY_OTP_V2: verifyOtpV2,
   ACTIVITY_TYPE_VERIFY_OTP: verifyOtpV1,
 } satisfies ActivityHandlerTable<Exclude<SubmitType, VoteType>>

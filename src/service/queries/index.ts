@@ -6,6 +6,7 @@ import { handler as getApiKey } from './get_api_key.js'
 import { handler as getApiKeys } from './get_api_keys.js'
 import { handler as getAuthenticator } from './get_authenticator.js'
 import { handler as getAuthenticators } from './get_authenticators.js'
+import { handler as getGasUsage } from './get_gas_usage.js'
 import { handler as getNonces } from './get_nonces.js'
 import { handler as getOauthProviders } from './get_oauth_providers.js'
 import { handler as getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
@@ -47,6 +48,7 @@ export const QUERY_HANDLERS = {
   get_api_keys: getApiKeys,
   get_authenticator: getAuthenticator,
   get_authenticators: getAuthenticators,
+  get_gas_usage: getGasUsage,
   get_nonces: getNonces,
   get_oauth_providers: getOauthProviders,
   get_on_ramp_transaction_status: getOnRampTransactionStatus,

@@ -102,6 +102,8 @@ export const ORGANIZATION_TABLES = {
     'organization_features',
     // webhooks (migration 015): its endpoints, with their subscriptions, queued deliveries and log
     'webhook_endpoints',
+    // gas sponsorship (migration 021): the limits it set for itself and its sub-organizations
+    'gas_usage_configs',
   ],
   cascaded: [
     'quorum_members',
@@ -113,7 +115,8 @@ export const ORGANIZATION_TABLES = {
     'private_key_addresses',
   ],
   // webhook_outbox: events about the organization already committed, still delivered to its parents' endpoints.
-  kept: ['activities', 'policy_sets', 'policy_evaluations', 'webhook_outbox'],
+  // sponsored_sends: fees its parent's sponsor paid, still counted in the parent's window.
+  kept: ['activities', 'policy_sets', 'policy_evaluations', 'webhook_outbox', 'sponsored_sends'],
 } as const
 
 /** The organization's row, locked until the transaction ends; undefined when unknown or deleted. */
