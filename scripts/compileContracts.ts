@@ -3,7 +3,7 @@
  * the Solidity team's own compiler build) and writes each contract's ABI and runtime/creation
  * bytecode to `src/chains/gasStation/artifact.ts`. Reproducible: fixed compiler version, fixed
  * settings, no metadata hash, so the same source gives the same bytes; a unit test recompiles and
- * compares (test/unit/gasStation.artifact.test.ts).
+ * compares (test/unit/chains/gasStation.artifact.test.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { compileBatchExecutor } from './contractsCompiler.js'

@@ -13,8 +13,18 @@ type Output = {
   contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>
 }
 
-/** Compiles the source; returns the generated TypeScript module text and facts about it. */
-export function compileBatchExecutor(source: string): { module: string; compiler: string; runtimeBytes: number } {
+/** What one compile gives: the generated TypeScript module text and the values it holds. */
+export type BatchExecutorBuild = {
+  module: string
+  compiler: string
+  abi: unknown[]
+  creationCode: `0x${string}`
+  runtimeCode: `0x${string}`
+  runtimeBytes: number
+}
+
+/** Compiles the source; returns the generated TypeScript module text and the values it holds. */
+export function compileBatchExecutor(source: string): BatchExecutorBuild {
   const input = { language: 'Solidity', sources: { 'SigilBatchExecutor.sol': { content: source } }, settings: SOLC_SETTINGS }
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as Output
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
@@ -32,5 +42,12 @@ export const BATCH_EXECUTOR_CREATION_CODE = '0x${c.evm.bytecode.object}' as cons
 /** Runtime bytecode, what eth_getCode returns at the deployed address. */
 export const BATCH_EXECUTOR_RUNTIME_CODE = '0x${c.evm.deployedBytecode.object}' as const
 `
-  return { module, compiler, runtimeBytes: c.evm.deployedBytecode.object.length / 2 }
+  return {
+    module,
+    compiler,
+    abi: c.abi,
+    creationCode: `0x${c.evm.bytecode.object}`,
+    runtimeCode: `0x${c.evm.deployedBytecode.object}`,
+    runtimeBytes: c.evm.deployedBytecode.object.length / 2,
+  }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { balanceOfCalldata, decodeTransferCalldata, decodeUint256, transferCalldata } from '../../../src/chains/erc20'
+import { DEV_GAS_STATION } from '../../../src/chains/gasStation/dev'
 import { DEV_EVM_CAIP2, DEV_SOLANA_CAIP2, isCaip2, resolveNetworks } from '../../../src/chains/networks'
 import { resolveConfig } from '../../../src/service/config'
 import { parseUnits } from '../../../src/devchain/faucet'
@@ -77,6 +78,68 @@ describe('SIGIL_TOKENS', () => {
     const config = resolveConfig({ SIGIL_TOKENS: `eip155:31337=${usdc}:USDC:6` })
     expect(config.networks.find((n) => n.caip2 === DEV_EVM_CAIP2)?.tokens.map((t) => t.symbol)).toEqual(['USDC'])
     expect(() => resolveConfig({ SIGIL_TOKENS: 'eip155:31337=nope' })).toThrow(/invalid configuration: SIGIL_TOKENS/)
+  })
+})
+
+describe('SIGIL_GAS_STATION and SIGIL_NATIVE_USD', () => {
+  const station = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+  it('the dev EVM chain has its Gas Station and a native price; other networks have none until configured', () => {
+    const dev = resolveNetworks(undefined).find((n) => n.caip2 === DEV_EVM_CAIP2)
+    expect(dev).toMatchObject({ gasStation: DEV_GAS_STATION, nativeUsd: '2000' })
+    expect(resolveNetworks(undefined).find((n) => n.caip2 === DEV_SOLANA_CAIP2)?.gasStation).toBeUndefined()
+    const mainnet = resolveNetworks('eip155:1=https://rpc.example').find((n) => n.caip2 === 'eip155:1')
+    expect(mainnet?.gasStation).toBeUndefined()
+    expect(mainnet?.nativeUsd).toBeUndefined()
+  })
+
+  it('sets the Gas Station (lowercased) and the price of configured EVM networks, replacing the dev defaults', () => {
+    const networks = resolveNetworks('eip155:1=https://rpc.example', undefined, {
+      gasStations: ` eip155:1=${station} , eip155:31337=0x${'22'.repeat(20)}`,
+      nativeUsd: 'eip155:1=2450.5,eip155:31337=0.000001',
+    })
+    expect(networks.find((n) => n.caip2 === 'eip155:1')).toMatchObject({ gasStation: station.toLowerCase(), nativeUsd: '2450.5' })
+    expect(networks.find((n) => n.caip2 === DEV_EVM_CAIP2)).toMatchObject({ gasStation: `0x${'22'.repeat(20)}`, nativeUsd: '0.000001' })
+    // the defaults are not changed by a resolution that overrides them
+    expect(resolveNetworks(undefined).find((n) => n.caip2 === DEV_EVM_CAIP2)?.gasStation).toBe(DEV_GAS_STATION)
+    // the two-argument call still works and keeps the defaults
+    expect(resolveNetworks(undefined, '').find((n) => n.caip2 === DEV_EVM_CAIP2)?.nativeUsd).toBe('2000')
+  })
+
+  it('refuses malformed entries, naming the variable and the entry', () => {
+    const rpc = 'eip155:1=https://rpc.example'
+    const badStations: Array<[string, RegExp]> = [
+      [`eip155:10=${station}`, /SIGIL_GAS_STATION: eip155:10 is not a configured network/],
+      [`${DEV_SOLANA_CAIP2}=${station}`, /SIGIL_GAS_STATION: .* is not an EVM network/],
+      [station, /SIGIL_GAS_STATION: ".*" does not start with a CAIP-2 id/],
+      ['eip155:1=0x1234', /SIGIL_GAS_STATION: "eip155:1=0x1234": the address/],
+      [`eip155:1=0x${'0'.repeat(40)}`, /SIGIL_GAS_STATION: .*zero address/],
+      [`eip155:1=${station},eip155:1=${station}`, /SIGIL_GAS_STATION: eip155:1 is listed twice/],
+    ]
+    for (const [spec, message] of badStations) expect(() => resolveNetworks(rpc, undefined, { gasStations: spec }), spec).toThrow(message)
+    const badPrices: Array<[string, RegExp]> = [
+      ['eip155:1=0', /SIGIL_NATIVE_USD: "eip155:1=0": the price must be a positive/],
+      ['eip155:1=0.000', /positive/],
+      ['eip155:1=-5', /positive/],
+      ['eip155:1=1e3', /positive/],
+      ['eip155:1=', /positive/],
+      ['eip155:1=12,50', /CAIP-2/],
+      ['eip155:1=$2000', /positive/],
+      ['eip155:10=2000', /SIGIL_NATIVE_USD: eip155:10 is not a configured network/],
+      [`${DEV_SOLANA_CAIP2}=150`, /SIGIL_NATIVE_USD: .* is not an EVM network/],
+      ['eip155:1=1,eip155:1=2', /SIGIL_NATIVE_USD: eip155:1 is listed twice/],
+    ]
+    for (const [spec, message] of badPrices) expect(() => resolveNetworks(rpc, undefined, { nativeUsd: spec }), spec).toThrow(message)
+  })
+
+  it('is read from the environment by the service configuration', () => {
+    const config = resolveConfig({
+      SIGIL_RPC: 'eip155:1=https://rpc.example',
+      SIGIL_GAS_STATION: `eip155:1=${station}`,
+      SIGIL_NATIVE_USD: 'eip155:1=3000',
+    })
+    expect(config.networks.find((n) => n.caip2 === 'eip155:1')).toMatchObject({ gasStation: station.toLowerCase(), nativeUsd: '3000' })
+    expect(() => resolveConfig({ SIGIL_GAS_STATION: 'eip155:31337=nope' })).toThrow(/invalid configuration: SIGIL_GAS_STATION/)
+    expect(() => resolveConfig({ SIGIL_NATIVE_USD: 'eip155:31337=0' })).toThrow(/invalid configuration: SIGIL_NATIVE_USD/)
   })
 })
 
