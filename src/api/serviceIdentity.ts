@@ -48,6 +48,11 @@ export const NetworkInfo = z.object({
   nativeDecimals: z.number().int().min(0).max(36),
   /** A development chain: the dev faucet may fund addresses on it. */
   dev: z.boolean(),
+  /** EVM: the service's Gas Station (EIP-7702 batch executor) on this network, lowercase; absent when it has none. */
+  gasStation: z
+    .string()
+    .regex(/^0x[0-9a-f]{40}$/)
+    .optional(),
   tokens: z
     .array(
       z.object({

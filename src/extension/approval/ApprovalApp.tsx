@@ -19,6 +19,7 @@ import { originParts, isInsecureOrigin, titleOf } from './format'
 import { Account, AccountNames, Rows, Warnings } from './parts'
 import { SolanaViewBody } from './SolanaViews'
 import { AccountPicker, orderedChoice } from './AccountPicker'
+import { SendCallsBody } from './BatchView'
 
 /** Delay before Approve accepts clicks. */
 export const ARM_DELAY_MS = 400
@@ -162,6 +163,8 @@ function ViewBody({ view, onEndSeen, choice }: { view: ApprovalView; onEndSeen: 
     case 'solanaConnect':
     case 'solanaTransaction':
       return <SolanaViewBody view={view} choice={choice} />
+    case 'sendCalls':
+      return <SendCallsBody view={view} />
     case 'sendTransaction':
       return (
         <>

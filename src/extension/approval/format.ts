@@ -29,6 +29,8 @@ export function titleOf(method: string, kind?: string): string {
     case 'eth_sendTransaction':
     case 'wallet_sendTransaction':
       return 'Send this transaction?'
+    case 'wallet_sendCalls':
+      return 'Send these calls?'
     case 'wallet_addEthereumChain':
       return 'Add this network?'
     case 'wallet_watchAsset':

@@ -37,6 +37,40 @@ export type SolanaTransactionView = {
 /** One of the user's accounts a site may be given: its address and the name the user knows it by. */
 export type AccountOption = { address: string; name: string }
 
+/** One call of an EIP-5792 batch as shown (dapp/evm/calls.ts). */
+export type BatchCallView = {
+  to: string
+  valueWei: string
+  /** The value in the network's native unit, e.g. "0.1 ETH". */
+  value: string
+  data: string
+  /** The decoded token call, or null. */
+  call: DecodedCall | null
+  /** The 4-byte selector when the call is not decoded (null for a plain transfer). */
+  selector: string | null
+  /** The call simulated alone fails (it may still pass after the calls before it): the reason. */
+  failure: string | null
+}
+
+/** The approval window's view of an EIP-5792 `wallet_sendCalls` batch: every call, the total, who pays the gas. */
+export type SendCallsView = {
+  kind: 'sendCalls'
+  address: string
+  chain: ChainLabel
+  calls: BatchCallView[]
+  /** The calls' values added up, in the native unit. */
+  total: string
+  /** All calls in one transaction through Sigil's batch executor (all or nothing), or one transaction per call. */
+  atomic: boolean
+  /** Who pays the network fee: Sigil's sponsor (the site asked for it and the service sponsors you) or the user. */
+  gasPayer: 'sponsor' | 'you'
+  /** Fee rows when the user pays (estimated, the service fills the final values); empty when sponsored. */
+  fees: FieldRow[]
+  /** The account is not yet delegated: approving upgrades it to Sigil's batch executor (EIP-7702). */
+  upgrade: boolean
+  warnings: string[]
+}
+
 /** The approval window's content, by kind. */
 export type ApprovalView =
   | {
@@ -88,6 +122,7 @@ export type ApprovalView =
       networks: string[]
     }
   | SolanaTransactionView
+  | SendCallsView
   | {
       /** eth_sendTransaction: simulated before the window opened; Sigil's service signs and broadcasts. */
       kind: 'sendTransaction'

@@ -13,6 +13,18 @@ export const RPC_ERROR = {
   INVALID_REQUEST: -32600,
   INVALID_PARAMS: -32602,
   INTERNAL: -32603,
+  /** EIP-5792: a non-optional capability the wallet does not support. */
+  UNSUPPORTED_CAPABILITY: 5700,
+  /** EIP-5792: the batch's chain is not the one the wallet can send on for the site. */
+  UNSUPPORTED_CHAIN_ID: 5710,
+  /** EIP-5792: a batch id the site already used. */
+  DUPLICATE_ID: 5720,
+  /** EIP-5792: no batch with this id (for this site). */
+  UNKNOWN_BUNDLE_ID: 5730,
+  /** EIP-5792: more calls than the wallet sends in one batch. */
+  BUNDLE_TOO_LARGE: 5740,
+  /** EIP-5792: `atomicRequired` but the account cannot execute the batch atomically on this chain. */
+  ATOMICITY_NOT_SUPPORTED: 5760,
 } as const
 /** One of {@link RPC_ERROR}. */
 export type RpcErrorCode = (typeof RPC_ERROR)[keyof typeof RPC_ERROR]

@@ -98,6 +98,8 @@ export type DappServices = {
   waitForLogin(origin: string): Promise<ApprovalOutcome>
   /** The origins waiting for a login, oldest first (named on the login screen). */
   loginWanted(): string[]
+  /** Open Sigil's own window (its home and Activity when logged in); false when no window can be opened. */
+  showWallet?(): Promise<boolean>
   /** Push an event to every known tab of `origin`. */
   emit(origin: string, event: ProviderEventName, data: unknown): void
   /** Push an event to every known tab. */
@@ -341,6 +343,15 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
       return outcome
     },
     loginWanted: () => [...loginWaiters.keys()],
+    async showWallet() {
+      if (!platform.openLoginWindow) return false
+      try {
+        await platform.openLoginWindow()
+        return true
+      } catch {
+        return false
+      }
+    },
     emit(origin, event, data) {
       send(tabs.get(origin) ?? [], event, data)
     },

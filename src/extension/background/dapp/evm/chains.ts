@@ -24,6 +24,8 @@ export type DappNetwork = ChainLabel & {
   nativeDecimals: number
   /** Added by the user (not in the service's list): the service cannot send on it. */
   added: boolean
+  /** The service's Gas Station (EIP-7702 batch executor) on this network, as its signed list names it. */
+  gasStation?: string
 }
 
 /** A chain id as the wallet stores it: lowercase hex, no leading zeros. */
@@ -75,6 +77,7 @@ export async function dappNetworks(core: Core): Promise<DappNetwork[]> {
       nativeSymbol: n.nativeSymbol,
       nativeDecimals: n.nativeDecimals,
       added: false,
+      ...(n.gasStation !== undefined ? { gasStation: n.gasStation } : {}),
     })
   }
   for (const c of await loadAddedChains(core.deps.local)) {

@@ -21,11 +21,17 @@ import { switchChain } from './switchChain'
 import { WatchAssetParams, watchAsset } from './watchAsset'
 import { TransactionRequest } from './ethTransaction'
 import { dappMethod, type DappContext, type DappOutcome } from '../../methods'
+import { delegateFieldError, sendCalls } from './calls'
+import { getCallsStatus, showCallsStatus } from './callsStatus'
+import { GetCapabilitiesParams, getCapabilities } from './capabilities'
 
 const noParams = z.union([z.undefined(), z.tuple([])])
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/)
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
 const quantity = z.string().regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/)
+/** A transaction object that may carry an EIP-7702 authorization field, refused before anything else. */
+const TransactionWithDelegate = TransactionRequest.loose()
+const batchId = z.string().min(1).max(4096)
 const ethAccountsPermission = z.tuple([z.object({ eth_accounts: z.object({}).loose() }).strict()])
 
 /** 4100 when not connected, 4200 otherwise: methods the wallet refuses to perform. */
@@ -77,9 +83,29 @@ export const DAPP_METHODS = {
     params: z.tuple([address, z.union([z.string(), z.record(z.string(), z.unknown())])]),
     handler: signTypedDataV4,
   }),
-  eth_signTransaction: dappMethod({ asks: true, session: 'evm', params: z.tuple([TransactionRequest]), handler: signTransaction }),
+  eth_signTransaction: dappMethod({
+    asks: true,
+    session: 'evm',
+    params: z.tuple([TransactionWithDelegate]),
+    handler: (p, ctx) => {
+      const refused = delegateFieldError(p[0])
+      return refused ? { error: refused } : signTransaction(p, ctx)
+    },
+  }),
   eth_sign: dappMethod({ params: z.tuple([address, hex]), handler: (_p, ctx) => unsupported('eth_sign', ctx) }),
-  eth_sendTransaction: dappMethod({ asks: true, session: 'evm', params: z.tuple([TransactionRequest]), handler: sendTransaction }),
+  eth_sendTransaction: dappMethod({
+    asks: true,
+    session: 'evm',
+    params: z.tuple([TransactionWithDelegate]),
+    handler: (p, ctx) => {
+      const refused = delegateFieldError(p[0])
+      return refused ? { error: refused } : sendTransaction(p, ctx)
+    },
+  }),
+  wallet_getCapabilities: dappMethod({ params: GetCapabilitiesParams, handler: getCapabilities }),
+  wallet_sendCalls: dappMethod({ asks: true, session: 'evm', params: z.tuple([z.unknown()]), handler: sendCalls }),
+  wallet_getCallsStatus: dappMethod({ params: z.tuple([batchId]), handler: getCallsStatus }),
+  wallet_showCallsStatus: dappMethod({ params: z.tuple([batchId]), handler: showCallsStatus }),
   // viem retries a send refused with -32602 / 4200 under this name: the same handler, the same approval.
   wallet_sendTransaction: dappMethod({
     asks: true,
