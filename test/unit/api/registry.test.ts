@@ -121,6 +121,8 @@ const SUBMIT_NAMES = [
   'create_webhook_endpoint',
   'update_webhook_endpoint',
   'delete_webhook_endpoint',
+  // gas sponsorship limits
+  'upsert_gas_usage_config',
 ]
 const QUERY_NAMES = [
   'get_oauth_providers',
@@ -163,6 +165,8 @@ const QUERY_NAMES = [
   // webhooks (list_webhook_deliveries is Sigil only)
   'list_webhook_endpoints',
   'list_webhook_deliveries',
+  // gas sponsorship
+  'get_gas_usage',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {
