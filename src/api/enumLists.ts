@@ -131,6 +131,7 @@ const ACTIVITY_TYPE_SUFFIXES = [
   // the hosted service's current versions of the two send types
   'ETH_SEND_TRANSACTION_V2',
   'SOL_SEND_TRANSACTION_V2',
+  'ETH_UNDELEGATE_7702',
   'UPSERT_GAS_USAGE_CONFIG',
   'CREATE_TVC_APP',
   'CREATE_TVC_DEPLOYMENT',

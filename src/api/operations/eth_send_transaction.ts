@@ -35,6 +35,8 @@ const Fees = {
 
 export const EthCall = z.object({ to: EvmAddress, value: Quantity.optional(), data: HexData.optional() })
 export type EthCall = z.infer<typeof EthCall>
+/** A call of ETH_SEND_TRANSACTION_V2: without `to` it deploys a contract (`data` is its creation code; one unsponsored call only). */
+export const EthCallV2 = EthCall.extend({ to: EvmAddress.optional() })
 
 export const SendTransactionResult = z.object({ sendTransactionStatusId: z.string() })
 
@@ -49,7 +51,12 @@ export const ethSendTransactionV1 = defineSubmit({
   result: SendTransactionResult,
 })
 
-/** ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2: the hosted service's current form, with `calls`. */
+/**
+ * ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2: the hosted service's current form, with `calls`. One
+ * unsponsored call is an EIP-1559 transaction; several calls, or `sponsor: true`, run as one
+ * atomic EIP-7702 batch through the network's Gas Station (paid by the network's sponsor when
+ * sponsored). `deadline` (unix seconds) bounds the batch signature; `gasStationNonce` pins its nonce.
+ */
 export const ethSendTransaction = defineSubmit({
   name: 'eth_send_transaction',
   path: '/public/v1/submit/eth_send_transaction',
@@ -59,7 +66,7 @@ export const ethSendTransaction = defineSubmit({
   parameters: z.object({
     from: EvmAddress,
     caip2: Caip2,
-    calls: boundedArray(EthCall, MAX_ETH_CALLS).min(1, { error: 'at least one call' }),
+    calls: boundedArray(EthCallV2, MAX_ETH_CALLS).min(1, { error: 'at least one call' }),
     ...Fees,
   }),
   result: SendTransactionResult,

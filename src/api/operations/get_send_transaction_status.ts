@@ -38,7 +38,7 @@ export const getSendTransactionStatus = defineQuery({
   request: OrganizationScoped.extend({ sendTransactionStatusId: z.string().min(1, { error: 'required' }) }),
   response: z.object({
     txStatus: z.string(),
-    eth: z.object({ txHash: z.string().optional() }).optional(),
+    eth: z.object({ txHash: z.string().optional(), contractAddress: z.string().optional() }).optional(),
     solana: z.object({ signature: z.string().optional() }).optional(),
     txError: z.string().optional(),
     error: TxError.optional(),

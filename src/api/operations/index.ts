@@ -49,6 +49,7 @@ import { disablePrivateKey } from './disable_private_key.js'
 import { emailAuth, emailAuthV2, emailAuthV1 } from './email_auth.js'
 import { ethSendRawTransaction } from './eth_send_raw_transaction.js'
 import { ethSendTransactionV1, ethSendTransaction } from './eth_send_transaction.js'
+import { ethUndelegate7702 } from './eth_undelegate_7702.js'
 import { exportPrivateKey } from './export_private_key.js'
 import { exportWallet } from './export_wallet.js'
 import { exportWalletAccount } from './export_wallet_account.js'
@@ -192,6 +193,7 @@ export const SUBMIT_DEFINITIONS = [
   ethSendRawTransaction,
   ethSendTransactionV1,
   ethSendTransaction,
+  ethUndelegate7702,
   exportPrivateKey,
   exportWallet,
   exportWalletAccount,

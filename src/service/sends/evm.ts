@@ -7,17 +7,36 @@ import { Transaction } from 'micro-eth-signer'
 import { type Network, evmChainId } from '../../chains/networks.js'
 import { jsonRpc, RpcRefusedError } from '../chains/rpc.js'
 import type { SendInclusion, SendRow } from '../store/sends.js'
+import { batchFailure } from './batchRevert.js'
 import { type CustomErrorAbis, type EthTxError, describeRevert, revertDataOf } from './revert.js'
 
-/** What eth_send_transaction stores as the request: one call and the caller's optional fields. */
+/**
+ * What eth_send_transaction stores as the request: one call (without `to`: a contract creation)
+ * and the caller's optional fields; or a batch through the Gas Station (`batch`), or an
+ * undelegation (`undelegate`), which src/service/sends/batch.ts builds.
+ */
 export type EvmSendRequest = {
-  to: string
+  to?: string
   value?: string
   data?: string
   nonce?: string
   gasLimit?: string
   maxFeePerGas?: string
   maxPriorityFeePerGas?: string
+  batch?: BatchRequest
+  undelegate?: true
+}
+
+/** A batch of calls run atomically by the account through the network's Gas Station (`gasStation`). */
+export type BatchRequest = {
+  calls: Array<{ to: string; value: string; data: string }>
+  /** The network's sponsor sends (and pays for) the outer transaction. */
+  sponsor: boolean
+  /** Unix seconds after which the batch signature is refused. */
+  deadline: string
+  /** The batch nonce to sign; read from the account's storage when absent. */
+  gasStationNonce?: string
+  gasStation: string
 }
 
 export type Failure = { failed: { message: string } & Partial<EthTxError> & Record<string, unknown> }
@@ -26,40 +45,11 @@ export type Signed = { signed: { signedTx: string; txHash: string; nonce: number
 const hex = (n: bigint) => `0x${n.toString(16)}`
 const GWEI = 1_000_000_000n
 
-/**
- * Builds and signs the send; a transaction that would revert or cannot be paid for fails here (a
- * custom error decoded with the ABIs `customErrors` finds).
- */
-export async function buildEvmSend(
+/** EIP-1559 fees: the caller's, or the node's tip and twice the latest base fee plus it. */
+export async function feesOf(
   network: Network,
-  send: SendRow,
-  privateKey: Uint8Array,
-  customErrors?: CustomErrorAbis,
-): Promise<Signed | Failure> {
-  const req = JSON.parse(send.request) as EvmSendRequest
-  const chainId = evmChainId(network)
-  const served = Number(BigInt(await jsonRpc<string>(network, 'eth_chainId', [])))
-  if (served !== chainId) return { failed: { message: `the node for ${network.caip2} serves chain id ${served}` } }
-
-  const value = BigInt(req.value ?? '0')
-  const data = req.data ?? '0x'
-  const call = { from: send.from_address, to: req.to, value: hex(value), data }
-  const nonce =
-    req.nonce !== undefined
-      ? BigInt(req.nonce)
-      : BigInt(await jsonRpc<string>(network, 'eth_getTransactionCount', [send.from_address, 'pending']))
-
-  let gasLimit: bigint
-  if (req.gasLimit !== undefined) gasLimit = BigInt(req.gasLimit)
-  else {
-    try {
-      gasLimit = (BigInt(await jsonRpc<string>(network, 'eth_estimateGas', [call])) * 12n) / 10n
-    } catch (e) {
-      if (e instanceof RpcRefusedError) return { failed: await estimationFailure(req.to, e, customErrors) }
-      throw e
-    }
-  }
-
+  req: Pick<EvmSendRequest, 'maxFeePerGas' | 'maxPriorityFeePerGas'>,
+): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
   let maxPriorityFeePerGas: bigint
   if (req.maxPriorityFeePerGas !== undefined) maxPriorityFeePerGas = BigInt(req.maxPriorityFeePerGas)
   else {
@@ -78,6 +68,44 @@ export async function buildEvmSend(
   }
   if (maxPriorityFeePerGas > maxFeePerGas) maxPriorityFeePerGas = maxFeePerGas
 
+  return { maxFeePerGas, maxPriorityFeePerGas }
+}
+
+/**
+ * Builds and signs the send; a transaction that would revert or cannot be paid for fails here (a
+ * custom error decoded with the ABIs `customErrors` finds).
+ */
+export async function buildEvmSend(
+  network: Network,
+  send: SendRow,
+  privateKey: Uint8Array,
+  customErrors?: CustomErrorAbis,
+): Promise<Signed | Failure> {
+  const req = JSON.parse(send.request) as EvmSendRequest
+  const chainId = evmChainId(network)
+  const served = Number(BigInt(await jsonRpc<string>(network, 'eth_chainId', [])))
+  if (served !== chainId) return { failed: { message: `the node for ${network.caip2} serves chain id ${served}` } }
+
+  const value = BigInt(req.value ?? '0')
+  const data = req.data ?? '0x'
+  const call = { from: send.from_address, ...(req.to !== undefined ? { to: req.to } : {}), value: hex(value), data }
+  const nonce =
+    req.nonce !== undefined
+      ? BigInt(req.nonce)
+      : BigInt(await jsonRpc<string>(network, 'eth_getTransactionCount', [send.from_address, 'pending']))
+
+  let gasLimit: bigint
+  if (req.gasLimit !== undefined) gasLimit = BigInt(req.gasLimit)
+  else {
+    try {
+      gasLimit = (BigInt(await jsonRpc<string>(network, 'eth_estimateGas', [call])) * 12n) / 10n
+    } catch (e) {
+      if (e instanceof RpcRefusedError) return { failed: await estimationFailure(req.to, e, customErrors) }
+      throw e
+    }
+  }
+
+  const { maxFeePerGas, maxPriorityFeePerGas } = await feesOf(network, req)
   const balance = BigInt(await jsonRpc<string>(network, 'eth_getBalance', [send.from_address, 'pending']))
   const need = value + gasLimit * maxFeePerGas
   if (balance < need) {
@@ -87,14 +115,18 @@ export async function buildEvmSend(
   }
 
   const unsigned = Transaction.prepare(
-    { type: 'eip1559', to: req.to, value, data, nonce, gasLimit, maxFeePerGas, maxPriorityFeePerGas, chainId: BigInt(chainId) },
+    { type: 'eip1559', to: req.to ?? '0x', value, data, nonce, gasLimit, maxFeePerGas, maxPriorityFeePerGas, chainId: BigInt(chainId) },
     false,
   )
   const signed = unsigned.signBy(privateKey)
   return { signed: { signedTx: signed.toHex(), txHash: signed.hash, nonce: Number(nonce) } }
 }
 
-async function estimationFailure(to: string, e: RpcRefusedError, customErrors: CustomErrorAbis | undefined): Promise<Failure['failed']> {
+export async function estimationFailure(
+  to: string | undefined,
+  e: RpcRefusedError,
+  customErrors: CustomErrorAbis | undefined,
+): Promise<Failure['failed']> {
   const data = revertDataOf(e.rpcData)
   if (data !== undefined || /revert/i.test(e.rpcMessage)) return describeRevert(to, data, 'simulation', customErrors)
   return { message: `the node refused the transaction: ${e.rpcMessage}` }
@@ -161,18 +193,42 @@ export async function advanceEvmSend(
     const block = inclusion.blockNumber
     if (receipt.status === '0x1') return { included: inclusion }
     const req = JSON.parse(send.request) as EvmSendRequest
+    // A batch or undelegation calls the account itself; the outer sender may be the sponsor.
+    const to = req.batch || req.undelegate ? send.from_address : req.to
     let data: string | undefined
     try {
       const tx = Transaction.fromHex(send.signed_tx ?? '', false)
+      const auths = (
+        tx.raw as { authorizationList?: Array<Record<'chainId' | 'nonce' | 'r' | 's', bigint> & { address: string; yParity: number }> }
+      ).authorizationList
       await jsonRpc(network, 'eth_call', [
-        { from: send.from_address, to: req.to, value: hex(tx.raw.value), data: tx.raw.data, gas: hex(tx.raw.gasLimit) },
+        {
+          from: tx.sender,
+          ...(to !== undefined ? { to } : {}),
+          value: hex(tx.raw.value),
+          data: tx.raw.data,
+          gas: hex(tx.raw.gasLimit),
+          ...(auths?.length
+            ? {
+                authorizationList: auths.map((a) => ({
+                  chainId: hex(a.chainId),
+                  address: a.address,
+                  nonce: hex(a.nonce),
+                  yParity: hex(BigInt(a.yParity)),
+                  r: hex(a.r),
+                  s: hex(a.s),
+                })),
+              }
+            : {}),
+        },
         hex(BigInt(block - 1)),
       ])
     } catch (e) {
       if (!(e instanceof RpcRefusedError)) throw e
       data = revertDataOf(e.rpcData)
     }
-    return { failed: await describeRevert(req.to, data, 'execution', customErrors), inclusion }
+    if (req.batch) return { failed: await batchFailure(send.from_address, req.batch.calls, data, 'execution', customErrors), inclusion }
+    return { failed: await describeRevert(to, data, 'execution', customErrors), inclusion }
   }
   try {
     await jsonRpc<string>(network, 'eth_sendRawTransaction', [send.signed_tx])

@@ -11,12 +11,14 @@
 import { SigilError } from '../../api/errors.js'
 import type { SendTracker, Runtime } from '../runtime.js'
 import type { Sql } from '../store/sql.js'
-import { claimDueSend, markFailed, markIncluded, markSigned, retryAt, type SendRow } from '../store/sends.js'
+import { claimDueSend, markFailed, markIncluded, markSigned, retryAt, type SendInclusion, type SendRow } from '../store/sends.js'
+import { settleSponsoredFee } from '../sponsorship/limits.js'
 import { abisDeclaringError } from '../store/smartContractInterfaces.js'
 import { addressKey } from '../../chains/contractInterfaces.js'
 import { accountSigner, openSignerKey } from '../signing/signer.js'
 import { withSendStatus } from '../webhooks/events.js'
-import { advanceEvmSend, buildEvmSend } from './evm.js'
+import { buildEvm } from './batch.js'
+import { advanceEvmSend, type EvmSendRequest } from './evm.js'
 import type { CustomErrorAbis } from './revert.js'
 import { advanceSolanaSend, buildSolanaSend, type SolanaSendRequest } from './solana.js'
 
@@ -105,7 +107,7 @@ function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
         const ids =
           send.family === 'evm' ? [send.account_id] : (JSON.parse(send.request) as SolanaSendRequest).signers.map((s) => s.accountId)
         const keys = new Map<string, Uint8Array>()
-        let built: Awaited<ReturnType<typeof buildEvmSend | typeof buildSolanaSend>>
+        let built: Awaited<ReturnType<typeof buildEvm | typeof buildSolanaSend>>
         try {
           for (const id of ids) {
             const signer = await accountSigner(rt.db, send.organization_id, id)
@@ -114,7 +116,7 @@ function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
           }
           built =
             send.family === 'evm'
-              ? await buildEvmSend(network, send, keys.get(send.from_address) as Uint8Array, customErrors)
+              ? await buildEvm(network, send, keys.get(send.from_address) as Uint8Array, rt.config.gasSponsorKeys, customErrors)
               : await buildSolanaSend(network, send, keys)
         } finally {
           for (const key of keys.values()) key.fill(0)
@@ -128,8 +130,26 @@ function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
       const outcome = send.family === 'evm' ? await advanceEvmSend(network, send, customErrors) : await advanceSolanaSend(network, send)
       if (outcome === 'pending')
         return retryAt(rt.db, send.id, now() + Math.min(MAX_FOLLOW_MS, FOLLOW_MS * 2 ** Math.min(send.attempts, 7)), now())
-      if ('included' in outcome) return finish(send, () => record((sql) => markIncluded(sql, send.id, outcome.included, now())))
-      return finish(send, () => record((sql) => markFailed(sql, send.id, outcome.failed, now(), outcome.inclusion)), outcome.failed.message)
+      // What the sponsor paid for a sponsored send that landed (included or reverted) counts against the organization's budget.
+      const settle = async (sql: Sql, at: SendInclusion | undefined) => {
+        if (at?.fee && send.family === 'evm' && (JSON.parse(send.request) as EvmSendRequest).batch?.sponsor)
+          await settleSponsoredFee(sql, send.id, BigInt(at.fee), now())
+      }
+      // The status and the settled fee commit together.
+      const both = (write: (sql: Sql) => Promise<void>, at: SendInclusion | undefined) => {
+        const run = async (sql: Sql) => {
+          await write(sql)
+          await settle(sql, at)
+        }
+        return record((sql) => (sql === rt.db ? rt.db.transaction(run) : run(sql)))
+      }
+      if ('included' in outcome)
+        return finish(send, () => both((sql) => markIncluded(sql, send.id, outcome.included, now()), outcome.included))
+      return finish(
+        send,
+        () => both((sql) => markFailed(sql, send.id, outcome.failed, now(), outcome.inclusion), outcome.inclusion),
+        outcome.failed.message,
+      )
     } catch (e) {
       // The node is down, slow or answered nonsense: try again later, from the stored state.
       const wait = Math.min(MAX_BACKOFF_MS, 250 * 2 ** Math.min(send.attempts, 6))
