@@ -3,13 +3,15 @@
  * as any EIP-7702 wallet would: the dev chain deploys it at its fixed address (also after a
  * restart from a state file); an account delegates to it with a type-4 transaction; a sponsor
  * submits the account's signed batches and pays their gas; a failing call reverts the whole batch
- * and names itself; replays, expired and foreign signatures are refused; an authorization to the
- * zero address removes the delegation.
+ * and names itself; replays, expired and foreign signatures are refused; the delegated account
+ * still takes ERC-721/1155 safe transfers; an authorization to the zero address removes the
+ * delegation.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
+  type Abi,
   type Account,
   type Chain,
   bytesToHex,
@@ -69,6 +71,18 @@ const batchNonce = async (address: Hex) =>
 const now = async () => (await pub.getBlock()).timestamp
 const erc20Transfer = (to: Hex, amount: bigint): Hex =>
   encodeFunctionData({ abi: ERC20_ARTIFACT.abi, functionName: 'transfer', args: [to, amount] })
+
+/** OpenZeppelin ERC-721 and ERC-1155 with open mints (test/fixtures/contracts/README.md). */
+const NFTS = JSON.parse(readFileSync(new URL('../fixtures/contracts/TestNfts.json', import.meta.url), 'utf8')) as Record<
+  'TestNft721' | 'TestNft1155',
+  { abi: Abi; bytecode: Hex }
+>
+
+async function deployFixture(artifact: { abi: Abi; bytecode: Hex }): Promise<Hex> {
+  const receipt = await sendFromDevFunder(node.url, { gas: '0x500000', data: artifact.bytecode })
+  if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('the fixture did not deploy')
+  return receipt.contractAddress
+}
 
 /** The revert data of `data` sent by the sponsor to `to`, as the node's eth_call reports it. */
 async function revertData(to: Hex, data: Hex): Promise<string | undefined> {
@@ -265,6 +279,76 @@ describe('SigilBatchExecutor through EIP-7702', () => {
     const hash = await wallet(sponsor).sendTransaction({ to: owner.address, data: encodeExecute(calls, good.deadline, good.signature) })
     expect((await pub.waitForTransactionReceipt({ hash })).status).toBe('success')
     expect(await batchNonce(owner.address)).toBe(2n)
+  })
+
+  it('receives ERC-721 and ERC-1155 safe transfers while delegated', async () => {
+    const [nft, multi] = [await deployFixture(NFTS.TestNft721), await deployFixture(NFTS.TestNft1155)]
+    const minter = wallet(sponsor)
+    const mined = async (hash: Hex) => (await pub.waitForTransactionReceipt({ hash })).status
+    expect(
+      await mined(
+        await minter.writeContract({ address: nft, abi: NFTS.TestNft721.abi, functionName: 'mint', args: [sponsor.address, 1n] }),
+      ),
+    ).toBe('success')
+    expect(
+      await mined(
+        await minter.writeContract({ address: nft, abi: NFTS.TestNft721.abi, functionName: 'mint', args: [sponsor.address, 2n] }),
+      ),
+    ).toBe('success')
+    expect(
+      await mined(
+        await minter.writeContract({ address: multi, abi: NFTS.TestNft1155.abi, functionName: 'mint', args: [sponsor.address, 7n, 10n] }),
+      ),
+    ).toBe('success')
+    expect(
+      await mined(
+        await minter.writeContract({ address: multi, abi: NFTS.TestNft1155.abi, functionName: 'mint', args: [sponsor.address, 8n, 10n] }),
+      ),
+    ).toBe('success')
+
+    // The receiver check is real: a contract without the hooks (the token itself) is refused.
+    await expect(
+      minter.writeContract({
+        address: nft,
+        abi: NFTS.TestNft721.abi,
+        functionName: 'safeTransferFrom',
+        args: [sponsor.address, multi, 2n],
+      }),
+    ).rejects.toThrow(/ERC721InvalidReceiver/)
+
+    const safe721 = await minter.writeContract({
+      address: nft,
+      abi: NFTS.TestNft721.abi,
+      functionName: 'safeTransferFrom',
+      args: [sponsor.address, owner.address, 1n],
+    })
+    expect(await mined(safe721)).toBe('success')
+    expect(await pub.readContract({ address: nft, abi: NFTS.TestNft721.abi, functionName: 'ownerOf', args: [1n] })).toBe(owner.address)
+
+    const safe1155 = await minter.writeContract({
+      address: multi,
+      abi: NFTS.TestNft1155.abi,
+      functionName: 'safeTransferFrom',
+      args: [sponsor.address, owner.address, 7n, 3n, '0x'],
+    })
+    expect(await mined(safe1155)).toBe('success')
+    const batch1155 = await minter.writeContract({
+      address: multi,
+      abi: NFTS.TestNft1155.abi,
+      functionName: 'safeBatchTransferFrom',
+      args: [sponsor.address, owner.address, [7n, 8n], [1n, 4n], '0x'],
+    })
+    expect(await mined(batch1155)).toBe('success')
+    const held = await pub.readContract({
+      address: multi,
+      abi: NFTS.TestNft1155.abi,
+      functionName: 'balanceOfBatch',
+      args: [
+        [owner.address, owner.address],
+        [7n, 8n],
+      ],
+    })
+    expect(held).toEqual([4n, 4n])
   })
 
   it('an authorization to the zero address removes the delegation; the batch nonce stays in storage', async () => {
