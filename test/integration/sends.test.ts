@@ -150,13 +150,23 @@ describe('eth_send_transaction', () => {
     expect(await evm().getTransactionCount({ address: eth as Hex })).toBe(start + 3)
     const { nonce } = await client.getNonces({ organizationId: org, address: eth, caip2: 'eip155:31337' as any, nonce: true })
     expect(nonce).toBe(String(start + 3))
+    // An account that never ran a Gas Station batch is at batch nonce 0; a network without a Gas Station has none.
     const station = await svc.post('/public/v1/query/get_nonces', {
       organizationId: org,
       address: eth,
       caip2: 'eip155:31337',
       gasStationNonce: true,
     })
-    expect(station.status).toBe(400)
+    expect(station.status).toBe(200)
+    expect(station.json).toEqual({ gasStationNonce: '0' })
+    const none = await svc.post('/public/v1/query/get_nonces', {
+      organizationId: org,
+      address: eth,
+      caip2: 'eip155:31338',
+      gasStationNonce: true,
+    })
+    expect(none.status).toBe(400)
+    expect(none.json.message).toContain('gasStationNonce')
     expect(await evm().getBalance({ address: '0x3333333333333333333333333333333333333333' })).toBe(6n)
   })
 
@@ -208,8 +218,10 @@ describe('eth_send_transaction', () => {
   it('refuses bad input with a 400/404 naming the field, recording no send', async () => {
     const field = (json: any) => json.details.find((d: any) => d.fieldViolations)?.fieldViolations[0]?.field
     const cases: Array<[Record<string, unknown>, number, string]> = [
-      [{ calls: [{ to: DEV_FUNDER }], sponsor: true }, 400, 'parameters.sponsor'],
-      [{ calls: [{ to: DEV_FUNDER }, { to: DEV_FUNDER }] }, 400, 'parameters.calls'],
+      // sponsored sends and batches need the network's Gas Station (eip155:31338 has none)
+      [{ calls: [{ to: DEV_FUNDER }], sponsor: true, caip2: 'eip155:31338' }, 412, 'parameters.caip2'],
+      [{ calls: [{ to: DEV_FUNDER }, { to: DEV_FUNDER }], caip2: 'eip155:31338' }, 412, 'parameters.caip2'],
+      [{ calls: [{ to: DEV_FUNDER }, { value: '1' }] }, 400, 'parameters.calls[1].to'],
       [{ calls: [{ to: DEV_FUNDER }], caip2: 'eip155:5' }, 400, 'parameters.caip2'],
       [{ calls: [{ to: DEV_FUNDER }], caip2: DEV_SOLANA_CAIP2 }, 400, 'parameters.caip2'],
       [{ calls: [{ to: DEV_FUNDER }], from: DEV_FUNDER }, 404, 'parameters.from'],
