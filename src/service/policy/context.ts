@@ -220,7 +220,8 @@ async function targets(sql: Sql, orgId: string, type: string, p: Record<string, 
       return { account, walletIds: account ? [account.wallet_id] : [] }
     }
     case 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION':
-    case 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2': {
+    case 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2':
+    case 'ACTIVITY_TYPE_ETH_UNDELEGATE_7702': {
       const account = await accountOf(sql, orgId, str(p.from))
       return { account, walletIds: account ? [account.wallet_id] : [] }
     }
@@ -269,28 +270,58 @@ async function chainFacts(
     const tx = safe(() => ethTxFromSerialized(str(p.signedTransaction) ?? ''))
     out.eth = { tx: tx ? await withContractCall(sql, orgId, tx) : UNREADABLE_ETH_TX }
   } else if (type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2') {
+    // One context per call (each must pass): a batch cannot hide a call a policy denies. A call
+    // without `to` is a contract creation (`eth.tx.to == ''`). The fee fields of a batch belong to
+    // its outer transaction, so its calls carry none.
     const calls = Array.isArray(p.calls) ? p.calls : [p]
-    const call = calls.length === 1 ? (calls[0] as Record<string, unknown>) : undefined
-    const to = str(call?.to)
     const sender = str(p.from)
-    const tx =
-      call && to && sender
-        ? safe(() =>
-            ethTxFromSendCall({
-              from: sender,
-              to,
-              value: str(call.value),
-              data: str(call.data),
-              caip2: str(p.caip2) ?? '',
-              nonce: str(p.nonce),
-              gasLimit: str(p.gasLimit),
-              maxFeePerGas: str(p.maxFeePerGas),
-              maxPriorityFeePerGas: str(p.maxPriorityFeePerGas),
-            }),
-          )
-        : undefined
-    // Several calls (or one Sigil cannot read) are not one eth.tx: unreadable, so a DENY on eth.tx is not skipped.
-    out.eth = { tx: tx ? await withContractCall(sql, orgId, tx) : UNREADABLE_ETH_TX }
+    const batched = calls.length > 1 || p.sponsor === true
+    if (calls.length === 0) return [{ eth: { tx: UNREADABLE_ETH_TX } }]
+    return Promise.all(
+      calls.map(async (c: unknown) => {
+        const call = c && typeof c === 'object' ? (c as Record<string, unknown>) : undefined
+        const tx =
+          call && sender
+            ? safe(() => {
+                const facts = ethTxFromSendCall({
+                  from: sender,
+                  to: str(call.to) ?? '',
+                  value: str(call.value),
+                  data: str(call.data),
+                  caip2: str(p.caip2) ?? '',
+                  ...(batched
+                    ? {}
+                    : {
+                        nonce: str(p.nonce),
+                        gasLimit: str(p.gasLimit),
+                        maxFeePerGas: str(p.maxFeePerGas),
+                        maxPriorityFeePerGas: str(p.maxPriorityFeePerGas),
+                      }),
+                })
+                return batched ? { ...facts, type: 'TYPE_4' } : facts
+              })
+            : undefined
+        return { eth: { tx: tx ? await withContractCall(sql, orgId, tx) : UNREADABLE_ETH_TX } }
+      }),
+    )
+  } else if (type === 'ACTIVITY_TYPE_ETH_UNDELEGATE_7702') {
+    // The undelegation: a type-4 transaction from the account to itself, delegating to the zero address.
+    const sender = str(p.from)
+    const tx = sender
+      ? safe(() => ({
+          ...ethTxFromSendCall({
+            from: sender,
+            to: sender,
+            caip2: str(p.caip2) ?? '',
+            nonce: str(p.nonce),
+            gasLimit: str(p.gasLimit),
+            maxFeePerGas: str(p.maxFeePerGas),
+            maxPriorityFeePerGas: str(p.maxPriorityFeePerGas),
+          }),
+          type: 'TYPE_4',
+        }))
+      : undefined
+    out.eth = { tx: tx ?? UNREADABLE_ETH_TX }
   } else if (type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2') {
     const tx = safe(() => solanaTxFromHex(str(p.unsignedTransaction) ?? ''))
     // The intent's recentBlockhash replaces the transaction's when the service sends it.
