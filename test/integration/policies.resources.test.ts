@@ -264,6 +264,37 @@ describe('eth.tx', () => {
     })
   })
 
+  it('eth_send_transaction batches: every call must pass the allow-list, and a contract creation (to absent) never matches it', async () => {
+    const condition = `activity.type == 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2' && eth.tx.to in ['${ALLOWED}']`
+    await withPolicies([{ name: 'batch allow-list', effect: 'EFFECT_ALLOW', condition }], async ([allow]) => {
+      const send = (calls: Array<{ to?: string; value?: string; data?: string }>) =>
+        bob.ethSendTransaction({
+          type: 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2',
+          timestampMs: now(),
+          organizationId: root,
+          parameters: { from: eth, caip2: 'eip155:31337' as never, calls: calls as never },
+        })
+      const both = await send([
+        { to: ALLOWED, value: '1' },
+        { to: ALLOWED, value: '2' },
+      ])
+      expect(both.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+      expect(await outcome(both.activity.id, allow as string)).toBe('OUTCOME_ALLOW')
+      // One call elsewhere among allowed ones: the batch waits, nothing is recorded to send.
+      const hidden = await send([
+        { to: ALLOWED, value: '1' },
+        { to: ELSEWHERE, value: '1' },
+        { to: ALLOWED, value: '1' },
+      ])
+      expect(hidden.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
+      expect(hidden.activity.result.ethSendTransactionResultV2).toBeUndefined()
+      expect(await outcome(hidden.activity.id, allow as string)).toBe('OUTCOME_DENY_IMPLICIT')
+      const creation = await send([{ data: '0x6000' }])
+      expect(creation.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
+      expect(await outcome(creation.activity.id, allow as string)).toBe('OUTCOME_DENY_IMPLICIT')
+    })
+  })
+
   it('contract_call_args from an uploaded ABI: a token transfer to one recipient only', async () => {
     const token = '0x4444444444444444444444444444444444444444'
     const abi = [
