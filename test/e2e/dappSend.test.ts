@@ -192,7 +192,7 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
     expect(await outcome).toMatchObject({ code: 4001 })
   })
 
-  it('switch → 4902 → add → switch: a chain Sigil does not know is added with approval, then the site switches to it and reads through it', async () => {
+  it('switch → 4902 → add: a chain Sigil does not know is added with approval, which also moves the site to it (reads go through it); switching back asks', async () => {
     const other = await startEvmNode({ port: await freePort(), chainId: 1337 })
     try {
       await sendFromDevFunder(other.url, { to: address, value: `0x${parseEther('2').toString(16)}` })
@@ -211,14 +211,18 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
       await shot(add.approval, 'approval-add-chain')
       await add.approval.getByRole('button', { name: 'Approve' }).click()
       expect(await add.outcome).toEqual({ ok: null })
-      const sw = await withApproval(() => page(([id]) => (window as any).dapp.switchChain(id), '0x539'))
+      // as MetaMask: the approved add also switched the site (no second window)
+      expect(await page(() => (window as any).dapp.chainId())).toEqual({ ok: 1337 })
+      expect(await page(() => (window as any).dapp.events())).toContainEqual(['chainChanged', '0x539'])
+      expect(await page(([a]) => (window as any).dapp.balance(a), address)).toEqual({ ok: parseEther('2').toString() })
+      expect(await page(([id]) => (window as any).dapp.switchChain(id), '0x539')).toEqual({ ok: null })
+      const sw = await withApproval(() => page(([id]) => (window as any).dapp.switchChain(id), '0x7a69'))
       expect(await sw.approval.locator('[aria-label="Network change"]').textContent()).toContain('Second dev EVM')
       expect(await axeViolations(sw.approval)).toEqual([])
       await sw.approval.getByRole('button', { name: 'Approve' }).click()
       expect(await sw.outcome).toEqual({ ok: null })
-      expect(await page(() => (window as any).dapp.chainId())).toEqual({ ok: 1337 })
-      expect(await page(() => (window as any).dapp.events())).toContainEqual(['chainChanged', '0x539'])
-      expect(await page(([a]) => (window as any).dapp.balance(a), address)).toEqual({ ok: parseEther('2').toString() })
+      expect(await page(() => (window as any).dapp.chainId())).toEqual({ ok: 31337 })
+      expect(await page(() => (window as any).dapp.events())).toContainEqual(['chainChanged', '0x7a69'])
     } finally {
       await other.close()
     }
