@@ -8,7 +8,9 @@
  * Hex strings (addresses, data, selectors) are lower case: the docs ask policies to write hex in
  * lower case ("The policy engine expects lowercase hex strings", language "EIP-712"; the vaults.fyi
  * cookbook lowercases its `eth.tx.to` allow-list). A contract creation has `to` `''` (the docs'
- * `eth.tx.to == ''`). Pure: no database, no network.
+ * `eth.tx.to == ''`). A TYPE_4 (EIP-7702) transaction also has `authorization_list`: each
+ * delegation it sets as `{address, chain_id, nonce}`, so a policy can allow or deny delegation
+ * targets (`eth.tx.authorization_list.all(a, a.address == '0x…')`). Pure: no database, no network.
  */
 import { Transaction } from 'micro-eth-signer'
 import { type AbiFunction, decodeFunctionData, toFunctionSelector } from 'viem'
@@ -32,10 +34,15 @@ export type EthTxFacts = {
   max_fee_per_blob_gas?: bigint
   /** 'LEGACY' | 'TYPE_1' | 'TYPE_2' | 'TYPE_3' | 'TYPE_4' (the docs' wording). */
   type: string
+  /** TYPE_4 (EIP-7702): the delegations the transaction sets, in order (`address` the delegate, lowercase). */
+  authorization_list?: readonly Eip7702AuthorizationFacts[]
   function_name?: string
   function_signature?: string
   contract_call_args?: { readonly [name: string]: CallArg }
 }
+
+/** One EIP-7702 authorization as policies read it (`eth.eip_7702_authorization`, `eth.tx.authorization_list` items). */
+export type Eip7702AuthorizationFacts = { address: string; chain_id: bigint; nonce: bigint }
 
 /** The decoded call: what a matching ABI adds to `eth.tx`. */
 export type DecodedCall = Required<Pick<EthTxFacts, 'function_name' | 'function_signature' | 'contract_call_args'>>
@@ -79,6 +86,7 @@ export function ethTxFromSerialized(hex: string, from?: string): EthTxFacts | un
     maxFeePerGas?: bigint
     maxPriorityFeePerGas?: bigint
     maxFeePerBlobGas?: bigint
+    authorizationList?: readonly { chainId: bigint; address: string; nonce: bigint }[]
   }
   const to = raw.to === '0x' ? '' : lower(raw.to)
   // A signed transaction names its sender by its signature.
@@ -97,6 +105,9 @@ export function ethTxFromSerialized(hex: string, from?: string): EthTxFacts | un
     ...(raw.maxPriorityFeePerGas !== undefined ? { max_priority_fee_per_gas: raw.maxPriorityFeePerGas } : {}),
     ...(raw.maxFeePerBlobGas !== undefined ? { max_fee_per_blob_gas: raw.maxFeePerBlobGas } : {}),
     type,
+    ...(raw.authorizationList
+      ? { authorization_list: raw.authorizationList.map((a) => ({ address: lower(a.address), chain_id: a.chainId, nonce: a.nonce })) }
+      : {}),
   }
 }
 

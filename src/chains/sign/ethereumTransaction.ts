@@ -3,7 +3,10 @@
  * unsigned RLP/EIP-2718 transaction and returns the signed serialization (hex, no `0x`).
  *
  * Types: legacy (pre-EIP-155 6 fields, or EIP-155 `[nonce, gasPrice, gas, to, value, data, chainId, 0, 0]`),
- * EIP-2930 (0x01), EIP-1559 (0x02); micro-eth-signer also parses 0x03/0x04, which pass through.
+ * EIP-2930 (0x01), EIP-1559 (0x02), EIP-4844 (0x03, the payload body only) and EIP-7702 (0x04,
+ * with its signed authorization list carried as given: signing the transaction does not sign the
+ * authorizations; each is signed by its authority, see eip7702.ts). micro-eth-signer parses and
+ * serialises type 0x04 byte for byte as viem does (test/unit/chains/eip7702.test.ts).
  * Signatures are deterministic (RFC 6979) and low-S.
  */
 import { Transaction } from 'micro-eth-signer'

@@ -7,6 +7,9 @@
  *   `contract_call_args` when an ABI uploaded for `to` (create_smart_contract_interface) declares the selector.
  * - `eth.eip_712`: sign_raw_payload(s) with PAYLOAD_ENCODING_EIP712; a batch gives one context per
  *   payload (the namespace holds one typed-data message).
+ * - `eth.eip_7702_authorization` (`address` the delegate, `chain_id`, `nonce`): sign_raw_payload(s)
+ *   with PAYLOAD_ENCODING_EIP7702_AUTHORIZATION, one context per payload. A type-4 sign_transaction
+ *   shows its delegations in `eth.tx.authorization_list` (chains/policy/ethTx.ts).
  * - `solana.tx`: sign_transaction TRANSACTION_TYPE_SOLANA and sol_send_transaction, with
  *   `parsed_instruction_data` where an IDL uploaded for an instruction's program declares it.
  * - `wallet`, `wallet_account`: the account that signs (`signWith`, `from`; an address or a wallet
@@ -31,6 +34,7 @@
  */
 import { type EthTxFacts, ethTxFromSendCall, ethTxFromSerialized, readContractCall } from '../../chains/policy/ethTx.js'
 import { readEip712 } from '../../chains/policy/eip712.js'
+import { parseAuthorizationPayload } from '../../chains/sign/eip7702.js'
 import { type SolanaTxFacts, solanaTxFromHex, withParsedInstructions } from '../../chains/policy/solanaTx.js'
 import type { AbiItem } from '../../chains/contractInterfaces.js'
 import {
@@ -244,6 +248,7 @@ async function targets(sql: Sql, orgId: string, type: string, p: Record<string, 
 const UNREADABLE_ETH_TX = new Unreadable('the Ethereum transaction does not parse, or is not one call')
 const UNREADABLE_SOLANA_TX = new Unreadable('the Solana transaction does not parse')
 const UNREADABLE_TYPED_DATA = new Unreadable('the EIP-712 typed data is refused by the typed-data reader and the signer')
+const UNREADABLE_AUTHORIZATION = new Unreadable('the EIP-7702 authorization is refused by its reader and the signer')
 const UNREADABLE_CALL_ARGS = new Unreadable('the uploaded smart contract interface declares the call, but its arguments do not decode')
 const UNREADABLE_CALL = new Unreadable('the contract call could not be read with the uploaded smart contract interfaces')
 const UNREADABLE_INTERFACE = new Unreadable('a smart contract interface uploaded for the contract or program does not parse')
@@ -341,6 +346,23 @@ async function chainFacts(
     return payloads.map((payload) => {
       const typed = typeof payload === 'string' ? safe(() => readEip712(payload)) : undefined
       return { eth: { eip_712: typed?.ok ? typed.facts : UNREADABLE_TYPED_DATA } }
+    })
+  } else if (
+    (type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' ||
+      type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD' ||
+      type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS') &&
+    p.encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION'
+  ) {
+    // One context per authorization, read by the parse the signer signs (chains/sign/eip7702.ts):
+    // what it refuses is unreadable here (and is not signed).
+    const payloads = Array.isArray(p.payloads) ? p.payloads : [p.payload]
+    return payloads.map((payload) => {
+      const auth = typeof payload === 'string' ? safe(() => parseAuthorizationPayload(payload)) : undefined
+      return {
+        eth: {
+          eip_7702_authorization: auth ? { address: auth.address, chain_id: auth.chainId, nonce: auth.nonce } : UNREADABLE_AUTHORIZATION,
+        },
+      }
     })
   }
   return [out]

@@ -9,6 +9,9 @@ import { bytesToHex, hexToBytes } from '../../../src/crypto/encoding.js'
 import { SigilError } from '../../../src/api/errors.js'
 import { authorizationDigest, parseAuthorizationPayload, signAuthorization } from '../../../src/chains/sign/eip7702.js'
 import { signRawPayload } from '../../../src/chains/sign/raw.js'
+import { signEthereumTransaction } from '../../../src/chains/sign/ethereumTransaction.js'
+import { ethTxFromSerialized } from '../../../src/chains/policy/ethTx.js'
+import { serializeTransaction } from 'viem'
 
 const KEY_HEX = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
 const key = hexToBytes(KEY_HEX)
@@ -119,5 +122,54 @@ describe('sign_raw_payload with PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', () => {
       refused(() => signRawPayload({ ...args, curve: 'CURVE_ED25519', hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE' })).fieldViolations[0]
         ?.field,
     ).toBe('encoding')
+  })
+})
+
+describe('type-4 (EIP-7702) transactions', () => {
+  async function unsignedType4() {
+    const account = privateKeyToAccount(KEY_HEX)
+    const other = await account.signAuthorization({ chainId: 1, address: '0x1111111111111111111111111111111111111111', nonce: 9 })
+    const own = await account.signAuthorization({ chainId: 31337, address: DELEGATE, nonce: 1 })
+    const tx = {
+      type: 'eip7702',
+      chainId: 31337,
+      nonce: 0,
+      to: signer,
+      value: 5n,
+      data: '0xabcd',
+      gas: 100_000n,
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+      authorizationList: [own, other],
+    } as const
+    return { account, tx, unsigned: serializeTransaction(tx) }
+  }
+
+  it('sign_transaction signs it byte for byte as viem does, authorization list included', async () => {
+    const { account, tx, unsigned } = await unsignedType4()
+    expect(unsigned.startsWith('0x04')).toBe(true)
+    const ours = signEthereumTransaction({ privateKey: key, unsignedTransaction: unsigned })
+    expect(`0x${ours}`).toBe(await account.signTransaction(tx))
+  })
+
+  it('its policy facts are TYPE_4 with each delegation in authorization_list', async () => {
+    const { unsigned } = await unsignedType4()
+    const facts = ethTxFromSerialized(unsigned, signer)
+    expect(facts?.type).toBe('TYPE_4')
+    expect(facts?.authorization_list).toEqual([
+      { address: DELEGATE.toLowerCase(), chain_id: 31337n, nonce: 1n },
+      { address: '0x1111111111111111111111111111111111111111', chain_id: 1n, nonce: 9n },
+    ])
+    // Other types have none.
+    const t2 = serializeTransaction({
+      type: 'eip1559',
+      chainId: 1,
+      nonce: 0,
+      to: signer,
+      gas: 21_000n,
+      maxFeePerGas: 1n,
+      maxPriorityFeePerGas: 1n,
+    })
+    expect(ethTxFromSerialized(t2)?.authorization_list).toBeUndefined()
   })
 })

@@ -93,6 +93,7 @@ const WALLET = struct('Wallet', { id: STRING, imported: BOOL, exported: BOOL, la
 const WALLET_ACCOUNT = struct('WalletAccount', { address: STRING })
 const PRIVATE_KEY = struct('PrivateKey', { id: STRING, tags: listOf(STRING), imported: BOOL, exported: BOOL, label: STRING })
 
+const EIP7702 = struct('Eip7702Authorization', { address: STRING, chain_id: INT, nonce: INT })
 const ETH_TX = struct('EthereumTransaction', {
   from: STRING,
   to: STRING,
@@ -106,6 +107,8 @@ const ETH_TX = struct('EthereumTransaction', {
   max_priority_fee_per_gas: INT,
   max_fee_per_blob_gas: INT,
   type: STRING,
+  /** TYPE_4 (EIP-7702): the delegations the transaction sets. */
+  authorization_list: listOf(EIP7702),
   function_name: STRING,
   function_signature: STRING,
   contract_call_args: mapOf(DYNAMIC),
@@ -115,7 +118,6 @@ const EIP712 = struct('Eip712TypedData', {
   domain: struct('Eip712Domain', { name: STRING, version: STRING, chain_id: INT, verifying_contract: STRING }),
   message: mapOf(DYNAMIC),
 })
-const EIP7702 = struct('Eip7702Authorization', { address: STRING, chain_id: INT, nonce: INT })
 
 const ADDRESS_TABLE_LOOKUP = struct('AddressTableLookup', {
   address_table_key: STRING,
@@ -268,6 +270,8 @@ export type PolicyEthTx = {
   max_fee_per_blob_gas?: PolicyInt
   /** 'LEGACY' | 'TYPE_1' | 'TYPE_2' | 'TYPE_3' | 'TYPE_4' */
   type?: string
+  /** TYPE_4 (EIP-7702): the delegations the transaction sets. */
+  authorization_list?: readonly PolicyEip7702[]
   /**
    * From a smart contract interface (ABI) for `to` that declares the selector, else absent;
    * `contract_call_args` is `Unreadable` when the arguments do not decode under it.
@@ -324,7 +328,7 @@ export type PolicyContext = {
   /** Condition keywords. */
   activity?: PolicyActivity
   /** `Unreadable` where the activity carries the namespace but it could not be read (a DENY reading it denies). */
-  eth?: { tx?: PolicyEthTx | Unreadable; eip_712?: PolicyEip712 | Unreadable; eip_7702_authorization?: PolicyEip7702 }
+  eth?: { tx?: PolicyEthTx | Unreadable; eip_712?: PolicyEip712 | Unreadable; eip_7702_authorization?: PolicyEip7702 | Unreadable }
   solana?: { tx?: PolicySolanaTx | Unreadable }
   tron?: { tx?: { readonly [key: string]: PolicyDynamic } }
   bitcoin?: { tx?: { readonly [key: string]: PolicyDynamic } }
