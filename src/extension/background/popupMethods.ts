@@ -39,6 +39,7 @@ import { getBalances } from './wallet/balances'
 import { connectedSites, disconnectSite, setSiteAccounts } from './dapp/connectedSites'
 import { MAX_SITE_ACCOUNTS } from './dapp/grants'
 import { fundFromFaucet } from './wallet/faucet'
+import { accountDelegation, undelegateAccount } from './wallet/delegation'
 import { listHistory } from './wallet/history'
 import { popupNetworks, selectPopupNetwork } from './chains/popupNetwork'
 import { estimateSend, sendStatus, submitSend } from './wallet/send'
@@ -288,6 +289,14 @@ export const POPUP_METHODS = {
         .optional(),
     }),
     handler: (p, { core }) => core.withSession((client, s) => fundFromFaucet(core, client, s, p)),
+  }),
+  delegation: popupMethod({
+    params: z.object({ caip2, address: evmAddress }).strict(),
+    handler: (p, { core }) => core.withSession((client, s) => accountDelegation(core, client, s, p)),
+  }),
+  undelegate: popupMethod({
+    params: z.object({ caip2, address: evmAddress }).strict(),
+    handler: (p, { core }) => core.withSession((client, s) => undelegateAccount(core, client, s, p)),
   }),
   sendEstimate: popupMethod({
     params: z.object({ ...sendInput, amount: atomic.optional() }),

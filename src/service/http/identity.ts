@@ -52,6 +52,7 @@ export function identityDocument(rt: Runtime): () => ServiceIdentityDocument {
           nativeDecimals: n.nativeDecimals,
           dev: n.dev,
           tokens: n.tokens.map((t) => ({ ...t })),
+          ...(n.gasStation !== undefined ? { gasStation: n.gasStation.toLowerCase() } : {}),
         })),
         issuedAt: rt.now(),
       },

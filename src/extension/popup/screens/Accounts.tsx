@@ -19,6 +19,7 @@ import { useAction } from '../useAction'
 import { FORMAT_OF_FAMILY, type Network } from '../network'
 import { ExportSecret, type ExportWhat } from './ExportSecret'
 import { WalletAdd } from './WalletAdd'
+import { DelegationLine } from './Delegation'
 
 type Book = PopupApi['accountBook']['result']
 type Group = Book['groups'][number]
@@ -176,6 +177,9 @@ function AddressRow({ account, name, imported, network, balances, client, onSend
         <CopyButton text={account.address} label={`Copy address ${account.address}`} />
       </div>
       {onNetwork && balances && <BalanceList balances={balances} label={`Balances of ${name} on ${chain}`} />}
+      {onNetwork && network.family === 'evm' && !imported && (
+        <DelegationLine client={client} network={network} address={account.address} onSessionLost={onSessionLost} />
+      )}
       <div class="row">
         <button
           type="button"

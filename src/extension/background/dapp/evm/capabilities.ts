@@ -64,17 +64,11 @@ export async function serviceHasGasStation(core: Core, client: SigilClient, orga
   })
 }
 
-/** The get_gas_usage answer: the window's limit and what was used, in USD. */
-const GasUsage = z.object({ windowLimitUsd: z.string(), usageUsd: z.string() })
-
 /** Whether the service sponsors this organization's gas with budget left in its window (cached; failure is "no"). */
 export async function serviceSponsors(core: Core, client: SigilClient, organizationId: string): Promise<boolean> {
   return cached(core, `sp|${organizationId}`, async () => {
-    // get_gas_usage is an operation of newer services: absent from the client, sponsorship is off.
-    const query = (client as unknown as Record<string, unknown>)['getGasUsage']
-    if (typeof query !== 'function') return false
     try {
-      const usage = GasUsage.parse(await (query as (i: { organizationId: string }) => Promise<unknown>).call(client, { organizationId }))
+      const usage = await client.getGasUsage({ organizationId })
       const limit = Number(usage.windowLimitUsd)
       const used = Number(usage.usageUsd)
       return Number.isFinite(limit) && Number.isFinite(used) && limit > 0 && used < limit

@@ -75,7 +75,13 @@ function world(o: Opts = {}) {
       n += 1
       return activity('ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2', { ethSendTransactionResultV2: { sendTransactionStatusId: `send-${n}` } })
     }
+    if (url.pathname === '/public/v1/submit/eth_undelegate_7702') {
+      sends.push(body)
+      o.code = '0x'
+      return activity('ACTIVITY_TYPE_ETH_UNDELEGATE_7702', { ethUndelegate7702Result: { sendTransactionStatusId: 'undo-1' } })
+    }
     if (url.pathname === '/public/v1/query/get_send_transaction_status') {
+      if (body.sendTransactionStatusId === 'undo-1') return { txStatus: 'INCLUDED', eth: { txHash: HASH } }
       return o.statuses?.[body.sendTransactionStatusId] ?? { txStatus: 'BROADCASTING', eth: { txHash: HASH } }
     }
     if (url.pathname === '/public/v1/query/list_smart_contract_interfaces') return { smartContractInterfaces: [] }
@@ -298,5 +304,32 @@ describe('wallet_sendCalls', () => {
     })
     // the same id again is 5720
     expect(await t.rpc('wallet_sendCalls', [batch({ atomicRequired: false, id: 'my-batch' })])).toMatchObject({ error: { code: 5720 } })
+  })
+})
+
+describe('the home screen delegation rows', () => {
+  it("names Sigil's batch executor or another delegate; undelegate goes through the service, waits for it to land and reads the node again", async () => {
+    const t = world({ code: `0xef0100${GS.slice(2)}` })
+    await t.login()
+    const address = ACCOUNT.address
+    expect((await t.popup('delegation', { caip2: 'eip155:31337', address })).result.delegation).toEqual({ kind: 'sigil', to: GS })
+    const other = world({ code: `0xef0100${'99'.repeat(20)}` })
+    await other.login()
+    expect((await other.popup('delegation', { caip2: 'eip155:31337', address })).result.delegation).toEqual({
+      kind: 'other',
+      to: `0x${'99'.repeat(20)}`,
+    })
+    // not one of the user's accounts, or malformed: refused naming the field
+    expect(await t.popup('delegation', { caip2: 'eip155:31337', address: TO })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT' },
+    })
+    expect(await t.popup('delegation', { caip2: 'eip155:31337', address: '0x12' })).toMatchObject({ ok: false })
+
+    const undone = await other.popup('undelegate', { caip2: 'eip155:31337', address })
+    expect(undone).toMatchObject({ ok: true, result: { delegation: { kind: 'none' } } })
+    expect(other.sends.map((s) => [s.type, s.parameters])).toEqual([
+      ['ACTIVITY_TYPE_ETH_UNDELEGATE_7702', { from: address, caip2: 'eip155:31337' }],
+    ])
   })
 })
