@@ -231,6 +231,16 @@ describe('batch sends through the Gas Station', () => {
     expect(await balance(a)).toBe(parseEther('0.5'))
     expect(await tokenBalance(c)).toBe(parseUnits('3', 18))
     expect(await code(sponsored)).toBe(`0xef0100${DEV_GAS_STATION.slice(2)}`)
+    // The account's history lists the batch as its own, with what each call moved, sponsored.
+    const history = await client.listEthTransactionHistory({ organizationId: org, address: sponsored, caip2: CAIP2 as any })
+    const item = history.transactions?.find((t: any) => t.transactionHash === status.eth?.txHash) as any
+    expect(item.from.toLowerCase()).toBe(sponsored.toLowerCase())
+    expect(item.turnkey.sponsored).toBe(true)
+    expect(item.transfers.map((t: any) => [t.direction, t.counterparty.toLowerCase(), t.amount])).toEqual([
+      ['OUT', a, parseEther('0.5').toString()],
+      ['OUT', b, parseEther('0.25').toString()],
+      ['OUT', c, parseUnits('3', 18).toString()],
+    ])
     // The sponsor's fee counts against the organization's gas budget.
     const usage = await client.getGasUsage({ organizationId: org })
     expect(Number(usage.usageUsd)).toBeGreaterThan(0)

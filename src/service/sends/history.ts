@@ -4,6 +4,8 @@
  * (`src/chains/transfers.ts`), the tracker stored where it landed and what it cost. A send stored
  * without its block time or fee (recorded before migration 007, or the node did not say at
  * inclusion) has them read from the node again; what the node cannot give is an empty string.
+ * A Gas Station batch is the account's (`from`), listing what its calls move; `turnkey.sponsored`
+ * says whether the network's sponsor paid its fee.
  */
 import { base64 } from '@scure/base'
 import { Transaction } from 'micro-eth-signer'
@@ -14,7 +16,7 @@ import { parseSolanaTransaction } from '../../chains/sign/solanaMessage.js'
 import { type DecodedTransfer, checksummed, evmTransfers, solanaSigners, solanaTransfers } from '../../chains/transfers.js'
 import { type AssetInfo, formatUnits, nativeAsset, tokenAsset } from '../chains/assets.js'
 import type { SendHistoryRow, SendInclusion } from '../store/sends.js'
-import { readEvmInclusion } from './evm.js'
+import { type EvmSendRequest, readEvmInclusion } from './evm.js'
 import { readSolanaInclusion } from './solana.js'
 
 /** Every listed transaction was submitted by this service, which answers as the hosted one does. */
@@ -67,9 +69,19 @@ function relativeTo(network: Network, moved: DecodedTransfer[], address: string,
   return out
 }
 
+/** The calls of a Gas Station batch send, and whether its sponsor paid the gas (undefined: not a batch). */
+function batchOf(row: SendHistoryRow): EvmSendRequest['batch'] {
+  if (row.family !== 'evm') return undefined
+  try {
+    return (JSON.parse(row.request) as EvmSendRequest).batch
+  } catch {
+    return undefined
+  }
+}
+
 function turnkeyOf(row: SendHistoryRow): Turnkey {
   return {
-    sponsored: false,
+    sponsored: batchOf(row)?.sponsor === true,
     ...(row.activity_fingerprint ? { activityFingerprint: row.activity_fingerprint } : {}),
     submittedAt: iso(row.activity_created_at ?? row.created_at),
     activityId: row.activity_id,
@@ -86,7 +98,13 @@ export function ethHistoryItem(network: Network, row: SendHistoryRow, address: s
   const tx = Transaction.fromHex(row.signed_tx as string, false)
   const to = tx.raw.to ? checksummed(tx.raw.to) : undefined
   const failed = row.status === 'FAILED'
-  const moved = failed ? [] : evmTransfers({ from: row.from_address, to, value: tx.raw.value, data: tx.raw.data })
+  // A batch moves what its calls move, as the account (the outer transaction only calls the account).
+  const batch = batchOf(row)
+  const moved = failed
+    ? []
+    : batch
+      ? batch.calls.flatMap((c) => evmTransfers({ from: row.from_address, to: c.to, value: BigInt(c.value), data: c.data }))
+      : evmTransfers({ from: row.from_address, to, value: tx.raw.value, data: tx.raw.data })
   return {
     transactionHash: row.tx_hash as string,
     block: blockOf(at),
