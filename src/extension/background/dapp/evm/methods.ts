@@ -106,12 +106,15 @@ export const DAPP_METHODS = {
   wallet_sendCalls: dappMethod({ asks: true, session: 'evm', params: z.tuple([z.unknown()]), handler: sendCalls }),
   wallet_getCallsStatus: dappMethod({ params: z.tuple([batchId]), handler: getCallsStatus }),
   wallet_showCallsStatus: dappMethod({ params: z.tuple([batchId]), handler: showCallsStatus }),
-  // viem retries a send refused with -32602 / 4200 under this name: the same handler, the same approval.
+  // viem retries a send refused with -32602 / 4200 under this name: the same checks, handler and approval.
   wallet_sendTransaction: dappMethod({
     asks: true,
     session: 'evm',
-    params: z.tuple([TransactionRequest]),
-    handler: (p, ctx) => sendTransaction(p, ctx, 'wallet_sendTransaction'),
+    params: z.tuple([TransactionWithDelegate]),
+    handler: (p, ctx) => {
+      const refused = delegateFieldError(p[0])
+      return refused ? { error: refused } : sendTransaction(p, ctx, 'wallet_sendTransaction')
+    },
   }),
   wallet_addEthereumChain: dappMethod({ asks: true, session: 'evm', params: AddEthereumChainParams, handler: addEthereumChain }),
   wallet_watchAsset: dappMethod({ asks: true, session: 'evm', params: WatchAssetParams, handler: watchAsset }),

@@ -8,6 +8,7 @@
  */
 import { getContractAddress, parseTransaction, recoverTransactionAddress, type TransactionSerialized } from 'viem'
 import { describe, expect, it } from 'vitest'
+import { DELEGATE_REFUSED } from '@/src/extension/background/dapp/evm/calls'
 import { ADDED_CHAINS_KEY } from '@/src/extension/background/dapp/evm/chains'
 import { MAX_INITCODE_BYTES } from '@/src/extension/background/dapp/evm/ethTransaction'
 import { ACCOUNT, activity, type ExtraFetch, setup } from '../../../approvalFixture'
@@ -75,6 +76,10 @@ describe('contract deployment (a send without to)', () => {
     })
     expect(await t.rpc('wallet_sendTransaction', [{ from, data: '0x60', input: '0x61' }])).toEqual({
       error: { code: -32602, message: 'Invalid params for wallet_sendTransaction: data and input differ' },
+    })
+    // an EIP-7702 authorization is refused under this name too (a site cannot choose a delegate)
+    expect(await t.rpc('wallet_sendTransaction', [{ from, data: CODE, authorizationList: [{ address: from }] }])).toEqual({
+      error: { code: -32602, message: `${DELEGATE_REFUSED} (authorizationList)` },
     })
     expect(t.windows).toHaveLength(1) // the connection's
     expect(t.node).toEqual([])
