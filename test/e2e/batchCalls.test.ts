@@ -199,6 +199,43 @@ describe('a wagmi dApp sends batched calls through Sigil (EIP-5792, Chromium, re
     expect(await reader.getBalance({ address: BOB })).toBe(before + parseEther('0.03'))
   })
 
+  it("paymasterService: the window says Sigil's sponsor pays and the account pays exactly the values", async () => {
+    const caps = ok((await page(() => (window as any).wagmiDapp.capabilities())) as Outcome<Record<string, any>>)
+    expect(caps['31337']).toMatchObject({ atomic: { status: 'ready' }, paymasterService: { supported: true } })
+    const mine = await reader.getBalance({ address })
+    const calls = [
+      { to: BOB, value: parseEther('0.05').toString() },
+      { to: CAROL, value: parseEther('0.05').toString() },
+    ]
+    const { outcome, approval } = await awaitApproval(ext, () =>
+      page(([c]) => (window as any).wagmiDapp.send(c, { capabilities: { paymasterService: { url: 'https://paymaster.invalid' } } }), calls),
+    )
+    expect(await approval.getByTestId('approval-batch').textContent()).toContain("Gas paid bySigil's sponsor")
+    expect(await approval.getByTestId('approval-fees').count()).toBe(0)
+    await bothThemes(approval, 'approval-send-calls-sponsored')
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const { id } = ok((await outcome) as Outcome<{ id: string }>)
+    expect(ok((await page(([i]) => (window as any).wagmiDapp.wait(i), id)) as Outcome<any>)).toMatchObject({ status: 'success' })
+    expect(await reader.getBalance({ address })).toBe(mine - parseEther('0.1'))
+  })
+
+  it('a batch with a failing call: the window warns, the status is 400 (failed before the chain) and nothing moved', async () => {
+    const bob = await reader.getBalance({ address: BOB })
+    const tooMany = parseUnits('1000000', 18)
+    const calls = [
+      { to: BOB, value: parseEther('0.01').toString() },
+      { to: token, data: encodeFunctionData({ abi: ERC20_ARTIFACT.abi, functionName: 'transfer', args: [DAVE, tooMany] }) },
+    ]
+    const { outcome, approval } = await awaitApproval(ext, () => page(([c]) => (window as any).wagmiDapp.send(c, {}), calls))
+    expect(await approval.getByTestId('approval-warnings').textContent()).toContain('Call 2 fails when simulated alone')
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const { id } = ok((await outcome) as Outcome<{ id: string }>)
+    const status = ok((await page(([i]) => (window as any).wagmiDapp.wait(i), id)) as Outcome<any>)
+    // The service's gas estimate of the batch reverts: it fails before the chain (400), nothing is broadcast.
+    expect(status).toMatchObject({ status: 'failure', statusCode: 400, atomic: true, receipts: [] })
+    expect(await reader.getBalance({ address: BOB })).toBe(bob)
+  })
+
   it('the home screen shows the delegation; Undelegate (confirmed) clears it on the node', async () => {
     const popup = await openPopup(ext)
     const line = popup.getByTestId('delegation')

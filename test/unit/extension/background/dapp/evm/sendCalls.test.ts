@@ -7,6 +7,7 @@
  */
 import { encodeFunctionData, parseAbi } from 'viem'
 import { describe, expect, it } from 'vitest'
+import { batchStatusCode, sendStateOf } from '@/src/extension/background/dapp/evm/callsStatus'
 import { DEFAULT_SETTINGS } from '@/src/extension/background/service/settings'
 import { ACCOUNT, activity, type ExtraFetch, OTHER, setup } from '../../../approvalFixture'
 import { fakeIdentity } from '../../../fakeDeps'
@@ -87,7 +88,7 @@ function world(o: Opts = {}) {
     if (url.pathname === '/public/v1/query/list_smart_contract_interfaces') return { smartContractInterfaces: [] }
     return undefined
   }
-  const t = setup({ extra, identity: IDENTITY })
+  const t = setup({ extra, identity: IDENTITY, loginWindow: true })
   return { ...t, node, sends }
 }
 
@@ -307,6 +308,21 @@ describe('wallet_sendCalls', () => {
   })
 })
 
+describe('wallet_showCallsStatus', () => {
+  it("opens Sigil's window for the site's own batch (null); another site's or an unknown id is 5730 and opens nothing", async () => {
+    const t = world()
+    await t.connected()
+    const pending = t.rpc('wallet_sendCalls', [batch({ id: 'shown' })])
+    await t.popup('approvalResolve', { id: (await t.windowOpened(2)).approvalId, approved: true })
+    expect(await pending).toEqual({ result: { id: 'shown' } })
+    expect(await t.rpc('wallet_showCallsStatus', ['shown'], OTHER)).toMatchObject({ error: { code: 5730 } })
+    expect(await t.rpc('wallet_showCallsStatus', ['nope'])).toMatchObject({ error: { code: 5730 } })
+    expect(t.loginWindows).toHaveLength(0)
+    expect(await t.rpc('wallet_showCallsStatus', ['shown'])).toEqual({ result: null })
+    expect(t.loginWindows).toHaveLength(1)
+  })
+})
+
 describe('the home screen delegation rows', () => {
   it("names Sigil's batch executor or another delegate; undelegate goes through the service, waits for it to land and reads the node again", async () => {
     const t = world({ code: `0xef0100${GS.slice(2)}` })
@@ -331,5 +347,19 @@ describe('the home screen delegation rows', () => {
     expect(other.sends.map((s) => [s.type, s.parameters])).toEqual([
       ['ACTIVITY_TYPE_ETH_UNDELEGATE_7702', { from: address, caip2: 'eip155:31337' }],
     ])
+  })
+})
+
+describe('EIP-5792 status codes', () => {
+  it('100 while any send is pending, 200 all included, 400 none reached the chain, 500 reverted, 600 mixed', () => {
+    expect(batchStatusCode(['included', 'pending'])).toBe(100)
+    expect(batchStatusCode(['included', 'included'])).toBe(200)
+    expect(batchStatusCode(['failed'])).toBe(400)
+    expect(batchStatusCode(['reverted'])).toBe(500)
+    expect(batchStatusCode(['reverted', 'failed'])).toBe(500)
+    expect(batchStatusCode(['included', 'failed'])).toBe(600)
+    expect(sendStateOf({ txStatus: 'FAILED' })).toBe('failed')
+    expect(sendStateOf({ txStatus: 'FAILED', eth: { txHash: HASH } })).toBe('reverted')
+    expect(sendStateOf({ txStatus: 'BROADCASTING', eth: { txHash: HASH } })).toBe('pending')
   })
 })
