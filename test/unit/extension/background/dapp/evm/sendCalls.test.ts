@@ -8,8 +8,9 @@
 import { encodeFunctionData, parseAbi } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { batchStatusCode, sendStateOf } from '@/src/extension/background/dapp/evm/callsStatus'
+import { applySiteChain } from '@/src/extension/background/dapp/evm/switchChain'
 import { DEFAULT_SETTINGS } from '@/src/extension/background/service/settings'
-import { ACCOUNT, activity, type ExtraFetch, OTHER, setup } from '../../../approvalFixture'
+import { ACCOUNT, activity, type ExtraFetch, ORIGIN, OTHER, setup } from '../../../approvalFixture'
 import { fakeIdentity } from '../../../fakeDeps'
 
 const RPC = 'http://node.test/'
@@ -305,6 +306,28 @@ describe('wallet_sendCalls', () => {
     })
     // the same id again is 5720
     expect(await t.rpc('wallet_sendCalls', [batch({ atomicRequired: false, id: 'my-batch' })])).toMatchObject({ error: { code: 5720 } })
+  })
+})
+
+describe('a pending batch is rejected and nothing is sent', () => {
+  it('on lock (4100) and when the site switches chain (4001)', async () => {
+    const t = world()
+    await t.connected()
+    const locked = t.rpc('wallet_sendCalls', [batch()])
+    await t.windowOpened(2)
+    await t.bg.core.wipe('lock')
+    expect(await locked).toEqual({ error: { code: 4100, message: 'Unauthorized: the wallet was locked' } })
+
+    const s = world()
+    await s.connected()
+    const switched = s.rpc('wallet_sendCalls', [batch()])
+    await s.windowOpened(2)
+    await applySiteChain(
+      { origin: ORIGIN, state: s.bg.state, core: s.bg.core, dapp: s.bg.dapp },
+      { chainId: '0x1', name: 'Ethereum', caip2: 'eip155:1', rpcUrl: RPC, nativeSymbol: 'ETH', nativeDecimals: 18, added: false },
+    )
+    expect(await switched).toMatchObject({ error: { code: 4001 } })
+    expect([...t.sends, ...s.sends]).toEqual([])
   })
 })
 
