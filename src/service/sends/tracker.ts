@@ -11,7 +11,16 @@
 import { SigilError } from '../../api/errors.js'
 import type { SendTracker, Runtime } from '../runtime.js'
 import type { Sql } from '../store/sql.js'
-import { claimDueSend, markFailed, markIncluded, markSigned, retryAt, type SendInclusion, type SendRow } from '../store/sends.js'
+import {
+  claimDueSend,
+  markFailed,
+  markIncluded,
+  markSigned,
+  nextSendDueAt,
+  retryAt,
+  type SendInclusion,
+  type SendRow,
+} from '../store/sends.js'
 import { settleSponsoredFee } from '../sponsorship/limits.js'
 import { abisDeclaringError } from '../store/smartContractInterfaces.js'
 import { addressKey } from '../../chains/contractInterfaces.js'
@@ -71,15 +80,17 @@ function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
       return
     }
     running = (async () => {
-      let worked = false
+      let delay = IDLE_POLL_MS
       try {
         for (;;) {
           const send = await claimDueSend(rt.db, rt.now(), LEASE_MS)
           if (!send) break
-          worked = true
           await step(send)
           if (stopped) break
         }
+        // Wake when the earliest open send falls due (its follow-up backs off), never later than the idle poll.
+        const next = await nextSendDueAt(rt.db)
+        if (next !== undefined) delay = Math.min(IDLE_POLL_MS, Math.max(1, next - rt.now() + 1))
       } catch (e) {
         rt.log.warn('send tracker paused', { errorName: (e as Error).name, errorCode: e instanceof SigilError ? e.code : undefined })
       } finally {
@@ -87,7 +98,7 @@ function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
         if (again) {
           again = false
           schedule(0)
-        } else schedule(worked ? FOLLOW_MS : IDLE_POLL_MS)
+        } else schedule(delay)
       }
     })()
   }

@@ -88,6 +88,14 @@ export async function claimDueSend(sql: Sql, now: number, leaseMs: number): Prom
   return row
 }
 
+/** When the earliest open send can next be claimed (due and not leased), ms since the epoch; undefined when none is open. */
+export async function nextSendDueAt(sql: Sql): Promise<number | undefined> {
+  const [row] = await sql.query<{ at: string | number | null }>(
+    `SELECT min(greatest(next_attempt_at, lease_until + 1)) AS at FROM send_transactions WHERE status IN ('INITIALIZED', 'BROADCASTING')`,
+  )
+  return row?.at === null || row?.at === undefined ? undefined : Number(row.at)
+}
+
 /** Records the signed transaction: from here on only these bytes are ever broadcast. */
 export async function markSigned(
   sql: Sql,
