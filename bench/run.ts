@@ -84,6 +84,11 @@ if (want('send')) {
   const { benchServiceSend, formatServiceSend } = await import('./service-send.js')
   console.log(formatServiceSend(await benchServiceSend()))
 }
+if (want('batch-send')) {
+  console.log('\n## Batch send latency on the dev EVM chain (request → INCLUDED, one client)\n')
+  const { benchBatchSend, formatBatchSend } = await import('./service-batch-send.js')
+  console.log(formatBatchSend(await benchBatchSend()))
+}
 if (want('policy')) {
   console.log('\n## Policy evaluation (in-process)\n')
   const { benchPolicy } = await import('./policy.js')

@@ -48,7 +48,7 @@ export async function buildEvm(
   const served = Number(BigInt(await jsonRpc<string>(network, 'eth_chainId', [])))
   if (served !== chainId) return { failed: { message: `the node for ${network.caip2} serves chain id ${served}` } }
   const account = send.from_address.toLowerCase()
-  const delegation = delegationOf(await jsonRpc<string>(network, 'eth_getCode', [account, 'latest']))
+  const delegation = delegationOf(await jsonRpc<string>(network, 'eth_getCode', [account, 'pending']))
   if (delegation.kind === 'contract') return { failed: { message: `${account} is a contract, not an account that can delegate` } }
   const accountNonce = BigInt(await jsonRpc<string>(network, 'eth_getTransactionCount', [account, 'pending']))
 
@@ -77,7 +77,7 @@ export async function buildEvm(
   const batchNonce =
     batch.gasStationNonce !== undefined
       ? BigInt(batch.gasStationNonce)
-      : BigInt(await jsonRpc<string>(network, 'eth_getStorageAt', [account, BATCH_NONCE_SLOT, 'latest']))
+      : BigInt(await jsonRpc<string>(network, 'eth_getStorageAt', [account, BATCH_NONCE_SLOT, 'pending']))
   const deadline = BigInt(batch.deadline)
 
   const sponsorKey = batch.sponsor ? sponsorKeyOf(sponsorKeys, network.caip2) : undefined
