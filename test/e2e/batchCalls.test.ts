@@ -160,6 +160,7 @@ describe('a wagmi dApp sends batched calls through Sigil (EIP-5792, Chromium, re
     expect(await shown.nth(2).textContent()).toContain('transfer(address,uint256)')
     expect(await shown.nth(2).textContent()).toContain(getAddress(DAVE))
     expect(await approval.getByTestId('approval-batch').textContent()).toContain('Total value0.75 ETH')
+    expect(await approval.getByTestId('approval-batch-how').textContent()).toContain('all succeed or none does')
     expect(await approval.getByTestId('approval-upgrade').textContent()).toBe(
       "This upgrades your account to Sigil's batch executor (EIP-7702). You can undo it from the wallet's home screen.",
     )
@@ -275,7 +276,7 @@ describe('a wagmi dApp sends batched calls through Sigil (EIP-5792, Chromium, re
       { to: CAROL, value: parseEther('0.2').toString() },
     ]
     const { outcome, approval } = await awaitApproval(ext, () => page(([c]) => (window as any).wagmiDapp.send(c, {}), calls))
-    expect(await approval.getByTestId('approval-batch').textContent()).toContain('One transaction per call, in order')
+    expect(await approval.getByTestId('approval-batch-how').textContent()).toContain('One transaction per call, in order')
     expect(await approval.getByTestId('approval-upgrade').count()).toBe(0)
     await approval.getByRole('button', { name: 'Approve' }).click()
     const { id } = ok((await outcome) as Outcome<{ id: string }>)

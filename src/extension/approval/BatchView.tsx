@@ -57,11 +57,15 @@ export function SendCallsBody({ view }: { view: SendCallsView }) {
         rows={[
           ['Network', chain],
           ['Calls', String(view.calls.length)],
-          ['How', view.atomic ? 'All together in one transaction: all succeed or none does' : 'One transaction per call, in order'],
           ['Total value', view.total],
           ['Gas paid by', view.gasPayer === 'sponsor' ? "Sigil's sponsor" : 'You'],
         ]}
       />
+      <p class="hint" data-testid="approval-batch-how">
+        {view.atomic
+          ? 'All calls go in one transaction: all succeed or none does.'
+          : 'One transaction per call, in order: a later call can fail after earlier ones landed.'}
+      </p>
       {view.calls.map((c, i) => (
         <CallSection key={`${i}-${c.to}`} call={c} index={i} count={view.calls.length} />
       ))}

@@ -54,13 +54,14 @@ describe('the wallet_sendCalls approval body', () => {
     expect(screen.getByTestId('approval-batch').textContent).toContain('Total value1 ETH')
     expect(screen.getByTestId('approval-batch').textContent).toContain('Gas paid byYou')
     expect(screen.getByTestId('approval-upgrade').textContent).toBe(UPGRADE_TEXT)
+    expect(screen.getByTestId('approval-batch-how').textContent).toBe('All calls go in one transaction: all succeed or none does.')
     expect(screen.getByTestId('approval-fees').textContent).toContain('Gas limit120000')
   })
 
   it('sponsored: no fee section, "Sigil\'s sponsor" pays; already upgraded: no upgrade sentence; sequential says so', () => {
     render(<SendCallsBody view={view({ gasPayer: 'sponsor', fees: [], upgrade: false, atomic: false })} />)
     expect(screen.getByTestId('approval-batch').textContent).toContain("Gas paid bySigil's sponsor")
-    expect(screen.getByTestId('approval-batch').textContent).toContain('One transaction per call, in order')
+    expect(screen.getByTestId('approval-batch-how').textContent).toContain('One transaction per call, in order')
     expect(screen.queryByTestId('approval-upgrade')).toBeNull()
     expect(screen.queryByTestId('approval-fees')).toBeNull()
   })
