@@ -24,7 +24,18 @@ let org: PolicyOrg<'alice'>
 let node: RunningEvmNode
 let publicClient: ReturnType<typeof createPublicClient>
 
-const accountOf = (client: TurnkeyClient) => createAccount({ client, organizationId: org.root, signWith: org.address })
+/** The `@turnkey/viem` account of the org's Ethereum address, signing through `client`. */
+async function accountOf(client: TurnkeyClient) {
+  const account = await createAccount({
+    // The same @turnkey/http client class, from the copy @turnkey/viem resolves.
+    client: client as unknown as Parameters<typeof createAccount>[0]['client'],
+    organizationId: org.root,
+    signWith: org.address,
+  })
+  const { signAuthorization } = account
+  if (!signAuthorization) throw new Error('the @turnkey/viem account cannot sign authorizations')
+  return Object.assign(account, { signAuthorization })
+}
 
 /** An implicit deny (no policy allows it) for a user outside the root quorum: gRPC 7, nothing signed. */
 async function expectNotAllowed(attempt: Promise<unknown>): Promise<void> {
@@ -87,7 +98,7 @@ describe('@turnkey/viem signAuthorization', () => {
     const account = await accountOf(org.admin)
     const signed = await account.signAuthorization({ chainId: CHAIN_ID, address: DEV_GAS_STATION as Hex, nonce: 7 })
     expect(signed.yParity === 0 || signed.yParity === 1).toBe(true)
-    const recovered = await recoverAuthorizationAddress({ authorization: signed as never })
+    const recovered = await recoverAuthorizationAddress({ authorization: signed })
     expect(recovered.toLowerCase()).toBe(org.address.toLowerCase())
   })
 
@@ -119,7 +130,7 @@ describe('@turnkey/viem signMessage and signTypedData', () => {
   it('signs EIP-712 typed data that viem verifies', async () => {
     const account = await accountOf(org.admin)
     const typed = {
-      domain: { name: 'Sigil Test', version: '1', chainId: CHAIN_ID, verifyingContract: DEV_GAS_STATION as Hex },
+      domain: { name: 'Sigil Test', version: '1', chainId: BigInt(CHAIN_ID), verifyingContract: DEV_GAS_STATION as Hex },
       // @turnkey/viem serialises with viem's serializeTypedData, which sends the domain only when
       // the types declare EIP712Domain (without it the payload's domain is empty, here as hosted).
       types: {
@@ -136,7 +147,7 @@ describe('@turnkey/viem signMessage and signTypedData', () => {
       },
       primaryType: 'Mail' as const,
       message: { to: OTHER_DELEGATE as Hex, contents: 'hello' },
-    }
+    } as const
     const signature = await account.signTypedData(typed)
     expect(await verifyTypedData({ address: account.address, signature, ...typed })).toBe(true)
   })
@@ -169,7 +180,7 @@ describe('policies on delegation targets', () => {
       ],
       async () => {
         const ok = await alice.signAuthorization({ chainId: CHAIN_ID, address: DEV_GAS_STATION as Hex, nonce: 1 })
-        expect((await recoverAuthorizationAddress({ authorization: ok as never })).toLowerCase()).toBe(org.address.toLowerCase())
+        expect((await recoverAuthorizationAddress({ authorization: ok })).toLowerCase()).toBe(org.address.toLowerCase())
         await expectNotAllowed(alice.signAuthorization({ chainId: CHAIN_ID, address: OTHER_DELEGATE, nonce: 1 }))
         await expectNotAllowed(alice.signAuthorization({ chainId: 1, address: DEV_GAS_STATION as Hex, nonce: 1 }))
       },
