@@ -123,6 +123,8 @@ const SUBMIT_NAMES = [
   'delete_webhook_endpoint',
   // gas sponsorship limits
   'upsert_gas_usage_config',
+  // EIP-7702
+  'eth_undelegate_7702',
 ]
 const QUERY_NAMES = [
   'get_oauth_providers',
