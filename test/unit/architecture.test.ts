@@ -41,6 +41,7 @@ const SERVICE_ORDER = [
   'queries',
   'activities',
   'sends',
+  'sponsorship',
   'signing',
   'webhooks',
   'otp',
