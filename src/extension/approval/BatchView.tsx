@@ -12,7 +12,7 @@ export const UPGRADE_TEXT =
 
 function CallSection({ call, index, count }: { call: BatchCallView; index: number; count: number }) {
   const rows: FieldRow[] = [
-    ['To', call.to],
+    ['To', call.to ?? '(a new contract: this call deploys it)'],
     ['Value', `${call.value} (${call.valueWei} wei)`],
     ...(call.selector !== null ? [['Function selector', call.selector] as FieldRow] : []),
     ['Data', call.data === '0x' ? '(none)' : call.data],

@@ -39,7 +39,8 @@ export type AccountOption = { address: string; name: string }
 
 /** One call of an EIP-5792 batch as shown (dapp/evm/calls.ts). */
 export type BatchCallView = {
-  to: string
+  /** Null: the call deploys a contract (its data is the creation code). */
+  to: string | null
   valueWei: string
   /** The value in the network's native unit, e.g. "0.1 ETH". */
   value: string

@@ -4,7 +4,8 @@
  *
  * - Params are checked here (-32602 naming the field); the batch's chain must be the site's
  *   active chain (5710); a capability the dApp marks non-optional that Sigil does not have is 5700;
- *   more than {@link MAX_BATCH_CALLS} calls is 5740; a call without `to` (a deployment) only alone.
+ *   more than {@link MAX_BATCH_CALLS} calls is 5740; a call without `to` (a deployment, with its
+ *   creation code) only alone, sent as one plain creation send paid by the user.
  * - A site cannot choose the account's delegate: any EIP-7702 authorization field is refused.
  * - Atomic (the account is or can be delegated to the network's Gas Station): one service send
  *   with every call (`eth_send_transaction` `calls`, `sponsor` when the dApp asked for
@@ -79,8 +80,8 @@ export type SendCallsRequest = z.output<typeof SendCallsRequest>
 /** The capabilities Sigil understands in a request. */
 const KNOWN_CAPABILITIES = new Set(['paymasterService'])
 
-/** A checked call: what the service sends. */
-export type CheckedCall = { to: string; value: bigint; data: string }
+/** A checked call: what the service sends; `to` null deploys a contract (only as the batch's one call). */
+export type CheckedCall = { to: string | null; value: bigint; data: string }
 
 /** The checked batch, or the error to answer (before anything is asked or read). */
 export function checkSendCalls(
@@ -110,13 +111,10 @@ export function checkSendCalls(
     return { ok: false, error: rpcError(RPC_ERROR.BUNDLE_TOO_LARGE, `Too many calls: Sigil sends at most ${MAX_BATCH_CALLS} in one batch`) }
   const calls: CheckedCall[] = []
   for (const [i, c] of request.calls.entries()) {
-    if (c.to === undefined)
-      return invalid(
-        request.calls.length > 1
-          ? `calls[${i}].to: required (a contract deployment cannot be part of a batch)`
-          : `calls[${i}].to: required (deploy a contract with eth_sendTransaction)`,
-      )
-    calls.push({ to: c.to, value: BigInt(c.value ?? '0x0'), data: c.data ?? '0x' })
+    if (c.to === undefined && request.calls.length > 1)
+      return invalid(`calls[${i}].to: required (a contract deployment cannot be part of a batch)`)
+    if (c.to === undefined && (c.data ?? '0x') === '0x') return invalid(`calls[${i}].data: a deployment needs its creation code`)
+    calls.push({ to: c.to ?? null, value: BigInt(c.value ?? '0x0'), data: c.data ?? '0x' })
   }
   // Capabilities the dApp requires and Sigil does not have are refused (EIP-5792 5700); optional ones are ignored.
   const all = [request.capabilities ?? {}, ...request.calls.map((c) => c.capabilities ?? {})]
@@ -141,7 +139,16 @@ export function planBatch(
   atomic: AtomicStatus,
   sponsorAvailable: boolean,
   wantsPaymaster: 'no' | 'optional' | 'required',
+  deploys = false,
 ): BatchPlan | { error: RpcErrorObject } {
+  // A deployment is a plain creation send from the account: never through the executor, never sponsored.
+  if (deploys) {
+    if (wantsPaymaster === 'required')
+      return {
+        error: rpcError(RPC_ERROR.UNSUPPORTED_CAPABILITY, 'Unsupported capability: paymasterService (not for a contract deployment)'),
+      }
+    return { mode: 'single', sponsor: false, upgrade: false }
+  }
   const sponsor = wantsPaymaster !== 'no' && sponsorAvailable && atomic !== 'unsupported'
   if (wantsPaymaster === 'required' && !sponsor)
     return {
@@ -221,7 +228,8 @@ export async function sendCalls([raw]: readonly [unknown], ctx: DappContext): Pr
   const sims: Simulation[] = []
   try {
     const caps = await ctx.core.withSession((client) => capabilitiesOn(ctx.core, client, signer.organizationId, signer.address, network))
-    plan = planBatch(calls.length, request.atomicRequired, caps.atomic.status, caps.paymasterService !== undefined, wantsPaymaster)
+    const deploys = calls.some((c) => c.to === null)
+    plan = planBatch(calls.length, request.atomicRequired, caps.atomic.status, caps.paymasterService !== undefined, wantsPaymaster, deploys)
     if ('error' in plan) return plan
     for (const c of calls)
       sims.push(
@@ -241,14 +249,15 @@ export async function sendCalls([raw]: readonly [unknown], ctx: DappContext): Pr
   const thePlan = plan
 
   const views: BatchCallView[] = calls.map((c, i) => {
-    const call = decodeCalldata(c.data)
+    // Creation code is not a call: neither decoded nor given a selector.
+    const call = c.to === null ? null : decodeCalldata(c.data)
     return {
       to: c.to,
       valueWei: c.value.toString(10),
       value: nativeText(c.value, network),
       data: c.data,
       call,
-      selector: call === null && c.data.length >= 10 ? c.data.slice(0, 10).toLowerCase() : null,
+      selector: call === null && c.to !== null && c.data.length >= 10 ? c.data.slice(0, 10).toLowerCase() : null,
       failure: sims[i]?.failure ?? null,
     }
   })
@@ -324,7 +333,7 @@ export async function sendCalls([raw]: readonly [unknown], ctx: DappContext): Pr
           organizationId: signer.organizationId,
           from: signer.address,
           caip2: network.caip2,
-          calls: batchCalls.map((c) => ({ to: c.to, value: c.value.toString(10), data: c.data })),
+          calls: batchCalls.map((c) => ({ ...(c.to !== null ? { to: c.to } : {}), value: c.value.toString(10), data: c.data })),
           ...(sponsor ? { sponsor: true } : {}),
         })
         await recordActivitySite(ctx.core.deps.local, res.activity.id, ctx.origin, ctx.core.now())

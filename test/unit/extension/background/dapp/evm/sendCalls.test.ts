@@ -309,6 +309,30 @@ describe('wallet_sendCalls', () => {
   })
 })
 
+describe('wallet_sendCalls with one deployment', () => {
+  it('needs creation code; shows "a new contract", not decoded; the service gets one call without to, never sponsored', async () => {
+    const t = world({ usage: { windowLimitUsd: '10', usageUsd: '0' } })
+    await t.connected()
+    expect((await t.rpc('wallet_sendCalls', [batch({ calls: [{ value: '0x1' }] })])).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('calls[0].data'),
+    })
+    const creation = `0x6080604052${'00'.repeat(40)}`
+    const required = batch({ calls: [{ data: creation }], capabilities: { paymasterService: { url: 'https://pm.example' } } })
+    expect((await t.rpc('wallet_sendCalls', [required])).error).toMatchObject({ code: 5700 })
+    const pending = t.rpc('wallet_sendCalls', [batch({ calls: [{ data: creation }] })])
+    const w = await t.windowOpened(2)
+    const { view } = (await t.popup('approvalGet', { id: w.approvalId })).result
+    expect(view).toMatchObject({ atomic: true, upgrade: false, gasPayer: 'you' })
+    expect(view.calls).toEqual([{ to: null, value: '0 ETH', valueWei: '0', data: creation, call: null, selector: null, failure: null }])
+    await t.popup('approvalResolve', { id: w.approvalId, approved: true })
+    expect((await pending).result.id).toBeDefined()
+    expect(t.sends.map((x) => x.parameters)).toEqual([
+      { from: ACCOUNT.address, caip2: 'eip155:31337', calls: [{ value: '0', data: creation }] },
+    ])
+  })
+})
+
 describe('a pending batch is rejected and nothing is sent', () => {
   it('on lock (4100) and when the site switches chain (4001)', async () => {
     const t = world()
