@@ -6,13 +6,13 @@
  * and the upgrade to Sigil's batch executor; approved, `waitForCallsStatus` ends in success,
  * the balances moved and the account is delegated to the Gas Station (`ready`). The home screen
  * then shows the delegation and Undelegate clears it (code `0x` on the node). `sendCalls` with
- * `experimental_fallback` works, and so does an account Sigil cannot batch for (delegated to
+ * `experimental_fallback` works, a single call without `to` deploys a contract, and so does an account Sigil cannot batch for (delegated to
  * another contract, so atomic is unsupported) with `forceAtomic` false: one send per call after
  * one approval. Windows: light and dark, axe clean.
  */
 import { build } from 'esbuild'
 import type { Page } from 'playwright-core'
-import { createPublicClient, encodeFunctionData, getAddress, http, parseEther, parseUnits } from 'viem'
+import { createPublicClient, encodeDeployData, encodeFunctionData, getAddress, http, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEV_GAS_STATION } from '../../src/chains/gasStation/dev'
 import { resolveNetworks } from '../../src/chains/networks'
@@ -235,6 +235,29 @@ describe('a wagmi dApp sends batched calls through Sigil (EIP-5792, Chromium, re
     // The service's gas estimate of the batch reverts: it fails before the chain (400), nothing is broadcast.
     expect(status).toMatchObject({ status: 'failure', statusCode: 400, atomic: true, receipts: [] })
     expect(await reader.getBalance({ address: BOB })).toBe(bob)
+  })
+
+  it('sendCalls with one call without to deploys the contract (shown as a new contract)', async () => {
+    const data = encodeDeployData({
+      abi: ERC20_ARTIFACT.abi,
+      bytecode: ERC20_ARTIFACT.bytecode,
+      args: ['Batch Token', 'BTK', parseUnits('5', 18), address],
+    })
+    const { outcome, approval } = await awaitApproval(ext, () => page(([c]) => (window as any).wagmiDapp.send(c, {}), [{ data }]))
+    expect(await approval.getByTestId('approval-batch-call').textContent()).toContain('To(a new contract: this call deploys it)')
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const { id } = ok((await outcome) as Outcome<{ id: string }>)
+    const status = ok((await page(([i]) => (window as any).wagmiDapp.wait(i), id)) as Outcome<any>)
+    expect(status).toMatchObject({ status: 'success', statusCode: 200 })
+    const receipt = await reader.getTransactionReceipt({ hash: status.receipts[0].transactionHash })
+    expect(receipt.contractAddress).toMatch(/^0x[0-9a-f]{40}$/)
+    const minted = await reader.readContract({
+      address: receipt.contractAddress as `0x${string}`,
+      abi: ERC20_BALANCE_OF_ABI,
+      functionName: 'balanceOf',
+      args: [address],
+    })
+    expect(minted).toBe(parseUnits('5', 18))
   })
 
   it('the home screen shows the delegation; Undelegate (confirmed) clears it on the node', async () => {
