@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { OnRampProvider } from '../api/enumLists.js'
 import { EXTENSION_ORIGIN } from '../api/identity.js'
 import { type Network, resolveNetworks } from '../chains/networks.js'
-import { type SponsorKeys, parseSponsorKeys } from './sends/sponsor.js'
+import { type SponsorKeys, parseSponsorKeys } from './chains/sponsor.js'
 import { DEV_SERVICE_IDENTITY_PRIVATE_KEY } from './devIdentity.js'
 import { parseOidcIssuers, type TrustedIssuer } from './oidc/issuers.js'
 

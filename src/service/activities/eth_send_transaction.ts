@@ -5,7 +5,7 @@ import type { ethSendTransaction, ethSendTransactionV1 } from '../../api/operati
 import { requireNetwork } from '../chains/assets.js'
 import type { BatchRequest, EvmSendRequest } from '../sends/evm.js'
 import { recordSend } from '../sends/record.js'
-import { sponsorKeyOf } from '../sends/sponsor.js'
+import { sponsorKeyOf } from '../chains/sponsor.js'
 import { admitSponsoredSend } from '../sponsorship/limits.js'
 import { requireAccount } from '../signing/walletLookup.js'
 import type { ActivityHandler } from './types.js'

@@ -19,7 +19,7 @@ import type { SendRow } from '../store/sends.js'
 import { batchFailure } from './batchRevert.js'
 import { type BatchRequest, type EvmSendRequest, type Failure, type Signed, buildEvmSend, feesOf } from './evm.js'
 import { type CustomErrorAbis, revertDataOf } from './revert.js'
-import { type SponsorKeys, sponsorAddressOf, sponsorKeyOf } from './sponsor.js'
+import { type SponsorKeys, sponsorAddressOf, sponsorKeyOf } from '../chains/sponsor.js'
 
 const hex = (n: bigint) => `0x${n.toString(16)}`
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'

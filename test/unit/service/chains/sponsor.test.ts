@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { DEV_SPONSOR, DEV_SPONSOR_PATH } from '../../../../src/chains/gasStation/dev.js'
 import { DEV_EVM_CAIP2 } from '../../../../src/chains/networks.js'
 import { DEV_MNEMONIC } from '../../../../src/devchain/evm.js'
-import { parseSponsorKeys, sponsorAddressOf, sponsorKeyOf } from '../../../../src/service/sends/sponsor.js'
+import { parseSponsorKeys, sponsorAddressOf, sponsorKeyOf } from '../../../../src/service/chains/sponsor.js'
 
 const KEY = `0x${'11'.repeat(32)}`
 
