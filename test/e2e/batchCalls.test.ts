@@ -4,11 +4,12 @@
  * `getCapabilities` says atomic batches are supported; `sendCalls` of two ETH transfers and an
  * ERC-20 transfer of the fixture token opens ONE approval window showing the three decoded calls
  * and the upgrade to Sigil's batch executor; approved, `waitForCallsStatus` ends in success,
- * the balances moved and the account is delegated to the Gas Station (`ready`). The home screen
- * then shows the delegation and Undelegate clears it (code `0x` on the node). `sendCalls` with
- * `experimental_fallback` works, a single call without `to` deploys a contract, and so does an account Sigil cannot batch for (delegated to
- * another contract, so atomic is unsupported) with `forceAtomic` false: one send per call after
- * one approval. Windows: light and dark, axe clean.
+ * the balances moved and the account is delegated to the Gas Station (`ready`). Then:
+ * `experimental_fallback`; `paymasterService` (Sigil's sponsor pays the gas); a batch with a
+ * failing call (400, nothing moved); one call without `to` (a deployment); the home screen's
+ * delegation and Undelegate (code `0x` on the node); and an account Sigil cannot batch for
+ * (delegated to another contract, atomic unsupported): `forceAtomic` is 5760, without it one send
+ * per call after one approval. Windows: light and dark, axe clean.
  */
 import { build } from 'esbuild'
 import type { Page } from 'playwright-core'
