@@ -294,6 +294,24 @@ describe('batch sends through the Gas Station', () => {
     ).toBe(parseUnits('5', 18))
   })
 
+  it('V1 sponsor: true is a one-call sponsored send (the undelegated account delegates again)', async () => {
+    const a = fresh()
+    const sponsorBefore = await balance(DEV_SPONSOR)
+    const res = await client.ethSendTransaction({
+      type: 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION',
+      timestampMs: String(Date.now()),
+      organizationId: org,
+      parameters: { from: sponsored, caip2: CAIP2, to: a, value: '12345', sponsor: true } as any,
+    } as any)
+    const status = await settle((res.activity.result as any).ethSendTransactionResult.sendTransactionStatusId)
+    expect(status.txStatus, JSON.stringify(status)).toBe('INCLUDED')
+    const receipt = await evm().getTransactionReceipt({ hash: status.eth?.txHash as Hex })
+    expect(receipt.from.toLowerCase()).toBe(DEV_SPONSOR.toLowerCase())
+    expect(sponsorBefore - (await balance(DEV_SPONSOR))).toBe(receipt.gasUsed * receipt.effectiveGasPrice)
+    expect(await balance(a)).toBe(12345n)
+    expect(await code(sponsored)).toBe(`0xef0100${DEV_GAS_STATION.slice(2)}`)
+  })
+
   it('a sponsored send past the organization budget is refused with RESOURCE_EXHAUSTED, recording nothing', async () => {
     const up = await svc.post(
       '/public/v1/submit/upsert_gas_usage_config',
