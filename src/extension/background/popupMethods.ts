@@ -292,7 +292,7 @@ export const POPUP_METHODS = {
   }),
   delegation: popupMethod({
     params: z.object({ caip2, address: evmAddress }).strict(),
-    handler: (p, { core }) => core.withSession((client, s) => accountDelegation(core, client, s, p)),
+    handler: (p, { core }) => core.withSession(() => accountDelegation(core, p)),
   }),
   undelegate: popupMethod({
     params: z.object({ caip2, address: evmAddress }).strict(),

@@ -28,9 +28,14 @@ export type DelegationView =
 export const UNDELEGATE_WAIT_MS = 60_000
 const POLL_MS = 300
 
-async function ownEvmNetwork(core: Core, client: SigilClient, session: ActiveSession, p: { caip2: string; address: string }) {
-  const network = await requirePopupNetwork(core, p.caip2)
+async function evmNetwork(core: Core, caip2: string) {
+  const network = await requirePopupNetwork(core, caip2)
   if (network.family !== 'evm') throw new ExtensionError('INVALID_ARGUMENT', `caip2: ${network.name} is not an Ethereum network`)
+  return network
+}
+
+async function ownEvmNetwork(core: Core, client: SigilClient, session: ActiveSession, p: { caip2: string; address: string }) {
+  const network = await evmNetwork(core, p.caip2)
   const own = flatten((await accountBook(client, session, core.deps.local)).groups).some(
     (a) => a.address.toLowerCase() === p.address.toLowerCase() && a.addressFormat === FORMAT_OF_FAMILY.evm,
   )
@@ -38,14 +43,15 @@ async function ownEvmNetwork(core: Core, client: SigilClient, session: ActiveSes
   return network
 }
 
-/** The delegation of `address` (one of the session's accounts) on the EVM network `caip2`. */
+/**
+ * The delegation of `address` on the EVM network `caip2`: public facts of the chain, read from the
+ * node only (the home screen asks for each account it shows, without a service request).
+ */
 export async function accountDelegation(
   core: Core,
-  client: SigilClient,
-  session: ActiveSession,
   p: { caip2: string; address: string },
 ): Promise<{ caip2: string; address: string; delegation: DelegationView }> {
-  const network = await ownEvmNetwork(core, client, session, p)
+  const network = await evmNetwork(core, p.caip2)
   const code = await nodeRpc<unknown>(core, network, 'eth_getCode', [p.address, 'latest'])
   if (typeof code !== 'string') throw new ExtensionError('NODE_UNAVAILABLE', `The RPC node of ${network.name} answered no code`)
   const d = delegationOf(code.toLowerCase())
@@ -82,5 +88,5 @@ export async function undelegateAccount(
     if (core.now() > deadline) break
     await new Promise((r) => setTimeout(r, POLL_MS))
   }
-  return accountDelegation(core, client, session, p)
+  return accountDelegation(core, p)
 }

@@ -382,12 +382,23 @@ describe('the home screen delegation rows', () => {
       kind: 'other',
       to: `0x${'99'.repeat(20)}`,
     })
-    // not one of the user's accounts, or malformed: refused naming the field
-    expect(await t.popup('delegation', { caip2: 'eip155:31337', address: TO })).toMatchObject({
+    // malformed, or not one of the service's networks: refused naming the field
+    expect(await t.popup('delegation', { caip2: 'eip155:31337', address: '0x12' })).toMatchObject({
+      ok: false,
+      error: { field: 'address' },
+    })
+    expect(await t.popup('delegation', { caip2: 'eip155:1', address })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
+    // reading it asks the node only, never the service
+    const service = () => t.calls.filter((c) => c.path.startsWith('/public/')).length
+    const before = service()
+    await t.popup('delegation', { caip2: 'eip155:31337', address })
+    expect(service()).toBe(before)
+    // Undelegate is for the user's own accounts only: nothing is sent for another address
+    expect(await t.popup('undelegate', { caip2: 'eip155:31337', address: TO })).toMatchObject({
       ok: false,
       error: { code: 'INVALID_ARGUMENT' },
     })
-    expect(await t.popup('delegation', { caip2: 'eip155:31337', address: '0x12' })).toMatchObject({ ok: false })
+    expect(t.sends).toEqual([])
 
     const undone = await other.popup('undelegate', { caip2: 'eip155:31337', address })
     expect(undone).toMatchObject({ ok: true, result: { delegation: { kind: 'none' } } })
