@@ -319,7 +319,10 @@ describe('payload / enum validation', () => {
     expectFieldError(() => signRawPayload({ ...base, encoding: 'PAYLOAD_ENCODING_BASE64' as 'PAYLOAD_ENCODING_HEXADECIMAL' }), 'encoding')
     // EIP-7702 authorizations are signed (eip7702.test.ts), but over their own keccak256 digest of their JSON.
     expectFieldError(() => signRawPayload({ ...base, encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION' }), 'hashFunction')
-    expectFieldError(() => signRawPayload({ ...base, encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', hashFunction: 'HASH_FUNCTION_NO_OP' }), 'payload')
+    expectFieldError(
+      () => signRawPayload({ ...base, encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      'payload',
+    )
     expectFieldError(() => signRawPayload({ ...base, hashFunction: 'HASH_FUNCTION_MD5' as 'HASH_FUNCTION_SHA256' }), 'hashFunction')
     expectFieldError(() => signRawPayload({ ...base, curve: 'CURVE_X' as 'CURVE_P256' }), 'curve')
   })
