@@ -34,13 +34,33 @@ export const UNDELEGATION_GAS_LIMIT = 60_000n
 
 type Authorization = ReturnType<typeof signAuthorization>
 
-/** Builds and signs any EVM send: one call (evm.ts), a Gas Station batch, or an undelegation. */
+/**
+ * A sponsored batch, built except for the sponsor's nonce: `seal` chooses the nonce (at least
+ * `nodeNonce()`, the node's pending count), checks the budget for `maxCostWei` (gas limit × max fee
+ * per gas, the most the sponsor can pay) and signs with `sign(nonce)` while the sponsor key is open.
+ */
+export type SponsoredDraft = {
+  payer: string
+  maxCostWei: bigint
+  nodeNonce: () => Promise<bigint>
+  sign: (nonce: bigint) => Signed
+}
+export type SponsoredSeal = (draft: SponsoredDraft) => Promise<Signed | Failure>
+
+/** Signs a draft at the node's pending nonce (no budget, no other instance): for callers without a store. */
+const sealAtNodeNonce: SponsoredSeal = async (d) => d.sign(await d.nodeNonce())
+
+/**
+ * Builds and signs any EVM send: one call (evm.ts), a Gas Station batch, or an undelegation. A
+ * sponsored batch is handed to `seal` to take the sponsor's nonce and sign.
+ */
 export async function buildEvm(
   network: Network,
   send: SendRow,
   privateKey: Uint8Array,
   sponsorKeys: SponsorKeys,
   customErrors?: CustomErrorAbis,
+  seal: SponsoredSeal = sealAtNodeNonce,
 ): Promise<Signed | Failure> {
   const req = JSON.parse(send.request) as EvmSendRequest
   if (!req.batch && !req.undelegate) return buildEvmSend(network, send, privateKey, customErrors)
@@ -85,11 +105,9 @@ export async function buildEvm(
   try {
     const payerKey = sponsorKey ?? privateKey
     const payer = (batch.sponsor ? sponsorAddressOf(sponsorKeys, network.caip2) : undefined) ?? account
-    // A sponsor's outer nonce is its own; the account's own transaction takes the caller's nonce.
-    const nonce =
-      !batch.sponsor && req.nonce !== undefined
-        ? BigInt(req.nonce)
-        : BigInt(await jsonRpc<string>(network, 'eth_getTransactionCount', [payer, 'pending']))
+    // A sponsor's outer nonce is its own, chosen by `seal` once the rest is built; the account's own transaction takes the caller's nonce.
+    const nodeNonce = async () => BigInt(await jsonRpc<string>(network, 'eth_getTransactionCount', [payer, 'pending']))
+    const nonce = batch.sponsor ? 0n : req.nonce !== undefined ? BigInt(req.nonce) : await nodeNonce()
     const authorization =
       delegation.kind === 'none'
         ? signAuthorization(privateKey, {
@@ -130,7 +148,14 @@ export async function buildEvm(
     const fees = await feesOf(network, batch.sponsor ? {} : req)
     const lacking = await lacks(network, payer, gasLimit * fees.maxFeePerGas + (batch.sponsor ? 0n : total))
     if (lacking) return lacking
-    return signOuter(payerKey, { chainId, to: account, data, nonce, gasLimit, ...fees, authorization })
+    const outer = { chainId, to: account, data, gasLimit, ...fees, authorization }
+    if (!batch.sponsor) return signOuter(payerKey, { ...outer, nonce })
+    return await seal({
+      payer: payer.toLowerCase(),
+      maxCostWei: gasLimit * fees.maxFeePerGas,
+      nodeNonce,
+      sign: (n) => signOuter(payerKey, { ...outer, nonce: n }),
+    })
   } finally {
     sponsorKey?.fill(0)
   }

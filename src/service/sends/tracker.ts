@@ -13,6 +13,8 @@ import type { SendTracker, Runtime } from '../runtime.js'
 import type { Sql } from '../store/sql.js'
 import {
   claimDueSend,
+  highestOpenPayerNonce,
+  lockPayerNonce,
   markFailed,
   markIncluded,
   markSigned,
@@ -21,13 +23,13 @@ import {
   type SendInclusion,
   type SendRow,
 } from '../store/sends.js'
-import { settleSponsoredFee } from '../sponsorship/limits.js'
+import { reserveSponsoredFee, settleSponsoredFee } from '../sponsorship/limits.js'
 import { abisDeclaringError } from '../store/smartContractInterfaces.js'
 import { addressKey } from '../../chains/contractInterfaces.js'
 import { accountSigner, openSignerKey } from '../signing/signer.js'
 import { withSendStatus } from '../webhooks/events.js'
-import { buildEvm } from './batch.js'
-import { advanceEvmSend, type EvmSendRequest } from './evm.js'
+import { buildEvm, type SponsoredSeal } from './batch.js'
+import { advanceEvmSend, type EvmSendRequest, type Failure, type Signed } from './evm.js'
 import type { CustomErrorAbis } from './revert.js'
 import { advanceSolanaSend, buildSolanaSend, type SolanaSendRequest } from './solana.js'
 
@@ -119,6 +121,34 @@ function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
           send.family === 'evm' ? [send.account_id] : (JSON.parse(send.request) as SolanaSendRequest).signers.map((s) => s.accountId)
         const keys = new Map<string, Uint8Array>()
         let built: Awaited<ReturnType<typeof buildEvm | typeof buildSolanaSend>>
+        // Set when a sponsored send's outcome (signed or failed) was already stored by `seal`.
+        let sealed: { stored: boolean } | undefined
+        /**
+         * A sponsored batch: in one transaction, holding the sponsor's nonce lock (across instances),
+         * its nonce is the node's pending count or one past the highest stored for its open sends,
+         * whichever is higher; the most it can cost is reserved against the budget (no fit: the
+         * send fails, never signed nor broadcast); and the signed transaction is stored.
+         */
+        const seal: SponsoredSeal = (d) =>
+          record(async (sql) => {
+            const run = async (tx: Sql): Promise<Signed | Failure> => {
+              await lockPayerNonce(tx, rt.db.kind, send.caip2, d.payer)
+              const stored = await highestOpenPayerNonce(tx, send.caip2, d.payer)
+              const nodeNonce = await d.nodeNonce()
+              const nonce = stored !== undefined && BigInt(stored) + 1n > nodeNonce ? BigInt(stored) + 1n : nodeNonce
+              const refusal = await reserveSponsoredFee(tx, send.id, d.maxCostWei, now())
+              if (refusal) {
+                const failed = { message: refusal.message }
+                await markFailed(tx, send.id, failed, now())
+                sealed = { stored: true }
+                return { failed }
+              }
+              const signed = d.sign(nonce)
+              sealed = { stored: await markSigned(tx, send.id, signed.signed, now(), d.payer) }
+              return signed
+            }
+            return sql === rt.db ? rt.db.transaction(run) : run(sql)
+          })
         try {
           for (const id of ids) {
             const signer = await accountSigner(rt.db, send.organization_id, id)
@@ -127,14 +157,18 @@ function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
           }
           built =
             send.family === 'evm'
-              ? await buildEvm(network, send, keys.get(send.from_address) as Uint8Array, rt.config.gasSponsorKeys, customErrors)
+              ? await buildEvm(network, send, keys.get(send.from_address) as Uint8Array, rt.config.gasSponsorKeys, customErrors, seal)
               : await buildSolanaSend(network, send, keys)
         } finally {
           for (const key of keys.values()) key.fill(0)
         }
         if ('failed' in built)
-          return finish(send, () => record((sql) => markFailed(sql, send.id, built.failed, now())), built.failed.message)
-        if (!(await record((sql) => markSigned(sql, send.id, built.signed, now())))) return
+          return finish(
+            send,
+            () => (sealed ? Promise.resolve() : record((sql) => markFailed(sql, send.id, built.failed, now()))),
+            built.failed.message,
+          )
+        if (sealed ? !sealed.stored : !(await record((sql) => markSigned(sql, send.id, built.signed, now())))) return
         send = { ...send, status: 'BROADCASTING', signed_tx: built.signed.signedTx, tx_hash: built.signed.txHash }
         rt.log.info('send signed', { sendId: send.id, caip2: send.caip2, txHash: send.tx_hash })
       }

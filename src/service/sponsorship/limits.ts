@@ -11,12 +11,16 @@
  *   sponsored sends and those of all its direct sub-organizations together (the hosted service's
  *   "across all orgs" limit). `subOrgWindowLimitUsd` caps each sub-organization's own sends.
  * - The window is rolling: the last `windowDurationMinutes`. Usage is the fees settled in it plus
- *   the estimates of sends admitted in it and still in flight.
+ *   what the sends still in flight hold of it: at submit a send is admitted while the usage is
+ *   below the limit; once the tracker has built its transaction (and before it is stored or
+ *   broadcast) it reserves the most that transaction can cost (gas limit × max fee per gas) and
+ *   fails, never broadcast, when that does not fit; when it lands the fee it actually cost (never
+ *   more) replaces the reservation. So what the sponsor pays in a window never exceeds the limit.
  * - No config, or `enabled: false`: sponsorship is refused (FAILED_PRECONDITION). A network with
  *   no USD price (`nativeUsd`) cannot be counted, so it is refused too.
- * - Admission takes the billing organization's config row `FOR UPDATE`, so concurrent admissions
- *   billed to one organization run one after the other: two sends cannot both squeeze under a
- *   limit only one of them fits.
+ * - Admission and reservation take the billing organization's config row `FOR UPDATE`, so those
+ *   billed to one organization run one after the other, across instances too: two sends cannot
+ *   both squeeze under a limit only one of them fits.
  */
 import { type SigilError, fieldError } from '../../api/errors.js'
 import type { Network } from '../../chains/networks.js'
@@ -24,7 +28,9 @@ import type { ActivityContext } from '../activityContext.js'
 import {
   type GasUsageConfigRow,
   getGasUsageConfig,
+  getSponsoredSend,
   insertSponsoredSend,
+  reserveSponsoredSend,
   settleSponsoredSend,
   sponsoredSendPrice,
   sponsoredUsageSince,
@@ -81,14 +87,15 @@ function exhausted(which: string, limit: bigint, usage: bigint, estimate: bigint
     'RESOURCE_EXHAUSTED',
     SPONSOR_FIELD,
     `the ${which} gas sponsorship limit of ${formatUsd(limit)} USD per ${windowText(minutes)} is used up ` +
-      `(${formatUsd(usage)} USD used in the window, this send is estimated at ${formatUsd(estimate)} USD)`,
+      `(${formatUsd(usage)} USD used or reserved in the window, this send can cost up to ${formatUsd(estimate)} USD)`,
   )
 }
 
 /**
  * Admits the sponsored send `sendId` of the activity's organization on `network`, whose fee is
- * estimated at `estimateWei` (the most it can cost: gas limit × max fee per gas), and records it
- * as in flight. Runs inside the activity's transaction, after the send is recorded; a refusal
+ * estimated at `estimateWei` (0 when its transaction is not built yet: the tracker reserves the
+ * most it can cost with {@link reserveSponsoredFee} before broadcasting it), and records it as in
+ * flight. Runs inside the activity's transaction, after the send is recorded; a refusal
  * throws and stores nothing.
  *
  * @throws FAILED_PRECONDITION when no enabled config governs the organization, or the network has no USD price
@@ -111,19 +118,9 @@ export async function admitSponsoredSend(
       `${network.name} (${network.caip2}) has no USD price of its native coin, so sponsored fees cannot be counted against the limits; its operator sets it in SIGIL_NATIVE_USD`,
     )
   }
-  const { config, billingOrganizationId } = usage
-  const since = ctx.now - config.window_minutes * 60_000
-  const billed =
-    billingOrganizationId === ctx.organizationId
-      ? usage.usageMicroUsd
-      : await sponsoredUsageSince(ctx.tx, billingOrganizationId, 'billing', since)
-  const fits = (used: bigint, limit: bigint) => used < limit && used + estimate <= limit
-  if (billingOrganizationId !== ctx.organizationId && !fits(usage.usageMicroUsd, config.sub_org_window_limit_micro_usd)) {
-    throw exhausted('sub-organization', config.sub_org_window_limit_micro_usd, usage.usageMicroUsd, estimate, config.window_minutes)
-  }
-  if (!fits(billed, config.org_window_limit_micro_usd)) {
-    throw exhausted('organization', config.org_window_limit_micro_usd, billed, estimate, config.window_minutes)
-  }
+  const refusal = await overLimit(ctx.tx, usage, ctx.organizationId, ctx.now, estimate)
+  if (refusal) throw refusal
+  const { billingOrganizationId } = usage
   await insertSponsoredSend(
     ctx.tx,
     {
@@ -137,6 +134,54 @@ export async function admitSponsoredSend(
     },
     ctx.now,
   )
+}
+
+/**
+ * The refusal when `estimate` more micro-USD does not fit `orgId`'s window (its sub-organization
+ * limit, then the billing organization's), `exceptSendId` not counted; undefined when it fits.
+ */
+async function overLimit(
+  sql: Sql,
+  usage: GasUsage,
+  orgId: string,
+  now: number,
+  estimate: bigint,
+  exceptSendId?: string,
+): Promise<SigilError | undefined> {
+  const { config, billingOrganizationId } = usage
+  const since = now - config.window_minutes * 60_000
+  const own = exceptSendId === undefined ? usage.usageMicroUsd : await sponsoredUsageSince(sql, orgId, 'organization', since, exceptSendId)
+  const billed =
+    billingOrganizationId === orgId ? own : await sponsoredUsageSince(sql, billingOrganizationId, 'billing', since, exceptSendId)
+  const fits = (used: bigint, limit: bigint) => used < limit && used + estimate <= limit
+  if (billingOrganizationId !== orgId && !fits(own, config.sub_org_window_limit_micro_usd)) {
+    return exhausted('sub-organization', config.sub_org_window_limit_micro_usd, own, estimate, config.window_minutes)
+  }
+  if (!fits(billed, config.org_window_limit_micro_usd)) {
+    return exhausted('organization', config.org_window_limit_micro_usd, billed, estimate, config.window_minutes)
+  }
+  return undefined
+}
+
+/**
+ * Reserves, for the admitted sponsored send `sendId` whose transaction is built, the most it can
+ * cost the sponsor (`maxCostWei` = gas limit × max fee per gas) in its organization's window at
+ * `now`: the reservation counts instead of the admission's estimate until the fee is settled. Runs
+ * in the transaction that stores the signed transaction (so a send is broadcast only with its
+ * reservation held), under the billing organization's config row lock. Returns the refusal when
+ * the reservation does not fit the window's budget (the settled fees and the other reservations),
+ * or sponsorship was disabled since admission; nothing is reserved then.
+ */
+export async function reserveSponsoredFee(tx: Sql, sendId: string, maxCostWei: bigint, now: number): Promise<SigilError | undefined> {
+  const admitted = await getSponsoredSend(tx, sendId)
+  if (!admitted) return fieldError('FAILED_PRECONDITION', SPONSOR_FIELD, 'this sponsored send was never admitted against a gas budget')
+  const usage = await gasUsageOf(tx, admitted.organizationId, now, true)
+  if (!usage?.config.enabled) return fieldError('FAILED_PRECONDITION', SPONSOR_FIELD, SPONSORSHIP_NOT_ENABLED)
+  const reserved = nativeToMicroUsd(maxCostWei, admitted.nativeDecimals, admitted.nativeUsd) ?? 0n
+  const refusal = await overLimit(tx, usage, admitted.organizationId, now, reserved, sendId)
+  if (refusal) return refusal
+  await reserveSponsoredSend(tx, sendId, reserved, now)
+  return undefined
 }
 
 /**

@@ -89,13 +89,19 @@ export async function insertGasUsageConfigIfAbsent(
  * estimates of sends admitted since then and not settled yet. Scoped to the sends of `orgId`
  * (`scope: 'organization'`) or to every send billed to it (`scope: 'billing'`).
  */
-export async function sponsoredUsageSince(sql: Sql, orgId: string, scope: 'organization' | 'billing', since: number): Promise<bigint> {
+export async function sponsoredUsageSince(
+  sql: Sql,
+  orgId: string,
+  scope: 'organization' | 'billing',
+  since: number,
+  exceptSendId?: string,
+): Promise<bigint> {
   const column = scope === 'billing' ? 'billing_organization_id' : 'organization_id'
   const [row] = await sql.query<{ total: string | null }>(
     `SELECT COALESCE(SUM(COALESCE(fee_micro_usd, estimate_micro_usd)), 0)::text AS total
        FROM sponsored_sends
-      WHERE ${column} = $1 AND COALESCE(settled_at, admitted_at) >= $2`,
-    [orgId, since],
+      WHERE ${column} = $1 AND COALESCE(settled_at, admitted_at) >= $2 AND send_id IS DISTINCT FROM $3`,
+    [orgId, since, exceptSendId ?? null],
   )
   return BigInt(row?.total ?? '0')
 }
@@ -134,4 +140,43 @@ export async function settleSponsoredSend(sql: Sql, sendId: string, feeWei: bigi
     'UPDATE sponsored_sends SET fee_wei = $2, fee_micro_usd = $3, settled_at = $4 WHERE send_id = $1 AND settled_at IS NULL',
     [sendId, feeWei.toString(), feeMicroUsd.toString(), at],
   )
+}
+
+/** The admitted sponsored send `sendId` (who sends it, who is billed, its price); undefined when it was never admitted. */
+export async function getSponsoredSend(
+  sql: Sql,
+  sendId: string,
+): Promise<(Omit<NewSponsoredSend, 'estimateMicroUsd'> & { settled: boolean }) | undefined> {
+  const [row] = await sql.query<{
+    send_id: string
+    organization_id: string
+    billing_organization_id: string
+    caip2: string
+    native_usd: string
+    native_decimals: number
+    settled_at: string | number | null
+  }>(
+    'SELECT send_id, organization_id, billing_organization_id, caip2, native_usd, native_decimals, settled_at FROM sponsored_sends WHERE send_id = $1',
+    [sendId],
+  )
+  return (
+    row && {
+      sendId: row.send_id,
+      organizationId: row.organization_id,
+      billingOrganizationId: row.billing_organization_id,
+      caip2: row.caip2,
+      nativeUsd: row.native_usd,
+      nativeDecimals: Number(row.native_decimals),
+      settled: row.settled_at !== null,
+    }
+  )
+}
+
+/** Sets what the unsettled send `sendId` holds of the budget (the most its transaction can cost) as of `now`. */
+export async function reserveSponsoredSend(sql: Sql, sendId: string, reservedMicroUsd: bigint, now: number): Promise<void> {
+  await sql.query('UPDATE sponsored_sends SET estimate_micro_usd = $2, admitted_at = $3 WHERE send_id = $1 AND settled_at IS NULL', [
+    sendId,
+    reservedMicroUsd.toString(),
+    now,
+  ])
 }

@@ -20,6 +20,8 @@ export type SendRow = {
   signed_tx: string | null
   tx_hash: string | null
   nonce: number | null
+  /** The gas sponsor that pays a sponsored send and whose nonce it takes (null: the account pays). */
+  payer: string | null
   status: SendStatus
   error: string | null
   attempts: number
@@ -96,19 +98,42 @@ export async function nextSendDueAt(sql: Sql): Promise<number | undefined> {
   return row?.at === null || row?.at === undefined ? undefined : Number(row.at)
 }
 
-/** Records the signed transaction: from here on only these bytes are ever broadcast. */
+/**
+ * Records the signed transaction: from here on only these bytes are ever broadcast. `payer` is the
+ * gas sponsor whose nonce it takes (a sponsored send), lowercase.
+ */
 export async function markSigned(
   sql: Sql,
   id: string,
   signed: { signedTx: string; txHash: string; nonce: number | null },
   now: number,
+  payer?: string,
 ): Promise<boolean> {
   const rows = await sql.query(
-    `UPDATE send_transactions SET signed_tx = $2, tx_hash = $3, nonce = $4, status = 'BROADCASTING', updated_at = $5
+    `UPDATE send_transactions SET signed_tx = $2, tx_hash = $3, nonce = $4, status = 'BROADCASTING', updated_at = $5, payer = $6
      WHERE id = $1 AND status = 'INITIALIZED' RETURNING id`,
-    [id, signed.signedTx, signed.txHash, signed.nonce, now],
+    [id, signed.signedTx, signed.txHash, signed.nonce, now, payer ?? null],
   )
   return rows.length === 1
+}
+
+/**
+ * Holds the right to choose `payer`'s next nonce on `caip2` until the transaction ends: instances
+ * sharing a PostgreSQL database build that payer's transactions one at a time (PGlite has one
+ * connection, so its transactions already run one at a time).
+ */
+export async function lockPayerNonce(tx: Sql, kind: 'postgres' | 'pglite', caip2: string, payer: string): Promise<void> {
+  if (kind !== 'postgres') return
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`sigil-payer-nonce:${caip2}:${payer.toLowerCase()}`])
+}
+
+/** The highest nonce stored for `payer`'s sends on `caip2` that are signed and not yet included or failed; undefined when none. */
+export async function highestOpenPayerNonce(sql: Sql, caip2: string, payer: string): Promise<number | undefined> {
+  const [row] = await sql.query<{ n: string | number | null }>(
+    `SELECT max(nonce) AS n FROM send_transactions WHERE caip2 = $1 AND payer = $2 AND status = 'BROADCASTING' AND nonce IS NOT NULL`,
+    [caip2, payer.toLowerCase()],
+  )
+  return row?.n === null || row?.n === undefined ? undefined : Number(row.n)
 }
 
 export async function markIncluded(sql: Sql, id: string, at: SendInclusion, now: number): Promise<void> {
