@@ -41,8 +41,12 @@ export type EthTxFacts = {
   contract_call_args?: { readonly [name: string]: CallArg }
 }
 
-/** One EIP-7702 authorization as policies read it (`eth.eip_7702_authorization`, `eth.tx.authorization_list` items). */
-export type Eip7702AuthorizationFacts = { address: string; chain_id: bigint; nonce: bigint }
+/**
+ * One EIP-7702 authorization as policies read it (`eth.eip_7702_authorization`, `eth.tx.authorization_list` items).
+ * `nonce` is absent where the service picks it when it builds the transaction (the delegation a
+ * batch send or an undelegation makes): a policy reading it meets a missing field.
+ */
+export type Eip7702AuthorizationFacts = { address: string; chain_id: bigint; nonce?: bigint }
 
 /** The decoded call: what a matching ABI adds to `eth.tx`. */
 export type DecodedCall = Required<Pick<EthTxFacts, 'function_name' | 'function_signature' | 'contract_call_args'>>

@@ -37,6 +37,7 @@ import {
   recordEvaluation,
   storePolicySet,
 } from '../policy/gate.js'
+import { gasStationsOf } from '../policy/context.js'
 import { submitByType } from '../../api/registry.js'
 import { queueActivityUpdate, withActivityUpdate } from '../webhooks/events.js'
 import { toFieldViolations } from '../../api/validation.js'
@@ -129,6 +130,8 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
   }
   // Parsed policies of this instance, checked against the organization's version on each use.
   const policyCache = createPolicyCache()
+  // The delegate a batch send may set, from the network configuration its handler reads (read at each call).
+  const gasStationOf = (caip2: string) => gasStationsOf(rt.config.networks)(caip2)
 
   /**
    * Runs the handler of `a.type` and checks its result against the operation's result schema: a
@@ -209,6 +212,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           approverIds: [input.principal.userId],
           votes: [{ userId: input.principal.userId, publicKey: input.principal.publicKey }],
           now,
+          gasStationOf,
           // The submitter's tags and email came with the credential (API keys): no second read.
           ...(input.principal.user ? { known: [{ id: input.principal.userId, ...input.principal.user }] } : {}),
         })
@@ -442,6 +446,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
           approverIds,
           votes: approved.map((v) => ({ userId: v.user_id, publicKey: v.public_key })),
           now,
+          gasStationOf,
         })
         await recordEvaluation(tx, { orgId: target.quorum_org_id, voteId, set, decision, now })
         if (isAllowed(decision)) await execute()

@@ -10,6 +10,14 @@
  * - `eth.eip_7702_authorization` (`address` the delegate, `chain_id`, `nonce`): sign_raw_payload(s)
  *   with PAYLOAD_ENCODING_EIP7702_AUTHORIZATION, one context per payload. A type-4 sign_transaction
  *   shows its delegations in `eth.tx.authorization_list` (chains/policy/ethTx.ts).
+ * - The delegation a send may make (`sendDelegation`): a batch eth_send_transaction (several calls,
+ *   or `sponsor: true`) delegates the account to its network's Gas Station when it is not yet
+ *   delegated, and eth_undelegate_7702 delegates it to the zero address. Every context of such an
+ *   activity carries that delegation as `eth.eip_7702_authorization` and as the one item of
+ *   `eth.tx.authorization_list` (with `eth.tx.type` `TYPE_4`), whether or not the account turns out
+ *   to be delegated already: a policy decides what the send may sign. Its `nonce` is there only
+ *   where the intent fixes it; else it is absent (the service reads it from the node), so a policy
+ *   reading it meets a missing field. One unsponsored call makes no delegation: neither is there.
  * - `solana.tx`: sign_transaction TRANSACTION_TYPE_SOLANA and sol_send_transaction, with
  *   `parsed_instruction_data` where an IDL uploaded for an instruction's program declares it.
  * - `wallet`, `wallet_account`: the account that signs (`signWith`, `from`; an address or a wallet
@@ -32,11 +40,18 @@
  * it (a call no uploaded interface declares has no `contract_call_args`). Nothing here throws but
  * the database.
  */
-import { type EthTxFacts, ethTxFromSendCall, ethTxFromSerialized, readContractCall } from '../../chains/policy/ethTx.js'
+import {
+  type Eip7702AuthorizationFacts,
+  type EthTxFacts,
+  ethTxFromSendCall,
+  ethTxFromSerialized,
+  readContractCall,
+} from '../../chains/policy/ethTx.js'
 import { readEip712 } from '../../chains/policy/eip712.js'
 import { parseAuthorizationPayload } from '../../chains/sign/eip7702.js'
 import { type SolanaTxFacts, solanaTxFromHex, withParsedInstructions } from '../../chains/policy/solanaTx.js'
 import type { AbiItem } from '../../chains/contractInterfaces.js'
+import { type Network, normalizeCaip2 } from '../../chains/networks.js'
 import {
   type Expr,
   type ParsedPolicy,
@@ -249,9 +264,63 @@ const UNREADABLE_ETH_TX = new Unreadable('the Ethereum transaction does not pars
 const UNREADABLE_SOLANA_TX = new Unreadable('the Solana transaction does not parse')
 const UNREADABLE_TYPED_DATA = new Unreadable('the EIP-712 typed data is refused by the typed-data reader and the signer')
 const UNREADABLE_AUTHORIZATION = new Unreadable('the EIP-7702 authorization is refused by its reader and the signer')
+const UNREADABLE_DELEGATION = new Unreadable("the network of the send's EIP-7702 delegation is not known")
 const UNREADABLE_CALL_ARGS = new Unreadable('the uploaded smart contract interface declares the call, but its arguments do not decode')
 const UNREADABLE_CALL = new Unreadable('the contract call could not be read with the uploaded smart contract interfaces')
 const UNREADABLE_INTERFACE = new Unreadable('a smart contract interface uploaded for the contract or program does not parse')
+
+/** The Gas Station of a network by its CAIP-2 id (`network.gasStation`), undefined when the network has none or is not configured. */
+export type GasStationOf = (caip2: string) => string | undefined
+
+/** The {@link GasStationOf} of the configured `networks`: the lookup the send handlers make too. */
+export function gasStationsOf(networks: readonly Network[]): GasStationOf {
+  return (caip2) => networks.find((n) => n.caip2 === normalizeCaip2(caip2))?.gasStation
+}
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
+
+/** A quantity of the intent (decimal or 0x-hex), undefined when absent or not one. */
+function intentQuantity(v: unknown): bigint | undefined {
+  if (typeof v !== 'string' || !/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(v)) return undefined
+  return BigInt(v)
+}
+
+/**
+ * The EIP-7702 delegation an activity of `type` with intent `p` may make when the service builds its
+ * transaction (src/service/sends/batch.ts signs exactly this delegate, from the same network
+ * configuration): a batch eth_send_transaction (several calls, or `sponsor: true`) delegates the
+ * account to `gasStationOf(caip2)` when it is not yet delegated; eth_undelegate_7702 delegates to the
+ * zero address. `nonce` only when the intent fixes it (the account sends at `nonce`, so its
+ * authorization takes `nonce + 1`); a sponsored batch's is the account's nonce at send time, absent.
+ * Undefined when the activity makes no delegation: another type, one unsponsored call, or a batch on
+ * a network without a Gas Station (refused by the send). `Unreadable` when the delegation's network
+ * cannot be read (a CAIP-2 id that is not `eip155:<n>`, or no network lookup given).
+ */
+export function sendDelegation(
+  type: string,
+  p: Record<string, unknown>,
+  gasStationOf: GasStationOf | undefined,
+): Eip7702AuthorizationFacts | Unreadable | undefined {
+  let address: string
+  if (type === 'ACTIVITY_TYPE_ETH_UNDELEGATE_7702') address = ZERO_ADDRESS
+  else if (type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2') {
+    const sponsored = p.sponsor === true
+    if (!sponsored && !(Array.isArray(p.calls) && p.calls.length > 1)) return undefined
+    if (!gasStationOf) return UNREADABLE_DELEGATION
+    const gasStation = gasStationOf(str(p.caip2) ?? '')
+    if (gasStation === undefined) return undefined
+    address = gasStation.toLowerCase()
+  } else return undefined
+  const chain = /^eip155:([0-9]{1,20})$/.exec(str(p.caip2) ?? '')?.[1]
+  if (chain === undefined) return UNREADABLE_DELEGATION
+  const nonce = p.sponsor === true ? undefined : intentQuantity(p.nonce)
+  return { address, chain_id: BigInt(chain), ...(nonce !== undefined ? { nonce: nonce + 1n } : {}) }
+}
+
+/** `tx` as the type-4 transaction that sets `delegation` (none: as it is). */
+function withDelegation(tx: EthTxFacts, delegation: Eip7702AuthorizationFacts | undefined): EthTxFacts {
+  return delegation ? { ...tx, type: 'TYPE_4', authorization_list: [delegation] } : tx
+}
 
 /** `eth` and `solana` of the activity, when it signs or sends a transaction or typed data. */
 async function chainFacts(
@@ -260,6 +329,7 @@ async function chainFacts(
   type: string,
   p: Record<string, unknown>,
   from: string | undefined,
+  gasStationOf: GasStationOf | undefined,
 ): Promise<Array<Pick<ResourceContext, 'eth' | 'solana'>>> {
   const out: Pick<ResourceContext, 'eth' | 'solana'> = {}
   if (type === 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' || type === 'ACTIVITY_TYPE_SIGN_TRANSACTION') {
@@ -277,11 +347,13 @@ async function chainFacts(
   } else if (type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2') {
     // One context per call (each must pass): a batch cannot hide a call a policy denies. A call
     // without `to` is a contract creation (`eth.tx.to == ''`). The fee fields of a batch belong to
-    // its outer transaction, so its calls carry none.
+    // its outer transaction, so its calls carry none; each carries the delegation the batch may make.
     const calls = Array.isArray(p.calls) ? p.calls : [p]
     const sender = str(p.from)
     const batched = calls.length > 1 || p.sponsor === true
     if (calls.length === 0) return [{ eth: { tx: UNREADABLE_ETH_TX } }]
+    const delegation = sendDelegation(type, p, gasStationOf)
+    const authorization = delegation instanceof Unreadable ? undefined : delegation
     return Promise.all(
       calls.map(async (c: unknown) => {
         const call = c && typeof c === 'object' ? (c as Record<string, unknown>) : undefined
@@ -303,30 +375,41 @@ async function chainFacts(
                         maxPriorityFeePerGas: str(p.maxPriorityFeePerGas),
                       }),
                 })
-                return batched ? { ...facts, type: 'TYPE_4' } : facts
+                return batched ? { ...withDelegation(facts, authorization), type: 'TYPE_4' } : facts
               })
             : undefined
-        return { eth: { tx: tx ? await withContractCall(sql, orgId, tx) : UNREADABLE_ETH_TX } }
+        const readable = tx && !(delegation instanceof Unreadable)
+        return {
+          eth: {
+            tx: readable ? await withContractCall(sql, orgId, tx) : UNREADABLE_ETH_TX,
+            ...(delegation ? { eip_7702_authorization: delegation } : {}),
+          },
+        }
       }),
     )
   } else if (type === 'ACTIVITY_TYPE_ETH_UNDELEGATE_7702') {
     // The undelegation: a type-4 transaction from the account to itself, delegating to the zero address.
     const sender = str(p.from)
-    const tx = sender
-      ? safe(() => ({
-          ...ethTxFromSendCall({
-            from: sender,
-            to: sender,
-            caip2: str(p.caip2) ?? '',
-            nonce: str(p.nonce),
-            gasLimit: str(p.gasLimit),
-            maxFeePerGas: str(p.maxFeePerGas),
-            maxPriorityFeePerGas: str(p.maxPriorityFeePerGas),
-          }),
-          type: 'TYPE_4',
-        }))
-      : undefined
-    out.eth = { tx: tx ?? UNREADABLE_ETH_TX }
+    const delegation = sendDelegation(type, p, gasStationOf)
+    const authorization = delegation instanceof Unreadable ? undefined : delegation
+    const tx =
+      sender && authorization
+        ? safe(() =>
+            withDelegation(
+              ethTxFromSendCall({
+                from: sender,
+                to: sender,
+                caip2: str(p.caip2) ?? '',
+                nonce: str(p.nonce),
+                gasLimit: str(p.gasLimit),
+                maxFeePerGas: str(p.maxFeePerGas),
+                maxPriorityFeePerGas: str(p.maxPriorityFeePerGas),
+              }),
+              authorization,
+            ),
+          )
+        : undefined
+    out.eth = { tx: tx ?? UNREADABLE_ETH_TX, ...(delegation ? { eip_7702_authorization: delegation } : {}) }
   } else if (type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION' || type === 'ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2') {
     const tx = safe(() => solanaTxFromHex(str(p.unsignedTransaction) ?? ''))
     // The intent's recentBlockhash replaces the transaction's when the service sends it.
@@ -373,6 +456,8 @@ async function chainFacts(
  * organization `orgId`, limited to the keywords in `read`. Reads the accounts, wallets and ABIs it
  * names; parses once. One context, except for sign_raw_payloads of EIP-712 payloads: one per
  * payload (each its own `eth.eip_712`), so that a batch cannot hide a message a policy denies.
+ * `gasStationOf` names the delegate of a batch send (the engine's network configuration); without
+ * it, a batch's delegation is `Unreadable`.
  */
 export async function resourceContexts(
   sql: Sql,
@@ -380,6 +465,7 @@ export async function resourceContexts(
   type: string,
   p: Record<string, unknown>,
   read: ReadonlySet<string> = ALL_RESOURCES,
+  gasStationOf?: GasStationOf,
 ): Promise<ResourceContext[]> {
   const chains = read.has('eth') || read.has('solana')
   const holders = read.has('wallet') || read.has('wallets') || read.has('wallet_account') || read.has('private_key')
@@ -394,7 +480,7 @@ export async function resourceContexts(
   const [wallet] = wallets
   if (wallet && wallets.length === 1) common.wallet = wallet
   const signer = t.account?.address ?? t.privateKey?.addresses.find((a) => a.format === 'ADDRESS_FORMAT_ETHEREUM')?.address
-  const variants = chains ? await chainFacts(sql, orgId, type, p, signer) : [{}]
+  const variants = chains ? await chainFacts(sql, orgId, type, p, signer, gasStationOf) : [{}]
   return variants.length > 0 ? variants.map((v) => ({ ...common, ...v })) : [common]
 }
 

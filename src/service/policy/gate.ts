@@ -32,7 +32,7 @@ import {
 } from '../store/policies.js'
 import type { Sql } from '../store/sql.js'
 import { getUser } from '../store/users.js'
-import { credentialsOf, keywordsRead, type PolicyVote, resourceContexts } from './context.js'
+import { credentialsOf, type GasStationOf, keywordsRead, type PolicyVote, resourceContexts } from './context.js'
 
 /** Types policies never govern: only the root quorum runs them. */
 const ROOT_ONLY_TYPES: ReadonlySet<string> = new Set([
@@ -190,6 +190,8 @@ export async function evaluateActivity(
     now: number
     /** Approvers already read (the submitter, with the credential): not read again. */
     known?: readonly PolicyUser[]
+    /** The Gas Station of each configured network: the delegate a batch send may set (`eth.eip_7702_authorization`). */
+    gasStationOf: GasStationOf
   },
 ): Promise<Decision> {
   const approvers: PolicyUser[] = []
@@ -212,7 +214,7 @@ export async function evaluateActivity(
     read = keywordsRead(policies.map((p) => p.parsed))
     readBySet.set(policies, read)
   }
-  const variants = await resourceContexts(sql, a.orgId, a.type, a.intent, read)
+  const variants = await resourceContexts(sql, a.orgId, a.type, a.intent, read, a.gasStationOf)
   const base: PolicyContext = {
     approvers,
     credentials: a.votes && read.has('credentials') ? await credentialsOf(sql, a.orgId, a.votes) : [],

@@ -285,7 +285,8 @@ export type PolicyEip712 = {
   domain: { name?: string; version?: string; chain_id?: PolicyInt; verifying_contract?: string }
   message: { readonly [key: string]: PolicyDynamic }
 }
-export type PolicyEip7702 = { address: string; chain_id: PolicyInt; nonce: PolicyInt }
+/** `nonce` is absent where the service picks it when it builds the transaction (a batch send's or an undelegation's delegation). */
+export type PolicyEip7702 = { address: string; chain_id: PolicyInt; nonce?: PolicyInt }
 
 export type PolicySolanaAddressTableLookup = {
   address_table_key: string
