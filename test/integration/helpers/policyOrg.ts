@@ -36,15 +36,17 @@ export function clientFor(svc: TestService, k: { publicKey: string; privateKeyHe
 }
 
 /**
- * Starts a service with `people` as non-root users and a wallet named `walletName` with `accounts`
- * (one Ethereum account by default); stop it with `org.svc.stop()`.
+ * Starts a service (with `overrides` of its configuration, e.g. `networks`) with `people` as
+ * non-root users and a wallet named `walletName` with `accounts` (one Ethereum account by
+ * default); stop it with `org.svc.stop()`.
  */
 export async function startPolicyOrg<P extends string>(
   people: readonly P[],
   walletName: string,
   accounts: WalletAccount[] = [ETHEREUM_ACCOUNT],
+  overrides: Parameters<typeof startTestService>[0] = {},
 ): Promise<PolicyOrg<P>> {
-  const svc = await startTestService()
+  const svc = await startTestService(overrides)
   const root = svc.admin.organizationId
   const admin = clientFor(svc, { publicKey: svc.admin.publicKey, privateKeyHex: svc.admin.privateKey })
   const keys = Object.fromEntries(people.map((p) => [p, newApiKey(p)])) as Record<P, ReturnType<typeof newApiKey>>
