@@ -186,8 +186,10 @@ describe('service identity pinned: relay and service in the middle', () => {
       const reply = await callBackground(page, 'listAccounts')
       expect(reply).toMatchObject({ ok: false, error: { code: 'SERVICE_UNVERIFIED' } })
       expect(JSON.stringify(reply)).not.toContain(ATTACKER_ADDRESS.slice(2))
-      // Only the identity document was asked for: no stamped request reached the proxy.
-      expect(middle.seen.map((s) => s.path)).toEqual([SERVICE_IDENTITY_PATH])
+      // Only the identity document was asked for (once per check; the open popup may check again):
+      // no stamped request reached the proxy.
+      expect(middle.seen.length).toBeGreaterThanOrEqual(1)
+      expect(new Set(middle.seen.map((s) => s.path))).toEqual(new Set([SERVICE_IDENTITY_PATH]))
       expect(middle.seen.some((s) => 'x-stamp' in s.headers)).toBe(false)
     }
     await setServiceUrlInStorage(svc.url)
