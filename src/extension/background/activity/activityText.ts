@@ -43,7 +43,8 @@ function ethSend(i: Record<string, unknown>, names: AccountNames | undefined): s
   const to = str(call.to)
   const data = str(call.data) ?? ''
   const value = str(call.value)
-  const more = calls.length > 1 ? ` (and ${calls.length - 1} more)` : ''
+  const more = `${calls.length > 1 ? ` (and ${calls.length - 1} more)` : ''}${i.sponsor === true ? ', gas sponsored' : ''}`
+  if (to === undefined && data.length > 2) return `Deployed a contract${more}`
   if (data.toLowerCase().startsWith(TRANSFER) && data.length >= 10 + 64) {
     return `Sent a token transfer to ${who(`0x${data.slice(10 + 24, 10 + 64)}`, names)}${more}`
   }
@@ -83,7 +84,12 @@ export function activityTitle(a: Pick<Activity, 'type' | 'intent'>, site?: strin
   const forSite = site ? ` for ${site}` : ''
   switch (kind) {
     case 'SIGN_RAW_PAYLOAD': {
-      const what = i.encoding === 'PAYLOAD_ENCODING_EIP712' ? 'typed data' : 'a message'
+      const what =
+        i.encoding === 'PAYLOAD_ENCODING_EIP712'
+          ? 'typed data'
+          : i.encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION'
+            ? 'an account delegation (EIP-7702)'
+            : 'a message'
       return `Signed ${what}${forSite} with ${who(i.signWith, names)}`
     }
     case 'SIGN_RAW_PAYLOADS': {
@@ -94,6 +100,8 @@ export function activityTitle(a: Pick<Activity, 'type' | 'intent'>, site?: strin
       return `Signed a transaction${forSite} with ${who(i.signWith, names)}`
     case 'ETH_SEND_TRANSACTION':
       return `${ethSend(i, names)}${forSite}`
+    case 'ETH_UNDELEGATE_7702':
+      return `Removed the delegation (EIP-7702) of ${who(i.from, names)}${forSite}`
     case 'ETH_SEND_RAW_TRANSACTION':
       return `Sent a signed transaction${forSite}`
     case 'SOL_SEND_TRANSACTION': {

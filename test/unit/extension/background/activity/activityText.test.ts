@@ -37,6 +37,28 @@ describe('activityTitle', () => {
     expect(activityTitle({ type: 'ACTIVITY_TYPE_OTP_LOGIN_V2', intent: {} })).toBe('Logged in')
   })
 
+  it('says when a send was a sponsored batch, a contract deployment or an undelegation', () => {
+    const v2 = (p: Record<string, unknown>) => ({
+      type: 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2',
+      intent: { ethSendTransactionIntentV2: { from: B, caip2: 'eip155:31337', ...p } },
+    })
+    expect(
+      activityTitle(
+        v2({
+          calls: [
+            { to: A, value: '1000000000000000000' },
+            { to: B, value: '1' },
+          ],
+          sponsor: true,
+        }),
+      ),
+    ).toBe('Sent 1 ETH to 0x1234…56ab (and 1 more), gas sponsored')
+    expect(activityTitle(v2({ calls: [{ data: '0x6080604052' }] }), 'app.example')).toBe('Deployed a contract for app.example')
+    expect(
+      activityTitle({ type: 'ACTIVITY_TYPE_ETH_UNDELEGATE_7702', intent: { ethUndelegate7702Intent: { from: A, caip2: 'eip155:31337' } } }),
+    ).toBe('Removed the delegation (EIP-7702) of 0x1234…56ab')
+  })
+
   it('names the site that asked, when a dApp did (activity/activitySites.ts)', () => {
     const sign = (encoding: string) => ({
       type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
@@ -44,6 +66,7 @@ describe('activityTitle', () => {
     })
     expect(activityTitle(sign('PAYLOAD_ENCODING_HEXADECIMAL'), 'app.example')).toBe('Signed a message for app.example with 0x1234…56ab')
     expect(activityTitle(sign('PAYLOAD_ENCODING_EIP712'), 'app.example')).toBe('Signed typed data for app.example with 0x1234…56ab')
+    expect(activityTitle(sign('PAYLOAD_ENCODING_EIP7702_AUTHORIZATION'))).toBe('Signed an account delegation (EIP-7702) with 0x1234…56ab')
     expect(
       activityTitle({ type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intent: { signTransactionIntentV2: { signWith: A } } }, 'app.example'),
     ).toBe('Signed a transaction for app.example with 0x1234…56ab')
