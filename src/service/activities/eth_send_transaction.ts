@@ -26,11 +26,12 @@ const uint = (s: string | undefined) => s !== undefined && /^(0x[0-9a-fA-F]{1,64
  * atomic batch through the network's Gas Station, signed by `from` before `deadline` (default
  * 10 minutes ahead, at most 24 hours) at the batch nonce `gasStationNonce` (read from the account
  * when absent); a sponsored batch is paid by the network's sponsor within the organization's gas
- * budget. Nothing is recorded when a check fails.
+ * budget: admitted here while the window's usage is below the limit, it holds the most it can cost
+ * once built, so the sponsor never pays past the limit. Nothing is recorded when a check fails.
  *
  * @throws INVALID_ARGUMENT when parameters.caip2 is not a configured EVM network, a call of a batch or a sponsored send has no `to` (parameters.calls[i].to), a creation has no code (parameters.calls[0].data), parameters.deadline is not a time within the next 24 hours, parameters.gasStationNonce is not an unsigned integer, parameters.maxPriorityFeePerGas exceeds parameters.maxFeePerGas, or parameters.from is not an Ethereum account
  * @throws FAILED_PRECONDITION when a batch or sponsored send is asked on a network without a Gas Station (parameters.caip2) or a sponsored one on a network without a gas sponsor (parameters.sponsor), or sponsorship is not enabled for the organization
- * @throws RESOURCE_EXHAUSTED when a sponsored send finds the organization's gas budget for the window used up
+ * @throws RESOURCE_EXHAUSTED when a sponsored send finds the organization's gas budget for the window used up (parameters.sponsor). Past admission, the tracker reserves the most the built transaction can cost (gas limit × max fee per gas) before it is signed and stored; when that does not fit the window's budget the send FAILS unbroadcast, its status error naming the limit, the usage and the window
  * @throws NOT_FOUND when parameters.from names no wallet account of the organization
  */
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
