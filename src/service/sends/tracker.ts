@@ -7,6 +7,9 @@
  * with a short lease (instances sharing a database do not work on the same send at once), oldest
  * first (so one address's nonces follow submission order). A node that is down or slow is retried with
  * backoff; a restart resumes from the stored state, rebroadcasting the same signed bytes.
+ * A sponsored send takes the sponsor's nonce and reserves the most it can cost against the gas
+ * budget in the transaction that stores it signed, under a lock per (network, sponsor) shared by
+ * the instances; one that does not fit the budget fails there, never signed nor broadcast.
  */
 import { SigilError } from '../../api/errors.js'
 import type { SendTracker, Runtime } from '../runtime.js'
@@ -15,6 +18,7 @@ import {
   claimDueSend,
   highestOpenPayerNonce,
   lockPayerNonce,
+  lockUnsignedSend,
   markFailed,
   markIncluded,
   markSigned,
@@ -133,6 +137,11 @@ function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
           record(async (sql) => {
             const run = async (tx: Sql): Promise<Signed | Failure> => {
               await lockPayerNonce(tx, rt.db.kind, send.caip2, d.payer)
+              // Another tracker whose lease outlived ours may have stored this send meanwhile: then nothing more to do.
+              if (!(await lockUnsignedSend(tx, send.id))) {
+                sealed = { stored: false }
+                return { failed: { message: 'already stored by another tracker' } }
+              }
               const stored = await highestOpenPayerNonce(tx, send.caip2, d.payer)
               const nodeNonce = await d.nodeNonce()
               const nonce = stored !== undefined && BigInt(stored) + 1n > nodeNonce ? BigInt(stored) + 1n : nodeNonce
@@ -162,13 +171,15 @@ function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
         } finally {
           for (const key of keys.values()) key.fill(0)
         }
+        // Stored by another tracker meanwhile: it goes on from there.
+        if (sealed && !sealed.stored) return
         if ('failed' in built)
           return finish(
             send,
             () => (sealed ? Promise.resolve() : record((sql) => markFailed(sql, send.id, built.failed, now()))),
             built.failed.message,
           )
-        if (sealed ? !sealed.stored : !(await record((sql) => markSigned(sql, send.id, built.signed, now())))) return
+        if (!sealed && !(await record((sql) => markSigned(sql, send.id, built.signed, now())))) return
         send = { ...send, status: 'BROADCASTING', signed_tx: built.signed.signedTx, tx_hash: built.signed.txHash }
         rt.log.info('send signed', { sendId: send.id, caip2: send.caip2, txHash: send.tx_hash })
       }

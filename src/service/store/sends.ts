@@ -117,6 +117,12 @@ export async function markSigned(
   return rows.length === 1
 }
 
+/** True while the send is INITIALIZED (not yet signed nor failed); its row stays locked until the transaction ends. */
+export async function lockUnsignedSend(tx: Sql, id: string): Promise<boolean> {
+  const [row] = await tx.query<{ status: SendStatus }>('SELECT status FROM send_transactions WHERE id = $1 FOR UPDATE', [id])
+  return row?.status === 'INITIALIZED'
+}
+
 /**
  * Holds the right to choose `payer`'s next nonce on `caip2` until the transaction ends: instances
  * sharing a PostgreSQL database build that payer's transactions one at a time (PGlite has one
