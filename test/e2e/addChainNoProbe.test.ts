@@ -9,12 +9,12 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { build } from 'esbuild'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from '../integration/helpers/service'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
+import { bundleDapp } from './helpers/viemDapp'
 import { configureService, loginByEmailOtp, openPopup } from './helpers/wallet'
 
 type Outcome = { ok: unknown } | { code: number; message: string }
@@ -125,15 +125,7 @@ describe("wallet_addEthereumChain and reads of a site that never connected reach
         },
       ],
     })
-    const bundle = await build({
-      stdin: { contents: DAPP_SOURCE, resolveDir: process.cwd(), loader: 'js' },
-      bundle: true,
-      format: 'iife',
-      write: false,
-      minify: true,
-      logLevel: 'silent',
-    })
-    const script = bundle.outputFiles[0]?.text ?? ''
+    const script = await bundleDapp(DAPP_SOURCE)
     pages = await startPageServer({
       '/': `<!doctype html><html><head><title>Probe dApp</title></head><body><h1>Probe dApp</h1><script>${script}</script></body></html>`,
     })

@@ -11,7 +11,6 @@
  * (delegated to another contract, atomic unsupported): `forceAtomic` is 5760, without it one send
  * per call after one approval. Windows: light and dark, axe clean.
  */
-import { build } from 'esbuild'
 import type { Page } from 'playwright-core'
 import { createPublicClient, encodeDeployData, encodeFunctionData, getAddress, http, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -25,7 +24,8 @@ import { startTestService, type TestService } from '../integration/helpers/servi
 import { axeViolations } from './helpers/axe'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
-import { awaitApproval, overflowing } from './helpers/viemDapp'
+
+import { awaitApproval, dappPage, overflowing } from './helpers/viemDapp'
 import { configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
 
 /** A wagmi dApp on the dev chain: reads over HTTP to the node, the wallet through the EIP-6963 connector. */
@@ -50,18 +50,7 @@ window.wagmiDapp = {
 }
 `
 
-async function pageHtml(chain: { id: number; url: string }): Promise<string> {
-  const bundle = await build({
-    stdin: { contents: WAGMI_SOURCE, resolveDir: process.cwd(), loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    write: false,
-    minify: true,
-    logLevel: 'silent',
-  })
-  const script = (bundle.outputFiles[0]?.text ?? '').replaceAll('</script', '<\\/script')
-  return `<!doctype html><html lang="en"><head><title>wagmi batch dApp</title></head><body><h1>wagmi batch dApp</h1><script>window.__chain = ${JSON.stringify(chain)}</script><script>${script}</script></body></html>`
-}
+const pageHtml = (chain: { id: number; url: string }) => dappPage(WAGMI_SOURCE, 'wagmi batch dApp', { __chain: chain })
 
 type Outcome<T = unknown> = { ok: T } | { code?: number; name?: string; message: string }
 const ok = <T>(o: Outcome<T>): T => {

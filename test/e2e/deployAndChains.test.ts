@@ -6,7 +6,6 @@
  * node, chain 31338, passed as addEthereumChainParameter) adds it in one approval and leaves the
  * dApp on it: wagmi's chain id is 31338 and switchChain resolves. Windows: light and dark, axe clean.
  */
-import { build } from 'esbuild'
 import type { Page } from 'playwright-core'
 import { createPublicClient, getAddress, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -18,7 +17,8 @@ import { startTestService, type TestService } from '../integration/helpers/servi
 import { axeViolations } from './helpers/axe'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
-import { awaitApproval, overflowing } from './helpers/viemDapp'
+
+import { awaitApproval, dappPage, overflowing } from './helpers/viemDapp'
 import { configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
 
 /** A wagmi dApp on the two dev chains: reads over HTTP to the nodes, the wallet through the EIP-6963 connector. */
@@ -46,18 +46,8 @@ window.wagmiDapp = {
 }
 `
 
-async function pageHtml(chains: { first: { id: number; url: string }; second: { id: number; url: string } }): Promise<string> {
-  const bundle = await build({
-    stdin: { contents: WAGMI_SOURCE, resolveDir: process.cwd(), loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    write: false,
-    minify: true,
-    logLevel: 'silent',
-  })
-  const script = (bundle.outputFiles[0]?.text ?? '').replaceAll('</script', '<\\/script')
-  return `<!doctype html><html lang="en"><head><title>wagmi dApp</title></head><body><h1>wagmi dApp</h1><script>window.__chains = ${JSON.stringify(chains)}</script><script>${script}</script></body></html>`
-}
+const pageHtml = (chains: { first: { id: number; url: string }; second: { id: number; url: string } }) =>
+  dappPage(WAGMI_SOURCE, 'wagmi dApp', { __chains: chains })
 
 type Outcome<T = unknown> = { ok: T } | { code?: number; name?: string; message: string }
 

@@ -6,13 +6,13 @@
  * page connects through the Wallet Standard with the second Solana account and hears `change` on
  * a switch. Sites lists both grants and disconnects them. Picker and Sites: light and dark, axe clean.
  */
-import { build } from 'esbuild'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from '../integration/helpers/service'
 import { axeViolations } from './helpers/axe'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
+import { dappPage } from './helpers/viemDapp'
 import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
 import { UNREACHABLE_MAINNET } from './helpers/networks'
 
@@ -73,18 +73,7 @@ window.solanaDapp = {
 }
 `
 
-async function pageHtml(): Promise<string> {
-  const bundle = await build({
-    stdin: { contents: WAGMI_SOURCE, resolveDir: process.cwd(), loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    write: false,
-    minify: true,
-    logLevel: 'silent',
-  })
-  const script = (bundle.outputFiles[0]?.text ?? '').replaceAll('</script', '<\\/script')
-  return `<!doctype html><html lang="en"><head><title>wagmi dApp</title></head><body><h1>wagmi dApp</h1><script>${script}</script></body></html>`
-}
+const pageHtml = () => dappPage(WAGMI_SOURCE, 'wagmi dApp')
 
 type Named = { address: string; name: string; addressFormat: string }
 

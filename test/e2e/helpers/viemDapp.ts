@@ -45,10 +45,10 @@ window.dapp = {
 }
 `
 
-/** The dApp bundled into one inline script. */
-export async function viemDappScript(): Promise<string> {
+/** `source` (a dApp module importing viem, wagmi or wallet-standard packages) bundled into one inline script. */
+export async function bundleDapp(source: string): Promise<string> {
   const bundle = await build({
-    stdin: { contents: DAPP_SOURCE, resolveDir: process.cwd(), loader: 'js' },
+    stdin: { contents: source, resolveDir: process.cwd(), loader: 'js' },
     bundle: true,
     format: 'iife',
     write: false,
@@ -56,6 +56,20 @@ export async function viemDappScript(): Promise<string> {
     logLevel: 'silent',
   })
   return bundle.outputFiles[0]?.text ?? ''
+}
+
+/** A page running `source` (bundled), titled `title`, with `globals` set on `window` before it runs. */
+export async function dappPage(source: string, title: string, globals: Record<string, unknown> = {}): Promise<string> {
+  const script = (await bundleDapp(source)).replaceAll('</script', '<\\/script')
+  const set = Object.entries(globals)
+    .map(([k, v]) => `<script>window.${k} = ${JSON.stringify(v)}</script>`)
+    .join('')
+  return `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${set}<script>${script}</script></body></html>`
+}
+
+/** The viem dApp ({@link DAPP_SOURCE}) bundled into one inline script. */
+export async function viemDappScript(): Promise<string> {
+  return bundleDapp(DAPP_SOURCE)
 }
 
 /**
