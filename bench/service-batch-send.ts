@@ -6,50 +6,18 @@
  * (anvil, automine). One client, sends one after another; each row uses its own account (its
  * first batch also carries the EIP-7702 authorization to the Gas Station).
  */
-import { createServer } from 'node:net'
-import { DEV_SOLANA_CAIP2 } from '../src/chains/networks.js'
-import { startDevChains } from '../src/devchain/index.js'
 import { percentile } from './load.js'
-import { startBenchService } from './serviceProcess.js'
-
-const freePort = () =>
-  new Promise<number>((ok) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port
-      s.close(() => ok(p))
-    })
-  })
+import { startSendStack } from './sendStack.js'
 
 export type BatchSendRow = { calls: number; sponsor: boolean; runs: number; failed: number; p50Ms: number; p95Ms: number }
 
 const SHAPES = [1, 3, 10].flatMap((calls) => [false, true].map((sponsor) => ({ calls, sponsor })))
 
 export async function benchBatchSend(runs = 10): Promise<BatchSendRow[]> {
-  const chains = await startDevChains({ evmPort: await freePort(), solanaPort: 0 })
-  const svc = await startBenchService(undefined, { SIGIL_RPC: `eip155:31337=${chains.evm.url},${DEV_SOLANA_CAIP2}=${chains.solana.url}` })
+  const stack = await startSendStack()
+  const { svc, body, org } = stack
   try {
-    const org = svc.admin.organizationId
-    const body = (type: string, parameters: unknown) => ({ parameters, organizationId: org, timestampMs: String(Date.now()), type })
-    const wallet = await svc.post(
-      '/public/v1/submit/create_wallet',
-      body('ACTIVITY_TYPE_CREATE_WALLET', {
-        walletName: 'batch bench',
-        accounts: SHAPES.map((_, i) => ({
-          curve: 'CURVE_SECP256K1',
-          pathFormat: 'PATH_FORMAT_BIP32',
-          path: `m/44'/60'/0'/0/${i}`,
-          addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
-        })),
-      }),
-    )
-    const addresses = wallet.json.activity.result.createWalletResult.addresses as string[]
-    for (const address of addresses) {
-      await fetch(`${svc.url}/dev/faucet`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ caip2: 'eip155:31337', address, amount: '100' }),
-      })
-    }
+    const addresses = await stack.fundedAccounts('batch bench', SHAPES.length)
     const sendOnce = async (from: string, calls: number, sponsor: boolean): Promise<number | undefined> => {
       const t = performance.now()
       const r = await svc.post(
@@ -85,8 +53,7 @@ export async function benchBatchSend(runs = 10): Promise<BatchSendRow[]> {
     }
     return rows
   } finally {
-    await svc.stop()
-    await chains.close()
+    await stack.close()
   }
 }
 

@@ -4,49 +4,17 @@
  * automine). Clients send from accounts of their own. The node's share is measured by making the
  * tracker's JSON-RPC calls for one send directly; the rest is the service's own time.
  */
-import { createServer } from 'node:net'
 import { jsonRpcRequest } from '../src/chains/jsonRpc.js'
-import { DEV_SOLANA_CAIP2 } from '../src/chains/networks.js'
-import { startDevChains } from '../src/devchain/index.js'
 import { percentile, type LoadResult, runLoad } from './load.js'
-import { startBenchService } from './serviceProcess.js'
-
-const freePort = () =>
-  new Promise<number>((ok) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port
-      s.close(() => ok(p))
-    })
-  })
+import { startSendStack } from './sendStack.js'
 
 export type SendBench = { load: LoadResult[]; submitP50Ms: number; nodeMsPerSend: number }
 
 export async function benchServiceSend(durationMs = 5_000): Promise<SendBench> {
-  const chains = await startDevChains({ evmPort: await freePort(), solanaPort: 0 })
-  const svc = await startBenchService(undefined, { SIGIL_RPC: `eip155:31337=${chains.evm.url},${DEV_SOLANA_CAIP2}=${chains.solana.url}` })
+  const stack = await startSendStack()
+  const { svc, chains, body, org } = stack
   try {
-    const org = svc.admin.organizationId
-    const body = (type: string, parameters: unknown) => ({ parameters, organizationId: org, timestampMs: String(Date.now()), type })
-    const wallet = await svc.post(
-      '/public/v1/submit/create_wallet',
-      body('ACTIVITY_TYPE_CREATE_WALLET', {
-        walletName: 'bench',
-        accounts: Array.from({ length: 8 }, (_, i) => ({
-          curve: 'CURVE_SECP256K1',
-          pathFormat: 'PATH_FORMAT_BIP32',
-          path: `m/44'/60'/0'/0/${i}`,
-          addressFormat: 'ADDRESS_FORMAT_ETHEREUM',
-        })),
-      }),
-    )
-    const addresses = wallet.json.activity.result.createWalletResult.addresses as string[]
-    for (const address of addresses) {
-      await fetch(`${svc.url}/dev/faucet`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ caip2: 'eip155:31337', address, amount: '100' }),
-      })
-    }
+    const addresses = await stack.fundedAccounts('bench', 8)
     const submitTimes: number[] = []
     const sendOnce = async (from: string, n: number) => {
       const t = performance.now()
@@ -102,8 +70,7 @@ export async function benchServiceSend(durationMs = 5_000): Promise<SendBench> {
     submitTimes.sort((a, b) => a - b)
     return { load, submitP50Ms: percentile(submitTimes, 50), nodeMsPerSend: percentile(nodeRuns, 50) }
   } finally {
-    await svc.stop()
-    await chains.close()
+    await stack.close()
   }
 }
 
