@@ -193,6 +193,29 @@ describe('Solana dev runtime over JSON-RPC', () => {
     expect(await rpc.getHealth().send()).toBe('ok')
   })
 
+  it('answers a browser client’s CORS preflight for the headers it sends (web3.js and kit add solana-client), without credentials', async () => {
+    const preflight = (headers: string) =>
+      fetch(chains.solana.url, {
+        method: 'OPTIONS',
+        headers: { Origin: 'http://127.0.0.1:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': headers },
+      })
+    const res = await preflight('content-type, solana-client')
+    expect(res.status).toBe(204)
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull()
+    expect(res.headers.get('access-control-allow-headers')?.split(', ')).toEqual(['content-type', 'solana-client'])
+    // Only header names: anything else asked for is left out, and Content-Type is always allowed.
+    const odd = await preflight('x-a, bad header, x\u00e9')
+    expect(odd.headers.get('access-control-allow-headers')).toBe('content-type, x-a')
+    // The request that follows, with the header web3.js sends, is answered.
+    const call = await fetch(chains.solana.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'solana-client': 'js/1.0.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
+    })
+    expect(((await call.json()) as any).result).toBe('ok')
+  })
+
   it('keeps its state in a file across restarts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sigil-sol-'))
     const stateFile = join(dir, 'solana-state.json')

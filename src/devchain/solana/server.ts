@@ -46,8 +46,9 @@ export async function startSolanaRpc(options: SolanaRpcOptions = {}): Promise<Ru
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         'Access-Control-Allow-Methods': 'POST',
-        'Access-Control-Allow-Headers': 'Content-Type',
+        'Access-Control-Allow-Headers': allowedHeaders(req.headers['access-control-request-headers']),
         'Access-Control-Max-Age': '600',
+        Vary: 'Access-Control-Request-Headers',
       })
       return res.end()
     }
@@ -112,4 +113,19 @@ function reply(res: ServerResponse, payload: unknown) {
   const text = JSON.stringify(payload)
   res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) })
   res.end(text)
+}
+
+/**
+ * The headers a browser client may send, for a CORS preflight: the ones it asks for (web3.js and
+ * `@solana/kit` add `solana-client`; others add their own), as a validator's RPC allows any, when
+ * each is a plain header name; always `Content-Type`. No credentials are ever allowed, so this
+ * opens nothing a page could not already do with a simple request.
+ */
+export function allowedHeaders(requested: string | undefined): string {
+  const names = (requested ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => /^[a-z0-9!#$%&'*+.^_`|~-]{1,64}$/.test(h))
+    .slice(0, 32)
+  return [...new Set(['content-type', ...names])].join(', ')
 }
