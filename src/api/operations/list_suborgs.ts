@@ -3,8 +3,17 @@ import { z } from 'zod'
 import { PaginationOptions } from '../common.js'
 import { defineQuery } from '../operation.js'
 
-/** Filters a sub-organization can be found by. */
-export const SubOrgFilterType = z.enum(['NAME', 'USERNAME', 'EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'PUBLIC_KEY', 'OIDC_TOKEN'])
+/** Filters a sub-organization can be found by: every `filterType` the hosted service lists. */
+export const SubOrgFilterType = z.enum([
+  'NAME',
+  'USERNAME',
+  'EMAIL',
+  'PHONE_NUMBER',
+  'CREDENTIAL_ID',
+  'PUBLIC_KEY',
+  'OIDC_TOKEN',
+  'WALLET_ACCOUNT_ADDRESS',
+])
 
 /** Sub-organizations of the organization matching a filter → `{organizationIds}`. */
 export const listSuborgs = defineQuery({

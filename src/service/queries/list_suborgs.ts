@@ -13,6 +13,10 @@ type Request = z.infer<typeof listSuborgs.request>
  * `OIDC_TOKEN`: the value is an ID token, verified as logins verify it (without the nonce); the
  * sub-organizations with a user holding its identity.
  *
+ * `WALLET_ACCOUNT_ADDRESS`: the sub-organizations with a wallet account or a private key of that
+ * address; a hex (EVM) address matches in any case (checksummed or not), any other format (Solana
+ * base58) exactly.
+ *
  * @throws TOKEN_INVALID when filterType is OIDC_TOKEN and filterValue is not a valid ID token of a trusted issuer
  * @throws UNAVAILABLE when filterType is OIDC_TOKEN and the issuer's signing keys cannot be fetched
  * @throws INVALID_ARGUMENT when paginationOptions.after or paginationOptions.before names no entry of the list

@@ -173,9 +173,16 @@ export async function isSelfOrAncestor(sql: Sql, ancestorId: string, orgId: stri
 
 /** What a sub-organization can be found by (list_suborgs `filterType`) and the value it must have. */
 export type SubOrganizationFilter = {
-  type: 'NAME' | 'USERNAME' | 'EMAIL' | 'PHONE_NUMBER' | 'CREDENTIAL_ID' | 'PUBLIC_KEY' | 'OIDC_TOKEN'
+  type: 'NAME' | 'USERNAME' | 'EMAIL' | 'PHONE_NUMBER' | 'CREDENTIAL_ID' | 'PUBLIC_KEY' | 'OIDC_TOKEN' | 'WALLET_ACCOUNT_ADDRESS'
   value: string
 }
+
+/**
+ * An address column `col` equal to the value `$2`: a hex address (EVM, with or without its EIP-55
+ * checksum) in any case, any other (Solana base58 is case-sensitive) exactly. `lower(col)` is the
+ * indexed part (migration 023); the exact check runs on the rows it finds.
+ */
+const addressMatches = (col: string): string => `lower(${col}) = lower($2) AND (${col} = $2 OR $2 ~ '^(0x)?[0-9a-fA-F]+$')`
 
 /** The condition on `o` each filter is (`$2`: the value; names and emails compared case-insensitively). */
 const SUB_ORGANIZATION_FILTERS: Record<SubOrganizationFilter['type'], string> = {
@@ -190,6 +197,9 @@ const SUB_ORGANIZATION_FILTERS: Record<SubOrganizationFilter['type'], string> = 
   // providers verified by a token only (one stated by claims alone proves nothing).
   OIDC_TOKEN: `EXISTS (SELECT 1 FROM oauth_providers p WHERE p.organization_id = o.id AND p.verified
     AND p.issuer = ($2::jsonb ->> 'iss') AND p.subject = ($2::jsonb ->> 'sub') AND p.audience = ($2::jsonb ->> 'aud'))`,
+  // A wallet account or a private key of the organization with that address.
+  WALLET_ACCOUNT_ADDRESS: `(EXISTS (SELECT 1 FROM wallet_accounts w WHERE w.organization_id = o.id AND ${addressMatches('w.address')})
+    OR EXISTS (SELECT 1 FROM private_key_addresses k WHERE k.organization_id = o.id AND ${addressMatches('k.address')}))`,
 }
 
 /**
@@ -204,6 +214,9 @@ const SUB_ORGANIZATION_CANDIDATES: Partial<Record<SubOrganizationFilter['type'],
   PUBLIC_KEY: 'SELECT organization_id FROM api_keys WHERE public_key = lower($2)',
   OIDC_TOKEN: `SELECT organization_id FROM oauth_providers
     WHERE verified AND issuer = ($2::jsonb ->> 'iss') AND subject = ($2::jsonb ->> 'sub') AND audience = ($2::jsonb ->> 'aud')`,
+  // Through the address indexes of migration 023 (the per-organization ones cannot answer it).
+  WALLET_ACCOUNT_ADDRESS: `SELECT organization_id FROM wallet_accounts WHERE ${addressMatches('address')}
+    UNION SELECT organization_id FROM private_key_addresses WHERE ${addressMatches('address')}`,
 }
 
 /**
@@ -211,7 +224,7 @@ const SUB_ORGANIZATION_CANDIDATES: Partial<Record<SubOrganizationFilter['type'],
  * oldest first; `after`/`before` are ids of its sub-organizations, see `page.ts`.
  *
  * Unfiltered, or by NAME / USERNAME, the tree is walked down from the organization. By a contact,
- * credential or OIDC identity (the relay's account lookup at each login), the organizations holding
+ * credential, OIDC identity (the relay's account lookup at each login) or address, the organizations holding
  * a match come from that index and each is kept when walking up its parent links reaches the
  * organization: a few rows per match instead of every organization of the tree. Both keep live
  * organizations only (a deleted one has no live sub-organizations, so none is reached through one).
