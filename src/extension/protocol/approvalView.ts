@@ -72,6 +72,38 @@ export type SendCallsView = {
   warnings: string[]
 }
 
+/** A sign-in message's domain or URI that does not belong to the requesting site (dapp/signInOrigin.ts). */
+export type SignInMismatch = {
+  field: 'domain' | 'uri'
+  /** What the message states. */
+  stated: string
+  /** The requesting site, as the browser reported it. */
+  site: string
+}
+
+/**
+ * A sign-in request (EIP-4361 "Sign-In with Ethereum" through personal_sign, or Sign In With Solana
+ * through `solana:signIn`): shown as "Sign in to <domain> as <address>" rather than as raw text.
+ */
+export type SignInView = {
+  kind: 'signIn'
+  chain: 'ethereum' | 'solana'
+  /** The account that signs. */
+  address: string
+  /** The site the message says the user signs in to (its `domain`). */
+  domain: string
+  statement: string | null
+  /** The message's other fields, in message order: URI, Version, Chain ID, Nonce, Issued At, Expiration Time, Not Before, Request ID. */
+  rows: FieldRow[]
+  resources: string[]
+  /** Non-empty: a red, blocking warning; the window's Approve needs the user's explicit override (`acknowledged`). */
+  mismatches: SignInMismatch[]
+  /** The exact text that is signed. */
+  text: string
+  /** Set when approving also connects the site (Solana connect-and-sign-in): the account the site is given. */
+  connects?: AccountOption
+}
+
 /** The approval window's content, by kind. */
 export type ApprovalView =
   | {
@@ -124,6 +156,7 @@ export type ApprovalView =
     }
   | SolanaTransactionView
   | SendCallsView
+  | SignInView
   | {
       /** eth_sendTransaction: simulated before the window opened; Sigil's service signs and broadcasts. */
       kind: 'sendTransaction'
