@@ -13,7 +13,7 @@ import { parseOrThrow } from '../api/validation.js'
 import { hexToBytes } from '../crypto/encoding.js'
 import { decodeJwtPayload, verifyVerificationToken } from '../crypto/jwt.js'
 import { uncompressP256PublicKey } from '../crypto/p256.js'
-import { originAllowed } from '../service/auth/origins.js'
+import { requestOriginAllowed } from '../service/auth/origins.js'
 import { limitBody, readJson } from '../service/http/body.js'
 import { cors } from '../service/http/cors.js'
 import { errorResponse } from '../service/http/errors.js'
@@ -58,7 +58,7 @@ export function createRelayApp(o: RelayOptions): Hono {
     if (!perContact.hit(contact)) throw new SigilError('RATE_LIMITED', 'too many requests for this contact, try again later')
   }
 
-  const allowed = (origin: string) => originAllowed(origin, o.allowedOrigins)
+  const allowed = (origin: string) => requestOriginAllowed(origin, o.allowedOrigins)
   if (o.cors) app.use('*', cors({ allowed, methods: 'POST, OPTIONS', headers: CORS_HEADERS }))
   app.use('*', async (c, next) => {
     const origin = c.req.header('Origin')

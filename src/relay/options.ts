@@ -1,5 +1,6 @@
 import { EXTENSION_ORIGIN } from '../api/identity.js'
 import type { RelayOauthProvider } from '../api/relay/walletKit.js'
+import { ANY_FIREFOX_EXTENSION } from '../service/auth/origins.js'
 import type { RateLimit } from './rateLimit.js'
 
 /** The parent organization's API key, as in `admin-api-key.json` (wire-formats A6). */
@@ -11,7 +12,7 @@ export type RelayOptions = {
   upstream: string | ((c: unknown) => string)
   /** The parent organization and its API key: the relay acts as this organization. */
   apiKey: RelayApiKey | (() => RelayApiKey)
-  /** Origins whose browsers and extensions may call the relay (checked on every request). */
+  /** Origins whose browsers and extensions may call the relay (checked on every request; `moz-extension://*`: any Firefox add-on). */
   allowedOrigins: readonly string[]
   /** `appName` of the emails the relay asks for. */
   appName?: string
@@ -28,9 +29,9 @@ export type RelayOptions = {
 
 /**
  * The origins a relay answers, so no other web page can drive sign-ups and logins through it: the
- * extension's and the configured ones, plus pages on
- * `http://localhost` (any port) outside production only.
+ * extension's and the configured ones, plus pages on `http://localhost` (any port) and Firefox
+ * add-ons (`moz-extension://<UUID>`, drawn per profile) outside production only.
  */
 export function relayAllowedOrigins(configured: readonly string[], production: boolean): string[] {
-  return [EXTENSION_ORIGIN, ...(production ? [] : ['http://localhost']), ...configured]
+  return [EXTENSION_ORIGIN, ...(production ? [] : ['http://localhost', ANY_FIREFOX_EXTENSION]), ...configured]
 }

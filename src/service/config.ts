@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { OnRampProvider } from '../api/enumLists.js'
 import { EXTENSION_ORIGIN } from '../api/identity.js'
 import { type Network, resolveNetworks } from '../chains/networks.js'
+import { ANY_FIREFOX_EXTENSION } from './auth/origins.js'
 import { type SponsorKeys, parseSponsorKeys } from './chains/sponsor.js'
 import { DEV_SERVICE_IDENTITY_PRIVATE_KEY } from './devIdentity.js'
 import { parseOidcIssuers, type TrustedIssuer } from './oidc/issuers.js'
@@ -30,7 +31,10 @@ const Env = z.object({
     .int()
     .positive()
     .default(5 * 60 * 1000),
-  /** Extra allowed origins (comma separated) for CORS and WebAuthn, beside the extension's own. */
+  /**
+   * Extra allowed origins (comma separated) for CORS and WebAuthn, beside the extension's own;
+   * `moz-extension://*` allows every Firefox add-on origin for CORS and the relay (src/service/auth/origins.ts).
+   */
   SIGIL_ALLOWED_ORIGINS: z.string().default(''),
   /** Extra WebAuthn RP IDs (comma separated). */
   SIGIL_RP_IDS: z.string().default(''),
@@ -113,7 +117,10 @@ export type ServiceConfig = {
   database: 'postgres' | 'pglite'
   masterKeyHex: string | undefined
   timestampWindowMs: number
-  /** Origins allowed for CORS and as WebAuthn `clientDataJSON.origin`. */
+  /**
+   * Origins allowed for CORS, the relay and as WebAuthn `clientDataJSON.origin`; the entry
+   * `moz-extension://*` (any Firefox add-on) counts for CORS and the relay only.
+   */
   allowedOrigins: string[]
   /** WebAuthn RP IDs accepted (the rpIdHash is SHA-256 of one of them). */
   rpIds: string[]
@@ -192,6 +199,18 @@ const list = (s: string) =>
     .map((x) => x.trim())
     .filter(Boolean)
 
+/** `SIGIL_ALLOWED_ORIGINS`, refusing any wildcard but the one for Firefox add-ons (a `*` elsewhere would match nothing). */
+function allowedOriginsList(value: string): string[] {
+  const origins = list(value)
+  const bad = origins.find((o) => o.includes('*') && o !== ANY_FIREFOX_EXTENSION)
+  if (bad !== undefined) {
+    throw new Error(
+      `invalid configuration: SIGIL_ALLOWED_ORIGINS: ${JSON.stringify(bad.slice(0, 100))} holds a wildcard; only ${ANY_FIREFOX_EXTENSION} may`,
+    )
+  }
+  return origins
+}
+
 function identityKey(value: string | undefined, production: boolean): string | undefined {
   if (value !== 'dev') return value?.toLowerCase()
   if (production) throw new Error('invalid configuration: SIGIL_IDENTITY_KEY: the development key is refused in production')
@@ -228,8 +247,13 @@ export function resolveConfig(
     database: e.SIGIL_DATABASE,
     masterKeyHex: e.SIGIL_MASTER_KEY?.toLowerCase(),
     timestampWindowMs: e.SIGIL_TIMESTAMP_WINDOW_MS,
-    // Development answers pages on localhost (any port); production only what the operator configured.
-    allowedOrigins: [EXTENSION_ORIGIN, ...(production ? [] : ['http://localhost']), ...list(e.SIGIL_ALLOWED_ORIGINS)],
+    // Development answers pages on localhost (any port) and the Firefox build, whose origin is a
+    // UUID drawn per profile (any `moz-extension://<UUID>`); production only what the operator configured.
+    allowedOrigins: [
+      EXTENSION_ORIGIN,
+      ...(production ? [] : ['http://localhost', ANY_FIREFOX_EXTENSION]),
+      ...allowedOriginsList(e.SIGIL_ALLOWED_ORIGINS),
+    ],
     // Chromium hashes the full `chrome-extension://<id>` string as the RP ID (toolchain.md §5).
     rpIds: [EXTENSION_ORIGIN, ...(production ? [] : ['localhost']), ...list(e.SIGIL_RP_IDS)],
     devMailbox: e.SIGIL_DEV_MAILBOX ? e.SIGIL_DEV_MAILBOX === 'on' : !production,

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { originAllowed } from '../auth/origins.js'
+import { requestOriginAllowed } from '../auth/origins.js'
 import { describeError } from '../logger.js'
 import type { Runtime } from '../runtime.js'
 import { SigilError } from '../../api/errors.js'
@@ -59,7 +59,7 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
 
   // CORS for the interface only; the development routes answer their own origin and nobody else's.
   const interfaceCors = cors({
-    allowed: (origin) => originAllowed(origin, rt.config.allowedOrigins),
+    allowed: (origin) => requestOriginAllowed(origin, rt.config.allowedOrigins),
     methods: 'GET, POST, OPTIONS',
     expose: 'X-Request-Id',
   })
@@ -69,7 +69,7 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
   // The wallet extension may call the dev faucet (its "Fund from faucet" button in dev builds);
   // no web page may, and nothing else under /dev/ answers another origin (OTP codes stay unreadable).
   const extensionFaucet = (origin: string, path: string) =>
-    path === '/dev/faucet' && /^(chrome|moz)-extension:\/\//.test(origin) && originAllowed(origin, rt.config.allowedOrigins)
+    path === '/dev/faucet' && /^(chrome|moz)-extension:\/\//.test(origin) && requestOriginAllowed(origin, rt.config.allowedOrigins)
   app.use(
     '/dev/faucet',
     cors({ allowed: (origin) => extensionFaucet(origin, '/dev/faucet'), methods: 'POST, OPTIONS', expose: 'X-Request-Id' }),
@@ -77,7 +77,8 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
   // Development routes served to other origins (the dev identity provider's discovery and keys are
   // public documents; its token endpoint answers the extension, whose "Continue with …" exchanges the
   // code from its background).
-  const extension = (origin: string) => /^(chrome|moz)-extension:\/\//.test(origin) && originAllowed(origin, rt.config.allowedOrigins)
+  const extension = (origin: string) =>
+    /^(chrome|moz)-extension:\/\//.test(origin) && requestOriginAllowed(origin, rt.config.allowedOrigins)
   const devPublic = new Set(ext.devCrossOrigin?.anyOrigin)
   const devExtension = new Set(ext.devCrossOrigin?.extension)
   const extensionDev = (origin: string, path: string) =>
