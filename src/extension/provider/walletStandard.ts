@@ -2,12 +2,14 @@
  * Sigil as a Solana wallet of the Wallet Standard (github.com/wallet-standard/wallet-standard):
  * registered through the `wallet-standard:register-wallet` event (and again for every
  * `wallet-standard:app-ready`), with `standard:connect`, `standard:disconnect`, `standard:events`,
- * `solana:signMessage`, `solana:signTransaction` and `solana:signAndSendTransaction`. Written here
+ * `solana:signMessage`, `solana:signTransaction`, `solana:signAndSendTransaction` and `solana:signIn`
+ * (Sign In With Solana: the background writes the message in the standard format). Written here
  * rather than imported to keep the inpage script small; it only forwards to the background
  * (dapp/solana/methods.ts), which checks everything and asks the user. Bytes travel as base64. Errors
  * are `ProviderRpcError`s with the EIP-1193 codes (4001 user rejected, 4100 unauthorized, …).
  */
 import { RPC_ERROR } from '../protocol/rpcErrors'
+import { SIGN_IN_FIELDS, signInInputProblem } from '../protocol/solanaSignIn'
 import { ProviderRpcError } from './errors'
 import type { Transport } from './transport'
 
@@ -38,7 +40,7 @@ export type StandardWallet = {
 /** The window surface {@link registerSolanaWallet} uses. */
 export type StandardWindow = Pick<Window, 'addEventListener' | 'dispatchEvent'>
 
-const ACCOUNT_FEATURES = ['solana:signMessage', 'solana:signTransaction', 'solana:signAndSendTransaction'] as const
+const ACCOUNT_FEATURES = ['solana:signMessage', 'solana:signTransaction', 'solana:signAndSendTransaction', 'solana:signIn'] as const
 const VERSIONS = ['legacy', 0] as const
 
 const toBase64 = (bytes: Uint8Array) => btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''))
@@ -97,6 +99,19 @@ export function registerSolanaWallet(win: StandardWindow, transport: Transport, 
     return out
   }
 
+  /** The defined fields of a sign-in input (others are not read), after checking them; throws -32602 naming the field. */
+  function signInParams(input: unknown): Record<string, unknown> {
+    const problem = signInInputProblem(input)
+    if (problem) throw invalid(problem)
+    const fields = (input ?? {}) as Record<string, unknown>
+    const params: Record<string, unknown> = {}
+    for (const name of [...Object.keys(SIGN_IN_FIELDS), 'resources']) {
+      const value = fields[name]
+      if (value !== undefined) params[name] = Array.isArray(value) ? [...value] : value
+    }
+    return params
+  }
+
   const features = {
     'standard:connect': {
       version: '1.0.0',
@@ -129,6 +144,26 @@ export function registerSolanaWallet(win: StandardWindow, transport: Transport, 
           if (!(input.message instanceof Uint8Array)) throw invalid('message must be a Uint8Array')
           const r = await call<{ signature: string }>('sol_signMessage', [{ address, message: toBase64(input.message) }])
           return { signedMessage: input.message, signature: fromBase64(r.signature), signatureType: 'ed25519' as const }
+        }),
+    },
+    'solana:signIn': {
+      version: '1.0.0',
+      // No input is one sign-in with every field chosen by the wallet; every input is checked before any is sent.
+      signIn: async (...inputs: unknown[]) =>
+        each((inputs.length === 0 ? [undefined] : inputs).map(signInParams), async (params) => {
+          const r = await call<{ account: WireAccount; accounts: WireAccount[]; signedMessage: string; signature: string }>('sol_signIn', [
+            params,
+          ])
+          // Connect-and-sign-in: the site's accounts (and a change event) reflect the new connection.
+          setAccounts(r.accounts)
+          const account = accounts.find((a) => a.address === r.account.address)
+          if (!account) throw new ProviderRpcError({ code: RPC_ERROR.INTERNAL, message: 'The signed-in account is not connected' })
+          return {
+            account,
+            signedMessage: fromBase64(r.signedMessage),
+            signature: fromBase64(r.signature),
+            signatureType: 'ed25519' as const,
+          }
         }),
     },
     'solana:signTransaction': {

@@ -74,6 +74,7 @@ describe('Wallet Standard registration', () => {
     expect(wallet).toMatchObject({ version: '1.0.0', name: 'Sigil', icon: SIGIL_ICON, chains: ['solana:localnet'], accounts: [] })
     expect(Object.keys(wallet.features).sort()).toEqual([
       'solana:signAndSendTransaction',
+      'solana:signIn',
       'solana:signMessage',
       'solana:signTransaction',
       'standard:connect',
@@ -162,5 +163,93 @@ describe('Wallet Standard features', () => {
       features(wallet)['solana:signTransaction'].signTransaction({ account, transaction: new Uint8Array(1) }),
     ).rejects.toMatchObject({ code: -32602 })
     expect(t.sent).toEqual([])
+  })
+})
+
+describe('solana:signIn in the page', () => {
+  const signIn = (wallet: StandardWallet) => features(wallet)['solana:signIn']
+  const SIGNED = base64.encode(new TextEncoder().encode('dapp.example wants you to sign in with your Solana account:\n'))
+  const SIGNATURE = new Uint8Array(64).fill(3)
+
+  it('is advertised as version 1.0.0, and connected accounts list it', async () => {
+    const { t, wallet } = await started()
+    expect(signIn(wallet).version).toBe('1.0.0')
+    t.push('solanaAccountsChanged', [WIRE])
+    expect(wallet.accounts[0]?.features).toContain('solana:signIn')
+  })
+
+  it('sends only the defined fields and returns the connected account object, the bytes and an ed25519 signature', async () => {
+    const { t, wallet } = await started()
+    const changes: string[][] = []
+    features(wallet)['standard:events'].on('change', (c: { accounts: Array<{ address: string }> }) =>
+      changes.push(c.accounts.map((a) => a.address)),
+    )
+    const input = {
+      statement: 'Sign in to the example',
+      nonce: 'abc12345',
+      resources: ['https://dapp.example/terms'],
+      issuedAt: '2024-01-01T00:00:00.000Z',
+      domain: undefined,
+      useOffchainMessage: { messageVersion: 1 },
+    }
+    const signing = signIn(wallet).signIn(input)
+    await flush()
+    expect(
+      t.answer('sol_signIn', {
+        result: { account: WIRE, accounts: [WIRE], signedMessage: SIGNED, signature: base64.encode(SIGNATURE) },
+      }),
+    ).toEqual([
+      {
+        statement: 'Sign in to the example',
+        nonce: 'abc12345',
+        issuedAt: '2024-01-01T00:00:00.000Z',
+        resources: ['https://dapp.example/terms'],
+      },
+    ])
+    const [output] = await signing
+    // Connect-and-sign-in: the wallet's accounts and a change event show the new connection, same object.
+    expect(changes).toEqual([[ADDRESS]])
+    expect(output.account).toBe(wallet.accounts[0])
+    expect(output.account).toMatchObject({ address: ADDRESS, publicKey: KEY })
+    expect(output.signedMessage).toEqual(base64.decode(SIGNED))
+    expect(output.signature).toEqual(SIGNATURE)
+    expect(output.signatureType).toBe('ed25519')
+  })
+
+  it('no input is one sign-in with every field left to the wallet', async () => {
+    const { t, wallet } = await started()
+    const signing = signIn(wallet).signIn()
+    await flush()
+    expect(
+      t.answer('sol_signIn', { result: { account: WIRE, accounts: [WIRE], signedMessage: SIGNED, signature: base64.encode(SIGNATURE) } }),
+    ).toEqual([{}])
+    expect(await signing).toHaveLength(1)
+  })
+
+  it.each([
+    [{ statement: 42 }, 'statement must be a string'],
+    [{ nonce: '' }, 'nonce must not be empty'],
+    [{ statement: 'line one\nURI: https://evil.example' }, 'statement must be one line'],
+    [{ uri: 'x'.repeat(2049) }, 'uri is longer than 2048 characters'],
+    [{ expirationTime: 'tomorrow' }, 'expirationTime must be an RFC 3339 date-time'],
+    [{ resources: 'https://dapp.example' }, 'resources must be an array of strings'],
+    [{ resources: ['ok', 7] }, 'resources[1] must be a string'],
+    [{ resources: Array.from({ length: 33 }, (_, i) => `r${i}`) }, 'resources lists more than 32 entries'],
+    ['dapp.example', 'the sign-in input must be an object'],
+  ])('refuses %j in the page (-32602 naming the field), nothing is sent', async (input, message) => {
+    const { t, wallet } = await started()
+    await expect(signIn(wallet).signIn(input)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(message) })
+    expect(t.sent).toEqual([])
+  })
+
+  it('checks every input before sending any; a background error keeps its code', async () => {
+    const { t, wallet } = await started()
+    await expect(signIn(wallet).signIn({ nonce: 'abc12345' }, { nonce: 5 })).rejects.toMatchObject({ code: -32602 })
+    expect(t.sent).toEqual([])
+    const signing = signIn(wallet).signIn({})
+    await flush()
+    t.answer('sol_signIn', { error: { code: 4001, message: 'User rejected the request' } })
+    await expect(signing).rejects.toMatchObject({ name: 'ProviderRpcError', code: 4001 })
+    expect(wallet.accounts).toEqual([])
   })
 })

@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { dappMethod } from '../../methods'
 import { connectSolana, disconnectSolana, solanaAccountsFor } from './accounts'
 import { solanaChains } from './chains'
+import { signInSolana, SolanaSignInParams } from './signIn'
 import { signAndSendSolanaTransaction, signSolanaMessage, signSolanaTransaction } from './signing'
 
 const noParams = z.union([z.undefined(), z.tuple([])])
@@ -57,6 +58,13 @@ export const SOLANA_METHODS = {
     session: 'solana',
     params: z.tuple([z.object({ address: base58Address, message }).strict()]),
     handler: ([input], ctx) => signSolanaMessage(input, ctx),
+  }),
+  /** `solana:signIn`: connects the site too when it is not connected yet (one approval). */
+  sol_signIn: dappMethod({
+    asks: true,
+    session: 'solana',
+    params: z.tuple([SolanaSignInParams]),
+    handler: ([input], ctx) => signInSolana(input, ctx),
   }),
   sol_signTransaction: dappMethod({
     asks: true,

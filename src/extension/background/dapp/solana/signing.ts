@@ -33,7 +33,8 @@ function invalid(method: string, reason: string): { error: RpcErrorObject } {
 /** A failure after the user approved, with a readable reason (no service internals). */
 class SendFailed extends Error {}
 
-type Signer = { address: string; organizationId: string }
+/** The account that signs and the organization whose session must still be the live one after the approval. */
+export type Signer = { address: string; organizationId: string }
 
 /** The connected signer for `address`, or the 4100 to answer with. */
 async function signerFor(ctx: DappContext, address: string): Promise<Signer | { error: RpcErrorObject }> {
@@ -53,7 +54,7 @@ function decodeBase64(s: string): Uint8Array | null {
 }
 
 /** Ask, then run `sign` in the same organization's session; every failure is a provider error. */
-async function approveThenSign(
+export async function approveThenSign(
   ctx: DappContext,
   signer: Signer,
   method: string,
@@ -88,20 +89,33 @@ export async function signSolanaMessage(
   if (bytes.length > MAX_SOLANA_MESSAGE_BYTES) return invalid(method, 'message too long')
   // A transaction message signed "as a message" would be a valid transaction signature.
   if (looksLikeTransactionMessage(bytes)) return invalid(method, 'the message is a Solana transaction; use signTransaction')
-  return approveThenSign(ctx, signer, method, messageView(address, bytes), async (client, s, recordSite) => {
-    const res = await client.signRawPayload({
-      organizationId: s.organizationId,
-      signWith: s.address,
-      payload: bytesToHex(bytes),
-      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
-      hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
-    })
-    if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED') throw new Error('signing did not complete')
-    await recordSite(res.activity.id)
-    const signature = hexToBytes(`${res.r.padStart(64, '0')}${res.s.padStart(64, '0')}`)
-    if (signature.length !== 64) throw new Error('malformed signature')
-    return { signature: base64.encode(signature) }
+  return approveThenSign(ctx, signer, method, messageView(address, bytes), async (client, s, recordSite) => ({
+    signature: base64.encode(await signSolanaBytes(client, s, bytes, recordSite)),
+  }))
+}
+
+/**
+ * The 64-byte ed25519 signature of exactly `bytes` by `signer`'s key, through the service
+ * (sign_raw_payload, no hashing); the activity is recorded with the requesting site.
+ */
+export async function signSolanaBytes(
+  client: SigilClient,
+  signer: Signer,
+  bytes: Uint8Array,
+  recordSite: (activityId: string) => Promise<void>,
+): Promise<Uint8Array> {
+  const res = await client.signRawPayload({
+    organizationId: signer.organizationId,
+    signWith: signer.address,
+    payload: bytesToHex(bytes),
+    encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+    hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
   })
+  if (res.activity.status !== 'ACTIVITY_STATUS_COMPLETED') throw new Error('signing did not complete')
+  await recordSite(res.activity.id)
+  const signature = hexToBytes(`${res.r.padStart(64, '0')}${res.s.padStart(64, '0')}`)
+  if (signature.length !== 64) throw new Error('malformed signature')
+  return signature
 }
 
 /** True when `bytes` parse as a whole Solana message (legacy or v0). */
