@@ -2,7 +2,7 @@
  * Networks by CAIP-2 id (`eip155:<chainId>`, `solana:<first 32 chars of the genesis hash>`):
  * the one registry the service, the faucet and (later) the extension read. The defaults are the
  * dev chains `npm start` runs; `SIGIL_RPC` adds networks or points known ones elsewhere, and
- * `SIGIL_TOKENS` adds ERC-20 tokens to EVM networks; `SIGIL_GAS_STATION` and `SIGIL_NATIVE_USD`
+ * `SIGIL_TOKENS` adds ERC-20 tokens to EVM networks and SPL tokens to Solana networks; `SIGIL_GAS_STATION` and `SIGIL_NATIVE_USD`
  * set the Gas Station (sponsored, batched sends) of EVM networks.
  */
 import { sha256 } from '@noble/hashes/sha2.js'
@@ -11,9 +11,9 @@ import { DEV_GAS_STATION } from './gasStation/dev.js'
 
 export type NetworkFamily = 'evm' | 'solana'
 
-/** An ERC-20 token configured on an EVM network (`SIGIL_TOKENS`). */
+/** A token configured on a network (`SIGIL_TOKENS`): an ERC-20 on EVM, an SPL Token mint on Solana. */
 export type Erc20Token = {
-  /** The contract address, lowercase `0x` + 40 hex. */
+  /** EVM: the contract address, lowercase `0x` + 40 hex. Solana: the mint's base58 address. */
   address: string
   symbol: string
   decimals: number
@@ -31,7 +31,7 @@ export type Network = {
   nativeDecimals: number
   /** A development chain: the dev faucet may fund addresses on it. */
   dev: boolean
-  /** ERC-20 tokens configured on this network (always empty on Solana). */
+  /** Tokens configured on this network: ERC-20 contracts on EVM, SPL Token mints on Solana. */
   tokens: readonly Erc20Token[]
   /** The SigilBatchExecutor (Gas Station delegate) deployed on this EVM network, lowercase; absent: no batched or sponsored sends. */
   gasStation?: string
@@ -45,6 +45,20 @@ export const DEV_EVM_CHAIN_ID = 31337
 export const DEV_SOLANA_GENESIS_HASH = base58.encode(sha256(new TextEncoder().encode('sigil solana dev runtime v1')))
 export const DEV_EVM_CAIP2 = `eip155:${DEV_EVM_CHAIN_ID}`
 export const DEV_SOLANA_CAIP2 = `solana:${DEV_SOLANA_GENESIS_HASH.slice(0, 32)}`
+/**
+ * The Solana dev runtime's SPL token mint: the public key of the fixed dev keypair
+ * (src/devchain/solana/tokens.ts makes the mint at start and checks it gives this address).
+ */
+export const DEV_SOLANA_MINT = 'CzDmKgiM1hvgg2Nh8NESwswZt5njtoSuHgLxgvWe4FB7'
+export const DEV_SOLANA_MINT_DECIMALS = 6
+/** The dev Solana network's token: the dev mint. */
+export const DEV_SOLANA_TOKEN: Erc20Token = {
+  address: DEV_SOLANA_MINT,
+  symbol: 'USDC',
+  decimals: DEV_SOLANA_MINT_DECIMALS,
+  name: 'Dev USD Coin',
+  stable: true,
+}
 
 /** The dev chains at their default addresses. */
 export const DEV_NETWORKS: readonly Network[] = [
@@ -68,7 +82,7 @@ export const DEV_NETWORKS: readonly Network[] = [
     nativeSymbol: 'SOL',
     nativeDecimals: 9,
     dev: true,
-    tokens: [],
+    tokens: [DEV_SOLANA_TOKEN],
   },
 ]
 
@@ -130,7 +144,6 @@ export function resolveNetworks(spec: string | undefined, tokenSpec?: string, ex
   for (const [caip2, token] of parseTokens(tokenSpec)) {
     const network = networks.get(caip2)
     if (!network) throw new Error(`SIGIL_TOKENS: ${caip2} is not a configured network (add it to SIGIL_RPC)`)
-    if (network.family !== 'evm') throw new Error(`SIGIL_TOKENS: ${caip2} is not an EVM network; only ERC-20 tokens can be configured`)
     if (network.tokens.some((t) => t.address === token.address))
       throw new Error(`SIGIL_TOKENS: ${token.address} is listed twice on ${caip2}`)
     network.tokens = [...network.tokens, token]
@@ -188,28 +201,52 @@ function entries(spec: string | undefined): Array<{ entry: string; caip2: string
 }
 
 const TOKEN_TEXT = /^[^\s:,][^:,\p{Cc}]*$/u
+const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
+/** An entry in CAIP-19 form: `<caip2>/erc20:<address>:…` or `<caip2>/token:<mint>:…`. */
+const CAIP19_ENTRY = /^(eip155:[0-9]{1,20}|solana:[1-9A-HJ-NP-Za-km-z]{32})\/(erc20|token):(.*)$/
 
 /**
- * The ERC-20 tokens of `SIGIL_TOKENS`: comma-separated entries
- * `caip2=address:symbol:decimals[:name[:stable]]`, e.g.
- * `eip155:1=0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48:USDC:6:USD Coin:stable`. `name` defaults to
- * the symbol; a last field `stable` marks a stablecoin. Symbol and name may not contain `:` or `,`.
- * Throws a message naming the bad entry.
+ * The tokens of `SIGIL_TOKENS`: comma-separated entries `caip2=address:symbol:decimals[:name[:stable]]`
+ * or, in CAIP-19 form, `caip2/erc20:address:…` (EVM) and `caip2/token:mint:…` (Solana), e.g.
+ * `eip155:1=0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48:USDC:6:USD Coin:stable` or
+ * `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:USDC:6:USD Coin:stable`.
+ * An EVM address is an ERC-20 contract (stored lowercase); a Solana address is an SPL Token mint
+ * (base58, kept as is). `name` defaults to the symbol; a last field `stable` marks a stablecoin.
+ * Symbol and name may not contain `:` or `,`. Throws a message naming the bad entry.
  */
 export function parseTokens(spec: string | undefined): Array<[string, Erc20Token]> {
   const out: Array<[string, Erc20Token]> = []
-  for (const { entry, caip2, value } of entries(spec)) {
-    if (!isCaip2(caip2)) throw new Error(`SIGIL_TOKENS: "${entry}" does not start with a CAIP-2 id (eip155:<chainId>)`)
+  for (const parsed of entries(spec)) {
+    const { entry } = parsed
+    const caip19 = parsed.caip2 === '' ? CAIP19_ENTRY.exec(entry) : null
+    const caip2 = caip19 ? (caip19[1] as string) : parsed.caip2
+    const value = caip19 ? (caip19[3] as string) : parsed.value
+    if (!isCaip2(caip2))
+      throw new Error(`SIGIL_TOKENS: "${entry}" does not start with a CAIP-2 id (eip155:<chainId> or solana:<genesis prefix>)`)
+    const solana = caip2.startsWith('solana:')
+    if (caip19 && (caip19[2] === 'token') !== solana)
+      throw new Error(
+        `SIGIL_TOKENS: "${entry}": ${solana ? 'a Solana token is solana:…/token:<mint>' : 'an EVM token is eip155:…/erc20:<address>'}`,
+      )
     const [address = '', symbol = '', decimals = '', name, stable, ...rest] = value.split(':').map((s) => s.trim())
-    const bad = (what: string) => new Error(`SIGIL_TOKENS: "${entry}": ${what} (format: caip2=address:symbol:decimals[:name[:stable]])`)
-    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw bad('the address is not 0x and 40 hex digits')
+    const format = solana ? 'caip2/token:mint:symbol:decimals[:name[:stable]]' : 'caip2=address:symbol:decimals[:name[:stable]]'
+    const bad = (what: string) => new Error(`SIGIL_TOKENS: "${entry}": ${what} (format: ${format})`)
+    if (solana) {
+      if (!SOLANA_ADDRESS.test(address) || base58.decode(address).length !== 32) throw bad('the mint is not a base58 Solana address')
+    } else if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw bad('the address is not 0x and 40 hex digits')
     if (!TOKEN_TEXT.test(symbol) || symbol.length > 32) throw bad('the symbol must be 1 to 32 characters')
     if (!/^(0|[1-9][0-9]{0,2})$/.test(decimals) || Number(decimals) > 255) throw bad('decimals must be an integer 0..255')
     if (name !== undefined && (!TOKEN_TEXT.test(name) || name.length > 64)) throw bad('the name must be 1 to 64 characters')
     if ((stable !== undefined && stable !== 'stable') || rest.length > 0) throw bad('only "stable" may follow the name')
     out.push([
       caip2,
-      { address: address.toLowerCase(), symbol, decimals: Number(decimals), name: name ?? symbol, stable: stable === 'stable' },
+      {
+        address: solana ? address : address.toLowerCase(),
+        symbol,
+        decimals: Number(decimals),
+        name: name ?? symbol,
+        stable: stable === 'stable',
+      },
     ])
   }
   return out
@@ -232,9 +269,9 @@ export function nativeAssetId(network: Network): string {
   return `${network.caip2}/slip44:${network.family === 'evm' ? 60 : 501}`
 }
 
-/** The CAIP-19 id of an ERC-20 token on its network (`eip155:<chainId>/erc20:<lowercase address>`). */
-export function erc20AssetId(network: Network, token: Erc20Token): string {
-  return `${network.caip2}/erc20:${token.address}`
+/** The CAIP-19 id of a token on its network: `eip155:<chainId>/erc20:<lowercase address>`, `solana:<ref>/token:<mint>`. */
+export function erc20AssetId(network: Pick<Network, 'caip2' | 'family'>, token: Pick<Erc20Token, 'address'>): string {
+  return `${network.caip2}/${network.family === 'solana' ? 'token' : 'erc20'}:${token.address}`
 }
 
 /** The EVM chain id of an `eip155:` network. */

@@ -1,13 +1,17 @@
 /**
  * The dev faucet: funds an address on a dev chain (development only, like the dev mailbox).
  * EVM: a real transfer from the dev mnemonic's account #0, which the dev node keeps unlocked.
- * Solana: the dev runtime's `requestAirdrop`.
+ * Solana: the dev runtime's `requestAirdrop`; on the dev Solana network also
+ * {@link FAUCET_TOKEN_UNITS} of the dev SPL token (src/devchain/solana/tokens.ts), minted by the
+ * mint authority into the address's associated token account, which it creates when missing.
  */
 import { z } from 'zod'
 import { fieldError, SigilError } from '../api/errors.js'
 import { JsonRpcError, JsonRpcUnreachable, jsonRpcRequest } from '../chains/jsonRpc.js'
-import type { Network } from '../chains/networks.js'
+import { base58, base64 } from '@scure/base'
+import { DEV_SOLANA_CAIP2, DEV_SOLANA_MINT, type Network } from '../chains/networks.js'
 import { DEV_FUNDER } from './evm.js'
+import { devTokenMintTransaction } from './solana/tokens.js'
 
 /** Most a single faucet request may ask for, in whole native units. */
 export const FAUCET_MAX_UNITS = 1000
@@ -20,7 +24,21 @@ export const FaucetRequest = z.object({
 })
 export type FaucetRequest = z.infer<typeof FaucetRequest>
 
-export type FaucetResult = { caip2: string; address: string; amount: string; baseUnits: string; txHash?: string; signature?: string }
+/** Whole dev tokens a Solana faucet request also mints. */
+export const FAUCET_TOKEN_UNITS = 100
+
+/** Dev tokens the faucet minted: the mint, whole and base units, and the mint transaction's signature. */
+export type FaucetTokenResult = { mint: string; symbol: string; amount: string; baseUnits: string; signature: string }
+
+export type FaucetResult = {
+  caip2: string
+  address: string
+  amount: string
+  baseUnits: string
+  txHash?: string
+  signature?: string
+  tokens?: FaucetTokenResult[]
+}
 
 /** Funds `request.address` on the dev network `request.caip2`. Errors name the field at fault. */
 export async function fund(networks: readonly Network[], request: FaucetRequest): Promise<FaucetResult> {
@@ -46,8 +64,35 @@ export async function fund(networks: readonly Network[], request: FaucetRequest)
   if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(request.address))
     throw fieldError('INVALID_ARGUMENT', 'address', 'expected a base58 Solana address')
   if (baseUnits > BigInt(Number.MAX_SAFE_INTEGER)) throw fieldError('INVALID_ARGUMENT', 'amount', 'too large')
+  if (base58Length(request.address) !== 32) throw fieldError('INVALID_ARGUMENT', 'address', 'expected a base58 Solana address (32 bytes)')
   const signature = await rpc<string>(network, 'requestAirdrop', [request.address, Number(baseUnits)])
-  return { caip2: network.caip2, address: request.address, amount, baseUnits: baseUnits.toString(), signature }
+  const result: FaucetResult = { caip2: network.caip2, address: request.address, amount, baseUnits: baseUnits.toString(), signature }
+  const devToken = network.caip2 === DEV_SOLANA_CAIP2 ? network.tokens.find((t) => t.address === DEV_SOLANA_MINT) : undefined
+  if (!devToken) return result
+  const tokenUnits = BigInt(FAUCET_TOKEN_UNITS) * 10n ** BigInt(devToken.decimals)
+  const { value } = await rpc<{ value: { blockhash: string } }>(network, 'getLatestBlockhash', [{ commitment: 'confirmed' }])
+  const wire = devTokenMintTransaction(request.address, tokenUnits, value.blockhash)
+  const tokenSignature = await rpc<string>(network, 'sendTransaction', [base64.encode(wire), { encoding: 'base64' }])
+  return {
+    ...result,
+    tokens: [
+      {
+        mint: devToken.address,
+        symbol: devToken.symbol,
+        amount: String(FAUCET_TOKEN_UNITS),
+        baseUnits: tokenUnits.toString(),
+        signature: tokenSignature,
+      },
+    ],
+  }
+}
+
+function base58Length(address: string): number {
+  try {
+    return base58.decode(address).length
+  } catch {
+    return 0
+  }
 }
 
 /** "1.25" in whole units → base units; refuses what is not a positive decimal within the cap. */

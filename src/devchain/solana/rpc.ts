@@ -8,6 +8,8 @@ import { type Address, getCompiledTransactionMessageDecoder, isAddress } from '@
 import { z } from 'zod'
 import { describeTransactionError } from './errors.js'
 import { type Outcome, SolanaDevRuntime, type TransactionRecord } from './runtime.js'
+import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../chains/splToken.js'
+import { decodeMint, decodeTokenAccount, type MintState, type TokenAccountState, uiTokenAmount } from './tokens.js'
 
 /** A JSON-RPC error with its standard or Solana-specific code. */
 export class RpcError extends Error {
@@ -207,6 +209,114 @@ export const METHODS: Record<string, Method> = {
       return transactionResponse(r, options.encoding ?? 'json')
     },
   ),
+
+  getTokenAccountsByOwner: method(
+    z
+      .tuple([Pubkey, z.union([z.strictObject({ mint: Pubkey }), z.strictObject({ programId: Pubkey })])])
+      .rest(z.looseObject({ encoding: Encoding.optional(), commitment: Commitment }).optional()),
+    (rt, [owner, filter, config]) => ({
+      context: context(rt),
+      value: tokenAccountsWhere(rt, filter, (t) => t.owner === owner).map((a) => keyedTokenAccount(rt, a, config?.encoding ?? 'base64')),
+    }),
+  ),
+  getTokenAccountsByDelegate: method(
+    z
+      .tuple([Pubkey, z.union([z.strictObject({ mint: Pubkey }), z.strictObject({ programId: Pubkey })])])
+      .rest(z.looseObject({ encoding: Encoding.optional(), commitment: Commitment }).optional()),
+    (rt, [delegate, filter, config]) => ({
+      context: context(rt),
+      value: tokenAccountsWhere(rt, filter, (t) => t.delegate === delegate).map((a) =>
+        keyedTokenAccount(rt, a, config?.encoding ?? 'base64'),
+      ),
+    }),
+  ),
+  getTokenAccountBalance: method(z.tuple([Pubkey]).rest(ContextConfig), (rt, [address]) => {
+    const a = rt.account(address as Address)
+    const token = a && TOKEN_PROGRAMS.has(a.programAddress) ? decodeTokenAccount(a.data) : null
+    if (!token) throw new RpcError(INVALID_PARAMS, 'Invalid param: not a Token account')
+    return { context: context(rt), value: uiTokenAmount(token.amount, mintOf(rt, token.mint).decimals) }
+  }),
+  getTokenSupply: method(z.tuple([Pubkey]).rest(ContextConfig), (rt, [address]) => {
+    const a = rt.account(address as Address)
+    const mint = a && TOKEN_PROGRAMS.has(a.programAddress) ? decodeMint(a.data) : null
+    if (!mint) throw new RpcError(INVALID_PARAMS, 'Invalid param: not a Token mint')
+    return { context: context(rt), value: uiTokenAmount(mint.supply, mint.decimals) }
+  }),
+}
+
+const TOKEN_PROGRAMS = new Set<string>([TOKEN_PROGRAM, TOKEN_2022_PROGRAM])
+
+type TokenAccountEntry = { address: string; program: string; lamports: bigint; data: Uint8Array; token: TokenAccountState }
+
+/** The mint `address` (for its decimals); a token account whose mint is gone is a server-side inconsistency. */
+function mintOf(rt: SolanaDevRuntime, address: string): MintState {
+  const a = rt.account(address as Address)
+  const mint = a && TOKEN_PROGRAMS.has(a.programAddress) ? decodeMint(a.data) : null
+  if (!mint) throw new RpcError(INVALID_PARAMS, 'Invalid param: could not find mint')
+  return mint
+}
+
+/** The token accounts of the filter's program (or of the mint's program, of that mint) that `keep` keeps. */
+function tokenAccountsWhere(
+  rt: SolanaDevRuntime,
+  filter: { mint: string } | { programId: string },
+  keep: (t: TokenAccountState) => boolean,
+): TokenAccountEntry[] {
+  let program: string
+  if ('mint' in filter) {
+    const a = rt.account(filter.mint as Address)
+    if (!a || !TOKEN_PROGRAMS.has(a.programAddress) || !decodeMint(a.data))
+      throw new RpcError(INVALID_PARAMS, 'Invalid param: could not find mint')
+    program = a.programAddress
+  } else {
+    if (!TOKEN_PROGRAMS.has(filter.programId)) throw new RpcError(INVALID_PARAMS, 'Invalid param: unrecognized Token program id')
+    program = filter.programId
+  }
+  const out: TokenAccountEntry[] = []
+  for (const a of rt.programAccounts(program as Address)) {
+    const data = Uint8Array.from(a.data)
+    const token = decodeTokenAccount(data)
+    if (!token || ('mint' in filter && token.mint !== filter.mint) || !keep(token)) continue
+    out.push({ address: a.address, program, lamports: BigInt(a.lamports), data, token })
+  }
+  return out.sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0))
+}
+
+/** One `{pubkey, account}` of a token-accounts answer, `jsonParsed` in the shape Solana's RPC parses SPL Token accounts. */
+function keyedTokenAccount(rt: SolanaDevRuntime, e: TokenAccountEntry, encoding: string) {
+  let data: unknown
+  if (encoding === 'jsonParsed') {
+    const decimals = mintOf(rt, e.token.mint).decimals
+    const t = e.token
+    data = {
+      program: e.program === TOKEN_PROGRAM ? 'spl-token' : 'spl-token-2022',
+      parsed: {
+        info: {
+          isNative: t.isNative !== null,
+          mint: t.mint,
+          owner: t.owner,
+          state: t.state,
+          tokenAmount: uiTokenAmount(t.amount, decimals),
+          ...(t.delegate ? { delegate: t.delegate, delegatedAmount: uiTokenAmount(t.delegatedAmount, decimals) } : {}),
+          ...(t.isNative !== null ? { rentExemptReserve: uiTokenAmount(t.isNative, decimals) } : {}),
+          ...(t.closeAuthority ? { closeAuthority: t.closeAuthority } : {}),
+        },
+        type: 'account',
+      },
+      space: e.data.length,
+    }
+  } else data = encoding === 'base58' ? [base58.encode(e.data), 'base58'] : [base64.encode(e.data), 'base64']
+  return {
+    pubkey: e.address,
+    account: {
+      data,
+      executable: false,
+      lamports: Number(e.lamports),
+      owner: e.program,
+      rentEpoch: Number.MAX_SAFE_INTEGER,
+      space: e.data.length,
+    },
+  }
 }
 
 function decodeBase64Param(value: string, name: string): Uint8Array {

@@ -90,6 +90,11 @@ export class SolanaDevRuntime {
     return a.exists ? a : null
   }
 
+  /** Every account owned by `program`, with its address. */
+  programAccounts(program: Address) {
+    return this.#svm.getProgramAccounts(program)
+  }
+
   rentExemptMinimum(space: number): bigint {
     return this.#svm.minimumBalanceForRentExemption(BigInt(space))
   }

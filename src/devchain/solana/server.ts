@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net'
 import { answer, INVALID_REQUEST, PARSE_ERROR } from './rpc.js'
 import { DEV_SOLANA_CAIP2 } from '../../chains/networks.js'
 import { SolanaDevRuntime } from './runtime.js'
+import { ensureDevMint } from './tokens.js'
+import type { Address } from '@solana/kit'
 
 const MAX_BODY_BYTES = 1024 * 1024
 const MAX_BATCH = 100
@@ -26,6 +28,14 @@ export type RunningSolanaRpc = {
 
 export async function startSolanaRpc(options: SolanaRpcOptions = {}): Promise<RunningSolanaRpc> {
   const runtime = SolanaDevRuntime.open(options.stateFile)
+  const mintMade = ensureDevMint({
+    account: (a) => runtime.account(a as Address),
+    balance: (a) => runtime.balance(a as Address),
+    airdrop: (a, lamports) => runtime.airdrop(a as Address, lamports),
+    latestBlockhash: () => runtime.latestBlockhash(),
+    rentExemptMinimum: (space) => runtime.rentExemptMinimum(space),
+    submit: (wire) => runtime.send(SolanaDevRuntime.decode(wire), wire).outcome,
+  })
   let saveTimer: NodeJS.Timeout | undefined
   const save = () => {
     if (options.stateFile) runtime.save(options.stateFile)
@@ -37,6 +47,8 @@ export async function startSolanaRpc(options: SolanaRpcOptions = {}): Promise<Ru
       save()
     }, 200)
   }
+  // The dev mint is part of the state from the start: a restart finds it and does not make another.
+  if (mintMade) save()
 
   const server: Server = createServer((req, res) => {
     void handle(req, res)

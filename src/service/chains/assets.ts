@@ -1,7 +1,9 @@
 /**
  * Assets on the configured networks and balances read from their nodes: each network's native
- * asset and, on EVM networks, the ERC-20 tokens of `SIGIL_TOKENS` (balances read with
- * `eth_call balanceOf` in the same JSON-RPC batch as the native balance).
+ * asset and the tokens of `SIGIL_TOKENS`: on EVM networks ERC-20s (balances read with
+ * `eth_call balanceOf` in the same JSON-RPC batch as the native balance), on Solana networks SPL
+ * Token mints (balances summed over the owner's token accounts of each mint, from one
+ * `getTokenAccountsByOwner` in the same batch as `getBalance`).
  */
 import { fieldError, SigilError } from '../../api/errors.js'
 import type { AssetBalance } from '../../api/operations/get_wallet_address_balances.js'
@@ -10,6 +12,7 @@ import { balanceOfCalldata, decodeUint256 } from '../../chains/erc20.js'
 import { type Erc20Token, type Network, erc20AssetId, nativeAssetId, normalizeCaip2 } from '../../chains/networks.js'
 import type { Logger } from '../logger.js'
 import { jsonRpc, jsonRpcBatch } from './rpc.js'
+import { TOKEN_PROGRAM } from '../../chains/splToken.js'
 
 /** The configured network `caip2` names (aliases resolved), or a 400 naming `field`. */
 export function requireNetwork(networks: readonly Network[], caip2: string, field: string): Network {
@@ -71,7 +74,8 @@ export async function balancesOf(network: Network, address: string, log?: Logger
     balance: balance.toString(),
     display: { crypto: formatUnits(balance, asset.decimals) },
   })
-  if (network.family !== 'evm' || network.tokens.length === 0) return [entry(nativeAsset(network), await nativeBalance(network, address))]
+  if (network.tokens.length === 0) return [entry(nativeAsset(network), await nativeBalance(network, address))]
+  if (network.family === 'solana') return splBalances(network, address, entry, log)
   const [native, ...tokens] = await jsonRpcBatch(network, [
     { method: 'eth_getBalance', params: [address, 'latest'] },
     ...network.tokens.map((t) => ({ method: 'eth_call', params: [{ to: t.address, data: balanceOfCalldata(address) }, 'latest'] })),
@@ -95,6 +99,54 @@ export async function balancesOf(network: Network, address: string, log?: Logger
     balances.push(entry(tokenAsset(network, token), value))
   })
   return balances
+}
+
+/** The native balance and each configured SPL token's (the sum over the owner's token accounts of its mint). */
+async function splBalances(
+  network: Network,
+  address: string,
+  entry: (asset: AssetInfo, balance: bigint) => AssetBalance,
+  log?: Logger,
+): Promise<AssetBalance[]> {
+  const [native, accounts] = await jsonRpcBatch(network, [
+    { method: 'getBalance', params: [address, { commitment: 'confirmed' }] },
+    {
+      method: 'getTokenAccountsByOwner',
+      params: [address, { programId: TOKEN_PROGRAM }, { encoding: 'jsonParsed', commitment: 'confirmed' }],
+    },
+  ])
+  if (!native) throw new Error('the batch answered no native balance')
+  if (!native.ok) throw native.error
+  const lamports = (native.result as { value?: unknown } | null)?.value
+  if (typeof lamports !== 'number' || !Number.isSafeInteger(lamports) || lamports < 0)
+    throw new SigilError('FAILED_PRECONDITION', `${network.name} (${network.caip2}) answered getBalance with no lamports`)
+  const balances = [entry(nativeAsset(network), BigInt(lamports))]
+  const held = accounts?.ok ? splHoldings(accounts.result) : undefined
+  if (!held) {
+    log?.warn('token balances unreadable', {
+      caip2: network.caip2,
+      reason: accounts && !accounts.ok ? accounts.error.message : 'getTokenAccountsByOwner answered no token accounts',
+    })
+    return balances
+  }
+  for (const token of network.tokens)
+    balances.push({ ...entry(tokenAsset(network, token), held.get(token.address) ?? 0n), tokenProgram: TOKEN_PROGRAM })
+  return balances
+}
+
+/** Base units held per mint in a jsonParsed `getTokenAccountsByOwner` answer; undefined when it is not one. */
+function splHoldings(result: unknown): Map<string, bigint> | undefined {
+  const value = (result as { value?: unknown } | null)?.value
+  if (!Array.isArray(value)) return undefined
+  const held = new Map<string, bigint>()
+  for (const item of value) {
+    const info = (item as { account?: { data?: { parsed?: { info?: { mint?: unknown; tokenAmount?: { amount?: unknown } } } } } })?.account
+      ?.data?.parsed?.info
+    const amount = info?.tokenAmount?.amount
+    if (typeof info?.mint !== 'string' || typeof amount !== 'string' || !/^\d{1,20}$/.test(amount)) return undefined
+    held.set(info.mint, (held.get(info.mint) ?? 0n) + BigInt(amount))
+  }
+  return held
 }
 
 /** Atomic units as a decimal string of whole units, trailing zeros dropped ("1.5", "0", "0.000001"). */

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { balanceOfCalldata, decodeTransferCalldata, decodeUint256, transferCalldata } from '../../../src/chains/erc20'
 import { DEV_GAS_STATION } from '../../../src/chains/gasStation/dev'
-import { DEV_EVM_CAIP2, DEV_SOLANA_CAIP2, isCaip2, resolveNetworks } from '../../../src/chains/networks'
+import {
+  DEV_EVM_CAIP2,
+  DEV_SOLANA_CAIP2,
+  DEV_SOLANA_MINT,
+  DEV_SOLANA_TOKEN,
+  erc20AssetId,
+  isCaip2,
+  parseTokens,
+  resolveNetworks,
+} from '../../../src/chains/networks'
 import { resolveConfig } from '../../../src/service/config'
 import { parseUnits } from '../../../src/devchain/faucet'
 
@@ -36,6 +45,8 @@ describe('networks registry', () => {
 
 describe('SIGIL_TOKENS', () => {
   const usdc = '0xA0b86991c6218b36c1d19d4a2e9eB0cE3606eB48'
+  const splMint = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'
+  const otherMint = 'So11111111111111111111111111111111111111112'
   it('adds ERC-20 tokens to their EVM networks, address lowercased, name defaulting to the symbol', () => {
     const networks = resolveNetworks(
       'eip155:1=https://rpc.example',
@@ -47,16 +58,46 @@ describe('SIGIL_TOKENS', () => {
     expect(networks.find((n) => n.caip2 === DEV_EVM_CAIP2)?.tokens).toEqual([
       { address: `0x${'11'.repeat(20)}`, symbol: 'TST', decimals: 18, name: 'TST', stable: false },
     ])
-    expect(networks.find((n) => n.caip2 === DEV_SOLANA_CAIP2)?.tokens).toEqual([])
-    expect(resolveNetworks(undefined, '').every((n) => n.tokens.length === 0)).toBe(true)
+    expect(networks.find((n) => n.caip2 === DEV_SOLANA_CAIP2)?.tokens).toEqual([DEV_SOLANA_TOKEN])
+    expect(resolveNetworks(undefined, '').find((n) => n.caip2 === DEV_EVM_CAIP2)?.tokens).toEqual([])
     // the defaults are not changed by a resolution that adds tokens
     expect(resolveNetworks(undefined).find((n) => n.caip2 === DEV_EVM_CAIP2)?.tokens).toEqual([])
+  })
+
+  it('adds SPL tokens to Solana networks, in the caip2= form or the CAIP-19 form, the mint kept as is', () => {
+    const networks = resolveNetworks(
+      'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp=https://rpc.example',
+      `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:${splMint}:USDC:6:USD Coin:stable, ${DEV_SOLANA_CAIP2}=${otherMint}:TST:9, eip155:31337/erc20:${usdc}:USDC:6`,
+    )
+    expect(networks.find((n) => n.caip2 === 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp')?.tokens).toEqual([
+      { address: splMint, symbol: 'USDC', decimals: 6, name: 'USD Coin', stable: true },
+    ])
+    expect(networks.find((n) => n.caip2 === DEV_SOLANA_CAIP2)?.tokens).toEqual([
+      DEV_SOLANA_TOKEN,
+      { address: otherMint, symbol: 'TST', decimals: 9, name: 'TST', stable: false },
+    ])
+    expect(networks.find((n) => n.caip2 === DEV_EVM_CAIP2)?.tokens.map((t) => t.address)).toEqual([usdc.toLowerCase()])
+    expect(parseTokens(`${DEV_SOLANA_CAIP2}/token:${otherMint}:TST:9`)).toEqual([
+      [DEV_SOLANA_CAIP2, { address: otherMint, symbol: 'TST', decimals: 9, name: 'TST', stable: false }],
+    ])
+  })
+
+  it('the dev Solana network lists the dev mint: USDC "Dev USD Coin", 6 decimals, as CAIP-19 solana:…/token:<mint>', () => {
+    const dev = resolveNetworks(undefined).find((n) => n.caip2 === DEV_SOLANA_CAIP2)
+    expect(dev?.tokens).toEqual([{ address: DEV_SOLANA_MINT, symbol: 'USDC', decimals: 6, name: 'Dev USD Coin', stable: true }])
+    expect(dev && erc20AssetId(dev, DEV_SOLANA_TOKEN)).toBe(`${DEV_SOLANA_CAIP2}/token:${DEV_SOLANA_MINT}`)
   })
 
   it('refuses malformed entries, naming them', () => {
     const bad: Array<[string, RegExp]> = [
       [`eip155:1=${usdc}:USDC:6`, /eip155:1 is not a configured network/],
-      [`${DEV_SOLANA_CAIP2}=${usdc}:USDC:6`, /not an EVM network/],
+      [`${DEV_SOLANA_CAIP2}=${usdc}:USDC:6`, /the mint is not a base58 Solana address/],
+      [`${DEV_SOLANA_CAIP2}/token:${usdc}:USDC:6`, /the mint is not a base58 Solana address/],
+      [`${DEV_SOLANA_CAIP2}/token:${'1'.repeat(31)}:USDC:6`, /the mint is not a base58 Solana address/],
+      [`${DEV_SOLANA_CAIP2}/erc20:${splMint}:USDC:6`, /a Solana token is solana:…\/token:<mint>/],
+      [`eip155:31337/token:${usdc}:USDC:6`, /an EVM token is eip155:…\/erc20:<address>/],
+      [`${DEV_SOLANA_CAIP2}/token:${DEV_SOLANA_MINT}:USDC:6`, /listed twice/],
+      [`${DEV_SOLANA_CAIP2}/token:${splMint}:USDC`, /decimals/],
       [`${usdc}:USDC:6`, /CAIP-2/],
       ['eip155:31337=0x1234:USDC:6', /address/],
       [`eip155:31337=${usdc}::6`, /symbol/],
