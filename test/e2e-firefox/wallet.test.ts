@@ -1,6 +1,9 @@
 /**
- * The Firefox MV3 build in a real firefox-esr (headless, WebDriver BiDi), against the real service:
- * the add-on installs and its popup renders; the service is trusted through Settings; email OTP
+ * The Firefox MV3 build in a real firefox-esr (headless, WebDriver BiDi), against the real service
+ * started with the defaults `npm start` uses (no origin set by hand: outside production the service
+ * and its relay answer any `moz-extension://<UUID>`, the per-profile origin Firefox draws):
+ * the add-on installs and its popup renders; a service with production's origin defaults is refused
+ * with the origin to allow named; the service is trusted through Settings; email OTP
  * sign-up with the code from the dev mailbox; the accounts list is the service's; a viem dApp finds
  * Sigil through EIP-6963, connects and gets a `personal_sign` approved in Sigil's approval window,
  * and the signature verifies; the popup shows a dev-chain balance and a dApp's eth_sendTransaction,
@@ -10,7 +13,8 @@
  * Only in the Chromium suite (test/e2e), and why:
  * - Passkeys (sign-up, login, unlock): Firefox throws SecurityError for `navigator.credentials` on
  *   `moz-extension://` pages (with or without an rp.id), so passkeys cannot work in the Firefox
- *   build at all, headless or not; this suite checks that the popup says so. (Nor could puppeteer
+ *   build at all, headless or not; this suite checks that the popup says so before any click, with
+ *   the passkey buttons disabled (light and dark screenshots, axe clean). (Nor could puppeteer
  *   add a virtual authenticator over BiDi, as the Chromium suite does over CDP.)
  * - Background restart (service worker stopped via CDP): Firefox runs the background as an event
  *   page, which BiDi cannot suspend on demand.
@@ -19,10 +23,12 @@
 import type { Page } from 'puppeteer-core'
 import { createPublicClient, getAddress, type Hex, http, parseEther, stringToHex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EXTENSION_ORIGIN, GECKO_ID } from '../../src/api/identity'
+import { GECKO_ID } from '../../src/api/identity'
 import { resolveNetworks } from '../../src/chains/networks'
 import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm'
 import { PASSKEYS_UNAVAILABLE } from '../../src/extension/popup/useAction'
+import { resolveConfig } from '../../src/service/config'
+import { axeViolations } from '../e2e/helpers/axe'
 import { startPageServer, type PageServer } from '../e2e/helpers/pageServer'
 import { viemDappScript } from '../e2e/helpers/viemDapp'
 import { messageCount, otpCodeOf, waitForMessage } from '../e2e/helpers/wallet'
@@ -97,14 +103,12 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect, sign a
   }
 
   beforeAll(async () => {
-    ff = await launchFirefox()
-    // Firefox sends `Origin: moz-extension://<uuid>`, a UUID drawn per profile: the service's relay
-    // must allow it, as a Firefox user does with SIGIL_ALLOWED_ORIGINS (README, "Loading in Firefox").
+    ff = await launchFirefox({ colorScheme: 'light' })
+    // Firefox sends `Origin: moz-extension://<uuid>`, a UUID drawn per profile. The service runs as
+    // `npm start` runs it (NODE_ENV unset, origins left at their defaults): nothing names that UUID.
+    // Only the dev EVM chain's address is this test's own (a free port).
     node = await startEvmNode({ port: await freePort() })
-    svc = await startTestService({
-      allowedOrigins: [EXTENSION_ORIGIN, 'http://localhost', ff.origin],
-      networks: resolveNetworks(`eip155:31337=${node.url}`),
-    })
+    svc = await startTestService({ networks: resolveNetworks(`eip155:31337=${node.url}`) })
     const script = await viemDappScript()
     pages = await startPageServer({
       '/': `<!doctype html><html><head><title>viem dApp</title></head><body><h1>viem dApp</h1><script>${script}</script></body></html>`,
@@ -129,10 +133,12 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect, sign a
     const status = await callBackground(popup, 'getStatus')
     expect(status).toMatchObject({ ok: true, result: { loggedIn: false, extensionId: GECKO_ID } })
     await shot(popup, 'popup-login')
+    expect(await axeViolations(popup as never)).toEqual([])
   })
 
-  it('a service left at its default origins refuses the add-on, and the popup names the origin to allow', async () => {
-    const strict = await startTestService() // allows Chromium's pinned origin and localhost only
+  it('a service with production origin defaults refuses the add-on, and the popup names the origin to allow', async () => {
+    // production answers Chromium's pinned origin and what its operator configured only
+    const strict = await startTestService({ allowedOrigins: resolveConfig({ NODE_ENV: 'production' }).allowedOrigins })
     try {
       await clickButton(popup, 'Settings')
       await fill(popup, 'Service URL', strict.url)
@@ -161,10 +167,23 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect, sign a
     expect(status.result.settings).toMatchObject({ apiBaseUrl: svc.url, relayUrl: `${svc.url}/auth` })
   })
 
-  it('passkeys: Firefox refuses WebAuthn on moz-extension:// pages, and the popup says so', async () => {
+  it('passkeys: Firefox refuses WebAuthn on moz-extension:// pages, and the popup says so before any click', async () => {
     await clickButton(popup, 'Passkey')
-    await clickButton(popup, 'Log in with passkey')
     await popup.waitForFunction((t) => document.body.innerText.includes(t), { timeout: 15_000, polling: 100 }, PASSKEYS_UNAVAILABLE)
+    // every passkey button is there, disabled, and described by the sentence
+    const buttons = await popup.evaluate(() =>
+      ['Log in with passkey', 'Send verification code'].map((name) => {
+        const b = [...document.querySelectorAll('button')].find((x) => x.textContent?.trim() === name)
+        const described = b?.getAttribute('aria-describedby') ?? b?.closest('fieldset')?.getAttribute('aria-describedby')
+        return { name, disabled: b?.matches(':disabled') ?? null, says: described ? document.getElementById(described)?.textContent : null }
+      }),
+    )
+    expect(buttons).toEqual([
+      { name: 'Log in with passkey', disabled: true, says: PASSKEYS_UNAVAILABLE },
+      { name: 'Send verification code', disabled: true, says: PASSKEYS_UNAVAILABLE },
+    ])
+    expect(await axeViolations(popup as never)).toEqual([])
+    await shot(popup, 'popup-passkeys-light')
     const refused = await popup.evaluate(() =>
       navigator.credentials.get({ publicKey: { challenge: new Uint8Array(32) } }).then(
         () => 'resolved',
@@ -288,6 +307,24 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect, sign a
     })
     expect(await afterLock).toMatchObject({ code: 4001 })
     expect(await callBackground(popup, 'listAccounts')).toMatchObject({ ok: false, error: { code: 'NOT_LOGGED_IN' } })
+  })
+
+  it('dark: the login screen and the passkey sentence read well and are axe clean', async () => {
+    // BiDi cannot switch prefers-color-scheme per page: a second Firefox launched dark
+    const dark = await launchFirefox({ colorScheme: 'dark' })
+    try {
+      const page = await openPopup(dark)
+      await byText(page, 'h2', 'Log in or sign up')
+      expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true)
+      expect(await axeViolations(page as never)).toEqual([])
+      await shot(page, 'popup-login-dark')
+      await clickButton(page, 'Passkey')
+      await page.waitForFunction((t) => document.body.innerText.includes(t), { timeout: 15_000, polling: 100 }, PASSKEYS_UNAVAILABLE)
+      expect(await axeViolations(page as never)).toEqual([])
+      await shot(page, 'popup-passkeys-dark')
+    } finally {
+      await dark.close()
+    }
   })
 
   it('a reopened popup shows the locked wallet, not the accounts', async () => {

@@ -14,10 +14,13 @@ export type Action = {
 }
 
 /**
- * Shown when WebAuthn throws SecurityError: Firefox refuses `navigator.credentials` on
- * `moz-extension://` pages whatever the rp.id (Chromium allows its extension origin, toolchain.md §5).
+ * Why passkeys cannot work here: Firefox refuses `navigator.credentials` on `moz-extension://`
+ * pages whatever the rp.id (Chromium allows its extension origin, toolchain.md §5). The Firefox
+ * build shows it beside its disabled passkey buttons (webauthn.ts `unavailable`), and any browser
+ * shows it when WebAuthn throws SecurityError.
  */
-export const PASSKEYS_UNAVAILABLE = 'This browser does not allow passkeys in extension pages (Firefox). Log in by email or SMS.'
+export const PASSKEYS_UNAVAILABLE =
+  'Passkeys are not available in Firefox: Firefox does not let add-ons use passkeys on their own pages. Log in or sign up with an email or SMS code instead.'
 
 /** The sentence for an exception thrown in the popup itself (not a background reply). */
 function thrownText(e: unknown): string {

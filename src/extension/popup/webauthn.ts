@@ -4,17 +4,22 @@
  * background. The ceremonies go through @simplewebauthn/browser (`startRegistration`,
  * `startAuthentication`), whose JSON is base64url without padding, as wire-formats B1.2 wants.
  * Its errors keep the browser's name (NotAllowedError, SecurityError), which useAction.ts shows.
+ * The Firefox build has no ceremonies at all (`unavailable`): Firefox refuses WebAuthn on its
+ * add-on pages, so the popup says so before anyone clicks.
  */
 import { base64urlnopad } from '@scure/base'
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import type { Attestation } from '../../api/common'
 import type { WebauthnStamp } from '../../crypto/verifyStamp'
+import { PASSKEYS_UNAVAILABLE } from './useAction'
 
 /** A new passkey's registration, as relay `/v1/signup` and recover_user take it. */
 export type Registration = { challenge: string; attestation: Attestation }
 
 /** The ceremonies, injectable so component tests can fake them. */
 export type Webauthn = {
+  /** Set when this browser cannot run passkey ceremonies at all: why, for the user; passkey buttons are shown disabled with it. */
+  unavailable?: string
   register(user: { name: string; displayName: string }): Promise<Registration>
   /** Sign `challenge`; `allowCredentials` (base64url ids) limits the passkeys offered, empty means any. */
   assert(challenge: string, allowCredentials?: readonly string[]): Promise<WebauthnStamp>
@@ -33,8 +38,9 @@ function randomB64url(n: number): string {
   return base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(n)))
 }
 
-/** The browser's WebAuthn, with B1.2's options (ES256/RS256, resident key, UV preferred). */
+/** The browser's WebAuthn, with B1.2's options (ES256/RS256, resident key, UV preferred); none in the Firefox build (its browser flag, not the user agent). */
 export const browserWebauthn: Webauthn = {
+  ...(import.meta.env.FIREFOX ? { unavailable: PASSKEYS_UNAVAILABLE } : {}),
   async register(user) {
     const challenge = randomB64url(32)
     const { rawId, response } = await startRegistration({

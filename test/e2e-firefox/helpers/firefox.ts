@@ -17,8 +17,9 @@ import { fileURLToPath } from 'node:url'
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core'
 import { GECKO_ID } from '../../../src/api/identity'
 
-/** Absolute path of the Firefox MV3 build. */
-export const FIREFOX_EXTENSION_DIR = fileURLToPath(new URL('../../../.output/firefox-mv3', import.meta.url))
+/** Absolute path of the Firefox MV3 build (`SIGIL_FIREFOX_EXTENSION_DIR` to test another build, e.g. a copy). */
+export const FIREFOX_EXTENSION_DIR =
+  process.env['SIGIL_FIREFOX_EXTENSION_DIR'] ?? fileURLToPath(new URL('../../../.output/firefox-mv3', import.meta.url))
 
 /** Firefox binary (apt package `firefox-esr`). */
 export const FIREFOX_PATH = process.env['SIGIL_FIREFOX'] ?? '/usr/bin/firefox-esr'
@@ -44,8 +45,12 @@ export function assertFirefoxBuilt(): void {
   if (!existsSync(FIREFOX_PATH)) throw new Error(`Firefox not found at ${FIREFOX_PATH} (apt-get install firefox-esr)`)
 }
 
-/** Launch headless Firefox (fresh profile) and install the add-on as a temporary add-on (BiDi `webExtension.install`). */
-export async function launchFirefox(): Promise<LaunchedFirefox> {
+/**
+ * Launch headless Firefox (fresh profile) and install the add-on as a temporary add-on (BiDi `webExtension.install`).
+ * `colorScheme` sets what pages see as `prefers-color-scheme` for the whole run (BiDi has no per-page
+ * emulation of it, as CDP's `emulateMediaFeatures` is for Chromium).
+ */
+export async function launchFirefox(opts: { colorScheme?: 'light' | 'dark' } = {}): Promise<LaunchedFirefox> {
   assertFirefoxBuilt()
   const uuid = randomUUID()
   const browser = await puppeteer.launch({
@@ -53,7 +58,11 @@ export async function launchFirefox(): Promise<LaunchedFirefox> {
     executablePath: FIREFOX_PATH,
     headless: true,
     args: ['--remote-allow-system-access'],
-    extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }) },
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
+      // 0 dark, 1 light (else the system's, which headless reports as light)
+      ...(opts.colorScheme ? { 'layout.css.prefers-color-scheme.content-override': opts.colorScheme === 'dark' ? 0 : 1 } : {}),
+    },
   })
   try {
     const id = await browser.installExtension(FIREFOX_EXTENSION_DIR)

@@ -67,8 +67,9 @@ function refuse(what: string, url: string, reason: IdentityFailure): ExtensionEr
 
 /**
  * The service or relay refuses this extension's origin. In Firefox that origin is
- * `moz-extension://<UUID>`, drawn per profile, so no service allows it by default (README,
- * "Loading in Firefox"): say which origin to add rather than "no valid identity".
+ * `moz-extension://<UUID>`, drawn per profile: a development service answers any such origin, a
+ * production one only what its operator allowed (README, "Loading in Firefox"), so say which
+ * origin to add rather than "no valid identity".
  */
 function refuseOrigin(what: string, url: string): ExtensionError {
   const origin = globalThis.location?.origin

@@ -2,7 +2,8 @@
  * Logged-out screen: email / SMS OTP, passkey login and sign-up (PasskeySignup.tsx), links to
  * recovery and settings. After a lock or logout the last account comes first:
  * "Unlock with passkey" when it has one (asking for its own credential when Sigil knows it), and
- * its email pre-filled for an email code.
+ * its email pre-filled for an email code. Where the browser has no passkeys (the Firefox build),
+ * every passkey button is shown disabled beside a sentence saying why, before anyone clicks.
  */
 import { useEffect, useState } from 'preact/hooks'
 import type { PopupApi } from '../../protocol/popupApi'
@@ -29,6 +30,15 @@ export type LoginProps = {
 /** What the background remembers of the last login (login/lastLogin.ts). */
 export type LastLoginView = NonNullable<PopupApi['getStatus']['result']['lastLogin']>
 
+/** Why passkeys cannot be used here, for the disabled buttons it describes (`id`). */
+function PasskeysUnavailable({ id, why }: { id: string; why: string }) {
+  return (
+    <p class="notice" id={id} role="note">
+      {why}
+    </p>
+  )
+}
+
 /** Passkey login; with `credentialId` only that passkey may answer, with `credentialIds` one of them. */
 function passkeyLogin(client: PopupClient, webauthn: Webauthn, credentialId?: string, credentialIds?: readonly string[]) {
   return async () => {
@@ -54,13 +64,16 @@ function Unlock({
   onLoggedIn(): void
 }) {
   const unlock = useAction()
+  const off = webauthn.unavailable
   return (
     <div class="unlock" aria-label="Unlock" role="group">
       <p>Welcome back{last.email ? `, ${last.email}` : ''}.</p>
+      {off && <PasskeysUnavailable id="passkeys-unavailable-unlock" why={off} />}
       <button
         type="button"
         class="primary"
-        disabled={unlock.busy}
+        disabled={unlock.busy || off !== undefined}
+        {...(off ? { 'aria-describedby': 'passkeys-unavailable-unlock' } : {})}
         onClick={() => void unlock.run(passkeyLogin(client, webauthn, last.credentialId, last.credentialIds), onLoggedIn)}
       >
         Unlock with passkey
@@ -178,6 +191,21 @@ type PasskeyPanelProps = Omit<PasskeySignupProps, 'disabled'>
 
 function PasskeyPanel({ client, webauthn, onLoggedIn, ...signup }: PasskeyPanelProps) {
   const login = useAction()
+  const off = webauthn.unavailable
+  if (off) {
+    // Shown, not hidden, so the user learns why; a disabled fieldset turns off every control of the sign-up too.
+    return (
+      <div>
+        <PasskeysUnavailable id="passkeys-unavailable" why={off} />
+        <fieldset class="passkeys-off" disabled aria-describedby="passkeys-unavailable">
+          <button type="button" class="primary" disabled aria-describedby="passkeys-unavailable">
+            Log in with passkey
+          </button>
+          <PasskeySignup client={client} webauthn={webauthn} onLoggedIn={onLoggedIn} disabled {...signup} />
+        </fieldset>
+      </div>
+    )
+  }
   return (
     <div>
       <button
@@ -200,7 +228,7 @@ function PasskeyPanel({ client, webauthn, onLoggedIn, ...signup }: PasskeyPanelP
  * sign-in window takes the focus (and may close this popup): the background finishes the login,
  * and a reopened popup shows the wallet.
  */
-function OauthButtons({ client, onLoggedIn }: { client: PopupClient; onLoggedIn(): void }) {
+function OauthButtons({ client, passkeys, onLoggedIn }: { client: PopupClient; passkeys: boolean; onLoggedIn(): void }) {
   const [providers, setProviders] = useState<Array<{ name: string; issuer: string }>>([])
   const [active, setActive] = useState<string | null>(null)
   const action = useAction()
@@ -231,7 +259,7 @@ function OauthButtons({ client, onLoggedIn }: { client: PopupClient; onLoggedIn(
       ))}
       <Busy busy={action.busy} label={`Waiting for ${active ?? 'the provider'}…`} />
       <ErrorLine error={action.error} />
-      <p class="hint">Or with your email, phone or passkey:</p>
+      <p class="hint">{passkeys ? 'Or with your email, phone or passkey:' : 'Or with your email or phone:'}</p>
     </div>
   )
 }
@@ -260,7 +288,7 @@ export function Login({ client, webauthn, pendingOtp, pendingPasskeySignup, last
     <section aria-labelledby="login-heading">
       <h2 id="login-heading">{unlockable ? 'Unlock Sigil' : 'Log in or sign up'}</h2>
       {unlockable && lastLogin && <Unlock client={client} webauthn={webauthn} last={lastLogin} onLoggedIn={onLoggedIn} />}
-      <OauthButtons client={client} onLoggedIn={onLoggedIn} />
+      <OauthButtons client={client} passkeys={webauthn.unavailable === undefined} onLoggedIn={onLoggedIn} />
       <div class="segmented" role="group" aria-label="Login method">
         {METHODS.map(([m, label]) => (
           <button key={m} type="button" aria-pressed={method === m} onClick={() => setMethod(m)}>

@@ -1,4 +1,8 @@
-/** Email recovery: request the email, paste its code, register a new passkey, log in with it (and only it). */
+/**
+ * Email recovery: request the email, paste its code, register a new passkey, log in with it (and only it).
+ * Where the browser has no passkeys (the Firefox build) it ends in one it cannot make: the screen
+ * says why and turns its controls off before an email is sent.
+ */
 import { useState } from 'preact/hooks'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine, Field } from '../ui'
@@ -26,10 +30,25 @@ export function Recovery({ client, webauthn, pendingEmail, onLoggedIn, onBack }:
   const start = useAction()
   const finish = useAction()
   const [step, setStep] = useState('')
+  const off = webauthn.unavailable
   return (
     <section aria-labelledby="recovery-heading">
       <h2 id="recovery-heading">Recover your account</h2>
-      {!sent ? (
+      {off ? (
+        <>
+          <p class="notice" id="passkeys-unavailable-recovery" role="note">
+            {off}
+          </p>
+          <fieldset class="passkeys-off" disabled aria-describedby="passkeys-unavailable-recovery">
+            <Field label="Email address">
+              <input name="email" type="email" value={email} autoComplete="email" />
+            </Field>
+            <button type="button" class="primary" aria-describedby="passkeys-unavailable-recovery">
+              Send recovery email
+            </button>
+          </fieldset>
+        </>
+      ) : !sent ? (
         <form
           onSubmit={(e) => {
             e.preventDefault()

@@ -1,6 +1,6 @@
 /**
  * verifyService's refusals (service/trust.ts): a relay that refuses the extension's origin (Firefox's
- * `moz-extension://<UUID>` is drawn per profile, so no service allows it by default) is named as such,
+ * `moz-extension://<UUID>` is drawn per profile, so a production service allows it only when its operator does) is named as such,
  * with the origin to allow, instead of "no valid service identity".
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
