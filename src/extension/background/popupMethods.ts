@@ -71,7 +71,9 @@ const accountGroup = z.string().min(1).max(300)
 const walletName = z.string().trim().min(1).max(64)
 const atomic = z.string().regex(/^[0-9]{1,78}$/, 'must be a whole number of atomic units')
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
-const sendInput = { caip2, from: address, to: address, token: evmAddress.optional() }
+/** An SPL Token mint (base58, 32 bytes). */
+const splMint = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana mint address')
+const sendInput = { caip2, from: address, to: address, token: evmAddress.or(splMint).optional() }
 const siteOrigin = z.string().min(1).max(512)
 const siteFamily = z.enum(['evm', 'solana'])
 const phone = z

@@ -1,7 +1,8 @@
 /**
  * Balances on the accounts screen: for each of the session's accounts that
  * the network takes (Ethereum accounts on `eip155:*`, Solana accounts on `solana:*`), the native
- * balance and the ERC-20 balances of the network's tokens, read by the service's
+ * balance and the balances of the network's tokens (ERC-20 contracts on EVM, SPL mints on
+ * Solana, `solana:…/token:<mint>`), read by the service's
  * get_wallet_address_balances query. Amounts stay atomic-unit decimal strings (the popup formats
  * them with amounts.ts). A node the service cannot reach is NODE_UNAVAILABLE, with its message.
  */
@@ -17,7 +18,7 @@ import { nodeBalances } from './importedKeys'
 /** The address format each network family takes. */
 export const FORMAT_OF_FAMILY = { evm: 'ADDRESS_FORMAT_ETHEREUM', solana: 'ADDRESS_FORMAT_SOLANA' } as const
 
-/** One asset's balance; `token` is the ERC-20 contract (absent for the native asset). */
+/** One asset's balance; `token` is the ERC-20 contract or SPL mint (absent for the native asset). */
 export type BalanceView = { caip19: string; symbol: string; name: string; decimals: number; balance: string; token?: string }
 
 /** One account's balances on the network, with the account's name and whether the user hid it. */
@@ -50,8 +51,12 @@ export async function balancesOf(
   }
   return balances.flatMap((b) => {
     if (b.caip19 === undefined || b.balance === undefined || !/^\d{1,78}$/.test(b.balance)) return []
-    const token = /\/erc20:(0x[0-9a-fA-F]{40})$/.exec(b.caip19)?.[1]
-    const known = token === undefined ? undefined : network.tokens.find((t) => t.address.toLowerCase() === token.toLowerCase())
+    const id = /\/(?:erc20:(0x[0-9a-fA-F]{40})|token:([1-9A-HJ-NP-Za-km-z]{32,44}))$/.exec(b.caip19)
+    const token = id?.[1] ?? id?.[2]
+    const known =
+      token === undefined
+        ? undefined
+        : network.tokens.find((t) => (network.family === 'evm' ? t.address.toLowerCase() === token.toLowerCase() : t.address === token))
     const decimals = known?.decimals ?? (token === undefined ? network.nativeDecimals : b.decimals)
     if (decimals === undefined) return []
     const symbol = known?.symbol ?? (token === undefined ? network.nativeSymbol : (b.symbol ?? '?'))

@@ -2,7 +2,9 @@
  * The Send screen's background side: a fee estimate with the most that
  * can be sent, then the send through the service (eth_send_transaction V2 with the reviewed gas
  * and fees, so the fee shown is the fee signed; sol_send_transaction with a System Program
- * transfer whose blockhash the service sets), then its status (get_send_transaction_status).
+ * transfer, or for an SPL token a TransferChecked between the two associated token accounts —
+ * the recipient's created first (rent paid by the sender) when it has none — whose blockhash the
+ * service sets), then its status (get_send_transaction_status).
  *
  * EVM fees mirror the service's tracker (src/service/sends/evm.ts): gas limit = eth_estimateGas
  * × 1.2, maxFeePerGas = 2 × base fee + priority fee; the service refuses a send unless the
@@ -20,11 +22,12 @@ import type { NetworkInfo } from '../chains/networks'
 import { nodeRpc, quantity, RpcRefused } from '../chains/nodeRpc'
 import { requirePopupNetwork } from '../chains/popupNetwork'
 import { solTransferMessage, solTransferTransactionHex } from './solanaTransfer'
+import { associatedTokenAddress, splTransferMessage, TOKEN_ACCOUNT_SIZE } from '../../../chains/splToken'
 import { isImportedKey, nodeBalances, RAW_SEND_PREFIX, rawSendStatus, sendFromImportedKey, sendSolFromImportedKey } from './importedKeys'
 
 const GWEI = 1_000_000_000n
 
-/** What a send moves: the network, the two ends, the asset (`token` for an ERC-20) and the amount. */
+/** What a send moves: the network, the two ends, the asset (`token`: an ERC-20 contract or an SPL mint) and the amount. */
 export type SendInput = { caip2: string; from: string; to: string; token?: string | undefined; amount?: string | undefined }
 
 /** EVM gas and fees, decimal strings, as reviewed and then sent. */
@@ -48,6 +51,11 @@ export type SendEstimate = {
   /** Why the amount cannot be sent (too much, or the node expects the transfer to fail); absent when it can. */
   problem?: string
   evm?: EvmFees
+  /**
+   * Solana token sends to an address that has no account for the token yet: the send creates the
+   * recipient's associated token account, and the sender pays its rent (lamports, held by that account).
+   */
+  createsTokenAccount?: { address: string; rent: string }
 }
 
 type Prepared = { network: NetworkInfo; to: string; asset: BalanceView; native: BalanceView }
@@ -60,16 +68,29 @@ async function prepare(core: Core, client: SigilClient, session: ActiveSession, 
   if (!from.ok) throw new ExtensionError('INVALID_ARGUMENT', `from: ${from.reason}`)
   if (to.address.toLowerCase() === from.address.toLowerCase())
     throw new ExtensionError('INVALID_ARGUMENT', 'to: send to another address than the sender')
-  if (p.token !== undefined && network.family !== 'evm')
-    throw new ExtensionError('INVALID_ARGUMENT', 'token: tokens are sent on EVM networks only')
   const balances = (await isImportedKey(client, session, p.from))
     ? await nodeBalances(core, network, p.from)
     : await balancesOf(client, session, network, p.from)
   const native = balances.find((b) => b.token === undefined)
   if (!native) throw new ExtensionError('REQUEST_FAILED', 'The service gave no native balance.')
-  const asset = p.token === undefined ? native : balances.find((b) => b.token?.toLowerCase() === p.token?.toLowerCase())
+  const asset = p.token === undefined ? native : balances.find((b) => b.token !== undefined && sameToken(network, b.token, p.token))
   if (!asset) throw new ExtensionError('INVALID_ARGUMENT', `token: not one of ${network.name}’s tokens`)
   return { network, to: to.address, asset, native }
+}
+
+/** Token addresses compare case-blind on EVM (hex), exactly on Solana (base58). */
+function sameToken(network: NetworkInfo, a: string, b: string | undefined): boolean {
+  return network.family === 'evm' ? a.toLowerCase() === b?.toLowerCase() : a === b
+}
+
+/** Whether the recipient's associated token account for `mint` exists, and that address. */
+async function recipientTokenAccount(core: Core, network: NetworkInfo, owner: string, mint: string) {
+  const address = associatedTokenAddress(owner, mint)
+  const { value } = await nodeRpc<{ value: unknown }>(core, network, 'getAccountInfo', [
+    address,
+    { encoding: 'base64', commitment: 'confirmed' },
+  ])
+  return { address, exists: value !== null && value !== undefined }
 }
 
 async function evmFees(core: Core, network: NetworkInfo, call: { from: string; to: string; value: bigint; data: string }) {
@@ -121,12 +142,43 @@ export async function estimateSend(core: Core, client: SigilClient, session: Act
     const { value: blockhash } = await nodeRpc<{ value: { blockhash: string } }>(core, network, 'getLatestBlockhash', [
       { commitment: 'confirmed' },
     ])
-    const message = solTransferMessage(p.from, to, amount ?? 0n, blockhash.blockhash)
+    const token = asset.token
+    const account = token === undefined ? undefined : await recipientTokenAccount(core, network, to, token)
+    const message =
+      token === undefined
+        ? solTransferMessage(p.from, to, amount ?? 0n, blockhash.blockhash)
+        : splTransferMessage({
+            from: p.from,
+            to,
+            mint: token,
+            decimals: asset.decimals,
+            amount: amount ?? 0n,
+            createRecipientAccount: account?.exists === false,
+            blockhash: blockhash.blockhash,
+          })
     const answer = await nodeRpc<{ value: number | null }>(core, network, 'getFeeForMessage', [
       base64.encode(message),
       { commitment: 'confirmed' },
     ])
     const fee = BigInt(answer.value ?? 5000)
+    if (token !== undefined && account) {
+      const rent =
+        account.exists === false
+          ? BigInt(await nodeRpc<number>(core, network, 'getMinimumBalanceForRentExemption', [TOKEN_ACCOUNT_SIZE]))
+          : 0n
+      let problem: string | undefined
+      if (amount !== undefined && amount > balance) problem = `Not enough ${asset.symbol}.`
+      else if (fee + rent > nativeBalance)
+        problem = `Not enough ${native.symbol} to pay the fee${rent > 0n ? ` and the rent of the recipient’s ${asset.symbol} account` : ''}.`
+      return {
+        ...base,
+        fee: fee.toString(),
+        maxFee: fee.toString(),
+        max: balance.toString(),
+        ...(rent > 0n ? { createsTokenAccount: { address: account.address, rent: rent.toString() } } : {}),
+        ...(problem ? { problem } : {}),
+      }
+    }
     const max = nativeBalance > fee ? nativeBalance - fee : 0n
     const problem =
       amount !== undefined && amount > max ? `Not enough ${native.symbol}: the amount plus the fee is more than the balance.` : undefined
@@ -183,11 +235,24 @@ export async function submitSend(
   let res: { sendTransactionStatusId?: string; activity: { status: string } }
   try {
     if (network.family === 'solana') {
-      if (p.token !== undefined) throw new ExtensionError('INVALID_ARGUMENT', 'token: tokens are sent on EVM networks only')
       if (to.address === p.from) throw new ExtensionError('INVALID_ARGUMENT', 'to: send to another address than the sender')
-      if (await isImportedKey(client, session, p.from))
+      const token = p.token === undefined ? undefined : network.tokens.find((t) => t.address === p.token)
+      if (p.token !== undefined && !token) throw new ExtensionError('INVALID_ARGUMENT', `token: not one of ${network.name}’s tokens`)
+      if (await isImportedKey(client, session, p.from)) {
+        if (token) throw new ExtensionError('INVALID_ARGUMENT', 'token: tokens are sent from wallet accounts only, not imported keys')
         return await sendSolFromImportedKey(core, client, session, network, { from: p.from, to: to.address, amount })
-      const unsignedTransaction = solTransferTransactionHex(solTransferMessage(p.from, to.address, amount))
+      }
+      const message = token
+        ? splTransferMessage({
+            from: p.from,
+            to: to.address,
+            mint: token.address,
+            decimals: token.decimals,
+            amount,
+            createRecipientAccount: !(await recipientTokenAccount(core, network, to.address, token.address)).exists,
+          })
+        : solTransferMessage(p.from, to.address, amount)
+      const unsignedTransaction = solTransferTransactionHex(message)
       res = await client.solSendTransaction({ organizationId, caip2: network.caip2, unsignedTransaction, signWiths: [p.from] })
     } else {
       if (p.token !== undefined && !network.tokens.some((t) => t.address.toLowerCase() === p.token?.toLowerCase()))

@@ -56,6 +56,15 @@ function Facts({ e, amount, names }: { e: Estimate; amount: bigint; names: Recor
         {formatUnits(e.fee, e.native.decimals)} {e.native.symbol}
         {e.maxFee !== e.fee && <span class="hint"> (at most {formatUnits(e.maxFee, e.native.decimals)})</span>}
       </dd>
+      {e.createsTokenAccount && (
+        <>
+          <dt>New account</dt>
+          <dd data-field="creates-account">
+            Creates the recipient’s {e.asset.symbol} account; you pay its rent of{' '}
+            {formatUnits(e.createsTokenAccount.rent, e.native.decimals)} {e.native.symbol}
+          </dd>
+        </>
+      )}
     </dl>
   )
 }
@@ -99,7 +108,12 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
   const assets = account?.balances ?? []
   const asset = assets.find((b) => (b.token ?? '') === token) ?? assets[0]
   const recipient = checkRecipient(network.family, to)
-  const amount = asset ? parseAmount(amountText, asset.decimals) : ({ ok: false, reason: 'No balance read yet' } as const)
+  const parsed = asset ? parseAmount(amountText, asset.decimals) : ({ ok: false, reason: 'No balance read yet' } as const)
+  // A token's fee is paid in the native coin, so more than its balance can never be sent.
+  const amount =
+    parsed.ok && asset?.token !== undefined && parsed.value > BigInt(asset.balance)
+      ? ({ ok: false, reason: `More than your balance of ${formatUnits(asset.balance, asset.decimals)} ${asset.symbol}` } as const)
+      : parsed
   const request = { caip2, from, to: recipient.ok ? recipient.address : to.trim(), ...(asset?.token ? { token: asset.token } : {}) }
 
   const onMax = () =>
