@@ -129,6 +129,7 @@ describe('Solana dApp through the Wallet Standard (Chromium, real service and So
         accounts: 0,
         features: [
           'solana:signAndSendTransaction',
+          'solana:signIn',
           'solana:signMessage',
           'solana:signTransaction',
           'standard:connect',
@@ -160,7 +161,7 @@ describe('Solana dApp through the Wallet Standard (Chromium, real service and So
     expect(await approval.locator('[data-testid="approval-account"]').textContent()).toBe(owner)
     expect(await approval.getByRole('heading', { level: 1 }).textContent()).toBe('Connect to this site (Solana)?')
     await approval.getByRole('button', { name: 'Approve' }).click()
-    expect(await outcome).toEqual({ ok: [{ address: owner, publicKey: Array.from(base58.decode(owner)), features: 3 }] })
+    expect(await outcome).toEqual({ ok: [{ address: owner, publicKey: Array.from(base58.decode(owner)), features: 4 }] })
     await expect.poll(() => dapp.evaluate(() => (window as any).__changes)).toEqual([[owner]])
   })
 
