@@ -5,7 +5,7 @@
  */
 import { base64 } from '@scure/base'
 import { createSignInMessageText, verifySignIn } from '@solana/wallet-standard-util'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { DEV_SOLANA_CAIP2 } from '@/src/chains/networks'
 import { namesSolanaChain } from '@/src/extension/background/dapp/solana/signIn'
 import { solanaChainsOf } from '@/src/extension/background/dapp/solana/chains'
@@ -90,6 +90,20 @@ describe('solana:signIn', () => {
     expect(t.events).toHaveLength(events)
   })
 
+  it('logged out on a site not connected: the login window first, then the sign-in window', async () => {
+    const t = solanaSetup({ loginWindow: true })
+    const input = { nonce: 'l0gg3dout' }
+    const reply = t.rpc('sol_signIn', [input])
+    await vi.waitFor(() => expect(t.loginWindows).toHaveLength(1), { timeout: 10_000 })
+    expect(t.windows).toHaveLength(0)
+    await t.login()
+    const w = await t.windowOpened(1)
+    const details = (await t.popup('approvalGet', { id: w.approvalId })).result
+    expect(details.view).toMatchObject({ kind: 'signIn', address: SOL, connects: { address: SOL } })
+    await t.popup('approvalResolve', { id: w.approvalId, approved: true })
+    expect(verifySignIn(input, output((await reply).result))).toBe(true)
+  })
+
   it('a rejected sign-in is 4001, signs nothing and connects nothing', async () => {
     const t = solanaSetup()
     await t.login()
@@ -154,7 +168,7 @@ describe('solana:signIn', () => {
   })
 
   it('a signature from the service that does not verify is never returned (-32603)', async () => {
-    const t = solanaSetup('INCLUDED', new Uint8Array(32).fill(1))
+    const t = solanaSetup({ rawKey: new Uint8Array(32).fill(1) })
     await t.solConnected()
     const { reply, w } = await asked(t, { nonce: 'abcdefgh' })
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })

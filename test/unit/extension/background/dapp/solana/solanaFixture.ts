@@ -35,11 +35,16 @@ export const DEVNET: NetworkInfo = { ...DEV, caip2: 'solana:EtWTRABZaYq6iMfeYKou
 export const IDENTITY = fakeIdentity(DEFAULT_SETTINGS.apiBaseUrl, undefined, [DEV, DEVNET])
 
 /** A background whose fake service holds SOL (ed25519, signs for real) and can sign and send. */
-/** `rawKey`: the key sign_raw_payload signs with (another key stands for a service that answers with a wrong signature). */
-export function solanaSetup(sendStatus: 'INCLUDED' | 'FAILED' = 'INCLUDED', rawKey: Uint8Array = SOL_KEY) {
+/**
+ * `sendStatus`: how sends end; `rawKey`: the key sign_raw_payload signs with (another key stands for
+ * a service that answers with a wrong signature); `loginWindow`: the platform can open the login window.
+ */
+export function solanaSetup(opts: { sendStatus?: 'INCLUDED' | 'FAILED'; rawKey?: Uint8Array; loginWindow?: boolean } = {}) {
+  const { sendStatus = 'INCLUDED', rawKey = SOL_KEY } = opts
   const sent: string[] = []
   const t = setup({
     identity: IDENTITY,
+    loginWindow: opts.loginWindow === true,
     routes: (path, body) => {
       const p = body.parameters
       if (path === '/public/v1/query/list_wallet_accounts') {

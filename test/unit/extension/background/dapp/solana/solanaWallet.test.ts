@@ -256,7 +256,7 @@ describe('Wallet Standard background methods', () => {
   })
 
   it('a send the network refuses is -32603 with its reason; a rejected one is 4001 and never sent', async () => {
-    const t = solanaSetup('FAILED')
+    const t = solanaSetup({ sendStatus: 'FAILED' })
     await t.solConnected()
     const input = [{ address: SOL, transaction: base64.encode(transfer(1n)), chain: 'solana:localnet' }]
     const failed = await t.approved('sol_signAndSendTransaction', input)
