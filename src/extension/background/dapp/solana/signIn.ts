@@ -31,7 +31,7 @@ import { optionsOf, sessionAccounts } from '../siteAccounts'
 import { SOLANA_ACCOUNTS_EVENT, solanaAccount, solanaAccountsFor, solanaWire, type SolanaAccountWire } from './accounts'
 import { type SolanaChain, solanaChains } from './chains'
 import { readSolanaGrant, writeSolanaGrant } from './permissions'
-import { approveThenSign, looksLikeTransactionMessage, signSolanaBytes } from './signing'
+import { approveThenSign, looksLikeTransactionMessage, MAX_SOLANA_MESSAGE_BYTES, signSolanaBytes } from './signing'
 
 const METHOD = 'solana:signIn'
 
@@ -172,6 +172,7 @@ export async function signInSolana(input: SolanaSignInFields, ctx: DappContext):
   const filled = { ...present(input), domain: input.domain ?? new URL(ctx.origin).host, address: chosen.address }
   const text = createSignInMessageText(filled)
   const bytes = new TextEncoder().encode(text)
+  if (bytes.length > MAX_SOLANA_MESSAGE_BYTES) return invalid(`the sign-in message is longer than ${MAX_SOLANA_MESSAGE_BYTES} bytes`)
   // Never sign bytes that are also a valid transaction message.
   if (looksLikeTransactionMessage(bytes)) return invalid('the sign-in message would be a Solana transaction')
   const view = signInView(ctx.origin, filled, text)

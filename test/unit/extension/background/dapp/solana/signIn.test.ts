@@ -140,6 +140,10 @@ describe('solana:signIn', () => {
     })
     expect(await t.rpc('sol_signIn', [{ useOffchainMessage: { messageVersion: 1 } }])).toMatchObject({ error: { code: -32602 } })
     expect(await t.rpc('sol_signIn', [{ statement: 'x'.repeat(1025) }])).toMatchObject({ error: { code: -32602 } })
+    const resources = Array.from({ length: 32 }, (_, i) => `https://dapp.example/${i}/${'r'.repeat(2020)}`)
+    expect(await t.rpc('sol_signIn', [{ resources }])).toEqual({
+      error: { code: -32602, message: 'Invalid params for solana:signIn: the sign-in message is longer than 65536 bytes' },
+    })
     expect(t.windows).toHaveLength(windows)
   })
 
