@@ -27,7 +27,7 @@ import {
 import { TurnkeyClient } from '@turnkey/http'
 import { createPublicClient, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEV_SOLANA_CAIP2, DEV_SOLANA_GENESIS_HASH, resolveNetworks } from '../../src/chains/networks.js'
+import { DEV_SOLANA_CAIP2, DEV_SOLANA_GENESIS_HASH, DEV_SOLANA_MINT, resolveNetworks } from '../../src/chains/networks.js'
 import { DEV_FUNDER } from '../../src/devchain/evm.js'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index.js'
 import { startSolanaRpc } from '../../src/devchain/solana/server.js'
@@ -322,8 +322,21 @@ describe('balances and supported assets', () => {
       balance: '100000000',
       display: { crypto: '0.1' },
     })
+    // The dev Solana network's SPL token: the faucet minted 100 dev USDC into the account's token account.
+    expect(sols.balances?.[1]).toEqual({
+      caip19: `${DEV_SOLANA_CAIP2}/token:${DEV_SOLANA_MINT}`,
+      symbol: 'USDC',
+      decimals: 6,
+      name: 'Dev USD Coin',
+      balance: '100000000',
+      display: { crypto: '100' },
+      tokenProgram: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+    })
     const assets = await client.listSupportedAssets({ organizationId, caip2: DEV_SOLANA_CAIP2 as any })
-    expect(assets.assets).toEqual([{ caip19: `${DEV_SOLANA_CAIP2}/slip44:501`, symbol: 'SOL', decimals: 9, name: 'Solana', stable: false }])
+    expect(assets.assets).toEqual([
+      { caip19: `${DEV_SOLANA_CAIP2}/slip44:501`, symbol: 'SOL', decimals: 9, name: 'Solana', stable: false },
+      { caip19: `${DEV_SOLANA_CAIP2}/token:${DEV_SOLANA_MINT}`, symbol: 'USDC', decimals: 6, name: 'Dev USD Coin', stable: true },
+    ])
   })
 
   it('names the field at fault: unknown network, foreign address, wrong family, node down', async () => {
