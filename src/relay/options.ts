@@ -1,6 +1,6 @@
 import { EXTENSION_ORIGIN } from '../api/identity.js'
 import type { RelayOauthProvider } from '../api/relay/walletKit.js'
-import { ANY_FIREFOX_EXTENSION } from '../service/auth/origins.js'
+import { ANY_FIREFOX_EXTENSION } from '../service/config.js'
 import type { RateLimit } from './rateLimit.js'
 
 /** The parent organization's API key, as in `admin-api-key.json` (wire-formats A6). */

@@ -3,10 +3,12 @@ import { z } from 'zod'
 import type { OnRampProvider } from '../api/enumLists.js'
 import { EXTENSION_ORIGIN } from '../api/identity.js'
 import { type Network, resolveNetworks } from '../chains/networks.js'
-import { ANY_FIREFOX_EXTENSION } from './auth/origins.js'
 import { type SponsorKeys, parseSponsorKeys } from './chains/sponsor.js'
 import { DEV_SERVICE_IDENTITY_PRIVATE_KEY } from './devIdentity.js'
 import { parseOidcIssuers, type TrustedIssuer } from './oidc/issuers.js'
+
+/** The origin-list entry that stands for every Firefox add-on origin `moz-extension://<UUID>` (src/service/auth/origins.ts). */
+export const ANY_FIREFOX_EXTENSION = 'moz-extension://*'
 
 /**
  * The service's configuration, resolved once from the environment (wire-formats A6)

@@ -13,9 +13,7 @@
  * still stamped and authenticated per user. WebAuthn gains nothing from it (Firefox refuses
  * passkeys on `moz-extension:` pages), so its origin list stays exact.
  */
-
-/** The list entry that stands for every Firefox add-on origin `moz-extension://<UUID>`. */
-export const ANY_FIREFOX_EXTENSION = 'moz-extension://*'
+import { ANY_FIREFOX_EXTENSION } from '../config.js'
 
 /** A Firefox add-on origin exactly as Firefox sends it: a lower-case UUID, no port, path or suffix. */
 const FIREFOX_EXTENSION_ORIGIN = /^moz-extension:\/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN } from '../../../../src/api/identity'
 import { relayAllowedOrigins } from '../../../../src/relay/options'
-import { ANY_FIREFOX_EXTENSION, originAllowed, requestOriginAllowed } from '../../../../src/service/auth/origins'
+import { originAllowed, requestOriginAllowed } from '../../../../src/service/auth/origins'
+import { ANY_FIREFOX_EXTENSION } from '../../../../src/service/config'
 import { resolveConfig } from '../../../../src/service/config'
 
 const UUID = '0f6b7a52-3c1d-4e5f-8a9b-0c1d2e3f4a5b'
