@@ -15,11 +15,12 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import type { ApprovalDetails, ApprovalView, DecodedCall as Call, FieldRow } from '../protocol/approvalView'
 import type { PopupClient } from '../popup/client'
 import { failureText } from '../popup/messages'
-import { originParts, isInsecureOrigin, titleOf } from './format'
+import { originParts, isInsecureOrigin, signInTitle, titleOf } from './format'
 import { Account, AccountNames, Rows, Warnings } from './parts'
 import { SolanaViewBody } from './SolanaViews'
 import { AccountPicker, orderedChoice } from './AccountPicker'
 import { SendCallsBody } from './BatchView'
+import { needsOverride, SignInBody } from './SignInView'
 
 /** Delay before Approve accepts clicks. */
 export const ARM_DELAY_MS = 400
@@ -78,9 +79,23 @@ function Fees({ rows }: { rows: FieldRow[] }) {
 
 /** The accounts checked in a connect window, and how to change them. */
 type Choice = { checked: ReadonlySet<string>; onChange(next: Set<string>): void }
+/** A sign-in's override of its blocking warning, and how to change it. */
+type Override = { acknowledged: boolean; onChange(next: boolean): void }
 
-function ViewBody({ view, onEndSeen, choice }: { view: ApprovalView; onEndSeen: () => void; choice: Choice }) {
+function ViewBody({
+  view,
+  onEndSeen,
+  choice,
+  override,
+}: {
+  view: ApprovalView
+  onEndSeen: () => void
+  choice: Choice
+  override: Override
+}) {
   switch (view.kind) {
+    case 'signIn':
+      return <SignInBody view={view} acknowledged={override.acknowledged} onAcknowledge={override.onChange} />
     case 'connect':
       return (
         <>
@@ -382,6 +397,7 @@ function ApprovalRequest({ client, id, closeWindow, onAnswered, queue }: Request
   const [endSeen, setEndSeen] = useState(false)
   const onEndSeen = useCallback(() => setEndSeen(true), [])
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set())
+  const [acknowledged, setAcknowledged] = useState(false)
   const heading = useRef<HTMLHeadingElement>(null)
 
   useEffect(() => {
@@ -413,12 +429,14 @@ function ApprovalRequest({ client, id, closeWindow, onAnswered, queue }: Request
       // A connect window answers with the accounts checked, in order (the site's active one first).
       const accounts =
         approved && (v.kind === 'connect' || v.kind === 'solanaConnect') ? { accounts: orderedChoice(v.accounts, v.selected, checked) } : {}
-      const reply = await client.call('approvalResolve', { id: state.details.id, approved, ...accounts })
+      // A sign-in for another site carries the user's override; the background refuses it otherwise.
+      const override = approved && needsOverride(v) && acknowledged ? { acknowledged: true as const } : {}
+      const reply = await client.call('approvalResolve', { id: state.details.id, approved, ...accounts, ...override })
       setState(reply.ok ? { s: 'done', approved } : { s: 'gone', message: failureText(reply) })
       setBusy(false)
       if (reply.ok) onAnswered(state.details.id)
     },
-    [client, state, busy, onAnswered, checked],
+    [client, state, busy, onAnswered, checked, acknowledged],
   )
 
   useEffect(() => {
@@ -455,10 +473,11 @@ function ApprovalRequest({ client, id, closeWindow, onAnswered, queue }: Request
     const { details } = state
     const mustScroll = details.view.kind === 'typedData' && !endSeen
     const noAccount = (details.view.kind === 'connect' || details.view.kind === 'solanaConnect') && checked.size === 0
+    const notAcknowledged = needsOverride(details.view) && !acknowledged
     body = (
       <>
         <h1 ref={heading} tabIndex={-1} class="approval-title">
-          {titleOf(details.method, details.view.kind)}
+          {details.view.kind === 'signIn' ? signInTitle(details.view.domain) : titleOf(details.method, details.view.kind)}
         </h1>
         <section class="origin" aria-label="Requesting site">
           <span class="label">Requested by</span>
@@ -477,16 +496,31 @@ function ApprovalRequest({ client, id, closeWindow, onAnswered, queue }: Request
           </code>
         </section>
         <AccountNames.Provider value={details.names ?? {}}>
-          <ViewBody view={details.view} onEndSeen={onEndSeen} choice={{ checked, onChange: setChecked }} />
+          <ViewBody
+            view={details.view}
+            onEndSeen={onEndSeen}
+            choice={{ checked, onChange: setChecked }}
+            override={{ acknowledged, onChange: setAcknowledged }}
+          />
         </AccountNames.Provider>
         <div class="actions">
           <button type="button" class="danger" disabled={busy} onClick={() => void answer(false)}>
             Reject
           </button>
-          <button type="button" class="primary" disabled={!armed || busy || mustScroll || noAccount} onClick={() => void answer(true)}>
+          <button
+            type="button"
+            class="primary"
+            disabled={!armed || busy || mustScroll || noAccount || notAcknowledged}
+            onClick={() => void answer(true)}
+          >
             Approve
           </button>
         </div>
+        {notAcknowledged && (
+          <p class="hint" data-testid="signin-override-hint">
+            Approve is enabled once you tick "I understand, sign in anyway" above.
+          </p>
+        )}
         {mustScroll && (
           <p class="hint" data-testid="approval-scroll-hint">
             Scroll to the end of all fields: Approve is enabled once every field has been shown.

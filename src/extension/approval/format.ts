@@ -4,6 +4,7 @@ import { parse as parseDomain } from 'tldts'
 /** Title of the approval window for a method and the kind of its view (some methods show more than one kind). */
 export function titleOf(method: string, kind?: string): string {
   if (kind === 'deploy') return 'Deploy a contract?'
+  if (kind === 'signIn') return 'Sign in?'
   // wallet_addEthereumChain for a chain the wallet knows asks for the switch only.
   if (kind === 'switchChain') return 'Switch network?'
   switch (method) {
@@ -38,6 +39,11 @@ export function titleOf(method: string, kind?: string): string {
     default:
       return 'Approve this request?'
   }
+}
+
+/** Title of a sign-in window: the site the message says the user signs in to (its domain, as text). */
+export function signInTitle(domain: string): string {
+  return `Sign in to ${domain}`
 }
 
 /**

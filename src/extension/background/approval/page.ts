@@ -17,12 +17,17 @@ export const ApprovalId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}
 
 /** `approvalGet` params: the id is required. */
 export const ApprovalGetParams = z.object({ id: ApprovalId }).strict()
-/** `approvalResolve` params: the id and the answer are required; a connect window adds the accounts the user chose. */
+/**
+ * `approvalResolve` params: the id and the answer are required; a connect window adds the accounts
+ * the user chose; approving a sign-in with a blocking warning needs `acknowledged`.
+ */
 export const ApprovalResolveParams = z
   .object({
     id: ApprovalId,
     approved: z.boolean(),
     accounts: z.array(z.string().trim().min(1).max(128)).max(MAX_SITE_ACCOUNTS).optional(),
+    /** The user ticked the override of a sign-in's blocking warning (its domain or URI is not the site's). */
+    acknowledged: z.literal(true).optional(),
   })
   .strict()
 
@@ -72,12 +77,22 @@ export function getApproval(approvals: ApprovalRegistry, p: z.output<typeof Appr
 }
 
 /**
- * Answer request `id`; throws when unknown or settled, or when the accounts chosen are not among
- * those the request offered (nothing else is touched).
+ * Answer request `id`; throws when unknown or settled, when the accounts chosen are not among
+ * those the request offered, or when a sign-in with a blocking warning is approved without the
+ * override (nothing else is touched).
  */
 export function resolveApproval(approvals: ApprovalRegistry, p: z.output<typeof ApprovalResolveParams>): { settled: true } {
   const pending = approvals.get(p.id)
   if (!pending) throw gone()
+  // A sign-in for another site is approved only with the override the window asks for; without it
+  // nothing is settled and the request keeps waiting for a real answer.
+  if (p.approved && pending.view.kind === 'signIn' && pending.view.mismatches.length > 0 && p.acknowledged !== true) {
+    throw new ExtensionError(
+      'INVALID_ARGUMENT',
+      'acknowledged is required: this sign-in is for another site, and approving it needs the override "I understand, sign in anyway"',
+      'acknowledged',
+    )
+  }
   const accounts = p.approved ? chosenAccounts(pending.view, p.accounts) : undefined
   if (!approvals.resolve(p.id, p.approved, accounts)) throw gone()
   return { settled: true }

@@ -9,7 +9,8 @@ import { z } from 'zod'
 import { bytesToHex, hexToBytes, utf8Encode } from '../../../../crypto/encoding'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
 import type { ApprovalView } from '../../../protocol/approvalView'
-import { messageView } from '../../approval/messageView'
+import { messageView, printableUtf8 } from '../../approval/messageView'
+import { parseSiwe, siweRefusal, siweView } from './siwe'
 import { decodeCalldata } from './calldata'
 import { checkTypedData, type TypedDataInput, typedInteger } from './typedData'
 import { describeTypedData } from './typedDataSummary'
@@ -97,7 +98,21 @@ export function eip191Bytes(message: Uint8Array): Uint8Array {
   return out
 }
 
-/** personal_sign [data, address]. */
+/**
+ * The window for a personal_sign message: an EIP-4361 sign-in (siwe.ts) is shown as one, after the
+ * checks that refuse it before any window; any other message as text or bytes.
+ */
+async function personalSignView(ctx: DappContext, signer: string, bytes: Uint8Array): Promise<ApprovalView | { error: RpcErrorObject }> {
+  const text = printableUtf8(bytes)
+  const fields = text === null ? null : parseSiwe(text)
+  if (text === null || fields === null) return messageView(signer, bytes)
+  const chainId = BigInt((await siteChain(ctx)).label.chainId)
+  const refusal = siweRefusal(fields, { now: ctx.core.now(), chainId, signer })
+  if (refusal !== null) return { error: rpcError(RPC_ERROR.INVALID_PARAMS, refusal) }
+  return siweView(ctx.origin, signer, fields, text)
+}
+
+/** personal_sign [data, address]; an EIP-4361 message is a sign-in (siwe.ts). */
 export async function personalSign([data, address]: readonly [string, string, ...string[]], ctx: DappContext): Promise<DappOutcome> {
   const signer = await signerFor(ctx, address)
   if ('error' in signer) return signer
@@ -108,7 +123,9 @@ export async function personalSign([data, address]: readonly [string, string, ..
     return invalid('Invalid params for personal_sign: data must be even-length hex')
   }
   if (bytes.length > 65_536) return invalid('Invalid params for personal_sign: message too long')
-  return approveThenSign(ctx, signer, 'personal_sign', messageView(signer.address, bytes), (client, organizationId, signWith) =>
+  const view = await personalSignView(ctx, signer.address, bytes)
+  if ('error' in view) return view
+  return approveThenSign(ctx, signer, 'personal_sign', view, (client, organizationId, signWith) =>
     rawSign(client, {
       organizationId,
       signWith,
