@@ -36,12 +36,17 @@ export function SignInBody({ view, acknowledged, onAcknowledge }: SignInBodyProp
   return (
     <>
       <p class="signin-as" data-testid="signin-as">
-        <span class="label">as</span>
-        {name !== undefined && (
-          <strong class="approval-account-name" data-testid="approval-account-name">
-            {name}
-          </strong>
-        )}
+        <span class="signin-as-line">
+          as
+          {name !== undefined && (
+            <>
+              {' '}
+              <strong class="approval-account-name" data-testid="approval-account-name">
+                {name}
+              </strong>
+            </>
+          )}
+        </span>
         <code class="address" data-testid="approval-account">
           {view.address}
         </code>
