@@ -5,6 +5,8 @@
  */
 import type { Activity } from '../../../api/common'
 import { formatUnits } from '../../amounts'
+import { hexToBytes, utf8Decode, utf8Encode } from '../../../crypto/encoding'
+import { parseSiwe } from '../dapp/evm/siwe'
 
 /** `0x1234…abcd`. */
 const short = (a: unknown) => {
@@ -53,6 +55,41 @@ function ethSend(i: Record<string, unknown>, names: AccountNames | undefined): s
   return `Sent ${amount} ${nativeSymbol(str(i.caip2))} to ${who(to, names)}${more}`
 }
 
+/** personal_sign's prefix (EIP-191), followed by the message's length in decimal and the message. */
+const EIP191 = utf8Encode('\x19Ethereum Signed Message:\n')
+/** A Sign In With Solana message's first line (the wallet writes it, dapp/solana/signIn.ts). */
+const SIWS_HEADER = /^(?:[a-zA-Z][a-zA-Z0-9+\-.]*:\/\/)?([^\s/?#]+) wants you to sign in with your Solana account:\n/
+
+/** The message inside EIP-191 bytes (prefix, decimal length, message), or null when they are not. */
+function eip191Message(bytes: Uint8Array): Uint8Array | null {
+  if (bytes.length < EIP191.length || EIP191.some((b, k) => bytes[k] !== b)) return null
+  const rest = bytes.subarray(EIP191.length)
+  let length = 0
+  for (let k = 0; k < Math.min(rest.length, 6); k++) {
+    const digit = (rest[k] ?? 0) - 0x30
+    if (digit < 0 || digit > 9) return null
+    length = length * 10 + digit
+    if (rest.length - (k + 1) === length) return rest.subarray(k + 1)
+  }
+  return null
+}
+
+/**
+ * The domain a signed payload signs the user in to: an EIP-4361 message signed through
+ * personal_sign, or a Sign In With Solana message; null for any other payload.
+ */
+function signInDomain(i: Record<string, unknown>): string | null {
+  if (i.encoding !== 'PAYLOAD_ENCODING_HEXADECIMAL' || typeof i.payload !== 'string') return null
+  try {
+    const bytes = hexToBytes(i.payload, 'payload')
+    const message = eip191Message(bytes)
+    if (message !== null) return parseSiwe(utf8Decode(message))?.domain ?? null
+    return SIWS_HEADER.exec(utf8Decode(bytes))?.[1] ?? null
+  } catch {
+    return null
+  }
+}
+
 const simple: Array<[RegExp, string]> = [
   [/^CREATE_SUB_ORGANIZATION/, 'Created your Sigil account'],
   [/^(OTP_LOGIN|STAMP_LOGIN|OAUTH_LOGIN|EMAIL_AUTH|OTP_AUTH|CREATE_READ_WRITE_SESSION|CREATE_READ_ONLY_SESSION)/, 'Logged in'],
@@ -84,6 +121,11 @@ export function activityTitle(a: Pick<Activity, 'type' | 'intent'>, site?: strin
   const forSite = site ? ` for ${site}` : ''
   switch (kind) {
     case 'SIGN_RAW_PAYLOAD': {
+      const domain = signInDomain(i)
+      if (domain !== null) {
+        const askedBy = site && site.toLowerCase() !== domain.toLowerCase() ? ` (asked by ${site})` : ''
+        return `Signed in to ${domain}${askedBy} with ${who(i.signWith, names)}`
+      }
       const what =
         i.encoding === 'PAYLOAD_ENCODING_EIP712'
           ? 'typed data'

@@ -1,6 +1,7 @@
 /** Activity rows in plain words, from the intent, never the wire type name. */
 import { describe, expect, it } from 'vitest'
 import { activityStatusText, activityTitle } from '@/src/extension/background/activity/activityText'
+import { bytesToHex } from '@/src/crypto/encoding'
 
 const A = '0x1234567890abcdef1234567890abcdef123456ab'
 const B = '0x00000000000000000000000000000000000000ff'
@@ -35,6 +36,42 @@ describe('activityTitle', () => {
       }),
     ).toBe('Bought ETH (sandbox) for 0x1234…56ab')
     expect(activityTitle({ type: 'ACTIVITY_TYPE_OTP_LOGIN_V2', intent: {} })).toBe('Logged in')
+  })
+
+  it('names the site a sign-in signed the user in to (EIP-4361 through personal_sign, Sign In With Solana)', () => {
+    const siwe = [
+      '127.0.0.1:3000 wants you to sign in with your Ethereum account:',
+      A,
+      '',
+      'Welcome',
+      '',
+      'URI: http://127.0.0.1:3000',
+      'Version: 1',
+      'Chain ID: 1',
+      'Nonce: abcdef12345',
+      'Issued At: 2026-01-01T00:00:00.000Z',
+    ].join('\n')
+    const personal = (text: string) => {
+      const message = new TextEncoder().encode(text)
+      return bytesToHex(new TextEncoder().encode(`\x19Ethereum Signed Message:\n${message.length}${text}`))
+    }
+    const signed = (payload: string, site?: string) =>
+      activityTitle(
+        {
+          type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+          intent: { signRawPayloadIntentV2: { signWith: A, payload, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL' } },
+        },
+        site,
+      )
+    expect(signed(personal(siwe), '127.0.0.1:3000')).toBe('Signed in to 127.0.0.1:3000 with 0x1234…56ab')
+    expect(signed(personal(siwe.replaceAll('127.0.0.1:3000', 'bank.example')), 'evil.example')).toBe(
+      'Signed in to bank.example (asked by evil.example) with 0x1234…56ab',
+    )
+    const siws = `dapp.example wants you to sign in with your Solana account:\n${'So1'.padEnd(44, '1')}\n\nURI: https://dapp.example`
+    expect(signed(bytesToHex(new TextEncoder().encode(siws)), 'dapp.example')).toBe('Signed in to dapp.example with 0x1234…56ab')
+    // not exactly EIP-4361 (a line added): an ordinary message
+    expect(signed(personal(`${siwe}\nP.S. more`), 'dapp.example')).toBe('Signed a message for dapp.example with 0x1234…56ab')
+    expect(signed(personal('hello'))).toBe('Signed a message with 0x1234…56ab')
   })
 
   it('says when a send was a sponsored batch, a contract deployment or an undelegation', () => {
