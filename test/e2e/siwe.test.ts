@@ -164,6 +164,7 @@ describe('Sign-In with Ethereum (EIP-4361) through personal_sign (Chromium)', ()
       `This site (${pages.origin}) is asking you to sign in to bank.example. It may be trying to steal your login there.`,
     )
     expect(await panel.textContent()).toContain('https://bank.example/login')
+    expect(await approval.getByRole('alert').textContent()).toContain('It may be trying to steal your login there.') // announced
     const approve = approval.getByRole('button', { name: 'Approve' })
     await approval.waitForTimeout(1000) // well past the arm delay
     expect(await approve.isDisabled()).toBe(true)

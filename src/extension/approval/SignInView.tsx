@@ -60,11 +60,13 @@ export function SignInBody({ view, acknowledged, onAcknowledge }: SignInBodyProp
       {view.mismatches.length > 0 && (
         <section class="signin-mismatch" data-testid="signin-mismatch" aria-labelledby="signin-mismatch-title">
           <h2 id="signin-mismatch-title">This sign-in is not for this site</h2>
-          <ul>
-            {view.mismatches.map((m) => (
-              <li key={`${m.field}-${m.stated}`}>{mismatchText(m)}</li>
-            ))}
-          </ul>
+          <div role="alert">
+            <ul>
+              {view.mismatches.map((m) => (
+                <li key={`${m.field}-${m.stated}`}>{mismatchText(m)}</li>
+              ))}
+            </ul>
+          </div>
           <label class="signin-override">
             <input
               type="checkbox"
