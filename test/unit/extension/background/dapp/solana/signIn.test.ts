@@ -156,7 +156,7 @@ describe('solana:signIn', () => {
     expect(verifySignIn(input, output((await reply).result))).toBe(true)
   })
 
-  it('another domain is a blocking mismatch in the window', async () => {
+  it('another domain is a blocking mismatch: approving needs the override bound to that request', async () => {
     const t = solanaSetup()
     await t.solConnected()
     const input = { domain: 'evil.example', uri: 'https://evil.example/login' }
@@ -167,8 +167,21 @@ describe('solana:signIn', () => {
       { field: 'domain', stated: 'evil.example', site: ORIGIN },
       { field: 'uri', stated: 'https://evil.example/login', site: ORIGIN },
     ])
-    await t.popup('approvalResolve', { id: w.approvalId, approved: false })
-    expect(await reply).toMatchObject({ error: { code: 4001 } })
+    const plain = await t.popup('approvalResolve', { id: w.approvalId, approved: true })
+    expect(plain).toMatchObject({ ok: false, error: { message: expect.stringContaining('acknowledged is required') } })
+    expect(t.calls.some((c) => c.path.includes('sign_raw_payload'))).toBe(false)
+    expect(await t.popup('approvalGet', { id: w.approvalId })).toMatchObject({ ok: true }) // still pending
+    await t.popup('approvalResolve', { id: w.approvalId, approved: true, acknowledged: true })
+    const { result } = await reply
+    expect(verifySignIn(input, output(result))).toBe(true)
+  })
+
+  it('a site without mismatches is approved without the override', async () => {
+    const t = solanaSetup()
+    await t.solConnected()
+    const { reply, w } = await asked(t, { domain: 'dapp.example', uri: `${ORIGIN}/` })
+    expect(await t.popup('approvalResolve', { id: w.approvalId, approved: true })).toMatchObject({ ok: true })
+    expect(await reply).toHaveProperty('result')
   })
 
   it('a signature from the service that does not verify is never returned (-32603)', async () => {
