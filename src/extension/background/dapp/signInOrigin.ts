@@ -6,7 +6,7 @@
  * to show as a blocking warning. Hosts compare case-insensitively and with default ports removed
  * (`example.com` and `example.com:443` are the same site over https).
  */
-import type { SignInMismatch } from '../../protocol/approvalView'
+import type { ApprovalView, SignInMismatch } from '../../protocol/approvalView'
 
 /** `new URL(s)` or null. */
 function parse(s: string): URL | null {
@@ -48,4 +48,15 @@ export function signInMismatches(
     out.push({ field: 'uri', stated: stated.uri, site: site.origin })
   }
   return out
+}
+
+/**
+ * Why an approved sign-in can no longer be signed: its expiration time (as the window showed it)
+ * passed while the window was open. Null when it has none or it is still ahead.
+ */
+export function signInExpiredAtApproval(view: ApprovalView, now: number): string | null {
+  if (view.kind !== 'signIn') return null
+  const expires = view.rows.find(([label]) => label === 'Expiration Time')?.[1]
+  if (expires === undefined || Date.parse(expires) > now) return null
+  return `Sign-in message: expirationTime ${expires} passed before it was approved`
 }

@@ -17,6 +17,7 @@ import { describeTypedData } from './typedDataSummary'
 import { siteChain } from './chains'
 import { recordActivitySite } from '../../activity/activitySites'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
+import { signInExpiredAtApproval } from '../signInOrigin'
 import { accountsFor } from './accounts'
 import { buildUnsignedTransaction, checkSendParams, type TransactionRequest } from './ethTransaction'
 import { fillTransaction, missingFields } from './ethFill'
@@ -61,6 +62,8 @@ async function approveThenSign(
 ): Promise<DappOutcome> {
   const outcome = await ctx.dapp.ask(ctx.origin, method, view)
   if (!outcome.approved) return { error: outcome.error }
+  const late = signInExpiredAtApproval(view, ctx.core.now())
+  if (late !== null) return { error: rpcError(RPC_ERROR.INVALID_PARAMS, late) }
   try {
     return await ctx.core.withSession(async (client, s) => {
       if (s.record.organizationId !== signer.organizationId) return { error: NOT_LOGGED_IN }

@@ -16,6 +16,7 @@ import { recordActivitySite } from '../../activity/activitySites'
 import type { ApprovalView } from '../../../protocol/approvalView'
 import { messageView } from '../../approval/messageView'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
+import { signInExpiredAtApproval } from '../signInOrigin'
 import type { DappContext, DappOutcome } from '../../methods'
 import { solanaAccountsFor } from './accounts'
 import { findSolanaChain, type SolanaChain, solanaChains } from './chains'
@@ -63,6 +64,8 @@ export async function approveThenSign(
 ): Promise<DappOutcome> {
   const outcome = await ctx.dapp.ask(ctx.origin, method, view)
   if (!outcome.approved) return { error: outcome.error }
+  const late = signInExpiredAtApproval(view, ctx.core.now())
+  if (late !== null) return { error: rpcError(RPC_ERROR.INVALID_PARAMS, late) }
   // The activity the approved request became is recorded with the requesting origin (activity/activitySites.ts).
   const recordSite = (activityId: string) => recordActivitySite(ctx.core.deps.local, activityId, ctx.origin, ctx.core.now())
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { signInMismatches } from '../../../../../src/extension/background/dapp/signInOrigin'
+import { signInExpiredAtApproval, signInMismatches } from '../../../../../src/extension/background/dapp/signInOrigin'
 
 describe('signInMismatches: a sign-in message must name the site asking for it', () => {
   it('accepts the site’s own host and URI, whatever the case and default port', () => {
@@ -34,5 +34,32 @@ describe('signInMismatches: a sign-in message must name the site asking for it',
     expect(signInMismatches(site, { domain: 'app.example.com', uri: 'http://app.example.com/' })).toHaveLength(1)
     expect(signInMismatches(site, { domain: 'app.example.com', uri: 'not a uri' })).toHaveLength(1)
     expect(signInMismatches(site, { domain: 'evil.com', uri: 'https://evil.com' }).map((m) => m.field)).toEqual(['domain', 'uri'])
+  })
+})
+
+describe('signInExpiredAtApproval: a sign-in is not signed after the expiration time its window showed', () => {
+  const view = (rows: [string, string][]) =>
+    ({
+      kind: 'signIn',
+      chain: 'solana',
+      address: 'a',
+      domain: 'd',
+      statement: null,
+      rows,
+      resources: [],
+      mismatches: [],
+      text: '',
+    }) as const
+  it('is null without an expiration time, before it, and for other kinds of request', () => {
+    expect(signInExpiredAtApproval(view([['Nonce', 'x']]), 0)).toBeNull()
+    expect(signInExpiredAtApproval(view([['Expiration Time', '2026-01-01T00:00:00Z']]), Date.parse('2025-12-31T23:59:59Z'))).toBeNull()
+    expect(
+      signInExpiredAtApproval({ kind: 'switchChain', from: { chainId: '0x1', name: 'a' }, to: { chainId: '0x2', name: 'b' } }, 0),
+    ).toBeNull()
+  })
+  it('names the field and the time once it has passed', () => {
+    expect(signInExpiredAtApproval(view([['Expiration Time', '2026-01-01T00:00:00Z']]), Date.parse('2026-01-01T00:00:00Z'))).toBe(
+      'Sign-in message: expirationTime 2026-01-01T00:00:00Z passed before it was approved',
+    )
   })
 })

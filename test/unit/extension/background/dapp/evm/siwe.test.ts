@@ -147,6 +147,19 @@ describe('personal_sign of a sign-in through the background', () => {
     expect(t.calls.filter((c) => c.path.includes('/submit/'))).toHaveLength(0)
   })
 
+  it('a sign-in whose expiration time passes while its window is open is refused at approval, nothing signed', async () => {
+    const { t, chainId } = await connectedAt()
+    const expires = iso(NOW + 60_000)
+    const pending = t.rpc('personal_sign', [stringToHex(siwe({ chainId, expirationTime: expires })), ACCOUNT.address])
+    const w = await t.windowOpened(2)
+    t.f.advance(61_000)
+    expect(await t.popup('approvalResolve', { id: w.approvalId, approved: true })).toMatchObject({ ok: true })
+    const reply = await pending
+    expect(reply.error.code).toBe(-32602)
+    expect(reply.error.message).toBe(`Sign-in message: expirationTime ${expires} passed before it was approved`)
+    expect(t.calls.filter((c) => c.path.includes('/submit/'))).toHaveLength(0)
+  })
+
   it('a sign-in for another site is approved only with the override; without it the request keeps waiting', async () => {
     const { t, chainId } = await connectedAt()
     const text = siwe({ chainId, domain: 'bank.example', uri: 'https://bank.example/' })
