@@ -1,5 +1,5 @@
 /**
- * `npm run chain`: the dev chains on 127.0.0.1 (EVM on 8545, Solana on 8899; `SIGIL_EVM_PORT`,
+ * `npm run chain`: the dev chains on 127.0.0.1 (EVM on 8545, Solana on 8899 with its PubSub websocket on 8900; `SIGIL_EVM_PORT`,
  * `SIGIL_SOLANA_PORT` to move them), state kept in `<SIGIL_DATA_DIR>/chains`. Ctrl-C stops both.
  */
 import { resolve } from 'node:path'
@@ -17,7 +17,7 @@ const chains = await startDevChains({ evmPort: port('SIGIL_EVM_PORT', 8545), sol
 console.error(
   `Sigil dev chains ready (development only; state in ${stateDir})\n` +
     `  EVM     ${DEV_EVM_CAIP2.padEnd(48)} ${chains.evm.url}  (anvil; test mnemonic accounts funded)\n` +
-    `  Solana  ${chains.solana.caip2.padEnd(48)} ${chains.solana.url}  (LiteSVM dev runtime)`,
+    `  Solana  ${chains.solana.caip2.padEnd(48)} ${chains.solana.url}  (LiteSVM dev runtime; PubSub ${chains.solana.wsUrl})`,
 )
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -45,6 +45,39 @@ const method = <P extends z.ZodType<unknown[]>>(params: P, run: (rt: SolanaDevRu
 const none = z.tuple([]).or(z.tuple([ContextConfig]))
 const context = (rt: SolanaDevRuntime) => ({ slot: rt.slot, apiVersion: '2.2.0' })
 
+/** An offset or size within an account's data (10 MiB, the largest account). */
+const Offset = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(10 * 1024 * 1024)
+/** A transaction signature: base58 of 64 bytes. */
+const Signature = z.string().refine((s) => {
+  try {
+    return /^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(s) && base58.decode(s).length === 64
+  } catch {
+    return false
+  }
+}, 'Invalid param: not a signature')
+const DataSlice = z.strictObject({
+  offset: Offset,
+  length: Offset,
+})
+/** The largest memcmp comparison Solana's RPC accepts, in bytes. */
+const MAX_MEMCMP_BYTES = 128
+const ProgramAccountsFilter = z.union([
+  z.strictObject({
+    dataSize: Offset,
+  }),
+  z.strictObject({
+    memcmp: z.strictObject({
+      offset: Offset,
+      bytes: z.string().max(256),
+      encoding: z.enum(['base58', 'base64']).optional(),
+    }),
+  }),
+])
+
 /** The closed method table. */
 export const METHODS: Record<string, Method> = {
   getHealth: method(z.tuple([]), () => 'ok'),
@@ -242,7 +275,131 @@ export const METHODS: Record<string, Method> = {
     if (!mint) throw new RpcError(INVALID_PARAMS, 'Invalid param: not a Token mint')
     return { context: context(rt), value: uiTokenAmount(mint.supply, mint.decimals) }
   }),
+
+  getProgramAccounts: method(
+    z.tuple([Pubkey]).rest(
+      z
+        .looseObject({
+          commitment: Commitment,
+          minContextSlot: z.number().int().nonnegative().optional(),
+          withContext: z.boolean().optional(),
+          encoding: Encoding.optional(),
+          dataSlice: DataSlice.optional(),
+          filters: z.array(ProgramAccountsFilter).max(4, 'too many filters provided; max 4').optional(),
+        })
+        .optional(),
+    ),
+    (rt, [program, config]) => {
+      const encoding = accountEncoding(config?.encoding)
+      const filters = (config?.filters ?? []).map(compileFilter)
+      const accounts = rt
+        .programAccounts(program as Address)
+        .map((a) => ({
+          address: a.address as string,
+          lamports: BigInt(a.lamports),
+          data: Uint8Array.from(a.data),
+          executable: a.executable,
+        }))
+        .filter((a) => filters.every((keep) => keep(a.data)))
+        .sort((x, y) => (x.address < y.address ? -1 : x.address > y.address ? 1 : 0))
+        .map((a) => keyedAccount(rt, program, a, encoding, config?.dataSlice))
+      return config?.withContext ? { context: context(rt), value: accounts } : accounts
+    },
+  ),
+  getSignaturesForAddress: method(
+    z.tuple([Pubkey]).rest(
+      z
+        .looseObject({
+          limit: z.number().int().min(1).max(1000, 'Invalid limit; max 1000').optional(),
+          before: Signature.optional(),
+          until: Signature.optional(),
+          commitment: Commitment,
+          minContextSlot: z.number().int().nonnegative().optional(),
+        })
+        .optional(),
+    ),
+    (rt, [address, config]) => {
+      for (const field of ['before', 'until'] as const) {
+        const signature = config?.[field]
+        if (signature !== undefined && !rt.knows(signature))
+          throw new RpcError(INVALID_PARAMS, `Invalid param: ${field}: unknown signature`)
+      }
+      const records = rt.signaturesFor(address, {
+        limit: config?.limit ?? 1000,
+        ...(config?.before !== undefined ? { before: config.before } : {}),
+        ...(config?.until !== undefined ? { until: config.until } : {}),
+      })
+      return records.map((r) => ({
+        signature: r.signature,
+        slot: r.slot,
+        err: r.err,
+        memo: null,
+        blockTime: r.blockTime,
+        confirmationStatus: 'finalized',
+      }))
+    },
+  ),
 }
+
+/** The encodings an account's data is answered in; `jsonParsed` falls back to base64 where there is no parser, as Solana's does. */
+function accountEncoding(encoding: string | undefined): 'base58' | 'base64' | 'jsonParsed' {
+  if (encoding === undefined) return 'base58'
+  if (encoding === 'base58' || encoding === 'base64' || encoding === 'jsonParsed') return encoding
+  throw new RpcError(
+    INVALID_PARAMS,
+    `Invalid param: encoding: ${encoding} is not supported for accounts here (use base58, base64 or jsonParsed)`,
+  )
+}
+
+/** A filter as a predicate on the account's data. */
+function compileFilter(filter: z.output<typeof ProgramAccountsFilter>): (data: Uint8Array) => boolean {
+  if ('dataSize' in filter) return (data) => data.length === filter.dataSize
+  const { offset, bytes, encoding = 'base58' } = filter.memcmp
+  let wanted: Uint8Array
+  try {
+    wanted = encoding === 'base58' ? base58.decode(bytes) : base64.decode(bytes)
+  } catch {
+    throw new RpcError(INVALID_PARAMS, `Invalid param: filters.memcmp.bytes: not ${encoding}`)
+  }
+  if (wanted.length > MAX_MEMCMP_BYTES)
+    throw new RpcError(INVALID_PARAMS, `Invalid param: filters.memcmp.bytes: longer than ${MAX_MEMCMP_BYTES} bytes`)
+  return (data) => offset + wanted.length <= data.length && wanted.every((b, i) => data[offset + i] === b)
+}
+
+/** One `{pubkey, account}` of getProgramAccounts, its data sliced and encoded as asked. */
+function keyedAccount(
+  rt: SolanaDevRuntime,
+  program: string,
+  a: { address: string; lamports: bigint; data: Uint8Array; executable: boolean },
+  encoding: 'base58' | 'base64' | 'jsonParsed',
+  slice: { offset: number; length: number } | undefined,
+) {
+  if (encoding === 'jsonParsed' && !slice && TOKEN_PROGRAMS.has(program)) {
+    const token = decodeTokenAccount(a.data)
+    if (token && rt.account(token.mint as Address))
+      return keyedTokenAccount(rt, { address: a.address, program, lamports: a.lamports, data: a.data, token }, 'jsonParsed')
+  }
+  const data = slice ? a.data.subarray(slice.offset, slice.offset + slice.length) : a.data
+  if (encoding === 'base58' && data.length > MAX_BASE58_BYTES) {
+    throw new RpcError(
+      INVALID_PARAMS,
+      `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`,
+    )
+  }
+  return {
+    pubkey: a.address,
+    account: {
+      data: encoding === 'base58' ? [base58.encode(data), 'base58'] : [base64.encode(data), 'base64'],
+      executable: a.executable,
+      lamports: Number(a.lamports),
+      owner: program,
+      rentEpoch: Number.MAX_SAFE_INTEGER,
+      space: a.data.length,
+    },
+  }
+}
+/** Solana's RPC refuses base58 account data longer than this. */
+const MAX_BASE58_BYTES = 128
 
 const TOKEN_PROGRAMS = new Set<string>([TOKEN_PROGRAM, TOKEN_2022_PROGRAM])
 

@@ -28,6 +28,16 @@ export type TransactionRecord = {
   postBalances: number[]
   unitsConsumed: number
   version: 'legacy' | 0
+  /** Every account the transaction names (its static keys; an airdrop's recipient). */
+  accountKeys?: string[]
+}
+
+/** What the runtime tells its listeners (the PubSub server) as it goes. */
+export type RuntimeEvents = {
+  /** A transaction (or airdrop) was processed and recorded, in `record.slot`. */
+  processed(record: TransactionRecord): void
+  /** The runtime moved to a new slot. */
+  slot(slot: number, parent: number): void
 }
 
 export type Outcome = { err: TransactionErrorJson | null; logs: string[]; unitsConsumed: number }
@@ -36,6 +46,12 @@ export class SolanaDevRuntime {
   readonly genesisHash = DEV_SOLANA_GENESIS_HASH
   readonly #svm: LiteSVM
   readonly #history = new Map<string, TransactionRecord>()
+  /** Per address, the positions in {@link #order} of the transactions naming it, oldest first. */
+  readonly #byAddress = new Map<string, number[]>()
+  /** Every recorded signature in processing order. */
+  readonly #order: string[] = []
+  readonly #positions = new Map<string, number>()
+  readonly #listeners = new Set<Partial<RuntimeEvents>>()
   #slot: bigint
 
   constructor(svm?: LiteSVM) {
@@ -52,8 +68,12 @@ export class SolanaDevRuntime {
       history: Array<Omit<TransactionRecord, 'wire'> & { wire?: string }>
     }
     const runtime = new SolanaDevRuntime(LiteSVM.fromBytes(Buffer.from(saved.svm, 'base64')))
-    for (const r of saved.history)
-      runtime.#history.set(r.signature, { ...r, ...(r.wire ? { wire: Buffer.from(r.wire, 'base64') } : {}) } as TransactionRecord)
+    for (const r of saved.history) {
+      const wire = r.wire ? Buffer.from(r.wire, 'base64') : undefined
+      // State saved before the address index: the keys are read back from the wire transaction.
+      const accountKeys = r.accountKeys ?? (wire ? staticAccountsOf(wire) : [])
+      runtime.#remember({ ...r, ...(wire ? { wire } : {}), accountKeys } as TransactionRecord)
+    }
     return runtime
   }
 
@@ -90,9 +110,40 @@ export class SolanaDevRuntime {
     return a.exists ? a : null
   }
 
-  /** Every account owned by `program`, with its address. */
+  /** Every live account owned by `program`, with its address (closed, zero-lamport accounts are not). */
   programAccounts(program: Address) {
-    return this.#svm.getProgramAccounts(program)
+    return this.#svm.getProgramAccounts(program).filter((a) => BigInt(a.lamports) > 0n)
+  }
+
+  /** Subscribes to the runtime's events; returns the unsubscribe. A throwing listener never stops processing. */
+  listen(listener: Partial<RuntimeEvents>): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /**
+   * The transactions naming `address`, newest first: at most `limit`, strictly older than
+   * `before` and strictly newer than `until` when given (signatures this runtime recorded).
+   * Read from the per-address index kept as transactions are processed.
+   */
+  signaturesFor(address: string, options: { limit: number; before?: string; until?: string }): TransactionRecord[] {
+    const positions = this.#byAddress.get(address) ?? []
+    const position = (signature: string) => this.#positions.get(signature) ?? -1
+    const below = options.before === undefined ? Number.POSITIVE_INFINITY : position(options.before)
+    const above = options.until === undefined ? -1 : position(options.until)
+    const out: TransactionRecord[] = []
+    // positions is ascending: start at the last one below `before` and walk back to `until`.
+    let i = upperBound(positions, below) - 1
+    for (; i >= 0 && out.length < options.limit && (positions[i] as number) > above; i--) {
+      const record = this.#history.get(this.#order[positions[i] as number] as string)
+      if (record) out.push(record)
+    }
+    return out
+  }
+
+  /** Whether `signature` is one this runtime recorded. */
+  knows(signature: string): boolean {
+    return this.#history.has(signature)
   }
 
   rentExemptMinimum(space: number): bigint {
@@ -120,6 +171,7 @@ export class SolanaDevRuntime {
       [this.balance(address)],
       0n,
       'legacy',
+      [address],
     ).signature
   }
 
@@ -154,7 +206,7 @@ export class SolanaDevRuntime {
     const charged = outcome.err === null || pre.some((b, i) => b !== post[i])
     if (!charged) return { signature, recorded: false, outcome }
     const version = message.version === 'legacy' ? 'legacy' : 0
-    this.#record(r instanceof FailedTransactionMetadata ? r.meta() : r, wire, outcome, pre, post, fee, version)
+    this.#record(r instanceof FailedTransactionMetadata ? r.meta() : r, wire, outcome, pre, post, fee, version, keys)
     return { signature, recorded: true, outcome }
   }
 
@@ -170,6 +222,7 @@ export class SolanaDevRuntime {
     post: bigint[],
     fee: bigint,
     version: 'legacy' | 0,
+    accountKeys: readonly string[],
   ): TransactionRecord {
     const signature = base58.encode(meta.signature())
     const record: TransactionRecord = {
@@ -184,12 +237,59 @@ export class SolanaDevRuntime {
       postBalances: post.map(Number),
       unitsConsumed: outcome.unitsConsumed,
       version,
+      accountKeys: [...accountKeys],
     }
-    this.#history.set(signature, record)
+    this.#remember(record)
     this.#slot += 1n
     this.#svm.warpToSlot(this.#slot)
+    this.#emit('processed', record)
+    this.#emit('slot', Number(this.#slot), Number(this.#slot) - 1)
     return record
   }
+
+  /** Adds a record to the history and to the per-address index. */
+  #remember(record: TransactionRecord) {
+    if (this.#history.has(record.signature)) return
+    const position = this.#order.length
+    this.#order.push(record.signature)
+    this.#history.set(record.signature, record)
+    this.#positions.set(record.signature, position)
+    for (const key of new Set(record.accountKeys ?? [])) {
+      const list = this.#byAddress.get(key)
+      if (list) list.push(position)
+      else this.#byAddress.set(key, [position])
+    }
+  }
+
+  #emit<E extends keyof RuntimeEvents>(event: E, ...args: Parameters<RuntimeEvents[E]>) {
+    for (const l of this.#listeners) {
+      try {
+        ;(l[event] as ((...a: Parameters<RuntimeEvents[E]>) => void) | undefined)?.(...args)
+      } catch {
+        // A listener's failure (a closed socket) is the listener's; the transaction stands.
+      }
+    }
+  }
+}
+
+function staticAccountsOf(wire: Uint8Array): string[] {
+  try {
+    return [...getCompiledTransactionMessageDecoder().decode(getTransactionDecoder().decode(wire).messageBytes).staticAccounts]
+  } catch {
+    return []
+  }
+}
+
+/** The number of entries of the ascending `list` that are below `value`. */
+function upperBound(list: number[], value: number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((list[mid] as number) < value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 function successOutcome(r: TransactionMetadata): Outcome {

@@ -1,9 +1,11 @@
 /**
- * The Solana dev runtime served over HTTP JSON-RPC 2.0 (single requests and batches), as a
- * local validator serves it. Bound to 127.0.0.1 by default; state optionally kept in a file.
+ * The Solana dev runtime served over HTTP JSON-RPC 2.0 (single requests and batches), with its
+ * PubSub websocket on the next port, as a local validator serves them. Bound to 127.0.0.1 by
+ * default; state optionally kept in a file.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { servePubSub } from './pubsub.js'
 import { answer, INVALID_REQUEST, PARSE_ERROR } from './rpc.js'
 import { DEV_SOLANA_CAIP2 } from '../../chains/networks.js'
 import { SolanaDevRuntime } from './runtime.js'
@@ -20,6 +22,8 @@ export type SolanaRpcOptions = { host?: string; port?: number; stateFile?: strin
 export type RunningSolanaRpc = {
   url: string
   port: number
+  /** The PubSub websocket (ws://host:port+1), where web3.js and @solana/kit subscribe. */
+  wsUrl: string
   genesisHash: string
   caip2: string
   runtime: SolanaDevRuntime
@@ -98,19 +102,23 @@ export async function startSolanaRpc(options: SolanaRpcOptions = {}): Promise<Ru
     return reply(res, one(body))
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 8899, options.host ?? '127.0.0.1', () => resolve())
-  })
-  const port = (server.address() as AddressInfo).port
   const host = options.host ?? '127.0.0.1'
+  const wsServer = createServer((_req, res) => {
+    res.writeHead(426, { 'Content-Type': 'text/plain', Upgrade: 'websocket' })
+    res.end('This port serves the PubSub websocket only')
+  })
+  const port = await listenPair(server, wsServer, options.port ?? 8899, host)
+  const pubsub = servePubSub(runtime, wsServer)
+  const hostInUrl = host.includes(':') ? `[${host}]` : host
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: `http://${hostInUrl}:${port}`,
+    wsUrl: `ws://${hostInUrl}:${port + 1}`,
     port,
     genesisHash: runtime.genesisHash,
     caip2: DEV_SOLANA_CAIP2,
     runtime,
     async close() {
+      await pubsub.close()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeAllConnections()
@@ -118,6 +126,36 @@ export async function startSolanaRpc(options: SolanaRpcOptions = {}): Promise<Ru
       if (saveTimer) clearTimeout(saveTimer)
       save()
     },
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const failed = (e: Error) => reject(e)
+    server.once('error', failed)
+    server.listen(port, host, () => {
+      server.off('error', failed)
+      resolve()
+    })
+  })
+}
+
+/**
+ * Listens with `rpc` on `port` and `ws` on the next one, as a validator's clients expect (they
+ * derive the websocket from the RPC URL). Port 0 tries free ports until the next one is free too.
+ */
+async function listenPair(rpc: Server, ws: Server, port: number, host: string): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    await listen(rpc, port, host)
+    const p = (rpc.address() as AddressInfo).port
+    try {
+      if (p === 65535) throw Object.assign(new Error('no port after 65535'), { code: 'EADDRINUSE' })
+      await listen(ws, p + 1, host)
+      return p
+    } catch (e) {
+      await new Promise<void>((resolve) => rpc.close(() => resolve()))
+      if (port !== 0 || attempt >= 20 || (e as { code?: string }).code !== 'EADDRINUSE') throw e
+    }
   }
 }
 
