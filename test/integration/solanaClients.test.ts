@@ -242,6 +242,8 @@ describe('getSignaturesForAddress', () => {
     const unknown = await call('getSignaturesForAddress', [payer.publicKey.toBase58(), { before: bs58.encode(new Uint8Array(64).fill(7)) }])
     expect(unknown.error.code).toBe(-32602)
     expect(unknown.error.message).toContain('before')
+    const ahead = await call('getSignaturesForAddress', [payer.publicKey.toBase58(), { minContextSlot: chain.runtime.slot + 1000 }])
+    expect(ahead.error).toMatchObject({ code: -32016, data: { contextSlot: chain.runtime.slot } })
   })
 })
 

@@ -30,6 +30,8 @@ export const INVALID_PARAMS = -32602
 export const SEND_TRANSACTION_PREFLIGHT_FAILURE = -32002
 export const TRANSACTION_SIGNATURE_VERIFICATION_FAILURE = -32003
 export const UNSUPPORTED_TRANSACTION_VERSION = -32015
+/** The request's minContextSlot is ahead of the node. */
+export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016
 
 const Pubkey = z.string().refine((s) => isAddress(s), 'Invalid param: Invalid')
 const Commitment = z.enum(['processed', 'confirmed', 'finalized']).optional()
@@ -290,6 +292,7 @@ export const METHODS: Record<string, Method> = {
         .optional(),
     ),
     (rt, [program, config]) => {
+      requireContextSlot(rt, config?.minContextSlot)
       const encoding = accountEncoding(config?.encoding)
       const filters = (config?.filters ?? []).map(compileFilter)
       const accounts = rt
@@ -319,6 +322,7 @@ export const METHODS: Record<string, Method> = {
         .optional(),
     ),
     (rt, [address, config]) => {
+      requireContextSlot(rt, config?.minContextSlot)
       for (const field of ['before', 'until'] as const) {
         const signature = config?.[field]
         if (signature !== undefined && !rt.knows(signature))
@@ -339,6 +343,13 @@ export const METHODS: Record<string, Method> = {
       }))
     },
   ),
+}
+
+/** Refuses a request for a slot the runtime has not reached, as Solana's RPC does. */
+function requireContextSlot(rt: SolanaDevRuntime, minContextSlot: number | undefined) {
+  if (minContextSlot !== undefined && minContextSlot > rt.slot) {
+    throw new RpcError(MIN_CONTEXT_SLOT_NOT_REACHED, 'Minimum context slot has not been reached', { contextSlot: rt.slot })
+  }
 }
 
 /** The encodings an account's data is answered in; `jsonParsed` falls back to base64 where there is no parser, as Solana's does. */
