@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { SignInView } from '../../../../../src/extension/protocol/approvalView'
 import { signInExpiredAtApproval, signInMismatches } from '../../../../../src/extension/background/dapp/signInOrigin'
 
 describe('signInMismatches: a sign-in message must name the site asking for it', () => {
