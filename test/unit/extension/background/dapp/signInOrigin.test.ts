@@ -39,18 +39,17 @@ describe('signInMismatches: a sign-in message must name the site asking for it',
 })
 
 describe('signInExpiredAtApproval: a sign-in is not signed after the expiration time its window showed', () => {
-  const view = (rows: [string, string][]) =>
-    ({
-      kind: 'signIn',
-      chain: 'solana',
-      address: 'a',
-      domain: 'd',
-      statement: null,
-      rows,
-      resources: [],
-      mismatches: [],
-      text: '',
-    }) as const
+  const view = (rows: [string, string][]): SignInView => ({
+    kind: 'signIn',
+    chain: 'solana',
+    address: 'a',
+    domain: 'd',
+    statement: null,
+    rows,
+    resources: [],
+    mismatches: [],
+    text: '',
+  })
   it('is null without an expiration time, before it, and for other kinds of request', () => {
     expect(signInExpiredAtApproval(view([['Nonce', 'x']]), 0)).toBeNull()
     expect(signInExpiredAtApproval(view([['Expiration Time', '2026-01-01T00:00:00Z']]), Date.parse('2025-12-31T23:59:59Z'))).toBeNull()
