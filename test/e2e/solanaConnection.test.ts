@@ -12,13 +12,10 @@ import { base58 } from '@scure/base'
 import type { Address } from '@solana/kit'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { resolveNetworks } from '../../src/chains/networks'
-import { type RunningSolanaRpc, startSolanaRpc } from '../../src/devchain/solana/server'
-import { startTestService, type TestService } from '../integration/helpers/service'
-import { launchExtension, type LaunchedExtension } from './helpers/browser'
-import { startPageServer, type PageServer } from './helpers/pageServer'
+import type { RunningSolanaRpc } from '../../src/devchain/solana/server'
+import type { LaunchedExtension } from './helpers/browser'
+import { type SolanaDappWorld, startSolanaDapp } from './helpers/solanaDapp'
 import { dappPage } from './helpers/viemDapp'
-import { callBackground, configureService, loginByEmailOtp, openPopup } from './helpers/wallet'
 
 /** The dApp: web3.js Connection(RPC_URL) and the Sigil wallet through the standard wallet adapter. */
 const DAPP_SOURCE = `
@@ -73,11 +70,10 @@ type Outcome<T> = { ok: T } | { code: number; message: string }
 
 describe('a dApp page with its own web3.js Connection and the wallet adapter (Chromium, real service and Solana dev runtime)', () => {
   let solana: RunningSolanaRpc
-  let svc: TestService
   let ext: LaunchedExtension
-  let pages: PageServer
   let dapp: Page
   let owner = ''
+  let world: SolanaDappWorld
 
   /** Starts `run` in the page and waits for our approval window, ready to click. */
   async function withApproval<T>(run: () => Promise<Outcome<T>>) {
@@ -92,32 +88,17 @@ describe('a dApp page with its own web3.js Connection and the wallet adapter (Ch
   const randomAddress = () => base58.encode(ed25519.getPublicKey(ed25519.utils.randomSecretKey()))
 
   beforeAll(async () => {
-    solana = await startSolanaRpc({ host: '127.0.0.1', port: 0 })
-    svc = await startTestService({ networks: resolveNetworks(`${solana.caip2}=${solana.url}`) })
-    ext = await launchExtension()
-    pages = await startPageServer({ '/': await dappPage(DAPP_SOURCE, 'Solana Connection dApp', { RPC_URL: solana.url }) })
-    const popup = await openPopup(ext)
-    await configureService(popup, svc.url)
-    await loginByEmailOtp(popup, svc.url, `solana-conn-${Date.now()}@example.test`)
-    const status = await callBackground(popup, 'getStatus')
-    const { json } = await svc.post('/public/v1/query/list_wallet_accounts', {
-      organizationId: status.result.session.organizationId,
-      paginationOptions: { limit: '100' },
+    world = await startSolanaDapp({
+      html: (solana) => dappPage(DAPP_SOURCE, 'Solana Connection dApp', { RPC_URL: solana.url }),
+      email: `solana-conn-${Date.now()}@example.test`,
+      ready: 'window.dapp.ready()',
+      fundSol: '2',
     })
-    owner = (json.accounts as Array<{ address: string; addressFormat: string }>).find(
-      (a) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA',
-    )!.address
-    expect((await svc.post('/dev/faucet', { caip2: solana.caip2, address: owner, amount: '2' }, null)).status).toBe(200)
-    dapp = await ext.context.newPage()
-    await dapp.goto(pages.url('/'))
-    await dapp.waitForFunction(() => (window as any).dapp.ready(), undefined, { timeout: 15_000 })
+    ;({ solana, ext, dapp, owner } = world)
   })
 
   afterAll(async () => {
-    await ext?.close()
-    await pages?.close()
-    await svc?.stop()
-    await solana?.close()
+    await world?.close()
   })
 
   it('the adapter connects after approval in our window and holds the Solana account', async () => {

@@ -9,14 +9,12 @@
 import { base58 } from '@scure/base'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { resolveNetworks } from '../../src/chains/networks'
-import { type RunningSolanaRpc, startSolanaRpc } from '../../src/devchain/solana/server'
-import { startTestService, type TestService } from '../integration/helpers/service'
 import { axeViolations } from './helpers/axe'
-import { launchExtension, type LaunchedExtension } from './helpers/browser'
-import { startPageServer, type PageServer } from './helpers/pageServer'
+import type { LaunchedExtension } from './helpers/browser'
+import type { PageServer } from './helpers/pageServer'
+import { type SolanaDappWorld, startSolanaDapp } from './helpers/solanaDapp'
 import { dappPage, overflowing } from './helpers/viemDapp'
-import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+import { shot } from './helpers/wallet'
 
 /** The dApp: wallet-adapter's StandardWalletAdapter over the wallet @wallet-standard/app finds. */
 const SOURCE = `
@@ -64,12 +62,11 @@ window.dapp = {
 type Outcome = { ok: Record<string, any> } | { code: number; message: string; name: string }
 
 describe('Sign In With Solana through wallet-adapter (Chromium, real service and Solana dev runtime)', () => {
-  let solana: RunningSolanaRpc
-  let svc: TestService
   let ext: LaunchedExtension
   let pages: PageServer
   let dapp: Page
   let owner = ''
+  let world: SolanaDappWorld
   let host = ''
 
   const signIn = (input: Record<string, unknown>) => dapp.evaluate((i) => (window as any).dapp.signIn(i), input) as Promise<Outcome>
@@ -95,32 +92,17 @@ describe('Sign In With Solana through wallet-adapter (Chromium, real service and
   }
 
   beforeAll(async () => {
-    solana = await startSolanaRpc({ host: '127.0.0.1', port: 0 })
-    svc = await startTestService({ networks: resolveNetworks(`${solana.caip2}=${solana.url}`) })
-    ext = await launchExtension()
-    pages = await startPageServer({ '/': await dappPage(SOURCE, 'Solana sign-in dApp') })
-    host = new URL(pages.origin).host
-    const popup = await openPopup(ext)
-    await configureService(popup, svc.url)
-    await loginByEmailOtp(popup, svc.url, `siws-${Date.now()}@example.test`)
-    const status = await callBackground(popup, 'getStatus')
-    const { json } = await svc.post('/public/v1/query/list_wallet_accounts', {
-      organizationId: status.result.session.organizationId,
-      paginationOptions: { limit: '100' },
+    world = await startSolanaDapp({
+      html: () => dappPage(SOURCE, 'Solana sign-in dApp'),
+      email: `siws-${Date.now()}@example.test`,
+      ready: 'window.dapp.ready()',
     })
-    owner = (json.accounts as Array<{ address: string; addressFormat: string }>).find(
-      (a) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA',
-    )!.address
-    dapp = await ext.context.newPage()
-    await dapp.goto(pages.url('/'))
-    await dapp.waitForFunction(() => (window as any).dapp.ready(), undefined, { timeout: 15_000 })
+    ;({ ext, pages, dapp, owner } = world)
+    host = new URL(pages.origin).host
   })
 
   afterAll(async () => {
-    await ext?.close()
-    await pages?.close()
-    await svc?.stop()
-    await solana?.close()
+    await world?.close()
   })
 
   it('an expired request is refused without a window (-32602 naming expirationTime)', async () => {

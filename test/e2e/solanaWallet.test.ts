@@ -21,12 +21,10 @@ import {
 } from '@solana/kit'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { resolveNetworks } from '../../src/chains/networks'
-import { type RunningSolanaRpc, startSolanaRpc } from '../../src/devchain/solana/server'
-import { startTestService, type TestService } from '../integration/helpers/service'
-import { launchExtension, type LaunchedExtension } from './helpers/browser'
-import { startPageServer, type PageServer } from './helpers/pageServer'
-import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
+import type { RunningSolanaRpc } from '../../src/devchain/solana/server'
+import type { LaunchedExtension } from './helpers/browser'
+import { type SolanaDappWorld, startSolanaDapp } from './helpers/solanaDapp'
+import { shot } from './helpers/wallet'
 
 /** The dApp's side of the Wallet Standard, as @wallet-standard/app does it: listen, then announce app-ready. */
 const DAPP_PAGE = `<!doctype html><html><head><title>Solana dApp</title><script>
@@ -46,11 +44,10 @@ type Outcome<T> = { ok: T } | { code: number; message: string }
 
 describe('Solana dApp through the Wallet Standard (Chromium, real service and Solana dev runtime)', () => {
   let solana: RunningSolanaRpc
-  let svc: TestService
   let ext: LaunchedExtension
-  let pages: PageServer
   let dapp: Page
   let owner = ''
+  let world: SolanaDappWorld
 
   /** Run `fn(wallet, arg)` in the page against Sigil's wallet; resolves with its result or the error's code. */
   function inWallet<T, A>(fn: (wallet: any, arg: A) => Promise<T>, arg: A): Promise<Outcome<T>> {
@@ -79,34 +76,17 @@ describe('Solana dApp through the Wallet Standard (Chromium, real service and So
   }
 
   beforeAll(async () => {
-    solana = await startSolanaRpc({ host: '127.0.0.1', port: 0 })
-    svc = await startTestService({ networks: resolveNetworks(`${solana.caip2}=${solana.url}`) })
-    ext = await launchExtension()
-    pages = await startPageServer({ '/': DAPP_PAGE })
-    const popup = await openPopup(ext)
-    await configureService(popup, svc.url)
-    await loginByEmailOtp(popup, svc.url, `solana-${Date.now()}@example.test`)
-    const status = await callBackground(popup, 'getStatus')
-    const { json } = await svc.post('/public/v1/query/list_wallet_accounts', {
-      organizationId: status.result.session.organizationId,
-      paginationOptions: { limit: '100' },
+    world = await startSolanaDapp({
+      html: DAPP_PAGE,
+      email: `solana-${Date.now()}@example.test`,
+      ready: "window.__wallets.some((w) => w.name === 'Sigil')",
+      fundSol: '2',
     })
-    owner = (json.accounts as Array<{ address: string; addressFormat: string }>).find(
-      (a) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA',
-    )!.address
-    expect((await svc.post('/dev/faucet', { caip2: solana.caip2, address: owner, amount: '2' }, null)).status).toBe(200)
-    dapp = await ext.context.newPage()
-    await dapp.goto(pages.url('/'))
-    await dapp.waitForFunction(() => (window as any).__wallets.some((w: { name: string }) => w.name === 'Sigil'), undefined, {
-      timeout: 15_000,
-    })
+    ;({ solana, ext, dapp, owner } = world)
   })
 
   afterAll(async () => {
-    await ext?.close()
-    await pages?.close()
-    await svc?.stop()
-    await solana?.close()
+    await world?.close()
   })
 
   it('the page discovers Sigil with the standard features and the dev chain as solana:localnet', async () => {
