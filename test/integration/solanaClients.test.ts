@@ -414,3 +414,67 @@ describe('closing', () => {
     expect(ws.readyState).toBe(WebSocket.CLOSED)
   })
 })
+
+describe('blockhashes, as a validator gives them', () => {
+  const rpc = async (method: string, params: unknown[]) => {
+    const res = await fetch(chain.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+    return (await res.json()) as { result?: any; error?: { code: number; message: string } }
+  }
+  const signedTransfer = (blockhash: string, lamports: number) => {
+    const tx = transfer(Keypair.generate().publicKey, lamports)
+    tx.recentBlockhash = blockhash
+    tx.feePayer = payer.publicKey
+    tx.sign(payer)
+    return tx.serialize().toString('base64')
+  }
+
+  it('each processed slot has a new blockhash, so web3.js sends the same transfer twice without waiting for one', async () => {
+    const to = Keypair.generate().publicKey
+    const before = (await connection.getLatestBlockhash()).blockhash
+    const first = await sendAndConfirmTransaction(connection, transfer(to, LAMPORTS_PER_SOL / 100), [payer])
+    const after = (await connection.getLatestBlockhash()).blockhash
+    expect(after).not.toBe(before)
+    const second = await sendAndConfirmTransaction(connection, transfer(to, LAMPORTS_PER_SOL / 100), [payer])
+    expect(second).not.toBe(first)
+    expect(await connection.getBalance(to)).toBe(LAMPORTS_PER_SOL / 50)
+  })
+
+  it('a blockhash stays valid for 150 slots, then the transaction is refused as BlockhashNotFound', async () => {
+    const old = (await rpc('getLatestBlockhash', [])).result.value.blockhash as string
+    const height = (await rpc('getBlockHeight', [])).result as number
+    const fresh = signedTransfer(old, 1_000_000)
+    await rpc('requestAirdrop', [Keypair.generate().publicKey.toBase58(), 1_000_000])
+    expect((await rpc('isBlockhashValid', [old])).result.value).toBe(true)
+    expect((await rpc('sendTransaction', [fresh, { encoding: 'base64' }])).result).toEqual(expect.any(String))
+    const stale = signedTransfer(old, 2_000_000)
+    while (((await rpc('getBlockHeight', [])).result as number) <= height + 150) {
+      await rpc('requestAirdrop', [Keypair.generate().publicKey.toBase58(), 1_000_000])
+    }
+    expect((await rpc('isBlockhashValid', [old])).result.value).toBe(false)
+    const refused = await rpc('sendTransaction', [stale, { encoding: 'base64' }])
+    expect(refused.error?.code).toBe(-32002)
+    expect(JSON.stringify(refused.error)).toContain('BlockhashNotFound')
+    const simulated = await rpc('simulateTransaction', [stale, { encoding: 'base64' }])
+    expect(simulated.result.value.err).toBe('BlockhashNotFound')
+    // replaceRecentBlockhash runs it anyway (compute-unit estimates) and says which hash it used.
+    const replaced = await rpc('simulateTransaction', [stale, { encoding: 'base64', replaceRecentBlockhash: true, sigVerify: false }])
+    expect(replaced.result.value.err).toBeNull()
+    expect(replaced.result.value.replacementBlockhash.blockhash).toBe((await rpc('getLatestBlockhash', [])).result.value.blockhash)
+  })
+
+  it('the blockhashes handed out before a restart stay valid after it', async () => {
+    const held = (await rpc('getLatestBlockhash', [])).result.value.blockhash as string
+    await rpc('requestAirdrop', [Keypair.generate().publicKey.toBase58(), 1_000_000])
+    const tx = signedTransfer(held, 3_000_000)
+    // the running chain stops (saving its state) and starts again from that state
+    await chain.close()
+    chain = await startSolanaRpc({ port: 0, stateFile: join(dir, 'solana.json') })
+    connection = new Connection(chain.url, 'confirmed')
+    expect((await rpc('isBlockhashValid', [held])).result.value).toBe(true)
+    expect((await rpc('sendTransaction', [tx, { encoding: 'base64' }])).result).toEqual(expect.any(String))
+  })
+})

@@ -7,7 +7,7 @@ import { base58, base64 } from '@scure/base'
 import { type Address, getCompiledTransactionMessageDecoder, isAddress } from '@solana/kit'
 import { z } from 'zod'
 import { describeTransactionError } from './errors.js'
-import { type Outcome, SolanaDevRuntime, type TransactionRecord } from './runtime.js'
+import { MAX_RECENT_BLOCKHASHES, type Outcome, SolanaDevRuntime, type TransactionRecord } from './runtime.js'
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../chains/splToken.js'
 import { decodeMint, decodeTokenAccount, type MintState, type TokenAccountState, uiTokenAmount } from './tokens.js'
 
@@ -98,11 +98,11 @@ export const METHODS: Record<string, Method> = {
   })),
   getLatestBlockhash: method(none, (rt) => ({
     context: context(rt),
-    value: { blockhash: rt.latestBlockhash(), lastValidBlockHeight: rt.blockHeight + 150 },
+    value: { blockhash: rt.latestBlockhash(), lastValidBlockHeight: rt.blockHeight + MAX_RECENT_BLOCKHASHES },
   })),
   isBlockhashValid: method(z.tuple([z.string()]).rest(ContextConfig), (rt, [hash]) => ({
     context: context(rt),
-    value: hash === rt.latestBlockhash(),
+    value: rt.isRecentBlockhash(hash),
   })),
   getBalance: method(z.tuple([Pubkey]).rest(ContextConfig), (rt, [address]) => ({
     context: context(rt),
@@ -195,10 +195,20 @@ export const METHODS: Record<string, Method> = {
     ),
     (rt, [encoded, config]) => {
       const tx = decodeTransaction(decodeTransactionParam(encoded, config?.encoding ?? 'base58'))
-      const outcome = rt.simulate(tx)
+      const outcome = rt.simulate(tx, { replaceRecentBlockhash: config?.replaceRecentBlockhash })
+      const replaced = config?.replaceRecentBlockhash
+        ? { replacementBlockhash: { blockhash: rt.latestBlockhash(), lastValidBlockHeight: rt.blockHeight + MAX_RECENT_BLOCKHASHES } }
+        : {}
       return {
         context: context(rt),
-        value: { err: outcome.err, logs: outcome.logs, accounts: null, unitsConsumed: outcome.unitsConsumed, returnData: null },
+        value: {
+          err: outcome.err,
+          logs: outcome.logs,
+          accounts: null,
+          unitsConsumed: outcome.unitsConsumed,
+          returnData: null,
+          ...replaced,
+        },
       }
     },
   ),

@@ -2,7 +2,9 @@
  * The Solana dev runtime: a real SVM (LiteSVM) with the bookkeeping a JSON-RPC node keeps around
  * it — slots, the signature history with each transaction's outcome, fees and balances — so the
  * standard RPC methods can be answered. Development only: one process, instant finality, one
- * leader, blockhashes that stay valid until the runtime restarts.
+ * leader. As on a validator, every slot has a new blockhash and a transaction's blockhash is
+ * valid for {@link MAX_RECENT_BLOCKHASHES} slots (LiteSVM checks only its latest, so the runtime
+ * checks the window itself and LiteSVM's own check is off).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { base58 } from '@scure/base'
@@ -13,6 +15,9 @@ import { type TransactionErrorJson, transactionErrorJson } from './errors.js'
 
 /** Lamports per signature: LiteSVM's default fee rate, the same as Solana's clusters. */
 export const LAMPORTS_PER_SIGNATURE = 5000n
+
+/** How many slots a blockhash stays valid, as on Solana's clusters (`lastValidBlockHeight` = height + this). */
+export const MAX_RECENT_BLOCKHASHES = 150
 
 /** What the node remembers of a processed transaction. */
 export type TransactionRecord = {
@@ -52,12 +57,15 @@ export class SolanaDevRuntime {
   readonly #order: string[] = []
   readonly #positions = new Map<string, number>()
   readonly #listeners = new Set<Partial<RuntimeEvents>>()
+  /** The blockhashes still valid, oldest first; the last is the latest. */
+  #recentBlockhashes: string[] = []
   #slot: bigint
 
   constructor(svm?: LiteSVM) {
-    this.#svm = svm ?? new LiteSVM()
+    this.#svm = (svm ?? new LiteSVM()).withBlockhashCheck(false)
     this.#slot = svm ? this.#svm.getClock().slot : 1n
     if (!svm) this.#svm.warpToSlot(this.#slot)
+    this.#recentBlockhashes = [this.#svm.latestBlockhash()]
   }
 
   /** Restores a runtime saved with {@link save}, or makes a fresh one when `file` does not exist. */
@@ -66,8 +74,12 @@ export class SolanaDevRuntime {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as {
       svm: string
       history: Array<Omit<TransactionRecord, 'wire'> & { wire?: string }>
+      recentBlockhashes?: string[]
     }
     const runtime = new SolanaDevRuntime(LiteSVM.fromBytes(Buffer.from(saved.svm, 'base64')))
+    // The hashes clients were given before the restart stay valid (state saved before the window: just the latest).
+    const latest = runtime.#svm.latestBlockhash()
+    runtime.#recentBlockhashes = [...(saved.recentBlockhashes ?? []).filter((h) => h !== latest), latest].slice(-MAX_RECENT_BLOCKHASHES)
     for (const r of saved.history) {
       const wire = r.wire ? Buffer.from(r.wire, 'base64') : undefined
       // State saved before the address index: the keys are read back from the wire transaction.
@@ -80,7 +92,11 @@ export class SolanaDevRuntime {
   /** Writes the whole state (accounts and history) to `file`, atomically. */
   save(file: string): void {
     const history = [...this.#history.values()].map((r) => ({ ...r, ...(r.wire ? { wire: Buffer.from(r.wire).toString('base64') } : {}) }))
-    writeFileSync(`${file}.tmp`, JSON.stringify({ svm: Buffer.from(this.#svm.toBytes()).toString('base64'), history }), { mode: 0o600 })
+    writeFileSync(
+      `${file}.tmp`,
+      JSON.stringify({ svm: Buffer.from(this.#svm.toBytes()).toString('base64'), history, recentBlockhashes: this.#recentBlockhashes }),
+      { mode: 0o600 },
+    )
     renameSync(`${file}.tmp`, file)
   }
 
@@ -99,6 +115,11 @@ export class SolanaDevRuntime {
 
   latestBlockhash(): string {
     return this.#svm.latestBlockhash()
+  }
+
+  /** Whether a transaction with this blockhash would be accepted now (one of the last {@link MAX_RECENT_BLOCKHASHES} slots'). */
+  isRecentBlockhash(blockhash: string): boolean {
+    return this.#recentBlockhashes.includes(blockhash)
   }
 
   balance(address: Address): bigint {
@@ -180,8 +201,9 @@ export class SolanaDevRuntime {
     return getTransactionDecoder().decode(wire)
   }
 
-  /** Runs the transaction without committing anything. */
-  simulate(tx: Transaction): Outcome {
+  /** Runs the transaction without committing anything; `replaceRecentBlockhash` runs it whatever its blockhash. */
+  simulate(tx: Transaction, options: { replaceRecentBlockhash?: boolean | undefined } = {}): Outcome {
+    if (!options.replaceRecentBlockhash && !this.#blockhashOk(tx)) return BLOCKHASH_NOT_FOUND
     const r = this.#svm.simulateTransaction(tx)
     if (r instanceof FailedTransactionMetadata) return failedOutcome(r)
     const meta = r.meta()
@@ -195,10 +217,13 @@ export class SolanaDevRuntime {
    */
   send(tx: Transaction, wire: Uint8Array): { signature: string; recorded: boolean; outcome: Outcome } {
     const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes)
+    const signature = base58.encode(Object.values(tx.signatures)[0] ?? new Uint8Array(64))
+    if (!this.#history.has(signature) && !this.isRecentBlockhash(message.lifetimeToken)) {
+      return { signature, recorded: false, outcome: BLOCKHASH_NOT_FOUND }
+    }
     const keys = message.staticAccounts
     const pre = keys.map((k) => this.balance(k))
     const r = this.#svm.sendTransaction(tx)
-    const signature = base58.encode(Object.values(tx.signatures)[0] ?? new Uint8Array(64))
     const outcome = r instanceof FailedTransactionMetadata ? failedOutcome(r) : successOutcome(r)
     const post = keys.map((k) => this.balance(k))
     const fee = BigInt(message.header.numSignerAccounts) * LAMPORTS_PER_SIGNATURE
@@ -242,6 +267,9 @@ export class SolanaDevRuntime {
     this.#remember(record)
     this.#slot += 1n
     this.#svm.warpToSlot(this.#slot)
+    // A new slot, a new blockhash; the oldest drops out of the window.
+    this.#svm.expireBlockhash()
+    this.#recentBlockhashes = [...this.#recentBlockhashes, this.#svm.latestBlockhash()].slice(-MAX_RECENT_BLOCKHASHES)
     this.#emit('processed', record)
     this.#emit('slot', Number(this.#slot), Number(this.#slot) - 1)
     return record
@@ -261,6 +289,15 @@ export class SolanaDevRuntime {
     }
   }
 
+  /** Whether `tx`'s blockhash is in the window (bytes that are no message are left to LiteSVM to refuse). */
+  #blockhashOk(tx: Transaction): boolean {
+    try {
+      return this.isRecentBlockhash(getCompiledTransactionMessageDecoder().decode(tx.messageBytes).lifetimeToken)
+    } catch {
+      return true
+    }
+  }
+
   #emit<E extends keyof RuntimeEvents>(event: E, ...args: Parameters<RuntimeEvents[E]>) {
     for (const l of this.#listeners) {
       try {
@@ -271,6 +308,9 @@ export class SolanaDevRuntime {
     }
   }
 }
+
+/** What a validator answers for a transaction whose blockhash is unknown or too old. */
+const BLOCKHASH_NOT_FOUND: Outcome = { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 }
 
 function staticAccountsOf(wire: Uint8Array): string[] {
   try {
