@@ -19,7 +19,7 @@ export async function fundFromFaucet(
   client: SigilClient,
   session: ActiveSession,
   p: { caip2: string; address: string; amount?: string | undefined },
-): Promise<{ caip2: string; address: string; amount: string; baseUnits: string }> {
+): Promise<{ caip2: string; address: string; amount: string; baseUnits: string; tokens: FaucetTokens }> {
   const network = await requirePopupNetwork(core, p.caip2)
   if (!network.dev) throw new ExtensionError('INVALID_ARGUMENT', `${network.name} is not a dev chain: the faucet funds dev chains only.`)
   const own = flatten((await accountBook(client, session, core.deps.local)).groups).some(
@@ -42,7 +42,7 @@ export async function fundFromFaucet(
   } catch {
     throw new ExtensionError('NETWORK', 'Could not reach the service’s faucet.')
   }
-  const body = (await res.json().catch(() => null)) as { message?: unknown; baseUnits?: unknown } | null
+  const body = (await res.json().catch(() => null)) as { message?: unknown; baseUnits?: unknown; tokens?: unknown } | null
   if (!res.ok) {
     const why = typeof body?.message === 'string' ? body.message : `HTTP ${res.status}`
     if (res.status === 404) throw new ExtensionError('REQUEST_FAILED', 'This service has no dev faucet.')
@@ -52,5 +52,22 @@ export async function fundFromFaucet(
     )
   }
   const baseUnits = typeof body?.baseUnits === 'string' && /^\d{1,78}$/.test(body.baseUnits) ? body.baseUnits : '0'
-  return { caip2: network.caip2, address: p.address, amount, baseUnits }
+  return { caip2: network.caip2, address: p.address, amount, baseUnits, tokens: faucetTokens(body?.tokens) }
+}
+
+/** Dev tokens the faucet also gave (whole units and symbol), e.g. `[{ amount: '100', symbol: 'USDC' }]`. */
+export type FaucetTokens = Array<{ amount: string; symbol: string }>
+
+/** The faucet's `tokens`, each kept only when well-formed (a decimal amount, a short symbol). */
+function faucetTokens(wire: unknown): FaucetTokens {
+  if (!Array.isArray(wire)) return []
+  return wire.slice(0, 8).flatMap((t) => {
+    const { amount, symbol } = (t ?? {}) as { amount?: unknown; symbol?: unknown }
+    return typeof amount === 'string' &&
+      /^\d{1,30}(\.\d{1,18})?$/.test(amount) &&
+      typeof symbol === 'string' &&
+      /^[A-Za-z0-9.$_-]{1,12}$/.test(symbol)
+      ? [{ amount, symbol }]
+      : []
+  })
 }

@@ -79,7 +79,7 @@ function Faucet({
           void action.run(
             () => client.call('faucet', { caip2: network.caip2, address }),
             (r) => {
-              setDone(`Funded ${r.amount} ${network.nativeSymbol}`)
+              setDone(`Funded ${[`${r.amount} ${network.nativeSymbol}`, ...r.tokens.map((t) => `${t.amount} ${t.symbol}`)].join(' and ')}`)
               onFunded()
             },
           )

@@ -121,14 +121,14 @@ describe('accounts with balances', () => {
       balances: () => ({ ok: true, result: balances(eth) }),
       faucet: (p) => {
         eth = '1000000000000000000'
-        return { ok: true, result: { ...p, amount: '1', baseUnits: eth } }
+        return { ok: true, result: { ...p, amount: '1', baseUnits: eth, tokens: [{ amount: '100', symbol: 'USDC' }] } }
       },
     })
     render(<Accounts client={client} network={evm} onSessionLost={noop} />)
     await waitFor(() => expect(document.querySelector('li[data-symbol="TST"]')?.textContent).toBe('2.5 TST'))
     expect(document.querySelector('li[data-symbol="ETH"]')?.textContent).toBe('0 ETH')
     fireEvent.click(screen.getByRole('button', { name: `Fund from faucet ${ETH_ADDR}` }))
-    await screen.findByText('Funded 1 ETH')
+    await screen.findByText('Funded 1 ETH and 100 USDC')
     await waitFor(() => expect(document.querySelector('li[data-symbol="ETH"]')?.textContent).toBe('1 ETH'))
     expect(client.calls).toContainEqual(['faucet', { caip2: evm.caip2, address: ETH_ADDR }])
   })

@@ -121,8 +121,14 @@ describe('balances and the faucet', () => {
       ['TST', '0', 18],
     ])
     expect(before.accounts[0].balances[1].token.toLowerCase()).toBe(token.toLowerCase())
-    expect(await ok('faucet', { caip2: EVM, address: eth, amount: '2' })).toMatchObject({ baseUnits: parseEther('2').toString() })
-    expect(await ok('faucet', { caip2: DEV_SOLANA_CAIP2, address: sol })).toMatchObject({ baseUnits: '1000000000' })
+    expect(await ok('faucet', { caip2: EVM, address: eth, amount: '2' })).toMatchObject({
+      baseUnits: parseEther('2').toString(),
+      tokens: [],
+    })
+    expect(await ok('faucet', { caip2: DEV_SOLANA_CAIP2, address: sol })).toMatchObject({
+      baseUnits: '1000000000',
+      tokens: [{ amount: '100', symbol: 'USDC' }],
+    })
     expect(balanceOf((await ok('balances', { caip2: EVM })).accounts[0].balances, 'ETH')).toBe(parseEther('2').toString())
     const solView = await ok('balances', { caip2: DEV_SOLANA_CAIP2 })
     expect(solView.accounts.map((a: any) => a.address)).toEqual([sol])
