@@ -5,6 +5,7 @@ import { AdminKeyFile } from '../service/bootstrap.js'
 import { resolveConfig } from '../service/config.js'
 import { guardedCreateServer } from '../service/http/admission.js'
 import { createRelayApp } from './app.js'
+import { allowedOriginsList } from '../service/config.js'
 import { relayAllowedOrigins } from './options.js'
 
 /**
@@ -27,10 +28,13 @@ if (!values.upstream || !values['api-key']) {
   process.exit(2)
 }
 const apiKey = AdminKeyFile.parse(JSON.parse(readFileSync(values['api-key'], 'utf8')))
-const extra = values['allowed-origins']
-  .split(',')
-  .map((s) => s.trim())
-  .filter(Boolean)
+let extra: string[]
+try {
+  extra = allowedOriginsList(values['allowed-origins'], '--allowed-origins (SIGIL_RELAY_ALLOWED_ORIGINS)')
+} catch (err) {
+  console.error((err as Error).message)
+  process.exit(2)
+}
 const app = createRelayApp({
   upstream: values.upstream,
   apiKey,

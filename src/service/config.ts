@@ -201,13 +201,16 @@ const list = (s: string) =>
     .map((x) => x.trim())
     .filter(Boolean)
 
-/** `SIGIL_ALLOWED_ORIGINS`, refusing any wildcard but the one for Firefox add-ons (a `*` elsewhere would match nothing). */
-function allowedOriginsList(value: string): string[] {
+/**
+ * A comma-separated origin list (`SIGIL_ALLOWED_ORIGINS`, the relay's `--allowed-origins`), refusing
+ * any wildcard but the one for Firefox add-ons (a `*` elsewhere would match nothing); `setting` names it in the error.
+ */
+export function allowedOriginsList(value: string, setting = 'SIGIL_ALLOWED_ORIGINS'): string[] {
   const origins = list(value)
   const bad = origins.find((o) => o.includes('*') && o !== ANY_FIREFOX_EXTENSION)
   if (bad !== undefined) {
     throw new Error(
-      `invalid configuration: SIGIL_ALLOWED_ORIGINS: ${JSON.stringify(bad.slice(0, 100))} holds a wildcard; only ${ANY_FIREFOX_EXTENSION} may`,
+      `invalid configuration: ${setting}: ${JSON.stringify(bad.slice(0, 100))} holds a wildcard; only ${ANY_FIREFOX_EXTENSION} may`,
     )
   }
   return origins

@@ -8,8 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN } from '../../../../src/api/identity'
 import { relayAllowedOrigins } from '../../../../src/relay/options'
 import { originAllowed, requestOriginAllowed } from '../../../../src/service/auth/origins'
-import { ANY_FIREFOX_EXTENSION } from '../../../../src/service/config'
-import { resolveConfig } from '../../../../src/service/config'
+import { ANY_FIREFOX_EXTENSION, allowedOriginsList, resolveConfig } from '../../../../src/service/config'
 
 const UUID = '0f6b7a52-3c1d-4e5f-8a9b-0c1d2e3f4a5b'
 const FIREFOX = `moz-extension://${UUID}`
@@ -78,5 +77,17 @@ describe('SIGIL_ALLOWED_ORIGINS', () => {
         /^invalid configuration: SIGIL_ALLOWED_ORIGINS: .*only moz-extension:\/\/\* may/,
       )
     }
+  })
+})
+
+describe('the standalone relay’s --allowed-origins', () => {
+  it('takes exact origins and the Firefox wildcard, and refuses any other wildcard naming its setting', () => {
+    expect(allowedOriginsList(' https://app.example , moz-extension://* ', '--allowed-origins')).toEqual([
+      'https://app.example',
+      ANY_FIREFOX_EXTENSION,
+    ])
+    expect(() => allowedOriginsList('https://*.example', '--allowed-origins (SIGIL_RELAY_ALLOWED_ORIGINS)')).toThrow(
+      'invalid configuration: --allowed-origins (SIGIL_RELAY_ALLOWED_ORIGINS): "https://*.example" holds a wildcard; only moz-extension://* may',
+    )
   })
 })
