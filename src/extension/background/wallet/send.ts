@@ -14,6 +14,7 @@
 import { base64 } from '@scure/base'
 import type { SigilClient } from '../../../api/client'
 import { transferCalldata } from '../../../chains/erc20'
+import { formatUnits } from '../../amounts'
 import { checkRecipient } from '../../recipients'
 import { type BalanceView, balancesOf, nodeFailure } from './balances'
 import type { ActiveSession, Core } from '../core'
@@ -23,6 +24,7 @@ import { nodeRpc, quantity, RpcRefused } from '../chains/nodeRpc'
 import { requirePopupNetwork } from '../chains/popupNetwork'
 import { solTransferMessage, solTransferTransactionHex } from './solanaTransfer'
 import { associatedTokenAddress, splTransferMessage, TOKEN_ACCOUNT_SIZE } from '../../../chains/splToken'
+import { solanaFailureWords } from './solanaErrors'
 import { isImportedKey, nodeBalances, RAW_SEND_PREFIX, rawSendStatus, sendFromImportedKey, sendSolFromImportedKey } from './importedKeys'
 
 const GWEI = 1_000_000_000n
@@ -50,6 +52,13 @@ export type SendEstimate = {
   max: string
   /** Why the amount cannot be sent (too much, or the node expects the transfer to fail); absent when it can. */
   problem?: string
+  /** The form field `problem` is about, when the user fixes it there (a Solana amount below rent exemption). */
+  problemField?: 'amount'
+  /**
+   * Solana SOL sends to an address that holds nothing yet: the rent-exempt minimum of the account the
+   * send creates (lamports, the node's), which the amount must reach.
+   */
+  newAccountRent?: string
   evm?: EvmFees
   /**
    * Solana token sends to an address that has no account for the token yet: the send creates the
@@ -91,6 +100,46 @@ async function recipientTokenAccount(core: Core, network: NetworkInfo, owner: st
     { encoding: 'base64', commitment: 'confirmed' },
   ])
   return { address, exists: value !== null && value !== undefined }
+}
+
+/**
+ * The rent rules a SOL transfer must keep (the network refuses it at preflight otherwise): an
+ * account it creates must get at least the rent-exempt minimum of a 0-byte account, and the
+ * sender, when it holds that minimum, is either left with at least it or emptied (Max). The
+ * minimum is the node's.
+ */
+async function solanaRentChecks(
+  core: Core,
+  network: NetworkInfo,
+  to: string,
+  p: { amount: bigint | undefined; max: bigint; balance: bigint; symbol: string; decimals: number },
+): Promise<{ newAccountRent?: bigint; problem?: string }> {
+  const [minimum, recipient] = await Promise.all([
+    nodeRpc<number>(core, network, 'getMinimumBalanceForRentExemption', [0]),
+    nodeRpc<{ value: number }>(core, network, 'getBalance', [to, { commitment: 'confirmed' }]),
+  ])
+  const rent = BigInt(minimum)
+  const isNew = BigInt(recipient.value) === 0n
+  const sol = (n: bigint) => `${formatUnits(n, p.decimals)} ${p.symbol}`
+  const out = isNew ? { newAccountRent: rent } : {}
+  if (p.amount === undefined || p.amount > p.max) return out
+  if (isNew && p.amount < rent)
+    return {
+      ...out,
+      problem: `A new Solana account needs at least ${sol(rent)} (rent exemption); send at least that much.`,
+    }
+  const left = p.max - p.amount
+  if (p.balance >= rent && left > 0n && left < rent) {
+    const most = p.max - rent
+    return {
+      ...out,
+      problem:
+        most > 0n
+          ? `That would leave your account with less ${p.symbol} than its rent exemption (${sol(rent)}): send at most ${sol(most)}, or send everything (Max).`
+          : `That would leave your account with less ${p.symbol} than its rent exemption (${sol(rent)}): send everything (Max).`,
+    }
+  }
+  return out
 }
 
 async function evmFees(core: Core, network: NetworkInfo, call: { from: string; to: string; value: bigint; data: string }) {
@@ -180,9 +229,27 @@ export async function estimateSend(core: Core, client: SigilClient, session: Act
       }
     }
     const max = nativeBalance > fee ? nativeBalance - fee : 0n
+    const rent = await solanaRentChecks(core, network, to, {
+      amount,
+      max,
+      balance: nativeBalance,
+      symbol: native.symbol,
+      decimals: native.decimals,
+    })
     const problem =
-      amount !== undefined && amount > max ? `Not enough ${native.symbol}: the amount plus the fee is more than the balance.` : undefined
-    return { ...base, fee: fee.toString(), maxFee: fee.toString(), max: max.toString(), ...(problem ? { problem } : {}) }
+      amount !== undefined && amount > max
+        ? { problem: `Not enough ${native.symbol}: the amount plus the fee is more than the balance.` }
+        : rent.problem
+          ? { problem: rent.problem, problemField: 'amount' as const }
+          : {}
+    return {
+      ...base,
+      fee: fee.toString(),
+      maxFee: fee.toString(),
+      max: max.toString(),
+      ...(rent.newAccountRent !== undefined ? { newAccountRent: rent.newAccountRent.toString() } : {}),
+      ...problem,
+    }
   }
   const token = asset.token
   let call: { from: string; to: string; value: bigint; data: string }
@@ -271,6 +338,12 @@ export async function submitSend(
       res = await client.ethSendTransaction({ organizationId, from: p.from, caip2: network.caip2, calls: [call], ...p.evm })
     }
   } catch (err) {
+    // A send from an imported key goes to the node directly: its preflight refusal in words.
+    if (network.family === 'solana' && err instanceof RpcRefused && err.method === 'sendTransaction')
+      throw new ExtensionError(
+        'REQUEST_FAILED',
+        solanaFailureWords({ rpcMessage: err.rpcMessage }) ?? 'The network refused the transaction.',
+      )
     throw nodeFailure(err, network)
   }
   if (res.sendTransactionStatusId === undefined) {
@@ -289,8 +362,8 @@ type StatusResponse = Awaited<ReturnType<SigilClient['getSendTransactionStatus']
 export function failureMessage(r: StatusResponse): string {
   const chain = r.error?.eth?.revertChain ?? r.error?.revertChain ?? []
   const revert = chain.map((e) => e.displayMessage ?? e.native?.message ?? e.custom?.errorName).find((m) => m)
-  const solana = r.error?.solana?.rpcMessage ?? r.error?.solana?.transactionErrorJson
-  return revert ?? r.txError ?? r.error?.message ?? solana ?? 'The transaction failed.'
+  const solana = r.error?.solana ? solanaFailureWords(r.error.solana) : undefined
+  return revert ?? solana ?? r.txError ?? r.error?.message ?? 'The transaction failed.'
 }
 
 /** The status of a send started by {@link submitSend} (from the node's receipt for a send from an imported key). */

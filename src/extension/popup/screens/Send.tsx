@@ -79,6 +79,8 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
   const [amountText, setAmountText] = useState('')
   const [touched, setTouched] = useState(false)
   const [maxProblem, setMaxProblem] = useState<string | null>(null)
+  /** The estimate's refusal of this amount (a Solana amount below rent exemption), shown under Amount. */
+  const [amountProblem, setAmountProblem] = useState<string | null>(null)
   const [review, setReview] = useState<{ estimate: Estimate; amount: bigint } | null>(null)
   const [sent, setSent] = useState<{ id: string; status: Status | null } | null>(null)
   const load = useAction(onSessionLost)
@@ -129,9 +131,10 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
     ev.preventDefault()
     setTouched(true)
     if (!recipient.ok || !amount.ok) return
+    setAmountProblem(null)
     void estimate.run(
       () => client.call('sendEstimate', { ...request, amount: amount.value.toString() }),
-      (e) => setReview({ estimate: e, amount: amount.value }),
+      (e) => (e.problemField === 'amount' && e.problem ? setAmountProblem(e.problem) : setReview({ estimate: e, amount: amount.value })),
     )
   }
 
@@ -292,7 +295,10 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
           <Field label="Recipient" hint={network.family === 'evm' ? '0x… address' : 'base58 address'}>
             <input
               value={to}
-              onInput={(e) => setTo(e.currentTarget.value)}
+              onInput={(e) => {
+                setTo(e.currentTarget.value)
+                setAmountProblem(null)
+              }}
               onBlur={() => to && setTouched(true)}
               spellcheck={false}
               autoComplete="off"
@@ -309,8 +315,17 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
             </p>
           )}
           <div class="row">
-            <Field label="Amount">
-              <input value={amountText} inputMode="decimal" onInput={(e) => setAmountText(e.currentTarget.value)} autoComplete="off" />
+            <Field label="Amount" error={touched && !amount.ok ? null : amountProblem}>
+              <input
+                value={amountText}
+                inputMode="decimal"
+                onInput={(e) => {
+                  setAmountText(e.currentTarget.value)
+                  setAmountProblem(null)
+                }}
+                autoComplete="off"
+                aria-invalid={amountProblem !== null || (touched && !amount.ok)}
+              />
             </Field>
             <button type="button" onClick={onMax} disabled={estimate.busy || !recipient.ok}>
               Max
