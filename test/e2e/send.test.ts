@@ -182,6 +182,39 @@ describe('send from the popup on the dev chains', () => {
     expect(status.result.selected.caip2).toBe(DEV_SOLANA_CAIP2)
   })
 
+  it('refuses 0.0001 SOL to a new address at review, under Amount, with the node’s rent minimum; nothing is signed', async () => {
+    const fresh = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'
+    const before = await solBalance(sol)
+    await page.getByRole('button', { name: 'Wallet', exact: true }).click()
+    await page.getByRole('button', { name: 'Send', exact: true }).click()
+    await page.getByLabel('Recipient').waitFor({ timeout: 20_000 })
+    await page.getByLabel('Recipient').fill(fresh)
+    await page.getByLabel('Amount').fill('0.0001')
+    await page.getByRole('button', { name: 'Review' }).click()
+    const error = page.locator('.field-error')
+    await error.waitFor({ timeout: 20_000 })
+    expect(await error.textContent()).toBe('A new Solana account needs at least 0.00089088 SOL (rent exemption); send at least that much.')
+    expect(await page.getByLabel('Amount').getAttribute('aria-invalid')).toBe('true')
+    expect(await page.getByRole('heading', { name: 'Review' }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Confirm and send' }).count()).toBe(0)
+    await shot(page, 'popup-send-sol-below-rent')
+    expect(await axeViolations(page)).toEqual([])
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await shot(page, 'popup-send-sol-below-rent-dark')
+    expect(await axeViolations(page)).toEqual([])
+    await page.emulateMedia({ colorScheme: 'light' })
+    // Nothing reached the chain: the sender paid no fee and the address still holds nothing.
+    expect(await solBalance(sol)).toBe(before)
+    expect(await solBalance(fresh)).toBe(0n)
+    // Editing the amount clears the refusal; the minimum itself goes on to Review.
+    await page.getByLabel('Amount').fill('0.00089088')
+    expect(await error.count()).toBe(0)
+    await page.getByRole('button', { name: 'Review' }).click()
+    await page.getByRole('heading', { name: 'Review' }).waitFor({ timeout: 20_000 })
+    expect(await page.locator('[data-field="amount"]').textContent()).toBe('0.00089088 SOL')
+    await page.getByRole('button', { name: 'Back' }).click()
+  })
+
   it('lists the sends on the History screen with their statuses', async () => {
     await page.getByRole('button', { name: 'History' }).click()
     await page.locator('ul.tx-history li').first().waitFor({ timeout: 20_000 })
