@@ -315,7 +315,7 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
             </p>
           )}
           <div class="row">
-            <Field label="Amount" error={touched && !amount.ok ? null : amountProblem}>
+            <Field label="Amount">
               <input
                 value={amountText}
                 inputMode="decimal"
@@ -325,6 +325,7 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
                 }}
                 autoComplete="off"
                 aria-invalid={amountProblem !== null || (touched && !amount.ok)}
+                aria-describedby={amountProblem !== null || (touched && !amount.ok) ? 'amount-error' : undefined}
               />
             </Field>
             <button type="button" onClick={onMax} disabled={estimate.busy || !recipient.ok}>
@@ -332,10 +333,16 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
             </button>
           </div>
           {maxProblem && <p class="error">{maxProblem}</p>}
-          {touched && !amount.ok && (
+          {touched && !amount.ok ? (
             <p class="error" id="amount-error">
               {amount.reason}
             </p>
+          ) : (
+            amountProblem && (
+              <p class="error field-error" id="amount-error" role="alert">
+                {amountProblem}
+              </p>
+            )
           )}
           <button type="submit" class="primary" disabled={estimate.busy}>
             Review
