@@ -41,18 +41,41 @@ export type FeeFacts = {
   native: { symbol: string; decimals: number }
 }
 
-/** `wei` per gas in gwei, e.g. "1.5 gwei". */
+/**
+ * `value` atomic units in whole units with at most `digits` significant digits (trailing zeros
+ * dropped): 75_600_123_456_789n at 18 decimals is "0.0000756". Digits before the point are never
+ * cut (12345.6 is "12346"). `up` rounds up instead of to the nearest, so an "at most" figure is
+ * never below the exact one.
+ */
+export function significantText(value: bigint, decimals: number, digits = 4, up = false): string {
+  if (value <= 0n) return formatUnits(value, decimals)
+  const length = value.toString(10).length
+  // Atomic digits to drop: those past the `digits`-th significant one, but never whole-unit digits.
+  const drop = Math.max(0, Math.min(length - digits, decimals))
+  if (drop === 0) return formatUnits(value, decimals)
+  const step = 10n ** BigInt(drop)
+  const rest = value % step
+  let kept = value - rest
+  if (rest !== 0n && (up || rest * 2n >= step)) kept += step
+  return formatUnits(kept, decimals)
+}
+
+/** `wei` per gas in gwei with at most 4 significant digits, e.g. "1.5 gwei", "0.1235 gwei". */
 export function gweiText(wei: bigint): string {
-  return `${formatUnits(wei, 9)} gwei`
+  return `${significantText(wei, 9)} gwei`
 }
 
 /**
  * The approval window's fee rows: the per-gas prices in gwei, the gas limit,
  * the estimated fee when simulated, the most the fee can be (gas limit × max fee) and the total
  * (value + that fee) in the native unit. No fiat line: Sigil has no price source.
+ * Fees are rounded to 4 significant digits with their unit (the estimate to the nearest, the
+ * maximum up, so "at most" holds); the total is exact (value + the exact maximum fee), so the
+ * figure the user's balance must cover is not lost to rounding.
  */
 export function feeRows(f: FeeFacts): FieldRow[] {
   const unit = (wei: bigint) => `${formatUnits(wei, f.native.decimals)} ${f.native.symbol}`
+  const fee = (wei: bigint, up = false) => `${significantText(wei, f.native.decimals, 4, up)} ${f.native.symbol}`
   const perGas = 'gasPrice' in f.price ? f.price.gasPrice : f.price.maxFeePerGas
   const rows: FieldRow[] =
     'gasPrice' in f.price
@@ -62,13 +85,13 @@ export function feeRows(f: FeeFacts): FieldRow[] {
           ['Priority fee per gas', gweiText(f.price.maxPriorityFeePerGas)],
         ]
   rows.push(['Gas limit', f.gasLimit === null ? 'unknown (the gas could not be estimated)' : f.gasLimit.toString(10)])
-  if (f.estimatedWei !== undefined && f.estimatedWei !== null) rows.push(['Estimated fee', `≈ ${unit(f.estimatedWei)}`])
+  if (f.estimatedWei !== undefined && f.estimatedWei !== null) rows.push(['Estimated fee', `≈ ${fee(f.estimatedWei)}`])
   if (f.gasLimit === null) {
     rows.push(['Total', `${unit(f.valueWei)} + the network fee (unknown)`])
     return rows
   }
   const maxFee = f.gasLimit * perGas
-  rows.push(['Max network fee', unit(maxFee)])
+  rows.push(['Max network fee', `at most ${fee(maxFee, true)}`])
   rows.push(['Total (at most)', `${unit(f.valueWei + maxFee)} (value + max network fee)`])
   return rows
 }

@@ -27,7 +27,7 @@ import { feeRows } from '../../approval/text'
 import type { DappContext, DappOutcome } from '../../methods'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
 import { accountsFor } from './accounts'
-import { decodeCalldata } from './calldata'
+import { decodeTokenCall } from './calldata'
 import { type AtomicStatus, capabilitiesOn } from './capabilities'
 import { saveBatch, findBatch, type CallBatch } from './callsStatus'
 import { siteChain, type DappNetwork } from './chains'
@@ -248,9 +248,10 @@ export async function sendCalls([raw]: readonly [unknown], ctx: DappContext): Pr
   }
   const thePlan = plan
 
+  const decoded = await Promise.all(calls.map((c) => (c.to === null ? null : decodeTokenCall(ctx.core, network, c.to, c.data))))
   const views: BatchCallView[] = calls.map((c, i) => {
     // Creation code is not a call: neither decoded nor given a selector.
-    const call = c.to === null ? null : decodeCalldata(c.data)
+    const call = decoded[i] ?? null
     return {
       to: c.to,
       valueWei: c.value.toString(10),

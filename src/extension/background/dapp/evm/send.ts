@@ -16,7 +16,7 @@ import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcE
 import { recordActivitySite } from '../../activity/activitySites'
 import { feeRows } from '../../approval/text'
 import type { ApprovalView } from '../../../protocol/approvalView'
-import { decodeCalldata } from './calldata'
+import { decodeTokenCall } from './calldata'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
 import { accountsFor } from './accounts'
 import { siteChain } from './chains'
@@ -132,7 +132,7 @@ export async function sendTransaction(
       nonce: at.toString(10),
     }
   } else {
-    const call = decodeCalldata(checked.data)
+    const call = await decodeTokenCall(ctx.core, network, checked.to, checked.data)
     view = {
       kind: 'sendTransaction',
       ...shown,

@@ -11,7 +11,7 @@ import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcE
 import type { ApprovalView } from '../../../protocol/approvalView'
 import { messageView, printableUtf8 } from '../../approval/messageView'
 import { parseSiwe, siweRefusal, siweView } from './siwe'
-import { decodeCalldata } from './calldata'
+import { decodeCalldata, decodeTokenCall } from './calldata'
 import { checkTypedData, type TypedDataInput, typedInteger } from './typedData'
 import { describeTypedData } from './typedDataSummary'
 import { siteChain } from './chains'
@@ -237,7 +237,7 @@ export async function signTransaction([tx]: readonly [TransactionRequest], ctx: 
       valueWei: built.valueWei.toString(10),
       value: `${formatUnits(built.valueWei, native.decimals)} ${native.symbol}`,
       data: built.data,
-      call: decodeCalldata(built.data),
+      call: built.to === null ? decodeCalldata(built.data) : await decodeTokenCall(ctx.core, network, built.to, built.data),
       chain,
       nonce: built.nonce.toString(10),
       fees: feeRows({ valueWei: built.valueWei, gasLimit: built.gas, price: built.price, estimatedWei: fill.estimatedWei, native }),

@@ -29,7 +29,7 @@ describe('transaction call data', () => {
     const huge = decodeCalldata(encodeFunctionData({ abi, functionName: 'approve', args: [SPENDER, 1n << 255n] }))
     expect(huge?.rows).toContainEqual(['Amount', `unlimited (${1n << 255n})`])
     const small = decodeCalldata(encodeFunctionData({ abi, functionName: 'approve', args: [SPENDER, 1000n] }))
-    expect(small?.rows).toContainEqual(['Amount', '1000'])
+    expect(small?.rows).toContainEqual(['Amount', '1000 (token decimals unknown)'])
     expect(small?.warnings).toEqual([])
     expect(decodeCalldata(encodeFunctionData({ abi, functionName: 'approve', args: [SPENDER, 0n] }))?.rows[0]).toEqual([
       'Action',
@@ -37,7 +37,7 @@ describe('transaction call data', () => {
     ])
   })
 
-  it('transfer (0xa9059cbb) and transferFrom (0x23b872dd): recipient and raw amount', () => {
+  it('transfer (0xa9059cbb) and transferFrom (0x23b872dd): recipient and the raw amount when the token is not known', () => {
     const t = encodeFunctionData({ abi, functionName: 'transfer', args: [SPENDER, 5n] })
     expect(t.slice(0, 10)).toBe('0xa9059cbb')
     expect(decodeCalldata(t)).toMatchObject({
@@ -45,7 +45,7 @@ describe('transaction call data', () => {
       rows: [
         ['Action', 'Send tokens (ERC-20)'],
         ['Recipient', SPENDER],
-        ['Amount', '5'],
+        ['Amount', '5 (token decimals unknown)'],
       ],
       warnings: [],
     })
@@ -55,8 +55,30 @@ describe('transaction call data', () => {
       ['Action', 'Move tokens (ERC-20 amount, or ERC-721 token id)'],
       ['From', FROM],
       ['Recipient', SPENDER],
-      ['Amount', '7'],
+      ['Amount', '7 (token decimals unknown)'],
     ])
+  })
+
+  it("with the token's units: exact amounts with its symbol, 'Unlimited <symbol>' for a max approval", () => {
+    const usdc = { decimals: 6, symbol: 'USDC', configured: false }
+    expect(decodeCalldata(encodeFunctionData({ abi, functionName: 'transfer', args: [SPENDER, 10_000_000n] }), usdc)?.rows).toEqual([
+      ['Action', 'Send tokens (ERC-20)'],
+      ['Recipient', SPENDER],
+      ['Amount', '10 USDC'],
+    ])
+    // Exact, never rounded: one atomic unit past 10.
+    const tf = decodeCalldata(encodeFunctionData({ abi, functionName: 'transferFrom', args: [FROM, SPENDER, 10_000_001n] }), usdc)
+    expect(tf?.rows).toContainEqual(['Amount', '10.000001 USDC'])
+    expect(tf?.rows).toContainEqual(['Action', 'Move tokens (ERC-20)'])
+    const max = decodeCalldata(encodeFunctionData({ abi, functionName: 'approve', args: [SPENDER, maxUint256] }), usdc)
+    expect(max?.rows).toContainEqual(['Amount', 'Unlimited USDC'])
+    expect(max?.rows).toContainEqual(['Action', 'Approve spending (ERC-20)'])
+    const noSymbol = decodeCalldata(encodeFunctionData({ abi, functionName: 'approve', args: [SPENDER, 5n * 10n ** 17n] }), {
+      decimals: 18,
+      symbol: null,
+      configured: false,
+    })
+    expect(noSymbol?.rows).toContainEqual(['Amount', '0.5 (no symbol)'])
   })
 
   it('setApprovalForAll(true) (0xa22cb465) warns that the operator can move all NFTs of the collection', () => {

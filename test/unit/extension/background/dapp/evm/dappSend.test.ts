@@ -160,7 +160,10 @@ describe('eth_sendTransaction', () => {
     const pending = t.rpc('eth_sendTransaction', [{ ...tx, data }])
     const w = await t.windowOpened(2)
     const simulated = t.node.map((n) => n.method).sort()
-    expect(simulated).toEqual(['eth_call', 'eth_estimateGas', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas'])
+    // The simulation, then the token's decimals() and symbol() for the amount (this node answers neither).
+    expect(simulated).toEqual(['eth_call', 'eth_call', 'eth_call', 'eth_estimateGas', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas'])
+    const reads = t.node.filter((n) => n.method === 'eth_call').map((n) => n.params[0].data)
+    expect(reads.slice(1)).toEqual(['0x313ce567', '0x95d89b41'])
     const { view, method, origin } = (await t.popup('approvalGet', { id: w.approvalId })).result
     expect({ method, origin }).toEqual({ method: 'eth_sendTransaction', origin: ORIGIN })
     expect(view).toMatchObject({
@@ -176,12 +179,13 @@ describe('eth_sendTransaction', () => {
         ['Priority fee per gas', '1 gwei'],
         ['Gas limit', '25200'],
         ['Estimated fee', '≈ 0.000042 ETH'],
-        ['Max network fee', '0.0000756 ETH'],
+        ['Max network fee', 'at most 0.0000756 ETH'],
         ['Total (at most)', '1.0000756 ETH (value + max network fee)'],
       ],
       warnings: [],
     })
     expect(view.call.method).toBe('transfer(address,uint256)')
+    expect(view.call.rows).toContainEqual(['Amount', '5 (token decimals unknown)'])
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
     expect(await pending).toEqual({ result: HASH })
     expect(t.sends).toHaveLength(1)
@@ -353,7 +357,7 @@ describe('eth_signTransaction fills what the dApp leaves out from the network', 
         ['Priority fee per gas', '1 gwei'],
         ['Gas limit', '25200'],
         ['Estimated fee', '≈ 0.000042 ETH'],
-        ['Max network fee', '0.0000756 ETH'],
+        ['Max network fee', 'at most 0.0000756 ETH'],
         ['Total (at most)', '1.0000756 ETH (value + max network fee)'],
       ],
     })

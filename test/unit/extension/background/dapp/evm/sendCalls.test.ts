@@ -222,7 +222,7 @@ describe('wallet_sendCalls', () => {
       [TO, '0.5 ETH', null],
       [TOKEN, '0 ETH', 'transfer(address,uint256)'],
     ])
-    expect(view.calls[2].call.rows).toContainEqual(['Amount', '7'])
+    expect(view.calls[2].call.rows).toContainEqual(['Amount', '7 (token decimals unknown)'])
     // 21,000 + 3 × (29,000 + 10,000) + 30,000 + 25,000 (the authorization)
     expect(view.fees).toContainEqual(['Gas limit', '193000'])
     await t.popup('approvalResolve', { id: w.approvalId, approved: true })
