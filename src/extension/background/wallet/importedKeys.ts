@@ -19,6 +19,7 @@ import { ExtensionError } from '../failures'
 import type { BalanceView } from './balances'
 import type { EvmFees } from './send'
 import { solTransferMessage, solTransferTransactionHex } from './solanaTransfer'
+import { solanaErrorWords } from './solanaErrors'
 
 /** Prefix of the status id of a send this module broadcast (`raw:<caip2>:<tx hash>`). */
 export const RAW_SEND_PREFIX = 'raw:'
@@ -163,8 +164,7 @@ export async function rawSendStatus(
       [[txHash]],
     )
     const st = value[0]
-    if (st && st.err != null)
-      return { state: 'failed', txStatus: 'FAILED', txHash, message: `The transaction failed: ${JSON.stringify(st.err).slice(0, 200)}` }
+    if (st && st.err != null) return { state: 'failed', txStatus: 'FAILED', txHash, message: solanaErrorWords(st.err) }
     if (st && (st.confirmationStatus === 'confirmed' || st.confirmationStatus === 'finalized'))
       return { state: 'confirmed', txStatus: 'INCLUDED', txHash }
     return { state: 'pending', txStatus: 'BROADCASTED', txHash }

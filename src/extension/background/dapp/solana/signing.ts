@@ -21,6 +21,7 @@ import type { DappContext, DappOutcome } from '../../methods'
 import { solanaAccountsFor } from './accounts'
 import { findSolanaChain, type SolanaChain, solanaChains } from './chains'
 import { decodeSolanaTransaction, feePayerProblem, solanaTransactionView } from './transaction'
+import { solanaFailureWords } from '../../wallet/solanaErrors'
 
 /** Longest message `solana:signMessage` signs. */
 export const MAX_SOLANA_MESSAGE_BYTES = 65_536
@@ -212,8 +213,10 @@ export async function signAndSendSolanaTransaction(
       })
       signature = status.solana?.signature ?? signature
       if (status.txStatus === 'FAILED') {
-        const reason = status.error?.solana?.rpcMessage ?? status.error?.message ?? status.txError ?? 'the network refused it'
-        throw new SendFailed(`The transaction failed: ${reason.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 300)}`)
+        // In words (solanaErrors.ts), never the node's JSON; the service's own message when the node said nothing.
+        const words = status.error?.solana ? solanaFailureWords(status.error.solana) : undefined
+        const reason = words ?? status.error?.message ?? status.txError ?? 'The network refused the transaction.'
+        throw new SendFailed(reason.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 300))
       }
       const late = poll * POLL_MS >= SEND_FOLLOW_MS
       if (signature !== undefined && (status.txStatus === 'INCLUDED' || late)) break

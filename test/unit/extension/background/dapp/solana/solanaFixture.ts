@@ -72,7 +72,11 @@ export function solanaSetup(opts: { sendStatus?: 'INCLUDED' | 'FAILED'; rawKey?:
         const signature = base58.encode(ed25519.sign(tx.messageBytes, SOL_KEY))
         return sendStatus === 'INCLUDED'
           ? { txStatus: 'INCLUDED', solana: { signature } }
-          : { txStatus: 'FAILED', solana: { signature }, error: { solana: { rpcMessage: 'insufficient lamports' } } }
+          : {
+              txStatus: 'FAILED',
+              solana: { signature },
+              error: { solana: { transactionErrorJson: '{"InsufficientFundsForRent":{"account_index":1}}' } },
+            }
       }
       return undefined
     },
