@@ -7,7 +7,17 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
-import { createPublicClient, encodeFunctionData, formatGwei, getAddress, type Hex, http, parseEther, parseTransaction } from 'viem'
+import {
+  createPublicClient,
+  encodeDeployData,
+  encodeFunctionData,
+  formatGwei,
+  getAddress,
+  type Hex,
+  http,
+  parseEther,
+  parseTransaction,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveNetworks } from '../../src/chains/networks'
 import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm'
@@ -20,6 +30,9 @@ import { configureService, loginByEmailOtp, openPopup, shot } from './helpers/wa
 import { axeViolations } from './helpers/axe'
 import { awaitApproval, overflowing, viemDappScript } from './helpers/viemDapp'
 
+const TEST_TOKEN = JSON.parse(readFileSync(new URL('../fixtures/contracts/TestToken.json', import.meta.url), 'utf8')) as {
+  TestToken: { abi: readonly unknown[]; bytecode: Hex }
+}
 const DENIER = JSON.parse(readFileSync(new URL('../fixtures/contracts/Denier.json', import.meta.url), 'utf8')) as {
   abi: readonly unknown[]
   bytecode: Hex
@@ -128,7 +141,10 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
     expect(fees).toMatch(/Max fee per gas[0-9.]+ gwei/)
     expect(fees).toMatch(/Priority fee per gas[0-9.]+ gwei/)
     expect(fees).toMatch(/Gas limit\d+/)
-    expect(fees).toMatch(/Max network fee0\.[0-9]+ ETH/)
+    expect(fees).toMatch(/Max network feeat most 0\.[0-9]+ ETH/)
+    // Rounded to 4 significant digits, never 18 decimals.
+    const maxFee = /Max network feeat most 0\.(0*)([0-9]+) ETH/.exec(fees)
+    expect(maxFee?.[2]?.length).toBeLessThanOrEqual(4)
     expect(fees).toMatch(/Total \(at most\)0\.25[0-9]* ETH \(value \+ max network fee\)/)
     expect(await overflowing(approval)).toEqual([])
     // the check itself sees an overflow when the window's wrapping is switched off
@@ -158,12 +174,57 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
       chainId: 31337,
     })
     expect(fees).toContain(`Gas limit${parsed.gas}`)
-    expect(fees).toContain(`Max fee per gas${formatGwei(parsed.maxFeePerGas ?? 0n)} gwei`)
+    // In gwei to 4 significant digits: within 0.05% of what was signed.
+    const shownGwei = /Max fee per gas([0-9.]+) gwei/.exec(fees)?.[1] ?? ''
+    expect(shownGwei.replace(/^0\.0*|\./g, '').length).toBeLessThanOrEqual(4)
+    const signedGwei = Number(formatGwei(parsed.maxFeePerGas ?? 0n))
+    expect(Math.abs(Number(shownGwei) - signedGwei) / signedGwei).toBeLessThan(0.0005)
     // the site broadcasts it (Sigil only signed): it is valid on the chain, from the account
     const hash = await chain().sendRawTransaction({ serializedTransaction: raw })
     const receipt = await chain().waitForTransactionReceipt({ hash, timeout: 30_000 })
     expect({ status: receipt.status, from: getAddress(receipt.from) }).toEqual({ status: 'success', from: address })
     expect(await chain().getBalance({ address: to })).toBe(value)
+  })
+
+  it('an ERC-20 transfer of a 6-decimal USDC shows "Amount 10 USDC" (read from the token), light and dark, axe clean; approved, 10 USDC move', async () => {
+    const deployed = await sendFromDevFunder(node.url, {
+      gas: '0x300000',
+      data: encodeDeployData({
+        abi: TEST_TOKEN.TestToken.abi,
+        bytecode: TEST_TOKEN.TestToken.bytecode,
+        args: ['USD Coin (test)', 'USDC', 6, 1_000_000_000n, address],
+      }),
+    })
+    const usdc = getAddress(deployed.contractAddress as string)
+    const to = getAddress(`0x${'7a'.repeat(20)}`)
+    const data = encodeFunctionData({ abi: TEST_TOKEN.TestToken.abi as any, functionName: 'transfer', args: [to, 10_000_000n] })
+    const { outcome, approval } = await withApproval(() =>
+      page(([a, t, d]) => (window as any).dapp.send(a, t, '0', d), address, usdc, data),
+    )
+    const call = approval.getByTestId('approval-call')
+    await call.waitFor()
+    const text = (await call.textContent()) ?? ''
+    expect(text).toContain('Amount10 USDC')
+    expect(text).not.toContain('10000000')
+    expect(text).toContain(to)
+    expect(await approval.getByTestId('approval-fees').textContent()).toMatch(/Max network feeat most [0-9.]+ ETH/)
+    expect(await axeViolations(approval)).toEqual([])
+    await shot(approval, 'approval-erc20-transfer-usdc')
+    await approval.emulateMedia({ colorScheme: 'dark' })
+    expect(await axeViolations(approval)).toEqual([])
+    await shot(approval, 'approval-erc20-transfer-usdc-dark')
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const sent = (await outcome) as Outcome<Hex>
+    expect(sent).toMatchObject({ ok: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+    const receipt = await chain().waitForTransactionReceipt({ hash: (sent as { ok: Hex }).ok, timeout: 30_000 })
+    expect(receipt.status).toBe('success')
+    const balance = await chain().readContract({
+      address: usdc,
+      abi: TEST_TOKEN.TestToken.abi as any,
+      functionName: 'balanceOf',
+      args: [to],
+    })
+    expect(balance).toBe(10_000_000n)
   })
 
   it('a rejected send answers 4001 and nothing reaches the chain', async () => {

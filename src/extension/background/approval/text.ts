@@ -42,22 +42,24 @@ export type FeeFacts = {
 }
 
 /**
- * `value` atomic units in whole units with at most `digits` significant digits (trailing zeros
- * dropped): 75_600_123_456_789n at 18 decimals is "0.0000756". Digits before the point are never
- * cut (12345.6 is "12346"). `up` rounds up instead of to the nearest, so an "at most" figure is
- * never below the exact one.
+ * `value` atomic units rounded to at most `digits` significant digits, never cutting whole-unit
+ * digits (12345.6 with 1 decimal stays 12346). `up` rounds up instead of to the nearest, so an
+ * "at most" figure is never below the exact one.
  */
-export function significantText(value: bigint, decimals: number, digits = 4, up = false): string {
-  if (value <= 0n) return formatUnits(value, decimals)
-  const length = value.toString(10).length
+export function roundSignificant(value: bigint, decimals: number, digits = 4, up = false): bigint {
+  if (value <= 0n) return value
   // Atomic digits to drop: those past the `digits`-th significant one, but never whole-unit digits.
-  const drop = Math.max(0, Math.min(length - digits, decimals))
-  if (drop === 0) return formatUnits(value, decimals)
+  const drop = Math.max(0, Math.min(value.toString(10).length - digits, decimals))
+  if (drop === 0) return value
   const step = 10n ** BigInt(drop)
   const rest = value % step
-  let kept = value - rest
-  if (rest !== 0n && (up || rest * 2n >= step)) kept += step
-  return formatUnits(kept, decimals)
+  const kept = value - rest
+  return rest !== 0n && (up || rest * 2n >= step) ? kept + step : kept
+}
+
+/** {@link roundSignificant} in whole units, trailing zeros dropped: 75_600_123_456_789n at 18 decimals is "0.0000756". */
+export function significantText(value: bigint, decimals: number, digits = 4, up = false): string {
+  return formatUnits(roundSignificant(value, decimals, digits, up), decimals)
 }
 
 /** `wei` per gas in gwei with at most 4 significant digits, e.g. "1.5 gwei", "0.1235 gwei". */
@@ -70,12 +72,12 @@ export function gweiText(wei: bigint): string {
  * the estimated fee when simulated, the most the fee can be (gas limit × max fee) and the total
  * (value + that fee) in the native unit. No fiat line: Sigil has no price source.
  * Fees are rounded to 4 significant digits with their unit (the estimate to the nearest, the
- * maximum up, so "at most" holds); the total is exact (value + the exact maximum fee), so the
- * figure the user's balance must cover is not lost to rounding.
+ * maximum up, so "at most" holds). The total is rounded consistently: exactly the value plus the
+ * maximum fee as shown, so it adds up on screen and is never below what the send can cost.
  */
 export function feeRows(f: FeeFacts): FieldRow[] {
   const unit = (wei: bigint) => `${formatUnits(wei, f.native.decimals)} ${f.native.symbol}`
-  const fee = (wei: bigint, up = false) => `${significantText(wei, f.native.decimals, 4, up)} ${f.native.symbol}`
+  const fee = (wei: bigint) => `${significantText(wei, f.native.decimals)} ${f.native.symbol}`
   const perGas = 'gasPrice' in f.price ? f.price.gasPrice : f.price.maxFeePerGas
   const rows: FieldRow[] =
     'gasPrice' in f.price
@@ -90,8 +92,8 @@ export function feeRows(f: FeeFacts): FieldRow[] {
     rows.push(['Total', `${unit(f.valueWei)} + the network fee (unknown)`])
     return rows
   }
-  const maxFee = f.gasLimit * perGas
-  rows.push(['Max network fee', `at most ${fee(maxFee, true)}`])
+  const maxFee = roundSignificant(f.gasLimit * perGas, f.native.decimals, 4, true)
+  rows.push(['Max network fee', `at most ${unit(maxFee)}`])
   rows.push(['Total (at most)', `${unit(f.valueWei + maxFee)} (value + max network fee)`])
   return rows
 }

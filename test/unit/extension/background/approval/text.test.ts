@@ -24,7 +24,7 @@ describe('fee text', () => {
     expect(gweiText(7n)).toBe('0.000000007 gwei')
   })
 
-  it('fee rows carry the native unit; the maximum is rounded up and the total is exact', () => {
+  it('fee rows carry the native unit; the maximum is rounded up and the total is the value plus the maximum as shown', () => {
     const rows = feeRows({
       valueWei: 10n ** 18n,
       gasLimit: 21_000n,
@@ -38,7 +38,7 @@ describe('fee text', () => {
       ['Gas limit', '21000'],
       ['Estimated fee', '≈ 0.0000525 ETH'],
       ['Max network fee', 'at most 0.00007561 ETH'],
-      ['Total (at most)', '1.000075600000021 ETH (value + max network fee)'],
+      ['Total (at most)', '1.00007561 ETH (value + max network fee)'],
     ])
   })
 

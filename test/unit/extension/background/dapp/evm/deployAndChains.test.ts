@@ -113,7 +113,7 @@ describe('contract deployment (a send without to)', () => {
         ['Gas limit', '78643'],
         ['Estimated fee', '≈ 0.0001311 ETH'],
         ['Max network fee', 'at most 0.000236 ETH'],
-        ['Total (at most)', '0.000235929 ETH (value + max network fee)'],
+        ['Total (at most)', '0.000236 ETH (value + max network fee)'],
       ],
       warnings: [],
     })
