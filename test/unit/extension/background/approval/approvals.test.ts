@@ -223,7 +223,7 @@ describe('dApp methods through the router', () => {
         ['Max fee per gas', '2 gwei'],
         ['Priority fee per gas', '1 gwei'],
         ['Gas limit', '21000'],
-        ['Max network fee', '0.000042 ETH'],
+        ['Max network fee', 'at most 0.000042 ETH'],
         ['Total (at most)', '1.000042 ETH (value + max network fee)'],
       ],
       filled: [],
