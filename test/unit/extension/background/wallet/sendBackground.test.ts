@@ -6,16 +6,13 @@ import { DEV_SOLANA_CAIP2, resolveNetworks } from '@/src/chains/networks'
 import { type RunningDevChains, startDevChains } from '@/src/devchain/index'
 import { createCore, type Core } from '@/src/extension/background/core'
 import { POPUP_NETWORK_KEY } from '@/src/extension/background/chains/popupNetwork'
-import { routePopup, type RouterContext } from '@/src/extension/background/router'
-import { createBackgroundState } from '@/src/extension/background/state'
 import { deployTestToken, sendFromDevFunder } from '../../../../integration/helpers/devchain'
 import { freePort } from '../../../../integration/helpers/process'
 import { startTestService, type TestService } from '../../../../integration/helpers/service'
 import { fakeDeps, pinService } from '../../fakeDeps'
+import { popupRouter } from './popupRouter'
 import { ERC20_ARTIFACT, ERC20_BALANCE_OF_ABI } from '../../../../fixtures/contracts/erc20'
 
-const EXT_ID = 'enibeleniamgnfhbmpkkldfacbjikdfa'
-const popup = { id: EXT_ID, url: `chrome-extension://${EXT_ID}/popup.html` }
 const EVM = 'eip155:31337'
 const OFFLINE = 'eip155:31338'
 const _artifact = ERC20_ARTIFACT
@@ -31,28 +28,7 @@ let f: ReturnType<typeof fakeDeps>
 let eth = ''
 let sol = ''
 
-async function call(method: string, params?: unknown): Promise<any> {
-  const ctx: RouterContext = {
-    state: createBackgroundState(),
-    extensionId: EXT_ID,
-    extensionBaseUrl: `chrome-extension://${EXT_ID}/`,
-    core,
-  }
-  return routePopup({ kind: 'popup', method, ...(params === undefined ? {} : { params }) }, popup, ctx)
-}
-async function ok(method: string, params?: unknown): Promise<any> {
-  const reply = await call(method, params)
-  if (!reply.ok) throw new Error(`${method}: ${JSON.stringify(reply.error)}`)
-  return reply.result
-}
-async function settle(id: string): Promise<any> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const s = await ok('sendStatus', { sendTransactionStatusId: id })
-    if (s.state !== 'pending' || Date.now() > deadline) return s
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
+const { call, ok, settle } = popupRouter(() => core)
 const evm = () => createPublicClient({ transport: http(chains.evm.url) })
 async function solBalance(address: string): Promise<bigint> {
   const res = await fetch(chains.solana.url, {

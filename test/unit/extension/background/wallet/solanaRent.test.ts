@@ -9,13 +9,10 @@ import { EXTENSION_ORIGIN } from '@/src/api/identity'
 import { DEV_SOLANA_CAIP2, resolveNetworks } from '@/src/chains/networks'
 import { type RunningSolanaRpc, startSolanaRpc } from '@/src/devchain/solana/server'
 import { createCore, type Core } from '@/src/extension/background/core'
-import { routePopup, type RouterContext } from '@/src/extension/background/router'
-import { createBackgroundState } from '@/src/extension/background/state'
 import { startTestService, type TestService } from '../../../../integration/helpers/service'
 import { fakeDeps, pinService } from '../../fakeDeps'
+import { popupRouter } from './popupRouter'
 
-const EXT_ID = 'enibeleniamgnfhbmpkkldfacbjikdfa'
-const popup = { id: EXT_ID, url: `chrome-extension://${EXT_ID}/popup.html` }
 const NEW = 'GvZEwtCHZ7YtCkQCaLRVEXsyVvDTq8pVmKVYPpcmBS5Y'
 const OTHER = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'
 
@@ -24,28 +21,7 @@ let svc: TestService
 let core: Core
 let sol = ''
 
-async function call(method: string, params?: unknown): Promise<any> {
-  const ctx: RouterContext = {
-    state: createBackgroundState(),
-    extensionId: EXT_ID,
-    extensionBaseUrl: `chrome-extension://${EXT_ID}/`,
-    core,
-  }
-  return routePopup({ kind: 'popup', method, ...(params === undefined ? {} : { params }) }, popup, ctx)
-}
-async function ok(method: string, params?: unknown): Promise<any> {
-  const reply = await call(method, params)
-  if (!reply.ok) throw new Error(`${method}: ${JSON.stringify(reply.error)}`)
-  return reply.result
-}
-async function settle(id: string): Promise<any> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const s = await ok('sendStatus', { sendTransactionStatusId: id })
-    if (s.state !== 'pending' || Date.now() > deadline) return s
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
+const { ok, settle } = popupRouter(() => core)
 async function node(method: string, params: unknown[]): Promise<any> {
   const res = await fetch(chain.url, {
     method: 'POST',
