@@ -87,17 +87,22 @@ function Unlock({
 
 function CodeForm({
   client,
+  otpType,
   contact,
   onLoggedIn,
   onRestart,
 }: {
   client: PopupClient
+  otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'
   contact: string
   onLoggedIn(): void
   onRestart(): void
 }) {
   const [code, setCode] = useState('')
+  const [resent, setResent] = useState(false)
   const action = useAction()
+  const resend = useAction()
+  const busy = action.busy || resend.busy
   return (
     <form
       aria-labelledby="code-heading"
@@ -107,7 +112,7 @@ function CodeForm({
       }}
     >
       <h2 id="code-heading">Enter your code</h2>
-      <p>We sent a code to {contact}.</p>
+      <p>{resent ? `We sent a new code to ${contact}. Earlier codes no longer work.` : `We sent a code to ${contact}.`}</p>
       <Field label="Code" error={action.field === 'code' ? action.error : null}>
         <input
           name="code"
@@ -120,15 +125,38 @@ function CodeForm({
         />
       </Field>
       <div class="row">
-        <button type="submit" class="primary" disabled={action.busy}>
+        <button type="submit" class="primary" disabled={busy}>
           Log in
         </button>
-        <button type="button" onClick={onRestart} disabled={action.busy}>
+        <button type="button" onClick={onRestart} disabled={busy}>
           Use another address
         </button>
       </div>
+      {/* A wrong or expired code is not a dead end: a new code is one click away. */}
+      <p class="hint">
+        {action.error ? 'Wrong or expired code? ' : 'No code? '}
+        <button
+          type="button"
+          class="link"
+          disabled={busy}
+          onClick={() =>
+            void resend.run(
+              () => client.call('otpStart', { otpType, contact }),
+              () => {
+                setCode('')
+                setResent(true)
+                action.clear()
+              },
+            )
+          }
+        >
+          Send a new code
+        </button>
+      </p>
       <Busy busy={action.busy} label="Checking the code…" />
+      <Busy busy={resend.busy} label="Sending a new code…" />
       <ErrorLine error={action.field === 'code' ? null : action.error} />
+      <ErrorLine error={resend.error} />
     </form>
   )
 }
@@ -282,7 +310,15 @@ export function Login({ client, webauthn, pendingOtp, pendingPasskeySignup, last
     setSentTo(contact)
   }
   if (sentTo !== null && method !== 'passkey') {
-    return <CodeForm client={client} contact={sentTo} onLoggedIn={onLoggedIn} onRestart={() => setSentTo(null)} />
+    return (
+      <CodeForm
+        client={client}
+        otpType={method === 'sms' ? 'OTP_TYPE_SMS' : 'OTP_TYPE_EMAIL'}
+        contact={sentTo}
+        onLoggedIn={onLoggedIn}
+        onRestart={() => setSentTo(null)}
+      />
+    )
   }
   return (
     <section aria-labelledby="login-heading">

@@ -122,6 +122,35 @@ describe('popup App', () => {
     expect(qr.querySelector('path')?.getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/)
   })
 
+  it('after a wrong code, "Send a new code" sends one to the same address and clears the field', async () => {
+    let attempts = 0
+    const client = fakeClient({
+      getStatus: () => ({ ok: true, result: loggedOut }),
+      otpStart: (p) => ({ ok: true, result: p }),
+      otpVerify: () => {
+        attempts++
+        return { ok: false, error: { code: 'INVALID_CODE', message: 'That code is wrong or has expired.', field: 'code' } }
+      },
+    })
+    render(<App client={client} webauthn={noWebauthn} />)
+    fireEvent.input(await screen.findByLabelText('Email address'), { target: { value: 'alice@example.test' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    await screen.findByRole('heading', { name: 'Enter your code' })
+    expect(screen.getByText(/^No code\?/)).toBeTruthy()
+    fireEvent.input(screen.getByLabelText('Code'), { target: { value: 'WRONG1' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
+    await screen.findByText(/^Wrong or expired code\?/)
+    expect(attempts).toBe(1)
+    fireEvent.click(screen.getByRole('button', { name: 'Send a new code' }))
+    await screen.findByText('We sent a new code to alice@example.test. Earlier codes no longer work.')
+    const starts = client.calls.filter(([m]) => m === 'otpStart')
+    expect(starts).toEqual([
+      ['otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'alice@example.test' }],
+      ['otpStart', { otpType: 'OTP_TYPE_EMAIL', contact: 'alice@example.test' }],
+    ])
+    expect((screen.getByLabelText('Code') as HTMLInputElement).value).toBe('')
+  })
+
   it('an open popup notices a login made elsewhere (the login window) and a logout, without a reload', async () => {
     let session = false
     const client = fakeClient({
