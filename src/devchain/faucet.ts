@@ -40,8 +40,15 @@ export type FaucetResult = {
   tokens?: FaucetTokenResult[]
 }
 
-/** Funds `request.address` on the dev network `request.caip2`. Errors name the field at fault. */
-export async function fund(networks: readonly Network[], request: FaucetRequest): Promise<FaucetResult> {
+/**
+ * Funds `request.address` on the dev network `request.caip2`. Errors name the field at fault.
+ * `nativeOnly` leaves out the dev tokens a Solana request also mints.
+ */
+export async function fund(
+  networks: readonly Network[],
+  request: FaucetRequest,
+  options: { nativeOnly?: boolean } = {},
+): Promise<FaucetResult> {
   const network = networks.find((n) => n.caip2 === request.caip2)
   if (!network)
     throw fieldError(
@@ -67,7 +74,8 @@ export async function fund(networks: readonly Network[], request: FaucetRequest)
   if (base58Length(request.address) !== 32) throw fieldError('INVALID_ARGUMENT', 'address', 'expected a base58 Solana address (32 bytes)')
   const signature = await rpc<string>(network, 'requestAirdrop', [request.address, Number(baseUnits)])
   const result: FaucetResult = { caip2: network.caip2, address: request.address, amount, baseUnits: baseUnits.toString(), signature }
-  const devToken = network.caip2 === DEV_SOLANA_CAIP2 ? network.tokens.find((t) => t.address === DEV_SOLANA_MINT) : undefined
+  const devToken =
+    network.caip2 === DEV_SOLANA_CAIP2 && !options.nativeOnly ? network.tokens.find((t) => t.address === DEV_SOLANA_MINT) : undefined
   if (!devToken) return result
   const tokenUnits = BigInt(FAUCET_TOKEN_UNITS) * 10n ** BigInt(devToken.decimals)
   const { value } = await rpc<{ value: { blockhash: string } }>(network, 'getLatestBlockhash', [{ commitment: 'confirmed' }])

@@ -2,6 +2,7 @@ import { SigilError } from '../api/errors.js'
 import { parseOrThrow } from '../api/validation.js'
 import { FaucetRequest, fund } from '../devchain/faucet.js'
 import type { ServiceApp } from '../service/http/app.js'
+import type { SandboxDeliver } from '../service/onramp/delivery.js'
 import type { Runtime } from '../service/runtime.js'
 
 /**
@@ -21,4 +22,15 @@ export function mountFaucet(app: ServiceApp, rt: Runtime): void {
     rt.log.info('dev faucet', { reqId: c.get('reqId'), caip2: result.caip2, address: result.address, baseUnits: result.baseUnits })
     return c.json(result)
   })
+}
+
+/**
+ * The sandbox on-ramp's delivery in dev mode: the bought coin from the dev faucet (native coin
+ * only), resolving once the transfer is on the node with its hash (EVM) or signature (Solana).
+ */
+export const faucetDelivery: SandboxDeliver = async (network, address, amount) => {
+  const result = await fund([network], { caip2: network.caip2, address, amount }, { nativeOnly: true })
+  const txHash = result.txHash ?? result.signature
+  if (!txHash) throw new SigilError('INTERNAL', 'the dev faucet returned no transaction')
+  return { txHash }
 }

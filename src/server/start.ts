@@ -11,7 +11,7 @@ import { mountMailbox } from '../service/http/mailboxRoutes.js'
 import { mountSandboxOnRamp } from '../service/http/sandboxOnRampRoutes.js'
 import type { Runtime } from '../service/runtime.js'
 import { type RunningService, startService } from '../service/server.js'
-import { mountFaucet } from './faucet.js'
+import { faucetDelivery, mountFaucet } from './faucet.js'
 import { mountBackup, writeServiceFile } from './backup.js'
 import { mountRelay } from './relay.js'
 
@@ -27,7 +27,8 @@ export type RunningServer = Omit<RunningService, 'rt'> & { rt: ServerRuntime }
 /** Routes beyond the wire interface: dev identity provider, sandbox on-ramp, dev mailbox, dev faucet, the relay at `/auth`. */
 function mountLocal(app: ServiceApp, rt: Runtime, devIdp: DevIdentityProvider | undefined): void {
   devIdp?.mount(app)
-  mountSandboxOnRamp(app, rt)
+  // The sandbox delivers real dev coins only where the dev faucet runs.
+  mountSandboxOnRamp(app, rt, rt.config.devFaucet ? faucetDelivery : undefined)
   if (rt.config.devMailbox) mountMailbox(app, rt)
   if (rt.config.devFaucet) mountFaucet(app, rt)
   if (rt.config.relay) mountRelay(app, rt)

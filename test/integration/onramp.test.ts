@@ -1,14 +1,20 @@
 /**
  * Fiat on-ramp: init_fiat_on_ramp validation and URLs, provider credentials kept
- * sealed, URL signatures, the built-in sandbox provider and get_on_ramp_transaction_status.
+ * sealed, URL signatures, the built-in sandbox provider (delivering real coins on the dev EVM
+ * chain, a real anvil here) and get_on_ramp_transaction_status.
  */
 import { createHmac } from 'node:crypto'
 import { encryptOnRampSecret } from '@turnkey/crypto'
+import { Turnkey } from '@turnkey/sdk-server'
+import { getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesToHex, hexToBytes, utf8Encode } from '../../src/crypto/encoding.js'
 import { hpkeEncrypt } from '../../src/crypto/hpke.js'
 import { compressP256PublicKey } from '../../src/crypto/p256.js'
+import { DEV_EVM_CAIP2, DEV_SOLANA_CAIP2, resolveNetworks } from '../../src/chains/networks.js'
+import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
+import { freePort } from './helpers/process.js'
 import { startTestService, submitBody, type TestService } from './helpers/service.js'
 
 const ALPHA = 'FIAT_ON_RAMP_PROVIDER_ALPHA'
@@ -35,11 +41,15 @@ const TYPES = {
 } as const
 
 let svc: TestService
+let node: RunningEvmNode
 let onRampKey: string
 let root: string
 
 beforeAll(async () => {
+  node = await startEvmNode({ port: await freePort() })
   svc = await startTestService({
+    // The dev EVM chain is a real node; the dev Solana network's node does not answer.
+    networks: resolveNetworks(`${DEV_EVM_CAIP2}=${node.url},${DEV_SOLANA_CAIP2}=http://127.0.0.1:9`),
     onRampUrls: {
       FIAT_ON_RAMP_PROVIDER_ALPHA: { live: ALPHA_LIVE, sandbox: ALPHA_SANDBOX },
       FIAT_ON_RAMP_PROVIDER_BETA: { live: undefined, sandbox: undefined },
@@ -50,7 +60,19 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await svc?.stop()
+  await node?.close()
 })
+
+/** A JSON-RPC call to the dev EVM node. */
+async function nodeCall<T>(method: string, params: unknown[]): Promise<T> {
+  const res = await fetch(node.url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return ((await res.json()) as { result: T }).result
+}
+const balanceOf = async (address: string) => BigInt(await nodeCall<string>('eth_getBalance', [address, 'latest']))
 
 type Op = keyof typeof TYPES
 const submit = (op: Op, parameters: Record<string, unknown>, orgId = root, stamper = svc.adminStamper) =>
@@ -325,47 +347,123 @@ describe('sandbox provider routes', () => {
     expect(css.headers.get('content-type')).toContain('text/css')
   })
 
-  it('completes once (EVM hash), then refuses completing or failing again with 409', async () => {
-    const { onRampTransactionId: id } = await start()
+  it('completes once: the bought ETH arrives from the faucet with a real transaction hash; then refuses again with 409', async () => {
+    const { onRampUrl, onRampTransactionId: id } = await start()
+    // 100 USD at the dev chain's 2000 USD per ETH.
+    expect(await (await fetch(onRampUrl)).text()).toContain('0.05 ETH on Sigil dev EVM')
+    const before = await balanceOf(ETH_ADDRESS)
     const done = await post(id, 'complete')
     expect(done.status).toBe(200)
     const body = await done.json()
-    expect(body.transactionStatus).toBe('COMPLETED')
-    expect(body.txHash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(body).toMatchObject({ transactionStatus: 'COMPLETED', amount: '0.05', symbol: 'ETH', caip2: DEV_EVM_CAIP2 })
+    const receipt = await nodeCall<{ status: string; to: string } | null>('eth_getTransactionReceipt', [body.txHash])
+    expect(receipt?.status).toBe('0x1')
+    expect(receipt?.to).toBe(ETH_ADDRESS.toLowerCase())
+    expect((await balanceOf(ETH_ADDRESS)) - before).toBe(5n * 10n ** 16n)
     expect(await status(id)).toEqual({ transactionStatus: 'COMPLETED', txHash: body.txHash })
     expect((await post(id, 'complete')).status).toBe(409)
     expect((await post(id, 'fail')).status).toBe(409)
     expect((await status(id)).transactionStatus).toBe('COMPLETED')
+    expect(await balanceOf(ETH_ADDRESS)).toBe(before + 5n * 10n ** 16n)
   })
 
-  it('fails, then refuses completing (409); browsers get a redirect and HTML pages', async () => {
-    const { onRampTransactionId: id } = await start()
-    const failed = await post(id, 'fail', 'text/html')
-    expect(failed.status).toBe(303)
-    expect(failed.headers.get('location')).toBe(`/sandbox/onramp/${id}`)
-    expect(await status(id)).toEqual({ transactionStatus: 'FAILED' })
-    const again = await post(id, 'complete', 'text/html')
-    expect(again.status).toBe(409)
-    expect(await again.text()).toContain('already failed')
-    const page = await (await fetch(`${svc.url}/sandbox/onramp/${id}`)).text()
-    expect(page).not.toContain('Complete purchase')
+  it('as users do: @turnkey/sdk-server init_fiat_on_ramp, the browser posts the page’s Complete form, the balance rises by the bought amount', async () => {
+    const sdk = new Turnkey({
+      apiBaseUrl: svc.url,
+      apiPublicKey: svc.admin.publicKey,
+      apiPrivateKey: svc.admin.privateKey,
+      defaultOrganizationId: root,
+    }).apiClient()
+    const wallet = getAddress(`0x${bytesToHex(crypto.getRandomValues(new Uint8Array(20)))}`)
+    const init = await sdk.initFiatOnRamp({
+      onrampProvider: COINBASE,
+      walletAddress: wallet,
+      network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM',
+      cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH',
+      fiatCurrencyCode: 'FIAT_ON_RAMP_CURRENCY_EUR',
+      fiatCurrencyAmount: '30',
+      paymentMethod: 'FIAT_ON_RAMP_PAYMENT_METHOD_CREDIT_DEBIT_CARD',
+      sandboxMode: true,
+    })
+    const page = await (await fetch(init.onRampUrl)).text()
+    const action = /<form method="post" action="([^"]+\/complete)"><button type="submit" class="primary">Complete purchase</.exec(page)?.[1]
+    expect(action).toBe(`/sandbox/onramp/${init.onRampTransactionId}/complete`)
+    // What a browser sends for the form: an empty urlencoded body, HTML accepted; then it follows the 303.
+    const posted = await fetch(new URL(action ?? '', svc.url), {
+      method: 'POST',
+      headers: { Accept: 'text/html,application/xhtml+xml', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: '',
+      redirect: 'manual',
+    })
+    expect(posted.status).toBe(303)
+    const result = await sdk.getOnRampTransactionStatus({ transactionId: init.onRampTransactionId, refresh: true })
+    expect(result.transactionStatus).toBe('COMPLETED')
+    // The official type declares only transactionStatus; the service also answers the hash.
+    const { txHash } = result as { txHash?: string }
+    expect(txHash).toMatch(/^0x[0-9a-f]{64}$/)
+    const receipt = await nodeCall<{ status: string } | null>('eth_getTransactionReceipt', [txHash])
+    expect(receipt?.status).toBe('0x1')
+    // 30 EUR counted as 30 USD at 2000 USD per ETH: 0.015 ETH, to a fresh address.
+    expect(await balanceOf(wallet)).toBe(15n * 10n ** 15n)
+    const after = await (await fetch(init.onRampUrl)).text()
+    expect(after).toContain(txHash ?? 'no hash')
+    expect(after).not.toContain('Complete purchase')
   })
 
-  it('simulates Solana (base58 signature) and Bitcoin (64 hex) hashes', async () => {
+  it('caps one order at 1000 worth: 5000 USD delivers 0.5 ETH and says so', async () => {
+    const { onRampUrl, onRampTransactionId: id } = await start({ fiatCurrencyAmount: '5000' })
+    expect(await (await fetch(onRampUrl)).text()).toContain('at most 1000 worth per order')
+    const before = await balanceOf(ETH_ADDRESS)
+    const body = await (await post(id, 'complete')).json()
+    expect(body).toMatchObject({ transactionStatus: 'COMPLETED', amount: '0.5' })
+    expect((await balanceOf(ETH_ADDRESS)) - before).toBe(5n * 10n ** 17n)
+  })
+
+  it('networks and coins the sandbox cannot deliver: "nothing is delivered", never completed, nothing sent', async () => {
+    const cases = [
+      {
+        network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN',
+        cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC',
+        walletAddress: BTC_ADDRESSES[2],
+      },
+      { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BASE', cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_ETH' },
+      { cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_USDC' },
+    ]
+    const before = await balanceOf(ETH_ADDRESS)
+    for (const over of cases) {
+      const { onRampUrl, onRampTransactionId: id } = await start(over)
+      const page = await (await fetch(onRampUrl)).text()
+      expect(page).toContain('Sandbox: nothing is delivered')
+      expect(page).toContain('Complete (nothing is delivered)')
+      const r = await post(id, 'complete')
+      expect(r.status).toBe(200)
+      const body = await r.json()
+      expect(body.transactionStatus).toBe('NOT_DELIVERED')
+      expect(body.message).toContain('sandbox: nothing is delivered')
+      expect(body.txHash).toBeUndefined()
+      expect(await status(id)).toEqual({ transactionStatus: 'NOT_DELIVERED' })
+      const after = await (await fetch(onRampUrl)).text()
+      expect(after).toContain('Sandbox: nothing is delivered.')
+      expect(after).not.toContain('Completed')
+      expect((await post(id, 'complete')).status).toBe(409)
+    }
+    expect(await balanceOf(ETH_ADDRESS)).toBe(before)
+  })
+
+  it('a dev chain that does not answer: 503 naming it, nothing sent, the order stays open', async () => {
     const sol = await start({
       network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA',
       cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_SOL',
       walletAddress: SOL_ADDRESS,
     })
-    const solHash = (await (await post(sol.onRampTransactionId, 'complete')).json()).txHash
-    expect(solHash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/)
-    const btc = await start({
-      network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BITCOIN',
-      cryptoCurrencyCode: 'FIAT_ON_RAMP_CRYPTO_CURRENCY_BTC',
-      walletAddress: BTC_ADDRESSES[2],
-    })
-    const btcHash = (await (await post(btc.onRampTransactionId, 'complete')).json()).txHash
-    expect(btcHash).toMatch(/^[0-9a-f]{64}$/)
+    const r = await post(sol.onRampTransactionId, 'complete')
+    expect(r.status).toBe(503)
+    expect((await r.json()).message).toContain('http://127.0.0.1:9')
+    expect(await status(sol.onRampTransactionId)).toEqual({ transactionStatus: 'PENDING' })
+    const html = await post(sol.onRampTransactionId, 'complete', 'text/html')
+    expect(html.status).toBe(503)
+    expect(await html.text()).toContain('nothing was sent, the order is still open')
+    expect((await post(sol.onRampTransactionId, 'fail')).status).toBe(200)
   })
 
   it('unknown order → 404 (page and POST)', async () => {

@@ -2,6 +2,9 @@
  * HTTP routes of the built-in sandbox provider: `GET /sandbox/onramp/{id}` shows
  * the order; `POST …/{id}/complete` and `…/{id}/fail` finish a PENDING purchase (409 once
  * finished, 404 for an unknown order). Browsers get pages, other clients the A3 JSON bodies.
+ * Completing sends the bought coin through `deliver` when the order maps to a dev network
+ * (onramp/delivery.ts) and records the mined transaction's hash; otherwise the order ends
+ * NOT_DELIVERED. A delivery the chain does not take leaves the order PENDING, to try again.
  */
 import type { Context } from 'hono'
 import { SigilError } from '../../api/errors.js'
@@ -10,12 +13,12 @@ import { finishTransaction, getTransaction, type OnRampTransactionRow } from '..
 import { PAGE_HEADERS, SANDBOX_CSS, badSignaturePage, notFoundPage, orderPage } from '../onramp/sandboxPage.js'
 import { verifySandboxSignature } from '../onramp/sandboxSignature.js'
 import { queryOf } from '../onramp/url.js'
-import { simulatedTxHash } from '../onramp/txHash.js'
+import { type SandboxDeliver, sandboxQuote } from '../onramp/delivery.js'
 import type { ServiceApp } from './app.js'
 
 const wantsHtml = (c: Context) => (c.req.header('accept') ?? '').includes('text/html')
 
-function html(c: Context, body: string, status: 200 | 403 | 404 | 409) {
+function html(c: Context, body: string, status: 200 | 403 | 404 | 409 | 503) {
   return c.html(body, status, PAGE_HEADERS)
 }
 
@@ -26,27 +29,64 @@ async function sandboxOrder(rt: Runtime, id: string): Promise<OnRampTransactionR
 }
 
 function refuse(c: Context, e: SigilError, page: string) {
-  const status = e.httpStatus as 404 | 409
+  const status = e.httpStatus as 404 | 409 | 503
   return wantsHtml(c) ? html(c, page, status) : c.json(e.toWire(), status)
 }
 
-async function finish(rt: Runtime, c: Context, outcome: 'COMPLETED' | 'FAILED') {
+/** Orders whose delivery is under way in this process: a second complete waits its turn with a 409. */
+const delivering = new Set<string>()
+
+async function finish(rt: Runtime, c: Context, outcome: 'COMPLETED' | 'FAILED', deliver: SandboxDeliver | undefined) {
   const id = c.req.param('id') ?? ''
   const t = await sandboxOrder(rt, id)
   if (!t) return refuse(c, new SigilError('NOT_FOUND', 'no such sandbox on-ramp order'), notFoundPage())
-  const txHash = outcome === 'COMPLETED' ? simulatedTxHash(t.network) : null
-  if (!(await finishTransaction(rt.db, t.id, outcome, txHash, rt.now()))) {
-    const now = (await getTransaction(rt.db, t.id)) ?? t
-    const message = `this order is already ${now.status.toLowerCase()}`
-    return refuse(c, new SigilError('ALREADY_EXISTS', message), orderPage(now, `Refused: ${message}.`))
+  const quote = sandboxQuote(t, rt.config.networks, deliver !== undefined)
+  if (delivering.has(t.id)) {
+    const message = 'this order is being delivered'
+    return refuse(c, new SigilError('ALREADY_EXISTS', message), orderPage(t, quote, `Refused: ${message}.`))
   }
-  rt.log.info('sandbox on-ramp order finished', { status: outcome })
-  if (wantsHtml(c)) return c.redirect(`/sandbox/onramp/${encodeURIComponent(t.id)}`, 303)
-  return c.json({ transactionStatus: outcome, ...(txHash ? { txHash } : {}) })
+  delivering.add(t.id)
+  try {
+    if (t.status !== 'PENDING') return alreadyFinished(rt, c, t, deliver !== undefined)
+    let status: 'COMPLETED' | 'FAILED' | 'NOT_DELIVERED' = outcome
+    let txHash: string | null = null
+    if (outcome === 'COMPLETED' && !quote.deliverable) status = 'NOT_DELIVERED'
+    if (outcome === 'COMPLETED' && quote.deliverable && deliver) {
+      try {
+        txHash = (await deliver(quote.network, t.wallet_address, quote.amount)).txHash
+      } catch (e) {
+        const reason = e instanceof Error ? e.message : String(e)
+        rt.log.warn('sandbox on-ramp delivery failed', { reason })
+        const message = `the dev chain did not take the delivery (${reason}); nothing was sent, the order is still open`
+        return refuse(c, new SigilError('UNAVAILABLE', message), orderPage(t, quote, `${message}.`))
+      }
+    }
+    if (!(await finishTransaction(rt.db, t.id, status, txHash, rt.now()))) return alreadyFinished(rt, c, t, deliver !== undefined)
+    rt.log.info('sandbox on-ramp order finished', { status })
+    if (wantsHtml(c)) return c.redirect(`/sandbox/onramp/${encodeURIComponent(t.id)}`, 303)
+    return c.json({
+      transactionStatus: status,
+      ...(txHash ? { txHash } : {}),
+      ...(!quote.deliverable && outcome === 'COMPLETED' ? { message: `sandbox: nothing is delivered — ${quote.reason}` } : {}),
+      ...(quote.deliverable && status === 'COMPLETED' ? { amount: quote.amount, symbol: quote.symbol, caip2: quote.network.caip2 } : {}),
+    })
+  } finally {
+    delivering.delete(t.id)
+  }
 }
 
-/** Mounts the sandbox provider routes on the service's app. */
-export function mountSandboxOnRamp(app: ServiceApp, rt: Runtime): void {
+async function alreadyFinished(rt: Runtime, c: Context, t: OnRampTransactionRow, canDeliver: boolean) {
+  const now = (await getTransaction(rt.db, t.id)) ?? t
+  const message = `this order is already ${now.status === 'NOT_DELIVERED' ? 'finished (nothing was delivered)' : now.status.toLowerCase()}`
+  const quote = sandboxQuote(now, rt.config.networks, canDeliver)
+  return refuse(c, new SigilError('ALREADY_EXISTS', message), orderPage(now, quote, `Refused: ${message}.`))
+}
+
+/**
+ * Mounts the sandbox provider routes on the service's app. `deliver` (dev tools only, wired by the
+ * composition root) lets a completed purchase send the bought coin on a dev network.
+ */
+export function mountSandboxOnRamp(app: ServiceApp, rt: Runtime, deliver?: SandboxDeliver): void {
   app.get('/sandbox/onramp/assets/sandbox.css', (c) =>
     c.body(SANDBOX_CSS, 200, {
       'Content-Type': 'text/css; charset=utf-8',
@@ -66,8 +106,8 @@ export function mountSandboxOnRamp(app: ServiceApp, rt: Runtime): void {
         return html(c, badSignaturePage(), 403)
       }
     }
-    return html(c, orderPage(t), 200)
+    return html(c, orderPage(t, sandboxQuote(t, rt.config.networks, deliver !== undefined)), 200)
   })
-  app.post('/sandbox/onramp/:id/complete', (c) => finish(rt, c, 'COMPLETED'))
-  app.post('/sandbox/onramp/:id/fail', (c) => finish(rt, c, 'FAILED'))
+  app.post('/sandbox/onramp/:id/complete', (c) => finish(rt, c, 'COMPLETED', deliver))
+  app.post('/sandbox/onramp/:id/fail', (c) => finish(rt, c, 'FAILED', deliver))
 }

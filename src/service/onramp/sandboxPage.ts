@@ -3,6 +3,7 @@
  * buttons to complete or fail the simulated purchase. No script; styles from one stylesheet.
  */
 import type { OnRampTransactionRow } from '../store/onramp.js'
+import { SANDBOX_MAX_FIAT, type SandboxQuote } from './delivery.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c)
@@ -57,10 +58,18 @@ const STATUS_TEXT: Record<OnRampTransactionRow['status'], string> = {
   PENDING: 'Waiting for you to complete or fail the purchase.',
   COMPLETED: 'The simulated purchase went through; the crypto was sent to the wallet.',
   FAILED: 'The simulated purchase did not go through; nothing was sent.',
+  NOT_DELIVERED: 'Sandbox: nothing is delivered.',
+}
+
+/** What the sandbox delivers, or why nothing, in words. */
+function deliveryText(q: SandboxQuote): string {
+  if (!q.deliverable) return `Sandbox: nothing is delivered — ${q.reason}.`
+  const cap = q.capped ? ` (the sandbox delivers at most ${SANDBOX_MAX_FIAT} worth per order)` : ''
+  return `${q.amount} ${q.symbol} on ${q.network.name}, from the dev faucet at the sandbox rate of ${q.rate} per ${q.symbol}, any currency counted as US dollars${cap}.`
 }
 
 /** The order page of one transaction. */
-export function orderPage(t: OnRampTransactionRow, notice?: string): string {
+export function orderPage(t: OnRampTransactionRow, quote: SandboxQuote, notice?: string): string {
   const crypto = strip(t.crypto_currency, 'FIAT_ON_RAMP_CRYPTO_CURRENCY_')
   const network = words(strip(t.network, 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_'))
   const fiat = strip(t.fiat_currency, 'FIAT_ON_RAMP_CURRENCY_')
@@ -68,6 +77,7 @@ export function orderPage(t: OnRampTransactionRow, notice?: string): string {
   const rows: Array<[string, string]> = [
     ['You buy', `${crypto} on ${network}`],
     ['You pay', amount],
+    ['You receive', deliveryText(quote)],
     ['Payment method', t.payment_method ? paymentLabel(strip(t.payment_method, 'FIAT_ON_RAMP_PAYMENT_METHOD_')) : 'Any'],
     ['Wallet address', t.wallet_address],
     ['Country', [t.country_code, t.country_subdivision_code].filter(Boolean).join(' / ') || 'Not given'],
@@ -76,14 +86,15 @@ export function orderPage(t: OnRampTransactionRow, notice?: string): string {
   ]
   const list = rows
     .map(([k, v]) => {
-      const long = k === 'Wallet address' || k === 'Order'
-      return `<div class="row${long ? ' long' : ''}"><dt>${esc(k)}</dt><dd${long ? ' class="mono"' : ''}>${esc(v)}</dd></div>`
+      const long = k === 'Wallet address' || k === 'Order' || k === 'You receive'
+      const mono = k === 'Wallet address' || k === 'Order'
+      return `<div class="row${long ? ' long' : ''}"><dt>${esc(k)}</dt><dd${mono ? ' class="mono"' : ''}>${esc(v)}</dd></div>`
     })
     .join('\n')
   const actions =
     t.status === 'PENDING'
       ? `<div class="actions">
-<form method="post" action="/sandbox/onramp/${esc(t.id)}/complete"><button type="submit" class="primary">Complete purchase</button></form>
+<form method="post" action="/sandbox/onramp/${esc(t.id)}/complete"><button type="submit" class="primary">${quote.deliverable ? 'Complete purchase' : 'Complete (nothing is delivered)'}</button></form>
 <form method="post" action="/sandbox/onramp/${esc(t.id)}/fail"><button type="submit" class="secondary">Fail</button></form>
 </div>`
       : ''
@@ -94,11 +105,17 @@ export function orderPage(t: OnRampTransactionRow, notice?: string): string {
 <dl>
 ${list}
 </dl>
-<p class="status status-${t.status.toLowerCase()}" role="status"><strong>${esc(words(t.status))}.</strong> ${esc(STATUS_TEXT[t.status])}</p>
+<p class="status status-${t.status.toLowerCase().replace('_', '-')}" role="status">${statusLine(t, quote)}</p>
 ${hash}
 ${notice ? `<p class="notice" role="alert">${esc(notice)}</p>` : ''}
 ${actions}`,
   )
+}
+
+function statusLine(t: OnRampTransactionRow, quote: SandboxQuote): string {
+  if (t.status === 'NOT_DELIVERED')
+    return `<strong>${esc(STATUS_TEXT.NOT_DELIVERED)}</strong>${quote.deliverable ? '' : ` ${esc(quote.reason)}.`}`
+  return `<strong>${esc(words(t.status))}.</strong> ${esc(STATUS_TEXT[t.status])}`
 }
 
 /** A page for an unknown order. */
@@ -128,7 +145,7 @@ dt{color:var(--muted);flex:none}
 dd{margin:0;text-align:right;overflow-wrap:anywhere}
 .mono,code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
 .status{margin:0 0 12px;padding:10px 12px;border-radius:10px;background:var(--bg)}
-.status-completed strong{color:var(--ok)}.status-failed strong{color:var(--bad)}.status-pending strong{color:var(--warn)}
+.status-completed strong{color:var(--ok)}.status-failed strong,.status-not-delivered strong{color:var(--bad)}.status-pending strong{color:var(--warn)}
 .hash code{overflow-wrap:anywhere}
 .notice{color:var(--bad);font-weight:600}
 .actions{display:flex;gap:12px;margin-top:20px}

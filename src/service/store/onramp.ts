@@ -22,7 +22,8 @@ export type OnRampCredentialRow = {
   updated_at: number
 }
 
-export type OnRampTransactionStatus = 'PENDING' | 'COMPLETED' | 'FAILED'
+/** NOT_DELIVERED: a sandbox order finished where the sandbox cannot deliver (nothing was sent). */
+export type OnRampTransactionStatus = 'PENDING' | 'COMPLETED' | 'FAILED' | 'NOT_DELIVERED'
 
 export type OnRampTransactionRow = {
   id: string
@@ -209,7 +210,7 @@ export async function getTransaction(sql: Sql, id: string, orgId?: string): Prom
 export async function finishTransaction(
   sql: Sql,
   id: string,
-  status: 'COMPLETED' | 'FAILED',
+  status: Exclude<OnRampTransactionStatus, 'PENDING'>,
   txHash: string | null,
   now: number,
 ): Promise<boolean> {
