@@ -132,6 +132,18 @@ export async function estimationFailure(
   return { message: `the node refused the transaction: ${e.rpcMessage}` }
 }
 
+/**
+ * Why a send whose nonce another transaction used ends: replaced by the user's newer send at that
+ * nonce (`replacedBy`, its hash), in words for get_send_transaction_status.
+ */
+export function replacedFailure(replacedBy: string | null): Failure['failed'] {
+  return {
+    message: `replaced: a newer transaction with the same nonce${replacedBy ? ` (${replacedBy})` : ''} took its place`,
+    replaced: true,
+    ...(replacedBy ? { replacedBy } : {}),
+  }
+}
+
 type Receipt = {
   status?: string
   blockNumber?: string
@@ -186,8 +198,17 @@ export async function advanceEvmSend(
   network: Network,
   send: SendRow,
   customErrors?: CustomErrorAbis,
+  replacement?: Pick<SendRow, 'tx_hash'>,
 ): Promise<{ included: SendInclusion } | (Failure & { inclusion?: SendInclusion }) | 'pending'> {
   const receipt = await jsonRpc<Receipt>(network, 'eth_getTransactionReceipt', [send.tx_hash])
+  if (!receipt?.blockNumber && replacement && send.nonce !== null) {
+    // Replaced (sped up or cancelled): never rebroadcast over the replacement; it ends once its nonce is used.
+    const used = BigInt(await jsonRpc<string>(network, 'eth_getTransactionCount', [send.payer ?? send.from_address, 'latest']))
+    if (used <= BigInt(send.nonce)) return 'pending'
+    const again = await jsonRpc<Receipt>(network, 'eth_getTransactionReceipt', [send.tx_hash])
+    if (!again?.blockNumber) return { failed: replacedFailure(replacement.tx_hash) }
+    return advanceEvmSend(network, send, customErrors)
+  }
   if (receipt?.blockNumber) {
     const inclusion = await inclusionOf(network, { ...receipt, blockNumber: receipt.blockNumber })
     const block = inclusion.blockNumber

@@ -23,6 +23,7 @@ import {
   markIncluded,
   markSigned,
   nextSendDueAt,
+  replacementOf,
   retryAt,
   type SendInclusion,
   type SendRow,
@@ -180,10 +181,19 @@ function startTracking(rt: Runtime): Omit<SendTracker, 'start'> {
             built.failed.message,
           )
         if (!sealed && !(await record((sql) => markSigned(sql, send.id, built.signed, now())))) return
-        send = { ...send, status: 'BROADCASTING', signed_tx: built.signed.signedTx, tx_hash: built.signed.txHash }
+        send = {
+          ...send,
+          status: 'BROADCASTING',
+          signed_tx: built.signed.signedTx,
+          tx_hash: built.signed.txHash,
+          nonce: built.signed.nonce,
+        }
         rt.log.info('send signed', { sendId: send.id, caip2: send.caip2, txHash: send.tx_hash })
       }
-      const outcome = send.family === 'evm' ? await advanceEvmSend(network, send, customErrors) : await advanceSolanaSend(network, send)
+      // A newer send of the same sender at this nonce (speed up or cancel) replaces this one.
+      const replacement = send.family === 'evm' ? await replacementOf(rt.db, send) : undefined
+      const outcome =
+        send.family === 'evm' ? await advanceEvmSend(network, send, customErrors, replacement) : await advanceSolanaSend(network, send)
       if (outcome === 'pending')
         return retryAt(rt.db, send.id, now() + Math.min(MAX_FOLLOW_MS, FOLLOW_MS * 2 ** Math.min(send.attempts, 7)), now())
       // What the sponsor paid for a sponsored send that landed (included or reverted) counts against the organization's budget.

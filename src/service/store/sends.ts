@@ -237,3 +237,19 @@ export async function listSendHistory(
     hasPreviousPage: first ? await any({ before: first.id }) : Boolean(f.page?.after),
   }
 }
+
+/**
+ * The newest other send of the same sender (the payer of a sponsored send) on the same network
+ * signed at `send`'s nonce and not failed: a replacement (speed up or cancel) of `send`; undefined when none.
+ */
+export async function replacementOf(sql: Sql, send: SendRow): Promise<SendRow | undefined> {
+  if (send.nonce === null) return undefined
+  const [row] = await sql.query<SendRow>(
+    `SELECT * FROM send_transactions
+     WHERE caip2 = $1 AND id <> $2 AND nonce = $3 AND status IN ('BROADCASTING', 'INCLUDED')
+       AND lower(coalesce(payer, from_address)) = lower($4) AND (created_at, id) > ($5, $2)
+     ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [send.caip2, send.id, send.nonce, send.payer ?? send.from_address, send.created_at],
+  )
+  return row
+}
