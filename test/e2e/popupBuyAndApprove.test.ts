@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
+import { DEV_EVM_CAIP2, DEV_SOLANA_CAIP2, resolveNetworks } from '../../src/chains/networks'
+import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm'
 import { newApiKey } from '../integration/helpers/keys'
+import { freePort } from '../integration/helpers/process'
 import { startTestService, submitBody, type TestService } from '../integration/helpers/service'
+import { axeViolations } from './helpers/axe'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { callBackground, configureService, createAccountWithOwnerKey, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
 
 describe('popup: on-ramp purchase and approving an activity that waits for consensus', () => {
   let svc: TestService
+  let node: RunningEvmNode
   let ext: LaunchedExtension
   let page: Page
   let organizationId = ''
@@ -15,7 +20,9 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
   const email = `buyer-${Date.now()}@example.test`
 
   beforeAll(async () => {
-    svc = await startTestService()
+    node = await startEvmNode({ port: await freePort() })
+    // The dev EVM chain is a real node, so the sandbox delivers; the dev Solana network is not run here.
+    svc = await startTestService({ networks: resolveNetworks(`${DEV_EVM_CAIP2}=${node.url},${DEV_SOLANA_CAIP2}=http://127.0.0.1:9`) })
     ext = await launchExtension()
     page = await openPopup(ext)
     await configureService(page, svc.url)
@@ -32,7 +39,19 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
   afterAll(async () => {
     await ext?.close()
     await svc?.stop()
+    await node?.close()
   })
+
+  const nodeCall = async (method: string, params: unknown[]) =>
+    (
+      await (
+        await fetch(node.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        })
+      ).json()
+    ).result
 
   it('refuses an invalid amount with the service schema, naming the field', async () => {
     const reply = await callBackground(page, 'onRampStart', {
@@ -47,15 +66,22 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
     expect(reply.error.message).toBe('The minimum is more than 20 USD.')
   })
 
-  it('opens the provider page at the URL the service returned; completing the sandbox purchase shows as completed', async () => {
+  it('the sandbox Buy raises the balance by the bought amount: the provider page at the service’s URL, a real transaction hash', async () => {
     await page.getByRole('button', { name: 'Buy', exact: true }).click()
     const address = page.getByLabel('Receiving address')
     await expect.poll(() => address.inputValue(), { timeout: 15_000 }).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    // Only networks the service serves: the dev EVM chain stands in for Ethereum, the dev Solana network for Solana; no Base, no Bitcoin.
+    expect(await page.locator('#buy-heading + form').getByLabel('Network').locator('option').allTextContents()).toEqual([
+      'Ethereum (Sigil dev EVM)',
+      'Solana (Sigil dev Solana)',
+    ])
+    const receiver = await address.inputValue()
+    const before = BigInt(await nodeCall('eth_getBalance', [receiver, 'latest']))
     await page.getByLabel('Amount').fill('75')
     await shot(page, 'popup-buy')
     const [tab] = await Promise.all([ext.context.waitForEvent('page'), page.getByRole('button', { name: 'Continue to provider' }).click()])
     await tab.waitForLoadState()
-    const txId = (await page.locator('.purchase code').textContent()) ?? ''
+    const txId = (await page.locator('.purchase code').first().textContent()) ?? ''
     expect(txId).not.toBe('')
     // The activity the popup created returned this URL: the tab must be exactly there.
     const { json } = await svc.post('/public/v1/query/list_activities', {
@@ -65,12 +91,29 @@ describe('popup: on-ramp purchase and approving an activity that waits for conse
     const result = json.activities[0].result.initFiatOnRampResult
     expect(result.onRampTransactionId).toBe(txId)
     expect(tab.url()).toBe(new URL(result.onRampUrl).href)
+    // 75 USD at the dev chain's 2000 USD per ETH.
+    expect(await tab.locator('dd', { hasText: '0.0375 ETH on Sigil dev EVM' }).count()).toBe(1)
     await Promise.all([tab.waitForURL(/sandbox\/onramp/), tab.getByRole('button', { name: 'Complete purchase' }).click()])
     await page.bringToFront()
-    await page.getByRole('button', { name: 'Check purchase status' }).click()
+    // The popup follows the order and then the balance by itself.
     await page.locator('#onramp-status[data-status="COMPLETED"]').waitFor({ timeout: 15_000 })
-    expect(await page.locator('#onramp-status').textContent()).toBe('Status: completed')
-    await shot(page, 'popup-buy-completed')
+    expect(await page.locator('#onramp-status').textContent()).toBe('Delivered to your account.')
+    const bought = 375n * 10n ** 14n
+    await page.locator(`#onramp-balance[data-balance="${before + bought}"]`).waitFor({ timeout: 15_000 })
+    expect(await page.locator('#onramp-balance').textContent()).toContain('(+0.0375)')
+    const hash = (await page.locator('.tx-hash code[data-hash]').textContent()) ?? ''
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    const receipt = await nodeCall('eth_getTransactionReceipt', [hash])
+    expect(receipt?.status).toBe('0x1')
+    expect(receipt?.to).toBe(receiver.toLowerCase())
+    expect(BigInt(await nodeCall('eth_getBalance', [receiver, 'latest'])) - before).toBe(bought)
+    await page.locator('.tx-hash summary').click()
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme })
+      await shot(page, `popup-buy-completed-${colorScheme}`)
+      expect(await axeViolations(page), colorScheme).toEqual([])
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
     await tab.close()
   })
 

@@ -20,7 +20,7 @@ import { BUILD_CONFIG } from './service/buildConfig'
 import { popupMethod } from './methods'
 import { PASSWORD_METHODS } from './session/passwordMethods'
 import { forgetPassword } from './session/vault'
-import { onRampStatus, readLastOnRamp, startOnRamp } from './wallet/onRamp'
+import { onRampNetworks, onRampStatus, readLastOnRamp, startOnRamp } from './wallet/onRamp'
 import { startOtp, verifyOtp } from './login/otp'
 import { loginWithOauth, oauthProviders } from './login/oauth'
 import { CredentialId, readLastLogin } from './login/lastLogin'
@@ -384,5 +384,9 @@ export const POPUP_METHODS = {
       await core.wipe('logout')
       return { loggedIn: false as const }
     },
+  }),
+  onRampNetworks: popupMethod({
+    params: noParams,
+    handler: (_p, { core }) => onRampNetworks(core),
   }),
 }

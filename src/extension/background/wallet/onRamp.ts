@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import type { SigilClient } from '../../../api/client'
 import { InitFiatOnRampParams } from '../../../api/operations/init_fiat_on_ramp'
+import { listNetworks, type NetworkInfo } from '../chains/networks'
 import type { ActiveSession, Core } from '../core'
 import { ExtensionError } from '../failures'
 import { fieldFailure } from '../fieldErrors'
@@ -31,6 +32,48 @@ export function parseOnRampParams(input: unknown): z.output<typeof InitFiatOnRam
     throw new ExtensionError('INVALID_ARGUMENT', `The minimum is more than 20 ${fiat}.`, 'fiatCurrencyAmount')
   }
   throw fieldFailure(parsed.error.issues)
+}
+
+/**
+ * The on-ramp networks the pinned service serves, each with the service network it lands on.
+ * Ethereum and Solana are their mainnets, else the dev network standing in for them (the
+ * sandbox delivers there, src/service/onramp/delivery.ts); Base is Base mainnet; Bitcoin never
+ * (no service network carries it).
+ */
+export type OnRampNetworkChoice = {
+  network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM' | 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BASE' | 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA'
+  caip2: string
+  name: string
+  /** A dev network: the sandbox provider delivers the bought coin there. */
+  dev: boolean
+}
+
+const ON_RAMP_LANDINGS: Array<{
+  network: OnRampNetworkChoice['network']
+  mainnet: string
+  devStandIn?: (n: NetworkInfo) => boolean
+}> = [
+  {
+    network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_ETHEREUM',
+    mainnet: 'eip155:1',
+    devStandIn: (n) => n.dev && n.family === 'evm' && n.nativeSymbol === 'ETH',
+  },
+  { network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_BASE', mainnet: 'eip155:8453' },
+  {
+    network: 'FIAT_ON_RAMP_BLOCKCHAIN_NETWORK_SOLANA',
+    mainnet: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+    devStandIn: (n) => n.dev && n.family === 'solana' && n.nativeSymbol === 'SOL',
+  },
+]
+
+/** The on-ramp networks the service serves (see {@link OnRampNetworkChoice}). */
+export async function onRampNetworks(core: Core): Promise<{ networks: OnRampNetworkChoice[] }> {
+  const served = await listNetworks(core)
+  const networks = ON_RAMP_LANDINGS.flatMap(({ network, mainnet, devStandIn }) => {
+    const n = served.find((s) => s.caip2 === mainnet) ?? (devStandIn ? served.find(devStandIn) : undefined)
+    return n ? [{ network, caip2: n.caip2, name: n.name, dev: n.dev }] : []
+  })
+  return { networks }
 }
 
 /** Start a purchase and open the provider page. */
@@ -64,7 +107,7 @@ export async function onRampStatus(
   client: SigilClient,
   session: ActiveSession,
   p: { transactionId: string },
-): Promise<{ transactionStatus: string }> {
+): Promise<{ transactionStatus: string; txHash?: string | undefined }> {
   return client.getOnRampTransactionStatus({
     organizationId: session.record.organizationId,
     transactionId: p.transactionId,
