@@ -1,12 +1,16 @@
 /**
  * Fiat on-ramp in a real browser: a sub-organization user starts a purchase into
  * their wallet address, a person completes or fails it on the built-in sandbox provider
- * page, and get_on_ramp_transaction_status follows.
+ * page (the bought ETH arrives on the dev EVM chain, a real anvil here), and
+ * get_on_ramp_transaction_status follows.
  */
 import { existsSync, mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEV_EVM_CAIP2, resolveNetworks } from '../../src/chains/networks.js'
+import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm.js'
+import { freePort } from '../integration/helpers/process.js'
 import { newApiKey, rootUser } from '../integration/helpers/keys.js'
 import { startTestService, submitBody, type TestService } from '../integration/helpers/service.js'
 import { CHROMIUM_PATH, CHROMIUM_FLAGS } from './helpers/browser.js'
@@ -16,6 +20,7 @@ const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
 const FALLBACK_ADDRESS = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
 
 let svc: TestService
+let node: RunningEvmNode
 let browser: Browser
 let subOrgId: string
 let walletAddress: string
@@ -23,7 +28,8 @@ let buyer: ReturnType<typeof newApiKey>
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}`)
-  svc = await startTestService()
+  node = await startEvmNode({ port: await freePort() })
+  svc = await startTestService({ networks: resolveNetworks(`${DEV_EVM_CAIP2}=${node.url}`) })
   buyer = newApiKey('buyer key')
   const params = (withWallet: boolean) => ({
     subOrganizationName: 'on-ramp buyer',
@@ -70,7 +76,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await svc?.stop()
+  await node?.close()
 })
+
+async function nodeCall(method: string, params: unknown[]): Promise<any> {
+  const res = await fetch(node.url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return (await res.json()).result
+}
 
 /** The buyer starts a purchase in their own sub-organization. */
 async function initOnRamp(): Promise<{ onRampUrl: string; onRampTransactionId: string }> {
@@ -113,7 +129,7 @@ async function openPage(url: string): Promise<{ page: Page; errors: string[] }> 
 }
 
 describe('sandbox on-ramp in Chromium', () => {
-  it('Complete purchase → COMPLETED with a transaction hash', async () => {
+  it('Complete purchase → COMPLETED: the bought ETH arrives, with the real transaction hash', async () => {
     const { onRampUrl, onRampTransactionId } = await initOnRamp()
     expect(onRampUrl.startsWith(`${svc.url}/sandbox/onramp/${onRampTransactionId}?`)).toBe(true)
     const { page, errors } = await openPage(onRampUrl)
@@ -126,6 +142,9 @@ describe('sandbox on-ramp in Chromium', () => {
     mkdirSync(ARTIFACTS, { recursive: true })
     await page.screenshot({ path: `${ARTIFACTS}onramp-sandbox.png`, fullPage: true })
 
+    // 150 EUR, counted as US dollars, at 2000 per ETH.
+    expect(await page.locator('dd', { hasText: '0.075 ETH on Sigil dev EVM' }).count()).toBe(1)
+    const before = BigInt(await nodeCall('eth_getBalance', [walletAddress, 'latest']))
     expect((await status(onRampTransactionId)).transactionStatus).toBe('PENDING')
     await Promise.all([
       page.waitForURL(`${svc.url}/sandbox/onramp/${onRampTransactionId}`),
@@ -137,6 +156,8 @@ describe('sandbox on-ramp in Chromium', () => {
     expect(done.transactionStatus).toBe('COMPLETED')
     expect(done.txHash).toMatch(/^0x[0-9a-f]{64}$/)
     expect(await page.locator('code').textContent()).toBe(done.txHash)
+    expect((await nodeCall('eth_getTransactionReceipt', [done.txHash]))?.status).toBe('0x1')
+    expect(BigInt(await nodeCall('eth_getBalance', [walletAddress, 'latest'])) - before).toBe(75n * 10n ** 15n)
     await page.screenshot({ path: `${ARTIFACTS}onramp-sandbox-completed.png`, fullPage: true })
 
     // Completing again from a stale page is refused (409).
