@@ -10,6 +10,7 @@ import { siteName } from './activitySites'
 import { type AccountNames, activityStatusText, activityTitle } from './activityText'
 import type { ActiveSession } from '../core'
 import { deniedByPolicyText, isPolicyDenied, type WaitingFacts, waitingFor } from './policyText'
+import { readSend, sendOf, type SendView, sendStateText } from './sendState'
 
 /** An activity as the popup shows it. */
 export type ActivityView = {
@@ -29,6 +30,8 @@ export type ActivityView = {
   failure?: string
   /** Who the activity waits for, in words (CONSENSUS_NEEDED only). */
   waitingFor?: string
+  /** The send a completed send activity started; its state is the activity's status. */
+  send?: SendView
 }
 
 function ms(t: Activity['createdAt']): number {
@@ -121,7 +124,15 @@ export async function listActivities(
     activities,
     activities.map((a) => activityView(a, sites, names)),
   )
-  return { activities: views.sort((a, b) => b.createdAtMs - a.createdAtMs) }
+  const withSends = await Promise.all(
+    views.map(async (v, i) => {
+      const started = (activities[i] as Activity).status === 'ACTIVITY_STATUS_COMPLETED' ? sendOf(activities[i] as Activity) : undefined
+      if (!started) return v
+      const send = await readSend(client, session.record.organizationId, started)
+      return { ...v, send, statusText: sendStateText(send.state), ...(send.reason ? { failure: send.reason } : {}) }
+    }),
+  )
+  return { activities: withSends.sort((a, b) => b.createdAtMs - a.createdAtMs) }
 }
 
 /** Vote on an activity by fingerprint; returns the activity after the vote. */

@@ -1,7 +1,8 @@
 /**
  * Pending approvals (CONSENSUS_NEEDED, canApprove: the root quorum, or a user the waiting policies
  * name) with approve/reject, and the activity history; an activity waiting for approvals says who
- * must approve, a denied one "Denied by policy 'name'" (background/activity/activities.ts).
+ * must approve, a denied one "Denied by policy 'name'" (background/activity/activities.ts). A send's
+ * status is its send's: Pending, Confirmed, Failed (with the reason) or Replaced.
  */
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import type { PopupApi } from '../../protocol/popupApi'
@@ -91,7 +92,7 @@ export function Activity({ client, onSessionLost }: ActivityProps) {
       <h3 id="history-heading">History</h3>
       <ul class="history" aria-labelledby="history-heading">
         {(items ?? []).map((a) => (
-          <li key={a.id} data-activity-id={a.id} data-status={a.status}>
+          <li key={a.id} data-activity-id={a.id} data-status={a.status} {...(a.send ? { 'data-send-state': a.send.state } : {})}>
             <span class="activity-text">
               <span class="activity-title">{a.title}</span>
               <time class="hint" dateTime={new Date(a.createdAtMs).toISOString()}>
@@ -100,7 +101,7 @@ export function Activity({ client, onSessionLost }: ActivityProps) {
               {a.waitingFor && <span class="hint waiting-for">{a.waitingFor}</span>}
               {a.failure && <span class="error">{a.failure}</span>}
             </span>
-            <span class={`badge ${a.status.toLowerCase()}`}>{a.statusText}</span>
+            <span class={`badge ${a.send ? `send-${a.send.state}` : a.status.toLowerCase()}`}>{a.statusText}</span>
           </li>
         ))}
       </ul>
