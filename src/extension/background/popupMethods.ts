@@ -20,6 +20,7 @@ import { BUILD_CONFIG } from './service/buildConfig'
 import { popupMethod } from './methods'
 import { PASSWORD_METHODS } from './session/passwordMethods'
 import { forgetPassword } from './session/vault'
+import { accountBookOrLastKnown, balancesOrLastKnown } from './wallet/lastKnown'
 import { onRampNetworks, onRampStatus, readLastOnRamp, startOnRamp } from './wallet/onRamp'
 import { startOtp, verifyOtp } from './login/otp'
 import { loginWithOauth, oauthProviders } from './login/oauth'
@@ -35,7 +36,6 @@ import { listAccounts } from './wallet/accounts'
 import { ACCOUNT_NAME_MAX, accountBook, accountNameMap, flatten, namedAccounts, renameGroup, setGroupHidden } from './wallet/accountBook'
 import { USER_REJECTED } from './approval/approvals'
 import { addAccountGroup, createWallet, exportSecret, importPrivateKey, importWallet } from './wallet/walletKeys'
-import { getBalances } from './wallet/balances'
 import { connectedSites, disconnectSite, setSiteAccounts } from './dapp/connectedSites'
 import { MAX_SITE_ACCOUNTS } from './dapp/grants'
 import { fundFromFaucet } from './wallet/faucet'
@@ -43,6 +43,7 @@ import { accountDelegation, undelegateAccount } from './wallet/delegation'
 import { listHistory } from './wallet/history'
 import { popupNetworks, selectPopupNetwork } from './chains/popupNetwork'
 import { estimateSend, sendStatus, submitSend } from './wallet/send'
+import { reviewReplacement, submitReplacement } from './wallet/replace'
 
 const noParams = z.undefined()
 const id = z.string().min(1).max(256)
@@ -200,7 +201,7 @@ export const POPUP_METHODS = {
   // accounts and wallets: the account book (groups, names, hidden), add, create, import, export
   accountBook: popupMethod({
     params: noParams,
-    handler: (_p, { core }) => core.withSession((client, s) => accountBook(client, s, core.deps.local)),
+    handler: (_p, { core }) => accountBookOrLastKnown(core),
   }),
   accountNames: popupMethod({
     params: noParams,
@@ -279,7 +280,7 @@ export const POPUP_METHODS = {
   }),
   balances: popupMethod({
     params: z.object({ caip2 }),
-    handler: (p, { core }) => core.withSession((client, s) => getBalances(core, client, s, p)),
+    handler: (p, { core }) => balancesOrLastKnown(core, p),
   }),
   faucet: popupMethod({
     params: z.object({
@@ -388,5 +389,16 @@ export const POPUP_METHODS = {
   onRampNetworks: popupMethod({
     params: noParams,
     handler: (_p, { core }) => onRampNetworks(core),
+  }),
+  // pending sends: speed up or cancel (a replacement at the same nonce with higher fees)
+  replaceReview: popupMethod({
+    params: z.object({ sendTransactionStatusId: id, caip2, kind: z.enum(['speedUp', 'cancel']) }).strict(),
+    handler: (p, { core }) => core.withSession((client, s) => reviewReplacement(core, client, s, p)),
+  }),
+  replaceSubmit: popupMethod({
+    params: z
+      .object({ sendTransactionStatusId: id, caip2, kind: z.enum(['speedUp', 'cancel']), maxFeePerGas: atomic, maxPriorityFeePerGas: atomic })
+      .strict(),
+    handler: (p, { core }) => core.withSession((client, s) => submitReplacement(core, client, s, p)),
   }),
 }

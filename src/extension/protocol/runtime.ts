@@ -48,7 +48,7 @@ export const POPUP_ERROR_MESSAGES: Record<PopupErrorCode, string> = {
   NOT_LOGGED_IN: 'You are not logged in.',
   SESSION_EXPIRED: 'Your session has ended. Please log in again.',
   NO_PENDING_LOGIN: 'That step has expired. Please start again.',
-  NETWORK: 'Could not reach the service. Check the URLs in Settings.',
+  NETWORK: 'The Sigil service is not answering. Try again in a moment.',
   REQUEST_FAILED: 'The service refused the request.',
   BUNDLE_INVALID: 'The credential could not be decrypted.',
   SERVICE_UNVERIFIED: 'The service could not prove it is the one this wallet is connected to.',

@@ -250,7 +250,7 @@ describe('popup App', () => {
     fireEvent.input(await screen.findByLabelText('Email address'), { target: { value: 'a@b.co' } })
     fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
     const alert = await screen.findByRole('alert')
-    expect(alert.textContent).toBe('Could not reach the service. Check the URLs in Settings.')
+    expect(alert.textContent).toBe('The Sigil service is not answering. Try again in a moment.')
   })
 
   it('an SMS number without the country code shows the rule under the phone field, not under the form', async () => {
