@@ -397,7 +397,13 @@ export const POPUP_METHODS = {
   }),
   replaceSubmit: popupMethod({
     params: z
-      .object({ sendTransactionStatusId: id, caip2, kind: z.enum(['speedUp', 'cancel']), maxFeePerGas: atomic, maxPriorityFeePerGas: atomic })
+      .object({
+        sendTransactionStatusId: id,
+        caip2,
+        kind: z.enum(['speedUp', 'cancel']),
+        maxFeePerGas: atomic,
+        maxPriorityFeePerGas: atomic,
+      })
       .strict(),
     handler: (p, { core }) => core.withSession((client, s) => submitReplacement(core, client, s, p)),
   }),
