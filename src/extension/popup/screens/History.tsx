@@ -9,6 +9,7 @@ import type { PopupClient } from '../client'
 import { FORMAT_OF_FAMILY, type Network } from '../network'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
+import { PendingSends } from './PendingSends'
 
 type History = PopupApi['history']['result']
 
@@ -88,6 +89,7 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
       )}
       <Busy busy={load.busy || accounts.busy} label="Loading history…" />
       <ErrorLine error={load.error} />
+      {address && <PendingSends caip2={caip2} address={address} client={client} onSessionLost={onSessionLost} />}
       {shown && shown.rows.length === 0 && <p class="hint">No transactions yet.</p>}
       <ul class="tx-history" aria-label="Transactions">
         {shown?.rows.map((r) => {
