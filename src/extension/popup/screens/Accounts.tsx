@@ -329,10 +329,49 @@ export type AccountsProps = {
   onSessionLost(): void
 }
 
+type Stale = { at: number; advice: string }
+
+/** "12:03": when last-known data was read, in the user's locale. */
+function asOf(at: number): string {
+  return new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+}
+
+/**
+ * What a failed read leaves on screen: the advice matching the cause, that the figures are the
+ * last known ones and from when, and Retry (which re-reads accounts and balances).
+ */
+function StaleBanner({
+  stale,
+  what,
+  failed,
+  busy,
+  onRetry,
+}: {
+  stale: Stale | undefined
+  what: string
+  failed: boolean
+  busy: boolean
+  onRetry(): void
+}) {
+  if (!stale && !failed) return null
+  return (
+    <div class="stale-banner" id="wallet-stale" role="status">
+      {stale && (
+        <p>
+          {stale.advice} Showing the last known {what} · as of {asOf(stale.at)}.
+        </p>
+      )}
+      <button type="button" onClick={onRetry} disabled={busy}>
+        Retry
+      </button>
+    </div>
+  )
+}
+
 /** The wallet home screen. */
 export function Accounts({ client, network = null, onSend, onBuy, onSessionLost }: AccountsProps) {
   const [book, setBook] = useState<Book | null>(null)
-  const [balances, setBalances] = useState<{ caip2: string; byAddress: Map<string, Balances> } | null>(null)
+  const [balances, setBalances] = useState<{ caip2: string; byAddress: Map<string, Balances>; stale?: Stale | undefined } | null>(null)
   const [added, setAdded] = useState<string | null>(null)
   const [receiveFrom, setReceiveFrom] = useState<string | null>(null)
   const [showHidden, setShowHidden] = useState(false)
@@ -349,7 +388,7 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
     if (caip2 === undefined) return
     void runBalances(
       () => client.call('balances', { caip2 }),
-      (r) => setBalances({ caip2: r.caip2, byAddress: new Map(r.accounts.map((a) => [a.address, a.balances])) }),
+      (r) => setBalances({ caip2: r.caip2, byAddress: new Map(r.accounts.map((a) => [a.address, a.balances])), stale: r.stale }),
     )
   }, [client, runBalances, caip2])
   const reloadBook = useCallback(() => {
@@ -364,6 +403,7 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
   }, [reloadBook, refreshBalances])
   useEffect(refresh, [refresh])
   const shown = balances !== null && balances.caip2 === caip2 ? balances.byAddress : undefined
+  const shownStale = balances !== null && balances.caip2 === caip2 ? balances.stale : undefined
   useLayoutEffect(() => {
     if (shown && book && performance.getEntriesByName(BALANCES_MARK).length === 0) performance.mark(BALANCES_MARK)
   }, [shown, book])
@@ -403,11 +443,19 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
           Refresh
         </button>
       </div>
+      <StaleBanner
+        stale={shownStale ?? book?.stale}
+        what={shownStale ? 'balances' : 'accounts'}
+        failed={loadBalances.error !== null || load.error !== null}
+        busy={load.busy || loadBalances.busy}
+        onRetry={refresh}
+      />
       <div class="total" aria-label={`Total on ${network?.name ?? 'this network'}`}>
         <span class="hint">Total on {network?.name ?? 'this network'}</span>
         <strong class="total-amount" id="wallet-total">
           {native ? `${formatShort(native.balance, native.decimals)} ${native.symbol}` : '—'}
         </strong>
+        {shownStale && <span class="stale-tag">stale · as of {asOf(shownStale.at)}</span>}
       </div>
       <div class="actions">
         <button type="button" class="primary" disabled={onNetwork.length === 0} onClick={() => onSend?.(onNetwork[0]?.address ?? '')}>
