@@ -89,6 +89,9 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
   const poll = useAction(onSessionLost)
   const { run } = load
   const caip2 = network.caip2
+  // Retry re-reads the balances; `stale` is set when they are the last known ones (service or node not answering).
+  const [attempt, setAttempt] = useState(0)
+  const [stale, setStale] = useState<{ at: number; advice: string } | null>(null)
 
   useEffect(() => {
     setReview(null)
@@ -97,10 +100,11 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
       () => client.call('balances', { caip2 }),
       (r) => {
         setAccounts(r.accounts)
+        setStale(r.stale ?? null)
         setFrom((f) => (r.accounts.some((a) => a.address === f) ? f : (r.accounts[0]?.address ?? '')))
       },
     )
-  }, [client, run, caip2])
+  }, [client, run, caip2, attempt])
   // Names are labels: without them every account shows its address.
   useEffect(() => {
     void client.call('accountNames').then((r) => r.ok && setNames(r.result.names))
@@ -269,6 +273,18 @@ export function Send({ client, network, from: initialFrom = null, onSessionLost,
       <h2 id="send-heading">Send on {network.name}</h2>
       <Busy busy={load.busy} label="Loading accounts and balances…" />
       <ErrorLine error={load.error} />
+      {(load.error || stale) && (
+        <div class="stale-banner" id="send-stale" role="status">
+          {stale && (
+            <p>
+              {stale.advice} Balances as of {new Date(stale.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}.
+            </p>
+          )}
+          <button type="button" disabled={load.busy} onClick={() => setAttempt((n) => n + 1)}>
+            Retry
+          </button>
+        </div>
+      )}
       {accounts?.length === 0 && <p>No {network.family === 'evm' ? 'Ethereum' : 'Solana'} account to send from.</p>}
       {accounts && accounts.length > 0 && (
         <form onSubmit={onReview} noValidate>
