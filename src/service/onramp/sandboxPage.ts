@@ -46,7 +46,7 @@ function layout(title: string, body: string): string {
 </head>
 <body>
 <main class="card">
-<p class="badge">Sandbox — simulated purchase, no money moves</p>
+<p class="badge">Sandbox — simulated payment, no real money moves</p>
 ${body}
 </main>
 </body>
