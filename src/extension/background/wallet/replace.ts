@@ -7,6 +7,7 @@
  * original's + 10% (rounded up) and what the node asks now. The service then ends the original as
  * replaced once the replacement is mined. Solana sends cannot be replaced: their blockhash expires.
  */
+import { getAddress, isAddress } from 'viem'
 import type { SigilClient } from '../../../api/client'
 import { gweiText, significantText } from '../approval/text'
 import type { NetworkInfo } from '../chains/networks'
@@ -70,6 +71,9 @@ type NodeTx = {
   blockNumber?: string | null
 } | null
 
+/** A node's (lowercase) address with its EIP-55 checksum, as the user's accounts and recipients are written. */
+const checksummed = (a: unknown) => (typeof a === 'string' && isAddress(a, { strict: false }) ? getAddress(a) : String(a ?? ''))
+
 type Original = { network: NetworkInfo; from: string; to: string; value: bigint; data: string; nonce: bigint; gas: bigint; fees: Fees }
 
 /** The pending original as the node holds it; refuses a send that is not an EVM send still waiting for a block. */
@@ -114,8 +118,8 @@ async function original(
   const price = tx.gasPrice === undefined ? undefined : quantity(tx.gasPrice, 'the gas price')
   return {
     network,
-    from: String(tx.from),
-    to: String(tx.to ?? ''),
+    from: checksummed(tx.from),
+    to: checksummed(tx.to),
     value: quantity(tx.value, 'the value'),
     data: tx.input ?? '0x',
     nonce: quantity(tx.nonce, 'the nonce'),

@@ -99,7 +99,7 @@ export function Activity({ client, onSessionLost }: ActivityProps) {
                 {when(a.createdAtMs)}
               </time>
               {a.waitingFor && <span class="hint waiting-for">{a.waitingFor}</span>}
-              {a.failure && <span class="error">{a.failure}</span>}
+              {a.failure && <span class={a.send?.state === 'replaced' ? 'hint' : 'error'}>{a.failure}</span>}
             </span>
             <span class={`badge ${a.send ? `send-${a.send.state}` : a.status.toLowerCase()}`}>{a.statusText}</span>
           </li>

@@ -126,7 +126,7 @@ describe('replaceReview / replaceSubmit rows', () => {
       const review = await ok('replaceReview', { sendTransactionStatusId: id, caip2: EVM, kind: 'speedUp' })
       expect(BigInt(review.maxFeePerGas)).toBeGreaterThanOrEqual(bumped(BigInt(est.evm.maxFeePerGas)))
       expect(BigInt(review.maxPriorityFeePerGas)).toBeGreaterThanOrEqual(bumped(BigInt(est.evm.maxPriorityFeePerGas)))
-      expect(review).toMatchObject({ to: BOB.toLowerCase(), value: parseEther('0.1').toString(), gasLimit: est.evm.gasLimit })
+      expect(review).toMatchObject({ to: BOB, value: parseEther('0.1').toString(), gasLimit: est.evm.gasLimit })
       expect(review.maxFeeText).toMatch(/^at most \d[\d.]* ETH$/)
 
       // fees below the original's + 10% are refused before anything is signed, naming the field
