@@ -363,6 +363,8 @@ export function failureMessage(r: StatusResponse): string {
   const chain = r.error?.eth?.revertChain ?? r.error?.revertChain ?? []
   const revert = chain.map((e) => e.displayMessage ?? e.native?.message ?? e.custom?.errorName).find((m) => m)
   const solana = r.error?.solana ? solanaFailureWords(r.error.solana) : undefined
+  // A send the user sped up or cancelled: the service ends it "replaced: …".
+  if (/^replaced:/.test(r.txError ?? '')) return 'Replaced by a newer transaction (sped up or cancelled).'
   return revert ?? solana ?? r.txError ?? r.error?.message ?? 'The transaction failed.'
 }
 

@@ -189,4 +189,68 @@ describe('replaceReview / replaceSubmit rows', () => {
       await node('evm_setAutomine', [true])
     }
   }, 90_000)
+  it('cancel a pending send (mining paused): a 0-value send to self at the same nonce lands, the recipient gets nothing', async () => {
+    await node('evm_setAutomine', [false])
+    try {
+      const CAROL = '0x00000000000000000000000000000000000ca201'
+      const est = await ok('sendEstimate', { caip2: EVM, from: eth, to: CAROL, amount: parseEther('0.2').toString() })
+      const { sendTransactionStatusId: id } = await ok('sendSubmit', {
+        caip2: EVM,
+        from: eth,
+        to: CAROL,
+        amount: parseEther('0.2').toString(),
+        evm: est.evm,
+      })
+      const first = await until(
+        () => ok('sendStatus', { sendTransactionStatusId: id }),
+        (s: any) => s.txHash !== undefined,
+      )
+      await until(
+        () =>
+          evm()
+            .getTransaction({ hash: first.txHash as Hex })
+            .catch(() => null),
+        (t) => t !== null,
+      )
+      const review = await ok('replaceReview', { sendTransactionStatusId: id, caip2: EVM, kind: 'cancel' })
+      expect(review).toMatchObject({ kind: 'cancel', to: eth, value: '0', gasLimit: '21000' })
+      const { sendTransactionStatusId: cancel } = await ok('replaceSubmit', {
+        sendTransactionStatusId: id,
+        caip2: EVM,
+        kind: 'cancel',
+        maxFeePerGas: review.maxFeePerGas,
+        maxPriorityFeePerGas: review.maxPriorityFeePerGas,
+      })
+      const second = await until(
+        () => ok('sendStatus', { sendTransactionStatusId: cancel }),
+        (s: any) => s.txHash !== undefined,
+      )
+      await until(
+        () =>
+          evm()
+            .getTransaction({ hash: second.txHash as Hex })
+            .catch(() => null),
+        (t) => t !== null,
+      )
+      await node('evm_mine')
+      expect(
+        (
+          await until(
+            () => ok('sendStatus', { sendTransactionStatusId: cancel }),
+            (s: any) => s.state !== 'pending',
+          )
+        ).state,
+      ).toBe('confirmed')
+      const ended = await until(
+        () => ok('sendStatus', { sendTransactionStatusId: id }),
+        (s: any) => s.state !== 'pending',
+      )
+      expect(ended).toMatchObject({ state: 'failed', message: 'Replaced by a newer transaction (sped up or cancelled).' })
+      expect(await evm().getBalance({ address: CAROL })).toBe(0n)
+      const mined = await evm().getTransaction({ hash: second.txHash as Hex })
+      expect([mined.to?.toLowerCase(), mined.value, String(mined.nonce)]).toEqual([eth.toLowerCase(), 0n, review.nonce])
+    } finally {
+      await node('evm_setAutomine', [true])
+    }
+  }, 90_000)
 })
