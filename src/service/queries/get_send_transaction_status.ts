@@ -9,7 +9,8 @@ import { getSend, type SendRow } from '../store/sends.js'
  * INCLUDED or FAILED; `eth.txHash` or `solana.signature` once signed; `eth.contractAddress` of a
  * contract creation once included (the CREATE address of the sender at the signed nonce, which is
  * the receipt's); `txError` and `error` (revert chain or Solana details) when FAILED — for a Gas
- * Station batch, naming the failing call ("call 2 of 3 reverted: …") with its revert decoded.
+ * Station batch, naming the failing call ("call 2 of 3 reverted: …") with its revert decoded; a
+ * send a newer one of the same sender at its nonce replaced (speed up, cancel) reads "replaced: …".
  *
  * @throws NOT_FOUND when sendTransactionStatusId names no send transaction of the organization
  */
