@@ -15,8 +15,8 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import type { ApprovalDetails, ApprovalView, DecodedCall as Call, FieldRow } from '../protocol/approvalView'
 import type { PopupClient } from '../popup/client'
 import { failureText } from '../popup/messages'
-import { originParts, isInsecureOrigin, signInTitle, titleOf } from './format'
-import { Account, AccountNames, Rows, Warnings } from './parts'
+import { describeRequest, originParts, isInsecureOrigin, signInTitle, titleOf } from './format'
+import { Account, AccountNames, RawData, Rows, Warnings } from './parts'
 import { SolanaViewBody } from './SolanaViews'
 import { AccountPicker, orderedChoice } from './AccountPicker'
 import { SendCallsBody } from './BatchView'
@@ -68,11 +68,21 @@ function DecodedCall({ call }: { call: Call }) {
 }
 
 /** The network fee and the total, as the background built them (feeRows): gwei per gas, the native unit for amounts. */
+/** Per-gas prices and limits: how the fee is made, folded under the fee itself. */
+const FEE_DETAIL_ROWS = new Set(['Max fee per gas', 'Priority fee per gas', 'Gas limit', 'Gas price', 'Base fee'])
+
 function Fees({ rows }: { rows: FieldRow[] }) {
+  const details = rows.filter(([k]) => FEE_DETAIL_ROWS.has(k))
   return (
     <section class="fees" data-testid="approval-fees" aria-labelledby="approval-fees-title">
       <h3 id="approval-fees-title">Network fee</h3>
-      <Rows rows={rows} label="Network fee" />
+      <Rows rows={rows.filter(([k]) => !FEE_DETAIL_ROWS.has(k))} label="Network fee" />
+      {details.length > 0 && (
+        <details class="fee-details">
+          <summary>Fee details</summary>
+          <Rows rows={details} label="Fee details" />
+        </details>
+      )}
     </section>
   )
 }
@@ -161,10 +171,10 @@ function ViewBody({
               ['To', view.to ?? '(contract creation)'],
               ['Value', `${view.value} (${view.valueWei} wei)`],
               ['Network', `${view.chain.name} (chain ${BigInt(view.chain.chainId).toString(10)})`],
-              ['Data', view.data === '0x' ? '(none)' : view.data],
               ['Nonce', view.nonce],
             ]}
           />
+          <RawData label="Transaction data" rows={[['Data', view.data === '0x' ? '(none)' : view.data]]} />
           <Fees rows={view.fees} />
           {view.filled.length > 0 && (
             <p class="hint" data-testid="approval-filled">
@@ -193,6 +203,11 @@ function ViewBody({
               ['To', view.to],
               ['Value', `${view.value} (${view.valueWei} wei)`],
               ['Network', `${view.chain.name} (chain ${BigInt(view.chain.chainId).toString(10)})`],
+            ]}
+          />
+          <RawData
+            label="Transaction data"
+            rows={[
               ...(view.selector !== null ? [['Function selector', view.selector] as FieldRow] : []),
               ['Data', view.data === '0x' ? '(none)' : view.data],
             ]}
@@ -491,9 +506,15 @@ function ApprovalRequest({ client, id, closeWindow, onAnswered, queue }: Request
               Not secure (http)
             </span>
           )}
-          <code class="method" data-testid="approval-method">
-            {details.method}
-          </code>
+          <p class="request-what" data-testid="approval-what">
+            {describeRequest(details.method, details.view.kind)}
+          </p>
+          <details class="technical">
+            <summary>Technical details</summary>
+            <code class="method" data-testid="approval-method">
+              {details.method}
+            </code>
+          </details>
         </section>
         <AccountNames.Provider value={details.names ?? {}}>
           <ViewBody

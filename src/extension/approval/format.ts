@@ -41,6 +41,50 @@ export function titleOf(method: string, kind?: string): string {
   }
 }
 
+/**
+ * What the site asks, in words, under its origin ("wants you to send a transaction"), from what
+ * the window shows; the method's wire name is kept for the folded technical details only.
+ */
+export function describeRequest(method: string, kind?: string): string {
+  switch (kind) {
+    case 'deploy':
+      return 'wants you to deploy a contract from your account'
+    case 'signIn':
+      return 'wants you to sign in with your account'
+    case 'switchChain':
+      return 'wants to switch the network it uses'
+    case 'connect':
+    case 'solanaConnect':
+      return 'wants to see your account address and ask you for approvals'
+    case 'message':
+      return 'wants your signature on a message'
+    case 'typedData':
+      return 'wants your signature on structured data'
+    case 'transaction':
+      return 'wants you to sign a transaction it will send itself'
+    case 'sendTransaction':
+      return 'wants you to send a transaction'
+    case 'sendCalls':
+      return 'wants you to send several calls together'
+    case 'addChain':
+      return 'wants to add a network to your wallet'
+    case 'watchAsset':
+      return 'wants to add a token to your wallet'
+    case 'solanaTransaction':
+      return method === 'solana:signAndSendTransaction'
+        ? 'wants you to send a transaction'
+        : 'wants you to sign a transaction it will send itself'
+    default:
+      return 'asks for your approval'
+  }
+}
+
+/** An address shortened for display, its start and end kept ("0x5b9F…39BF"); short ones unchanged. */
+export function shortAddress(address: string): string {
+  const head = address.startsWith('0x') ? 6 : 4
+  return address.length <= head + 6 ? address : `${address.slice(0, head)}…${address.slice(-4)}`
+}
+
 /** Title of a sign-in window: the site the message says the user signs in to (its domain, as text). */
 export function signInTitle(domain: string): string {
   return `Sign in to ${domain}`

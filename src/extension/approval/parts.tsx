@@ -2,6 +2,8 @@
 import { createContext } from 'preact'
 import { useContext } from 'preact/hooks'
 import type { FieldRow } from '../protocol/approvalView'
+import { Identicon } from '../popup/Identicon'
+import { shortAddress } from './format'
 
 /** The user's account names for the addresses the request shows (address → "Account 2"). */
 export const AccountNames = createContext<Readonly<Record<string, string>>>({})
@@ -30,20 +32,46 @@ export function Warnings({ warnings }: { warnings: string[] }) {
   )
 }
 
-/** One of the user's addresses: its account name (when known) above the full address. */
+/**
+ * One of the user's addresses: its identicon, account name (when known) and shortened address,
+ * with the full address one click away.
+ */
 export function Account({ address }: { address: string }) {
   const name = useContext(AccountNames)[address]
   return (
-    <p class="approval-account">
+    <div class="approval-account">
       <span class="label">Account</span>
-      {name !== undefined && (
-        <strong class="approval-account-name" data-testid="approval-account-name">
-          {name}
-        </strong>
-      )}
-      <code class="address" data-testid="approval-account">
-        {address}
-      </code>
-    </p>
+      <div class="approval-account-line">
+        <Identicon address={address} size={28} />
+        <div class="approval-account-text">
+          {name !== undefined && (
+            <strong class="approval-account-name" data-testid="approval-account-name">
+              {name}
+            </strong>
+          )}
+          <details class="full-address">
+            <summary>
+              <code class="address" title={address}>
+                {shortAddress(address)}
+              </code>
+            </summary>
+            <code class="address" data-testid="approval-account">
+              {address}
+            </code>
+          </details>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+/** Rows whose raw values few users read (hex data, selectors): folded behind "Show data". */
+export function RawData({ rows, label }: { rows: FieldRow[]; label: string }) {
+  if (rows.length === 0) return null
+  return (
+    <details class="raw-data" data-testid="approval-raw-data">
+      <summary>Show data</summary>
+      <Rows rows={rows} label={label} />
+    </details>
   )
 }

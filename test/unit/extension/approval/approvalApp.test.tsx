@@ -157,7 +157,12 @@ describe('approval window: typed data', () => {
       r.querySelector('dt')?.textContent,
       r.querySelector('dd')?.textContent,
     ])
-    expect(rows).toEqual(view.fees)
+    // The fee and its maximum first; how it is made (per-gas prices, gas limit) folded under "Fee details".
+    expect(rows).toEqual([...view.fees.slice(3), ...view.fees.slice(0, 3)])
+    const folded = fees.querySelector('details.fee-details') as HTMLDetailsElement
+    expect(folded.open).toBe(false)
+    expect(folded.querySelector('summary')?.textContent).toBe('Fee details')
+    expect([...folded.querySelectorAll('dt')].map((d) => d.textContent)).toEqual(['Max fee per gas', 'Priority fee per gas', 'Gas limit'])
     expect(screen.getByLabelText('Transaction').textContent).toContain('1 ETH (1000000000000000000 wei)')
     expect(screen.getByTestId('approval-filled').textContent).toBe(
       'The site left out the nonce, gas limit, fees: Sigil filled them in from Sigil dev EVM.',
@@ -194,10 +199,20 @@ describe('approval window: dApp sends, networks and tokens', () => {
       '0x6666',
       '0.5 ETH (500000000000000000 wei)',
       'Sigil dev EVM (chain 31337)',
-      '0xb3de648b',
     ]) {
       expect(table.textContent).toContain(text)
     }
+    // Raw calldata and selector are folded behind "Show data", closed by default; the subtitle says what the site
+    // wants in words, the method name only under "Technical details".
+    expect(table.textContent).not.toContain('0xb3de648b')
+    const raw = screen.getByTestId('approval-raw-data') as HTMLDetailsElement
+    expect(raw.open).toBe(false)
+    expect(raw.querySelector('summary')?.textContent).toBe('Show data')
+    expect(raw.textContent).toContain('Function selector0xb3de648b')
+    expect(raw.textContent).toContain(send.data)
+    expect(screen.getByTestId('approval-what').textContent).toBe('wants you to send a transaction')
+    expect(screen.getByTestId('approval-what').textContent).not.toContain('eth_')
+    expect((screen.getByTestId('approval-method').closest('details') as HTMLDetailsElement).open).toBe(false)
     expect(screen.getByTestId('approval-warnings').textContent).toBe('This transaction will fail: execution reverted: nope')
     expect(screen.getByTestId('approval-fees').textContent).toContain('Total0.5 ETH + the network fee (unknown)')
     expect(screen.queryByTestId('approval-simulation')).toBeNull()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isInsecureOrigin, originParts } from '@/src/extension/approval/format'
+import { describeRequest, isInsecureOrigin, originParts, shortAddress } from '@/src/extension/approval/format'
 
 describe('approval origin display', () => {
   it('flags http: origins only', () => {
@@ -22,5 +22,38 @@ describe('originParts (registrable domain emphasised)', () => {
     expect(originParts('https://alice.github.io').registrable).toBe('alice.github.io')
     expect(originParts('http://127.0.0.1:5173')).toMatchObject({ subdomain: '', registrable: '127.0.0.1', port: ':5173' })
     expect(originParts('http://localhost:3000')).toMatchObject({ subdomain: '', registrable: 'localhost' })
+  })
+})
+
+describe('describeRequest and shortAddress', () => {
+  it('says what a request does without its method name', () => {
+    const kinds = [
+      'deploy',
+      'signIn',
+      'switchChain',
+      'connect',
+      'solanaConnect',
+      'message',
+      'typedData',
+      'transaction',
+      'sendTransaction',
+      'sendCalls',
+      'addChain',
+      'watchAsset',
+      'solanaTransaction',
+    ]
+    for (const kind of kinds) {
+      const text = describeRequest('eth_sendTransaction', kind)
+      expect(text).not.toMatch(/eth_|wallet_|solana:|_/)
+      expect(text).not.toBe('asks for your approval')
+    }
+    expect(describeRequest('solana:signAndSendTransaction', 'solanaTransaction')).toBe('wants you to send a transaction')
+    expect(describeRequest('solana:signTransaction', 'solanaTransaction')).toBe('wants you to sign a transaction it will send itself')
+  })
+
+  it('shortens addresses to their start and end', () => {
+    expect(shortAddress('0x5b9FBF3F488E273DcB3413465304Ebd2fe4A39BF')).toBe('0x5b9F…39BF')
+    expect(shortAddress('J6nXRiAbCdEfGhIjKlMnOpQrStUvWxYz12t9JX')).toBe('J6nX…t9JX')
+    expect(shortAddress('0x1234')).toBe('0x1234')
   })
 })
