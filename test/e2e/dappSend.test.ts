@@ -247,7 +247,12 @@ describe('a viem dApp sends a transaction through Sigil (Chromium, real service,
     )
     const warning = (await approval.locator('[data-testid="approval-warnings"]').first().textContent()) ?? ''
     expect(warning).toMatch(/^This transaction will fail: execution reverted with unknown error 0x[0-9a-f]{8}$/)
-    expect(await approval.locator('[aria-label="Transaction"]').textContent()).toContain('Function selector0x')
+    // The selector and calldata are folded behind "Show data", closed until the user opens them.
+    const raw = approval.getByTestId('approval-raw-data')
+    expect(await raw.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false)
+    expect(await raw.textContent()).toContain('Function selector0x')
+    await raw.locator('summary').click()
+    expect(await raw.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true)
     await shot(approval, 'approval-send-transaction-reverts')
     await approval.getByRole('button', { name: 'Reject' }).click()
     expect(await outcome).toMatchObject({ code: 4001 })
