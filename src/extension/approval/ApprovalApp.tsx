@@ -20,6 +20,7 @@ import { Account, AccountNames, RawData, Rows, Warnings } from './parts'
 import { SolanaViewBody } from './SolanaViews'
 import { AccountPicker, orderedChoice } from './AccountPicker'
 import { SendCallsBody } from './BatchView'
+import { BalanceChanges } from './BalanceChanges'
 import { needsOverride, SignInBody } from './SignInView'
 
 /** Delay before Approve accepts clicks. */
@@ -195,6 +196,7 @@ function ViewBody({
         <>
           <Account address={view.address} />
           <Warnings warnings={view.warnings} />
+          <BalanceChanges changes={view.balanceChanges} />
           {view.call && <DecodedCall call={view.call} />}
           <Rows
             label="Transaction"

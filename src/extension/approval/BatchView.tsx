@@ -4,6 +4,7 @@
  * and, before the account's first batch, that approving upgrades it to Sigil's batch executor.
  */
 import type { BatchCallView, FieldRow, SendCallsView } from '../protocol/approvalView'
+import { BalanceChanges } from './BalanceChanges'
 import { Account, Rows, Warnings } from './parts'
 
 /** The sentence shown when approving delegates the account (EIP-7702) for the first time. */
@@ -46,6 +47,7 @@ export function SendCallsBody({ view }: { view: SendCallsView }) {
     <>
       <Account address={view.address} />
       <Warnings warnings={view.warnings} />
+      <BalanceChanges changes={view.balanceChanges} />
       {view.upgrade && (
         <p class="batch-upgrade" data-testid="approval-upgrade">
           {UPGRADE_TEXT}

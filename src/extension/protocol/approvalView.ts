@@ -37,6 +37,37 @@ export type SolanaTransactionView = {
 /** One of the user's accounts a site may be given: its address and the name the user knows it by. */
 export type AccountOption = { address: string; name: string }
 
+/** One asset whose balance the transaction changes for the user, netted (dapp/evm/assetChanges.ts). */
+export type AssetChangeView = {
+  direction: 'send' | 'receive'
+  /** The amount in the asset's units with its symbol, e.g. "10 TKA", "1 NFT #7 of CATS", or the raw integer when the decimals are unknown. */
+  amount: string
+  /** The symbol the monogram is drawn from ("ETH", "TKA"). */
+  symbol: string
+  /** The asset's identity (network and contract, or network and "native") the monogram's colour comes from. */
+  assetId: string
+  /** The token contract; null for the network's coin. */
+  token: string | null
+}
+
+/** A spending right the transaction grants, seen as an Approval / ApprovalForAll event with the user as owner. */
+export type ApprovalGrantView = {
+  /** Who may spend. */
+  spender: string
+  /** What: "10 TKA", "Unlimited TKA", "NFT #7 of CATS", "All your NFTs of CATS". */
+  what: string
+  symbol: string
+  assetId: string
+  token: string
+  /** True when the event revokes (amount 0 or approved = false). */
+  revoke: boolean
+}
+
+/** The simulated balance changes, or why they could not be known ("Could not simulate: <reason>"). */
+export type BalanceChangesView =
+  | { status: 'simulated'; changes: AssetChangeView[]; approvals: ApprovalGrantView[] }
+  | { status: 'unknown'; reason: string }
+
 /** One call of an EIP-5792 batch as shown (dapp/evm/calls.ts). */
 export type BatchCallView = {
   /** Null: the call deploys a contract (its data is the creation code). */
@@ -70,6 +101,8 @@ export type SendCallsView = {
   /** The account is not yet delegated: approving upgrades it to Sigil's batch executor (EIP-7702). */
   upgrade: boolean
   warnings: string[]
+  /** The batch's calls simulated in order together: what the user sends and receives; absent when not simulated. */
+  balanceChanges?: BalanceChangesView
 }
 
 /** A sign-in message's domain or URI that does not belong to the requesting site (dapp/signInOrigin.ts). */
@@ -175,6 +208,8 @@ export type ApprovalView =
       fees: FieldRow[]
       /** The simulation's verdict: "This transaction will fail: <reason>", shown as a warning. */
       warnings: string[]
+      /** What the user sends and receives, and the approvals granted, simulated against the node; absent when not simulated. */
+      balanceChanges?: BalanceChangesView
     }
   | {
       /** eth_sendTransaction / wallet_sendTransaction without `to`: a contract creation, simulated before the window opened; Sigil's service signs and broadcasts. */

@@ -27,6 +27,7 @@ import { feeRows } from '../../approval/text'
 import type { DappContext, DappOutcome } from '../../methods'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
 import { accountsFor } from './accounts'
+import { balanceChanges } from './assetChanges'
 import { decodeTokenCall } from './calldata'
 import { type AtomicStatus, capabilitiesOn } from './capabilities'
 import { saveBatch, findBatch, type CallBatch } from './callsStatus'
@@ -248,7 +249,10 @@ export async function sendCalls([raw]: readonly [unknown], ctx: DappContext): Pr
   }
   const thePlan = plan
 
-  const decoded = await Promise.all(calls.map((c) => (c.to === null ? null : decodeTokenCall(ctx.core, network, c.to, c.data))))
+  const [decoded, changes] = await Promise.all([
+    Promise.all(calls.map((c) => (c.to === null ? null : decodeTokenCall(ctx.core, network, c.to, c.data)))),
+    balanceChanges(ctx.core, network, signer.address, calls),
+  ])
   const views: BatchCallView[] = calls.map((c, i) => {
     // Creation code is not a call: neither decoded nor given a selector.
     const call = decoded[i] ?? null
@@ -304,6 +308,7 @@ export async function sendCalls([raw]: readonly [unknown], ctx: DappContext): Pr
     fees,
     upgrade: thePlan.upgrade,
     warnings: failing,
+    balanceChanges: changes,
   }
   const outcome = await ctx.dapp.ask(ctx.origin, 'wallet_sendCalls', view)
   if (!outcome.approved) return { error: outcome.error }

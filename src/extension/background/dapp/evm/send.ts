@@ -16,6 +16,7 @@ import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcE
 import { recordActivitySite } from '../../activity/activitySites'
 import { feeRows } from '../../approval/text'
 import type { ApprovalView } from '../../../protocol/approvalView'
+import { balanceChanges } from './assetChanges'
 import { decodeTokenCall } from './calldata'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
 import { accountsFor } from './accounts'
@@ -132,10 +133,14 @@ export async function sendTransaction(
       nonce: at.toString(10),
     }
   } else {
-    const call = await decodeTokenCall(ctx.core, network, checked.to, checked.data)
+    const [call, changes] = await Promise.all([
+      decodeTokenCall(ctx.core, network, checked.to, checked.data),
+      balanceChanges(ctx.core, network, signer.address, [{ to: checked.to, value: checked.value, data: checked.data }]),
+    ])
     view = {
       kind: 'sendTransaction',
       ...shown,
+      balanceChanges: changes,
       to: checked.to,
       call,
       selector: call === null && checked.data.length >= 10 ? checked.data.slice(0, 10).toLowerCase() : null,
