@@ -40,6 +40,7 @@ const SERVICE_ORDER = [
   'http',
   'queries',
   'activities',
+  'history',
   'sends',
   'sponsorship',
   'signing',
