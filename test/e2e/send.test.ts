@@ -110,10 +110,12 @@ describe('send from the popup on the dev chains', () => {
     await page.getByRole('button', { name: `Fund from faucet ${eth}` }).click()
     await expect.poll(() => shownBalance(eth, 'ETH'), { timeout: 30_000 }).toBe(parseEther('1').toString())
     expect(await shownBalance(eth, 'TST')).toBe('0')
-    expect(await page.locator(`li.account[data-address="${eth}"] ul.balances li[data-symbol="ETH"]`).textContent()).toBe('1 ETH')
+    expect(await page.locator(`li.account[data-address="${eth}"] ul.balances li[data-symbol="ETH"] .token-value`).textContent()).toBe(
+      '1 ETH',
+    )
     // the wallet home's total on the network and its assets
     expect(await page.locator('#wallet-total').textContent()).toBe('1 ETH')
-    expect(await page.locator('ul.balances[aria-label="Assets"] li[data-symbol="ETH"]').textContent()).toBe('1 ETH')
+    expect(await page.locator('ul.balances[aria-label="Assets"] li[data-symbol="ETH"] .token-value').textContent()).toBe('1 ETH')
     expect(await axeViolations(page)).toEqual([])
     await shot(page, 'popup-accounts-balances')
   })

@@ -77,7 +77,9 @@ describe('SPL tokens in the popup', () => {
     await expect.poll(() => shownBalance('USDC'), { timeout: 30_000 }).toBe('100000000')
     expect(await shownBalance('SOL')).toBe('1000000000')
     await page.getByText('Funded 1 SOL and 100 USDC').waitFor({ timeout: 10_000 })
-    expect(await page.locator(`li.account[data-address="${sol}"] ul.balances li[data-symbol="USDC"]`).textContent()).toBe('100 USDC')
+    expect(await page.locator(`li.account[data-address="${sol}"] ul.balances li[data-symbol="USDC"] .token-value`).textContent()).toBe(
+      '100 USDC',
+    )
     await shotBoth('popup-solana-tokens')
   })
 

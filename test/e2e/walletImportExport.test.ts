@@ -240,6 +240,7 @@ describe('wallets: grouped accounts, import a seed phrase and a key, export, nam
     const added = first.locator('li.account-group').nth(1)
     await expect.poll(() => added.getAttribute('aria-label')).toBe('Account 6')
     expect(await added.locator('li.account').count()).toBe(2)
+    await added.getByRole('button', { name: 'More for Account 6' }).click()
     await added.getByRole('button', { name: 'Rename Account 6' }).click()
     await page.getByLabel('Name of Account 6').fill('Trading')
     await page.getByRole('button', { name: 'Save name' }).click()
@@ -269,7 +270,7 @@ describe('wallets: grouped accounts, import a seed phrase and a key, export, nam
     // hide: out of the list until "Show hidden"
     await page.getByRole('button', { name: 'Wallet', exact: true }).click()
     const again = page.locator('li.account-group[aria-label="Trading"]')
-    await again.locator('summary', { hasText: 'More' }).click()
+    await again.getByRole('button', { name: 'More for Trading' }).click()
     await again.getByRole('button', { name: 'Hide Trading' }).click()
     await expect.poll(() => page.locator('li.account-group[aria-label="Trading"]').count()).toBe(0)
     await page.getByLabel(/Show hidden \(1\)/).check()

@@ -1,19 +1,22 @@
 /**
- * The wallet home: the total on the selected network, the assets with their balances, Send /
- * Receive / Buy, then the accounts as people know them: per wallet, each account by name
- * (editable, "Account 1…" by default) with its Ethereum and Solana addresses — short address, Copy,
- * Receive (QR and the full address), Send, on dev networks "Fund from faucet", balances — and under
- * "More" its paths, Hide and Export; "Add account" adds the next Ethereum and Solana address at
- * once; "Add wallet" creates or imports one. Addresses of chains the wallet cannot show or send
- * are listed apart, view only, without Receive.
+ * The wallet home: the total on the selected network, one primary action (Send) with Receive and
+ * Buy beside it, the assets (a monogram, the amount in units, the symbol), then the accounts as
+ * people know them: per wallet, each account with its identicon and name ("Account 1…" by
+ * default), its Ethereum and Solana addresses — short address (the full one in its tooltip, in
+ * Copy and under "More"), balances, Send, Receive (QR and the full address), on dev networks "Fund
+ * from faucet" — and behind its "More" button Rename, Hide, Export and the full addresses with
+ * their paths; "Add account" adds the next Ethereum and Solana address at once; "Add wallet"
+ * creates or imports one. Addresses of chains the wallet cannot show or send are listed apart,
+ * view only, without Receive.
  */
 import { Fragment } from 'preact'
-import { useCallback, useEffect, useLayoutEffect, useState } from 'preact/hooks'
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { PopupApi } from '../../protocol/popupApi'
 import { formatShort, formatUnits } from '../../amounts'
 import { CopyButton, ReceivePanel, shortAddress } from '../AddressTools'
 import { chainOf, formatLabel } from '../chains'
 import type { PopupClient } from '../client'
+import { Identicon, Monogram } from '../Identicon'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
 import { FORMAT_OF_FAMILY, type Network } from '../network'
@@ -33,8 +36,17 @@ function BalanceList({ balances, label }: { balances: Balances; label: string })
   return (
     <ul class="balances" aria-label={label}>
       {balances.map((b) => (
-        <li key={b.caip19} data-symbol={b.symbol} data-balance={b.balance} title={`${formatUnits(b.balance, b.decimals)} ${b.symbol}`}>
-          <span class="amount">{formatShort(b.balance, b.decimals)}</span> <span class="symbol">{b.symbol}</span>
+        <li
+          key={b.caip19}
+          class="token"
+          data-symbol={b.symbol}
+          data-balance={b.balance}
+          title={`${formatUnits(b.balance, b.decimals)} ${b.symbol}`}
+        >
+          <Monogram symbol={b.symbol} id={b.caip19} size={20} />
+          <span class="token-value">
+            <span class="amount">{formatShort(b.balance, b.decimals)}</span> <span class="symbol">{b.symbol}</span>
+          </span>
         </li>
       ))}
     </ul>
@@ -94,31 +106,27 @@ function Faucet({
   )
 }
 
-function GroupName({
+/** Rename in place: the name field with Save and Cancel (Cancel or a saved name closes it). */
+function RenameForm({
   client,
   group,
   name,
+  onClose,
   onChanged,
   onSessionLost,
 }: {
   client: PopupClient
   group: string
   name: string
+  onClose(): void
   onChanged(): void
   onSessionLost(): void
 }) {
-  const [editing, setEditing] = useState<string | null>(null)
+  const [editing, setEditing] = useState(name)
   const action = useAction(onSessionLost)
-  if (editing === null) {
-    return (
-      <div class="row account-name">
-        <strong class="name">{name}</strong>
-        <button type="button" class="small" aria-label={`Rename ${name}`} onClick={() => setEditing(name)}>
-          Rename
-        </button>
-      </div>
-    )
-  }
+  const input = useRef<HTMLInputElement>(null)
+  // opened from the "More" menu, which closes: the focus goes to the field
+  useEffect(() => input.current?.focus(), [])
   return (
     <form
       class="rename"
@@ -127,20 +135,20 @@ function GroupName({
         void action.run(
           () => client.call('renameAccount', { group, name: editing }),
           () => {
-            setEditing(null)
+            onClose()
             onChanged()
           },
         )
       }}
     >
       <Field label={`Name of ${name}`} hint="Leave empty for the default name.">
-        <input value={editing} maxLength={32} onInput={(e) => setEditing(e.currentTarget.value)} />
+        <input ref={input} value={editing} maxLength={32} onInput={(e) => setEditing(e.currentTarget.value)} />
       </Field>
       <div class="row">
         <button type="submit" class="primary" disabled={action.busy}>
           Save name
         </button>
-        <button type="button" onClick={() => setEditing(null)}>
+        <button type="button" onClick={onClose}>
           Cancel
         </button>
       </div>
@@ -162,38 +170,48 @@ type AddressProps = {
   onSessionLost(): void
 }
 
-/** One address of an account: chain, short address, Copy, balances, Receive, Send, faucet. */
+/** One address of an account: chain, short address, Copy, its tokens, then Send, Receive and the faucet. */
 function AddressRow({ account, name, imported, network, balances, client, onSend, onFunded, onSessionLost }: AddressProps) {
   const [receiving, setReceiving] = useState(false)
   const chain = chainOf(account.addressFormat)
   const onNetwork = network !== null && FORMAT_OF_FAMILY[network.family] === account.addressFormat
   return (
     <li class="account" data-address={account.address} data-format={account.addressFormat} aria-label={`${name} · ${chain}`}>
-      <div class="row">
+      <div class="row address-line">
         <span class="chain-label">{chain}</span>
         <code class="address" title={account.address}>
           {shortAddress(account.address)}
         </code>
         <CopyButton text={account.address} label={`Copy address ${account.address}`} />
       </div>
-      {onNetwork && balances && <BalanceList balances={balances} label={`Balances of ${name} on ${chain}`} />}
+      {onNetwork && balances && (
+        <>
+          {balances.length === 0 ? (
+            <p class="hint">No tokens on this network yet.</p>
+          ) : (
+            <BalanceList balances={balances} label={`Balances of ${name} on ${chain}`} />
+          )}
+          {/* token list footer */}
+        </>
+      )}
       {onNetwork && network.family === 'evm' && !imported && (
         <DelegationLine client={client} network={network} address={account.address} onSessionLost={onSessionLost} />
       )}
-      <div class="row">
+      <div class="row account-actions">
+        {onNetwork && onSend && (
+          <button type="button" class="small" aria-label={`Send from ${account.address}`} onClick={() => onSend(account.address)}>
+            Send
+          </button>
+        )}
         <button
           type="button"
+          class="small"
           aria-expanded={receiving}
           aria-label={`Receive to ${name} on ${chain}`}
           onClick={() => setReceiving(!receiving)}
         >
           {receiving ? 'Hide QR' : 'Receive'}
         </button>
-        {onNetwork && onSend && (
-          <button type="button" aria-label={`Send from ${account.address}`} onClick={() => onSend(account.address)}>
-            Send
-          </button>
-        )}
         {onNetwork && network.dev && (
           <Faucet client={client} network={network} address={account.address} onFunded={onFunded} onSessionLost={onSessionLost} />
         )}
@@ -210,19 +228,117 @@ type GroupProps = Omit<AddressProps, 'account' | 'name' | 'balances'> & {
   onExport(what: ExportWhat): void
 }
 
-/** One account: its name, its addresses, and under "More" the paths, Hide / Show and Export. */
+/**
+ * One account: identicon, name and its "More" button, then its addresses. "More" opens (and
+ * Escape closes, back on the button) Rename, Hide / Show, Export per chain and the full
+ * addresses with their paths.
+ */
 function GroupRow({ group, balancesOf, client, onChanged, onExport, onSessionLost, ...rest }: GroupProps) {
   const hide = useAction(onSessionLost)
+  const [menuOpen, setMenuOpen] = useState(false)
+  const [renaming, setRenaming] = useState(false)
+  const toggle = useRef<HTMLButtonElement>(null)
+  const menuId = useId()
+  const closeMenu = () => {
+    setMenuOpen(false)
+    toggle.current?.focus()
+  }
   return (
     <li class={group.hidden ? 'account-group hidden-group' : 'account-group'} data-group={group.group} aria-label={group.name}>
-      <GroupName client={client} group={group.group} name={group.name} onChanged={onChanged} onSessionLost={onSessionLost} />
-      {group.kind === 'imported' && (
-        <>
-          <span class="badge">Imported</span>
-          <p class="hint">Imported key: not from a seed phrase, so back it up by exporting its key.</p>
-        </>
+      <div class="account-head">
+        <Identicon address={group.addresses[0]?.address ?? group.group} size={32} />
+        <div class="account-title">
+          <strong class="name">{group.name}</strong>
+          {group.kind === 'imported' && <span class="badge">Imported</span>}
+          {group.hidden && <span class="badge">Hidden</span>}
+        </div>
+        <button
+          ref={toggle}
+          type="button"
+          class="small more-toggle"
+          aria-expanded={menuOpen}
+          aria-controls={menuId}
+          aria-label={`More for ${group.name}`}
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          More
+        </button>
+      </div>
+      {menuOpen && (
+        <div
+          id={menuId}
+          class="more-menu"
+          role="group"
+          aria-label={`More for ${group.name}`}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault()
+              closeMenu()
+            }
+          }}
+        >
+          <div class="more-actions">
+            <button
+              type="button"
+              aria-label={`Rename ${group.name}`}
+              onClick={() => {
+                setRenaming(true)
+                setMenuOpen(false)
+              }}
+            >
+              Rename
+            </button>
+            <button
+              type="button"
+              disabled={hide.busy}
+              onClick={() => void hide.run(() => client.call('hideAccount', { group: group.group, hidden: !group.hidden }), onChanged)}
+            >
+              {group.hidden ? `Show ${group.name}` : `Hide ${group.name}`}
+            </button>
+            {group.addresses.map((a) => (
+              <button
+                key={a.address}
+                type="button"
+                onClick={() =>
+                  onExport(
+                    group.kind === 'imported'
+                      ? { kind: 'privateKey', privateKeyId: group.walletId, label: `${group.name} (${chainOf(a.addressFormat)})` }
+                      : { kind: 'account', address: a.address, label: `${group.name} (${chainOf(a.addressFormat)})` },
+                  )
+                }
+              >
+                Export {chainOf(a.addressFormat)} key
+              </button>
+            ))}
+          </div>
+          {group.hidden ? null : <p class="hint">A hidden account is left out of this list and is not offered to sites.</p>}
+          <ErrorLine error={hide.error} />
+          <dl class="facts">
+            {group.addresses.map((a) => (
+              <Fragment key={a.address}>
+                <dt>{formatLabel(a.addressFormat)}</dt>
+                <dd class="address">{a.address}</dd>
+                {a.path && (
+                  <dd>
+                    <code>{a.path}</code>
+                  </dd>
+                )}
+              </Fragment>
+            ))}
+          </dl>
+        </div>
       )}
-      {group.hidden && <span class="badge">Hidden</span>}
+      {renaming && (
+        <RenameForm
+          client={client}
+          group={group.group}
+          name={group.name}
+          onClose={() => setRenaming(false)}
+          onChanged={onChanged}
+          onSessionLost={onSessionLost}
+        />
+      )}
+      {group.kind === 'imported' && <p class="hint">Imported key: not from a seed phrase, so back it up by exporting its key.</p>}
       <ul class="accounts">
         {group.addresses.map((a) => (
           <AddressRow
@@ -237,48 +353,6 @@ function GroupRow({ group, balancesOf, client, onChanged, onExport, onSessionLos
           />
         ))}
       </ul>
-      <details class="details">
-        <summary>More</summary>
-        <dl class="facts">
-          {group.addresses.map((a) => (
-            <Fragment key={a.address}>
-              <dt>{formatLabel(a.addressFormat)}</dt>
-              <dd class="address">{a.address}</dd>
-              {a.path && (
-                <dd>
-                  <code>{a.path}</code>
-                </dd>
-              )}
-            </Fragment>
-          ))}
-        </dl>
-        <div class="row">
-          <button
-            type="button"
-            disabled={hide.busy}
-            onClick={() => void hide.run(() => client.call('hideAccount', { group: group.group, hidden: !group.hidden }), onChanged)}
-          >
-            {group.hidden ? `Show ${group.name}` : `Hide ${group.name}`}
-          </button>
-          {group.addresses.map((a) => (
-            <button
-              key={a.address}
-              type="button"
-              onClick={() =>
-                onExport(
-                  group.kind === 'imported'
-                    ? { kind: 'privateKey', privateKeyId: group.walletId, label: `${group.name} (${chainOf(a.addressFormat)})` }
-                    : { kind: 'account', address: a.address, label: `${group.name} (${chainOf(a.addressFormat)})` },
-                )
-              }
-            >
-              Export {chainOf(a.addressFormat)} key
-            </button>
-          ))}
-        </div>
-        {group.hidden ? null : <p class="hint">A hidden account is left out of this list and is not offered to sites.</p>}
-        <ErrorLine error={hide.error} />
-      </details>
     </li>
   )
 }
@@ -461,10 +535,10 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
         <button type="button" class="primary" disabled={onNetwork.length === 0} onClick={() => onSend?.(onNetwork[0]?.address ?? '')}>
           Send
         </button>
-        <button type="button" class="primary" aria-expanded={receiveOpen} onClick={() => setReceiveOpen(!receiveOpen)}>
+        <button type="button" aria-expanded={receiveOpen} onClick={() => setReceiveOpen(!receiveOpen)}>
           Receive
         </button>
-        <button type="button" class="primary" onClick={() => onBuy?.()}>
+        <button type="button" onClick={() => onBuy?.()}>
           Buy
         </button>
       </div>

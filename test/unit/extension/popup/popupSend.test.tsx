@@ -125,11 +125,12 @@ describe('accounts with balances', () => {
       },
     })
     render(<Accounts client={client} network={evm} onSessionLost={noop} />)
-    await waitFor(() => expect(document.querySelector('li[data-symbol="TST"]')?.textContent).toBe('2.5 TST'))
-    expect(document.querySelector('li[data-symbol="ETH"]')?.textContent).toBe('0 ETH')
+    await waitFor(() => expect(document.querySelector('li[data-symbol="TST"] .token-value')?.textContent).toBe('2.5 TST'))
+    expect(document.querySelector('li[data-symbol="TST"] .monogram')?.textContent).toBe('TS')
+    expect(document.querySelector('li[data-symbol="ETH"] .token-value')?.textContent).toBe('0 ETH')
     fireEvent.click(screen.getByRole('button', { name: `Fund from faucet ${ETH_ADDR}` }))
     await screen.findByText('Funded 1 ETH and 100 USDC')
-    await waitFor(() => expect(document.querySelector('li[data-symbol="ETH"]')?.textContent).toBe('1 ETH'))
+    await waitFor(() => expect(document.querySelector('li[data-symbol="ETH"] .token-value')?.textContent).toBe('1 ETH'))
     expect(client.calls).toContainEqual(['faucet', { caip2: evm.caip2, address: ETH_ADDR }])
   })
 
@@ -156,7 +157,7 @@ describe('accounts with balances', () => {
     down = false
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }))
     await waitFor(() => release())
-    await waitFor(() => expect(document.querySelector('li[data-symbol="ETH"]')?.textContent).toBe('0.000005 ETH'))
+    await waitFor(() => expect(document.querySelector('li[data-symbol="ETH"] .token-value')?.textContent).toBe('0.000005 ETH'))
     expect(screen.queryByText(/Balances unavailable/)).toBeNull()
   })
 })
