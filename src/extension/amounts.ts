@@ -24,6 +24,21 @@ export function formatShort(value: bigint | string, decimals: number, maxFractio
   return formatUnits(cut, decimals)
 }
 
+/**
+ * Atomic units rounded to at most `digits` significant digits (whole-unit digits are never cut),
+ * trailing zeros dropped: 75_612_345_678_901n at 18 decimals is "0.00007561". `up` rounds up
+ * instead of to the nearest, so an "at most" figure is never below the exact one. The approval
+ * window's fee rows round the same way (background/approval/text.ts).
+ */
+export function significantText(value: bigint | string, decimals: number, digits = 4, up = false): string {
+  const v = typeof value === 'bigint' ? value : BigInt(value)
+  if (v <= 0n) return formatUnits(v, decimals)
+  const drop = Math.max(0, Math.min(v.toString(10).length - digits, decimals))
+  const step = 10n ** BigInt(drop)
+  const rest = v % step
+  return formatUnits(rest !== 0n && (up || rest * 2n >= step) ? v - rest + step : v - rest, decimals)
+}
+
 /** The result of {@link parseAmount}: the atomic units, or why the text is not an amount. */
 export type ParsedAmount = { ok: true; value: bigint } | { ok: false; reason: string }
 

@@ -43,6 +43,7 @@ import { accountDelegation, undelegateAccount } from './wallet/delegation'
 import { listHistory } from './wallet/history'
 import { popupNetworks, selectPopupNetwork } from './chains/popupNetwork'
 import { estimateSend, sendStatus, submitSend } from './wallet/send'
+import { importToken, previewToken } from './wallet/importToken'
 import { reviewReplacement, submitReplacement } from './wallet/replace'
 
 const noParams = z.undefined()
@@ -281,6 +282,14 @@ export const POPUP_METHODS = {
   balances: popupMethod({
     params: z.object({ caip2 }),
     handler: (p, { core }) => balancesOrLastKnown(core, p),
+  }),
+  previewToken: popupMethod({
+    params: z.object({ caip2, address: z.string().trim().pipe(evmAddress) }).strict(),
+    handler: (p, { core }) => core.withSession((_c, s) => previewToken(core, s, p)),
+  }),
+  importToken: popupMethod({
+    params: z.object({ caip2, address: z.string().trim().pipe(evmAddress) }).strict(),
+    handler: (p, { core }) => core.withSession((_c, s) => importToken(core, s, p)),
   }),
   faucet: popupMethod({
     params: z.object({

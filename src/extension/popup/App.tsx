@@ -10,6 +10,7 @@ import { Accounts } from './screens/Accounts'
 import { Activity } from './screens/Activity'
 import { Buy } from './screens/Buy'
 import { HistoryScreen } from './screens/History'
+import { ImportToken, ImportTokenLink } from './screens/ImportToken'
 import { Send } from './screens/Send'
 import { NetworkPicker } from './NetworkPicker'
 import type { Network } from './network'
@@ -26,7 +27,7 @@ type StatusResult = PopupApi['getStatus']['result']
 type Status = { state: 'loading' } | ({ state: 'ready' } & StatusResult) | { state: 'failed'; code: string }
 
 type OutView = 'login' | 'recovery' | 'settings'
-type InView = 'accounts' | 'send' | 'history' | 'buy' | 'activity' | 'sites' | 'settings'
+type InView = 'accounts' | 'send' | 'history' | 'buy' | 'activity' | 'sites' | 'settings' | 'importToken'
 
 /** Props: the background client, WebAuthn, host access and the session watch (injected so tests can fake them). */
 export type AppProps = { client: PopupClient; webauthn?: Webauthn; requestHostAccess?: RequestHostAccess; watchSession?: WatchSession }
@@ -199,6 +200,10 @@ export function App({ client, webauthn = browserWebauthn, requestHostAccess = no
         </nav>
         {inView === 'accounts' && (
           <Accounts client={client} network={network} onSend={onSend} onBuy={() => setInView('buy')} onSessionLost={load} />
+        )}
+        {inView === 'accounts' && <ImportTokenLink network={network} onImport={() => setInView('importToken')} />}
+        {inView === 'importToken' && network && (
+          <ImportToken key={network.caip2} client={client} network={network} onDone={() => setInView('accounts')} onSessionLost={load} />
         )}
         {inView === 'send' && network && (
           <Send

@@ -39,9 +39,24 @@ export async function selectPopupNetwork(core: Core, p: { caip2: string }): Prom
   return { networks, selected }
 }
 
-/** The service's network `caip2`, or INVALID_ARGUMENT naming it. */
-export async function requirePopupNetwork(core: Core, caip2: string): Promise<NetworkInfo> {
-  const network = (await listNetworks(core)).find((n) => n.caip2 === caip2)
+/**
+ * The service's network `caip2` (with `token` among its tokens, when given), or INVALID_ARGUMENT
+ * naming it. A network or token missing from the cached list makes the wallet ask the service
+ * again before refusing: the operator may have added it since the list was read, and the
+ * extension's worker is not restarted for that.
+ */
+export async function requirePopupNetwork(core: Core, caip2: string, token?: string): Promise<NetworkInfo> {
+  const has = (n: NetworkInfo) => token === undefined || n.tokens.some((t) => sameAddress(n, t.address, token))
+  let network = (await listNetworks(core)).find((n) => n.caip2 === caip2)
+  if (!network || !has(network)) {
+    core.forgetService()
+    network = (await listNetworks(core)).find((n) => n.caip2 === caip2) ?? network
+  }
   if (!network) throw new ExtensionError('INVALID_ARGUMENT', `caip2: ${caip2} is not one of the service's networks`)
   return network
+}
+
+/** Token addresses compare case-blind on EVM (hex), exactly on Solana (base58). */
+function sameAddress(n: Pick<NetworkInfo, 'family'>, a: string, b: string): boolean {
+  return n.family === 'evm' ? a.toLowerCase() === b.toLowerCase() : a === b
 }

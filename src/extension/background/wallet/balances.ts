@@ -5,12 +5,17 @@
  * Solana, `solana:…/token:<mint>`), read by the service's
  * get_wallet_address_balances query. Amounts stay atomic-unit decimal strings (the popup formats
  * them with amounts.ts). A node the service cannot reach is NODE_UNAVAILABLE, with its message.
+ * The user's watched tokens on the network (`wallet_watchAsset`, "Import token") follow the
+ * network's own, read from its node (`balanceOf`); one whose read fails is listed `unavailable`
+ * (balance "0", not a real reading) instead of failing the list.
  */
 import type { SigilClient } from '../../../api/client'
 import { SigilRequestError } from '../../../api/errors'
 import type { ActiveSession, Core } from '../core'
 import { ExtensionError } from '../failures'
-import type { NetworkInfo } from '../chains/networks'
+import { evmChainIdOf, type NetworkInfo } from '../chains/networks'
+import { type WatchedAsset, watchedAssets } from '../dapp/evm/watchAsset'
+import { readTokenBalance } from './erc20'
 import { requirePopupNetwork } from '../chains/popupNetwork'
 import { accountBook, flatten } from './accountBook'
 import { nodeBalances } from './importedKeys'
@@ -19,7 +24,18 @@ import { nodeBalances } from './importedKeys'
 export const FORMAT_OF_FAMILY = { evm: 'ADDRESS_FORMAT_ETHEREUM', solana: 'ADDRESS_FORMAT_SOLANA' } as const
 
 /** One asset's balance; `token` is the ERC-20 contract or SPL mint (absent for the native asset). */
-export type BalanceView = { caip19: string; symbol: string; name: string; decimals: number; balance: string; token?: string }
+export type BalanceView = {
+  caip19: string
+  symbol: string
+  name: string
+  decimals: number
+  balance: string
+  token?: string
+  /** A watched token the user added (not one of the network's own). */
+  watched?: true
+  /** The balance could not be read (`balance` is then "0" and means nothing): show the token without one. */
+  unavailable?: true
+}
 
 /** One account's balances on the network, with the account's name and whether the user hid it. */
 export type AccountBalances = { address: string; walletName: string; name: string; hidden: boolean; balances: BalanceView[] }
@@ -79,14 +95,65 @@ export async function getBalances(
   const mine = flatten(groups)
     .filter((a) => a.addressFormat === format)
     .map((a) => ({ address: a.address, walletName: a.walletName, name: a.name, hidden: a.hidden }))
+  const chainId = evmChainIdOf(network)
+  const watched =
+    chainId === null
+      ? []
+      : (await watchedAssets(core.deps.local, session.record.organizationId, session.record.userId)).filter((w) => w.chainId === chainId)
   // The service reads balances for wallet accounts only: an imported key's come from the node.
   const accounts = await Promise.all(
-    mine.map(async (a) => ({
-      ...a,
-      balances: imported.has(a.address)
+    mine.map(async (a) => {
+      const listed = imported.has(a.address)
         ? await nodeBalances(core, network, a.address)
-        : await balancesOf(client, session, network, a.address),
-    })),
+        : await balancesOf(client, session, network, a.address)
+      const balances = await withWatched(listed, network, watched, (token) => readTokenBalance(core, network, token, a.address))
+      return { ...a, balances }
+    }),
   )
+  // A token the service lists that the cached network list lacks: the operator added it, so the
+  // next read of the network list (Send's token check, the symbol here) asks the service again.
+  if (accounts.some((a) => a.balances.some((b) => b.token !== undefined && !b.watched && !isNetworkToken(network, b.token)))) {
+    core.forgetService()
+  }
   return { caip2: network.caip2, accounts }
+}
+
+const isNetworkToken = (network: NetworkInfo, token: string) =>
+  network.tokens.some((t) => (network.family === 'evm' ? t.address.toLowerCase() === token.toLowerCase() : t.address === token))
+
+/**
+ * `balances` followed by the watched tokens of `network` not already among them (each once, in the
+ * order added), each read with `read`; a token whose read fails is kept, marked `unavailable`.
+ */
+export async function withWatched(
+  balances: BalanceView[],
+  network: Pick<NetworkInfo, 'caip2' | 'family'>,
+  watched: readonly WatchedAsset[],
+  read: (token: string) => Promise<bigint>,
+): Promise<BalanceView[]> {
+  const chainId = evmChainIdOf(network)
+  const seen = new Set(balances.flatMap((b) => (b.token === undefined ? [] : [b.token.toLowerCase()])))
+  const extra = watched.filter((w) => {
+    const token = w.address.toLowerCase()
+    if (w.chainId !== chainId || seen.has(token)) return false
+    seen.add(token)
+    return true
+  })
+  const read_ = await Promise.allSettled(extra.map((w) => read(w.address.toLowerCase())))
+  return [
+    ...balances,
+    ...extra.map((w, i): BalanceView => {
+      const token = w.address.toLowerCase()
+      const r = read_[i]
+      const base = {
+        caip19: `${network.caip2}/erc20:${token}`,
+        symbol: w.symbol,
+        name: w.symbol,
+        decimals: w.decimals,
+        token,
+        watched: true as const,
+      }
+      return r?.status === 'fulfilled' ? { ...base, balance: r.value.toString() } : { ...base, balance: '0', unavailable: true }
+    }),
+  ]
 }

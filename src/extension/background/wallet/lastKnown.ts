@@ -59,6 +59,8 @@ const Balance = z.object({
   decimals: z.number().int().min(0).max(255),
   balance: z.string().regex(/^\d{1,78}$/),
   token: z.string().max(200).optional(),
+  watched: z.literal(true).optional(),
+  unavailable: z.literal(true).optional(),
 })
 const Account = z.object({
   address: z.string().max(200),

@@ -70,7 +70,7 @@ export type SendEstimate = {
 type Prepared = { network: NetworkInfo; to: string; asset: BalanceView; native: BalanceView }
 
 async function prepare(core: Core, client: SigilClient, session: ActiveSession, p: SendInput): Promise<Prepared> {
-  const network = await requirePopupNetwork(core, p.caip2)
+  const network = await requirePopupNetwork(core, p.caip2, p.token)
   const to = checkRecipient(network.family, p.to)
   if (!to.ok) throw new ExtensionError('INVALID_ARGUMENT', `to: ${to.reason}`)
   const from = checkRecipient(network.family, p.from)
@@ -293,7 +293,7 @@ export async function submitSend(
   session: ActiveSession,
   p: SendInput & { amount: string; evm?: EvmFees | undefined },
 ): Promise<{ sendTransactionStatusId: string; activityStatus: string }> {
-  const network = await requirePopupNetwork(core, p.caip2)
+  const network = await requirePopupNetwork(core, p.caip2, p.token)
   const to = checkRecipient(network.family, p.to)
   if (!to.ok) throw new ExtensionError('INVALID_ARGUMENT', `to: ${to.reason}`)
   const amount = BigInt(p.amount)

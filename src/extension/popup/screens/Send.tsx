@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import type { PopupApi } from '../../protocol/popupApi'
-import { formatUnits, parseAmount } from '../../amounts'
+import { formatUnits, parseAmount, significantText } from '../../amounts'
 import { checkRecipient } from '../../recipients'
 import type { PopupClient } from '../client'
 import type { Network } from '../network'
@@ -53,8 +53,13 @@ function Facts({ e, amount, names }: { e: Estimate; amount: bigint; names: Recor
       </dd>
       <dt>Network fee</dt>
       <dd data-field="fee">
-        {formatUnits(e.fee, e.native.decimals)} {e.native.symbol}
-        {e.maxFee !== e.fee && <span class="hint"> (at most {formatUnits(e.maxFee, e.native.decimals)})</span>}
+        {significantText(e.fee, e.native.decimals)} {e.native.symbol}
+        {e.maxFee !== e.fee && (
+          <span class="hint">
+            {' '}
+            (at most {significantText(e.maxFee, e.native.decimals, 4, true)} {e.native.symbol})
+          </span>
+        )}
       </dd>
       {e.createsTokenAccount && (
         <>

@@ -195,7 +195,7 @@ describe('send', () => {
     await screen.findByRole('heading', { name: 'Review' })
     expect(client.calls.at(-1)).toEqual(['sendEstimate', { caip2: evm.caip2, from: ETH_ADDR, to: BOB, amount: '1499949600000000000' }])
     expect(document.querySelector('[data-field="amount"]')?.textContent).toBe('1.4999496 ETH')
-    expect(document.querySelector('[data-field="fee"]')?.textContent).toBe('0.000021 ETH (at most 0.0000504)')
+    expect(document.querySelector('[data-field="fee"]')?.textContent).toBe('0.000021 ETH (at most 0.0000504 ETH)')
     // one of the user's own accounts on both ends goes by its name
     expect(document.querySelector('[data-field="from"]')?.textContent).toBe(`Account 1 ${ETH_ADDR}`)
     expect(document.querySelector('[data-field="to"]')?.textContent).toBe(`Savings ${BOB}`)

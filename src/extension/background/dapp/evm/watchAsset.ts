@@ -1,7 +1,9 @@
 /**
  * `wallet_watchAsset` (EIP-747), ERC-20 only, with the user's approval. The token is stored per
  * user (organization id + user id) in the persistent area, versioned and parsed on read. When the
- * site's network has a node, the token's `decimals()` must match what the site claims.
+ * site's network has a node, the token's `decimals()` must match what the site claims. The
+ * popup's balances (wallet/balances.ts) read the stored tokens; "Import token" (wallet/importToken.ts)
+ * adds to the same list.
  */
 import { z } from 'zod'
 import { RPC_ERROR, rpcError } from '../../../protocol/rpcErrors'
@@ -57,7 +59,8 @@ export async function watchedAssets(area: StorageAreaLike, organizationId: strin
   return (await loadAll(area))[userKey(organizationId, userId)] ?? []
 }
 
-async function addWatched(area: StorageAreaLike, organizationId: string, userId: string, asset: WatchedAsset): Promise<void> {
+/** Add (or replace) one watched token of a user; the newest 200 are kept. */
+export async function addWatched(area: StorageAreaLike, organizationId: string, userId: string, asset: WatchedAsset): Promise<void> {
   const users = await loadAll(area)
   const key = userKey(organizationId, userId)
   const mine = (users[key] ?? []).filter((a) => !(a.chainId === asset.chainId && a.address === asset.address))
