@@ -37,13 +37,15 @@ type Item = {
   executionFailed?: boolean | undefined
 }
 
-function row(id: string, item: Item): HistoryRow {
+/** A row of `address`'s history; the fee shows only when the account paid it (not on what it received). */
+function row(id: string, item: Item, payer: string, address: string): HistoryRow {
+  const paid = payer.toLowerCase() === address.toLowerCase()
   return {
     id,
     status: item.status,
     failed: item.executionFailed === true,
     timestamp: item.block.timestamp,
-    fee: /^\d+$/.test(item.fee.amount) ? item.fee.amount : '',
+    fee: paid && /^\d+$/.test(item.fee.amount) ? item.fee.amount : '',
     transfers: item.transfers.flatMap((t) =>
       t.asset
         ? [{ direction: t.direction, amount: t.amount, symbol: t.asset.symbol, decimals: t.asset.decimals, counterparty: t.counterparty }]
@@ -70,8 +72,8 @@ export async function listHistory(
   try {
     rows =
       network.family === 'evm'
-        ? (await client.listEthTransactionHistory(req)).transactions.map((t) => row(t.transactionHash, t))
-        : (await client.listSolTransactionHistory(req)).transactions.map((t) => row(t.signature, t))
+        ? (await client.listEthTransactionHistory(req)).transactions.map((t) => row(t.transactionHash, t, t.from, p.address))
+        : (await client.listSolTransactionHistory(req)).transactions.map((t) => row(t.signature, t, t.feePayer, p.address))
   } catch (err) {
     throw nodeFailure(err, network)
   }

@@ -13,7 +13,10 @@ import { PendingSends } from './PendingSends'
 
 type History = PopupApi['history']['result']
 
-const short = (a: string) => (a.length > 14 ? `${a.slice(0, 8)}…${a.slice(-6)}` : a)
+const short = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a)
+
+/** What a row's badge says. */
+const STATUS_LABEL: Record<string, string> = { confirmed: 'Confirmed', finalized: 'Finalized', failed: 'Failed' }
 
 /** Props of {@link HistoryScreen}. */
 export type HistoryProps = { client: PopupClient; network: Network; address?: string | null; onSessionLost(): void }
@@ -98,7 +101,7 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
             <li key={r.id} data-tx={r.id} data-status={status}>
               <div class="row spread">
                 <span>
-                  {r.transfers.length === 0 && 'Contract call'}
+                  {r.transfers.length === 0 && (r.failed ? 'Transaction failed' : 'Contract call')}
                   {r.transfers.map((t, i) => (
                     <span key={i} class="transfer" data-direction={t.direction}>
                       {t.direction === 'OUT' ? 'Sent' : 'Received'} {formatUnits(t.amount, t.decimals)} {t.symbol}{' '}
@@ -111,8 +114,9 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
                     </span>
                   ))}
                 </span>
-                <span class={`badge tx-${status}`}>{status}</span>
+                <span class={`badge tx-${status}`}>{STATUS_LABEL[status] ?? status}</span>
               </div>
+              {r.failed && <span class="hint tx-failed-reason">Reverted on chain: nothing was moved, the network fee was paid</span>}
               <span class="hint">
                 {r.timestamp ? new Date(r.timestamp).toLocaleString() : 'time unknown'}
                 {r.fee && ` · fee ${formatUnits(r.fee, shown.native.decimals)} ${shown.native.symbol}`} ·{' '}
