@@ -158,12 +158,22 @@ describe('popup screens: wallet home, receive, connected sites, activity, field 
       expect(focus.outline, focus.name).not.toBe('none')
       seen.add(focus.name)
     }
-    for (const name of ['BUTTON Send', 'BUTTON Receive', 'BUTTON Buy', 'SUMMARY More', 'SELECT Network']) {
+    for (const name of ['BUTTON Send', 'BUTTON Receive', 'BUTTON Buy', 'BUTTON More for', 'SELECT Network']) {
       expect(
         [...seen].some((s) => s.startsWith(name)),
         name,
       ).toBe(true)
     }
+    // the account's More menu by keyboard: Enter opens it, Tab goes in, Escape closes it back on the button
+    const more = page.locator('li.account-group').first().locator('button.more-toggle')
+    await more.focus()
+    await page.keyboard.press('Enter')
+    expect(await more.getAttribute('aria-expanded')).toBe('true')
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.closest('.more-menu') !== null)).toBe(true)
+    await page.keyboard.press('Escape')
+    expect(await more.getAttribute('aria-expanded')).toBe('false')
+    expect(await more.evaluate((el) => el === document.activeElement)).toBe(true)
   })
 
   it('History and Settings pass axe too', async () => {

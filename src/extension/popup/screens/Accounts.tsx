@@ -243,6 +243,12 @@ function GroupRow({ group, balancesOf, client, onChanged, onExport, onSessionLos
     setMenuOpen(false)
     toggle.current?.focus()
   }
+  const escapeCloses = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && menuOpen) {
+      e.preventDefault()
+      closeMenu()
+    }
+  }
   return (
     <li class={group.hidden ? 'account-group hidden-group' : 'account-group'} data-group={group.group} aria-label={group.name}>
       <div class="account-head">
@@ -260,23 +266,13 @@ function GroupRow({ group, balancesOf, client, onChanged, onExport, onSessionLos
           aria-controls={menuId}
           aria-label={`More for ${group.name}`}
           onClick={() => setMenuOpen(!menuOpen)}
+          onKeyDown={escapeCloses}
         >
           More
         </button>
       </div>
       {menuOpen && (
-        <div
-          id={menuId}
-          class="more-menu"
-          role="group"
-          aria-label={`More for ${group.name}`}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              e.preventDefault()
-              closeMenu()
-            }
-          }}
-        >
+        <div id={menuId} class="more-menu" role="group" aria-label={`More for ${group.name}`} onKeyDown={escapeCloses}>
           <div class="more-actions">
             <button
               type="button"
