@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { getAddress, recoverMessageAddress, recoverTypedDataAddress, stringToHex } from 'viem'
 import { startTestService, type TestService } from '../integration/helpers/service'
-import { MAIL_TYPED_DATA, seaportOrder } from '../helpers/typedData'
+import { MAIL_TYPED_DATA, seaportOrder, usdcPermit } from '../helpers/typedData'
 import { launchExtension, type LaunchedExtension } from './helpers/browser'
 import { startPageServer, type PageServer } from './helpers/pageServer'
 import { callBackground, configureService, loginByEmailOtp, openPopup, shot } from './helpers/wallet'
@@ -11,6 +11,8 @@ import { UNREACHABLE_MAINNET } from './helpers/networks'
 type Outcome = { ok: unknown } | { code: number; message: string }
 
 const typedData = MAIL_TYPED_DATA
+/** A token the service's Ethereum network lists (its units are known without the node). */
+const USDC = { address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'USDC', decimals: 6, name: 'USD Coin', stable: true }
 
 describe('dApp connection and signing with approval in our window (Chromium)', () => {
   let svc: TestService
@@ -50,7 +52,7 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
   beforeAll(async () => {
     // Ethereum is the service's only EVM network: the site's chain is 0x1, as the typed data's domains say
     svc = await startTestService({
-      networks: [UNREACHABLE_MAINNET],
+      networks: [{ ...UNREACHABLE_MAINNET, tokens: [USDC] }],
     })
     ext = await launchExtension()
     pages = await startPageServer({ '/': '<!doctype html><html><head><title>dApp</title></head><body><h1>Test dApp</h1></body></html>' })
@@ -119,6 +121,25 @@ describe('dApp connection and signing with approval in our window (Chromium)', (
     const signature = (result as { ok: `0x${string}` }).ok
     expect(signature).toMatch(/^0x[0-9a-f]{130}$/)
     expect(await recoverTypedDataAddress({ ...(typedData as any), signature })).toBe(address)
+  })
+
+  it('an EIP-2612 permit reads its amount in the token\'s units with its symbol ("12.5 USDC"), never the raw integer', async () => {
+    const spender = getAddress(`0x${'5a'.repeat(20)}`)
+    const permit = usdcPermit({ verifyingContract: USDC.address, owner: address, spender, value: '12500000', deadline: 1893456000 })
+    const opened = ext.context.waitForEvent('page', { predicate: (p) => p.url().includes('/approval.html?id='), timeout: 15_000 })
+    const outcome = request('eth_signTypedData_v4', [address, JSON.stringify(permit)])
+    const approval = await opened
+    await approval.locator('[data-testid="approval-origin"]').waitFor({ timeout: 15_000 })
+    const summary = approval.locator('[data-testid="approval-summary"]')
+    await expect.poll(() => summary.textContent()).toContain('12.5 USDC')
+    expect(await summary.textContent()).not.toContain('12500000')
+    await shot(approval, 'approval-permit-units')
+    // Approve arms once every field has been in view
+    await approval.locator('[aria-label="Message fields"] .field-row').last().scrollIntoViewIfNeeded()
+    await expect.poll(() => approval.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true)
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    const signature = ((await outcome) as { ok: `0x${string}` }).ok
+    expect(await recoverTypedDataAddress({ ...(permit as any), signature })).toBe(address)
   })
 
   /** Whether the element is (at least partly) inside the window's view. */

@@ -13,7 +13,8 @@ import { messageView, printableUtf8 } from '../../approval/messageView'
 import { parseSiwe, siweRefusal, siweView } from './siwe'
 import { decodeCalldata, decodeTokenCall } from './calldata'
 import { checkTypedData, type TypedDataInput, typedInteger } from './typedData'
-import { describeTypedData } from './typedDataSummary'
+import { describeTypedData, typedDataTokens } from './typedDataSummary'
+import { readTokens } from './tokenInfo'
 import { siteChain } from './chains'
 import { recordActivitySite } from '../../activity/activitySites'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
@@ -169,11 +170,15 @@ export async function signTypedDataV4(
   // Every field against its declared type, before any window opens.
   const checked = checkTypedData(typed)
   if (!checked.ok) return invalid(`Invalid params for eth_signTypedData_v4: ${checked.reason}`)
-  const chain = (await siteChain(ctx)).label
+  const { label: chain, network } = await siteChain(ctx)
   if (Object.hasOwn(typed.domain, 'chainId') && typedInteger(typed.domain['chainId']) !== BigInt(chain.chainId)) {
     return invalid('Invalid params for eth_signTypedData_v4: domain chainId is not the selected chain')
   }
-  const { summary, warnings } = describeTypedData(typed, signer.address, chain.chainId)
+  // The amounts in the token's units: its decimals and symbol read from the site's network (configured tokens first).
+  const known = network ? await readTokens(ctx.core, network, typedDataTokens(typed)) : undefined
+  const described = describeTypedData(typed, signer.address, chain.chainId, known?.tokens)
+  const { summary } = described
+  const warnings = [...described.warnings, ...(known?.warnings ?? [])]
   const payload = JSON.stringify(raw)
   return approveThenSign(
     ctx,

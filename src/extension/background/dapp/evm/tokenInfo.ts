@@ -128,3 +128,27 @@ export async function readToken(
     : []
   return { token, warnings }
 }
+
+/** Most tokens one request's amounts are read for; the rest stay raw integers. */
+export const TOKENS_PER_REQUEST = 8
+
+/**
+ * The tokens at `addresses` on `network` ({@link readToken} each, at most {@link TOKENS_PER_REQUEST}),
+ * by lower-case address, with their warnings (each once).
+ */
+export async function readTokens(
+  core: Core,
+  network: TokenNetwork,
+  addresses: readonly string[],
+): Promise<{ tokens: Map<string, TokenFacts | null>; warnings: string[] }> {
+  const tokens = new Map<string, TokenFacts | null>()
+  if (addresses.length === 0) return { tokens, warnings: [] }
+  const configured = await configuredTokens(core, network)
+  const read = await Promise.all(
+    addresses
+      .slice(0, TOKENS_PER_REQUEST)
+      .map(async (a) => [a.toLowerCase(), await readToken(core.deps.fetch, network, configured, a)] as const),
+  )
+  for (const [a, r] of read) tokens.set(a, r.token)
+  return { tokens, warnings: [...new Set(read.flatMap(([, r]) => r.warnings))] }
+}

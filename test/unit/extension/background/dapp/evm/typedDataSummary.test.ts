@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { amountText, isUnlimited, timeText } from '@/src/extension/background/approval/text'
 import { checkTypedData, type TypedDataInput } from '@/src/extension/background/dapp/evm/typedData'
-import { describeTypedData } from '@/src/extension/background/dapp/evm/typedDataSummary'
+import { describeTypedData, typedDataTokens } from '@/src/extension/background/dapp/evm/typedDataSummary'
 import { MAIL_TYPED_DATA, seaportOrder, usdcPermit } from '../../../../../helpers/typedData'
 
 const ME = '0x4242424242424242424242424242424242424242'
@@ -185,5 +185,45 @@ describe('typed data summaries and warnings', () => {
       'The domain has no chainId: this signature may be valid on every chain.',
       'The domain has no verifyingContract: this signature is not bound to one contract.',
     ])
+  })
+})
+
+describe("token amounts in the token's units", () => {
+  const USDC = new Map([[TOKEN, { decimals: 6, symbol: 'USDC', configured: true }]])
+  const permit2Single = (amount: string): TypedDataInput => ({
+    types: {
+      EIP712Domain: PERMIT2_DOMAIN_TYPE,
+      PermitDetails: PERMIT_DETAILS,
+      PermitSingle: [
+        { name: 'details', type: 'PermitDetails' },
+        { name: 'spender', type: 'address' },
+        { name: 'sigDeadline', type: 'uint256' },
+      ],
+    },
+    primaryType: 'PermitSingle',
+    domain: PERMIT2_DOMAIN,
+    message: { details: { token: TOKEN, amount, expiration: 1893456000, nonce: 0 }, spender: SPENDER, sigDeadline: '1700000000' },
+  })
+
+  it("names the tokens to read: a permit's verifyingContract, Permit2's tokens, nothing for plain mail", () => {
+    expect(typedDataTokens(permit(1n))).toEqual([TOKEN])
+    expect(typedDataTokens(permit2Single('5'))).toEqual([TOKEN])
+    expect(typedDataTokens(MAIL_TYPED_DATA as unknown as TypedDataInput)).toEqual([])
+  })
+
+  it('an EIP-2612 permit of 10 USDC reads "10 USDC", unlimited reads "unlimited USDC"; an unread token stays raw', () => {
+    const chk = (t: TypedDataInput, known: Map<string, { decimals: number; symbol: string | null; configured: boolean }>) => {
+      const c = checkTypedData(t)
+      if (!c.ok) throw new Error(c.reason)
+      return describeTypedData(t, ME, '0x1', known)
+    }
+    expect(chk(permit(10_000_000n), USDC).summary?.rows).toContainEqual(['Amount', '10 USDC'])
+    expect(chk(permit(MAX), USDC).summary?.rows).toContainEqual(['Amount', 'unlimited USDC'])
+    expect(chk(permit(10_000_000n), new Map()).summary?.rows).toContainEqual(['Amount', '10000000'])
+    expect(chk(permit2Single('2500000'), USDC).summary?.rows).toContainEqual(['Amount', '2.5 USDC'])
+    expect(chk(permit2Single(MAX160.toString()), USDC).summary?.rows).toContainEqual(['Amount', 'unlimited USDC'])
+    expect(
+      chk(permit2Single('2500000'), new Map([[TOKEN, { decimals: 6, symbol: null, configured: false }]])).summary?.rows,
+    ).toContainEqual(['Amount', '2.5 (no symbol)'])
   })
 })
