@@ -41,11 +41,11 @@ function BalanceList({ balances, label }: { balances: Balances; label: string })
           class="token"
           data-symbol={b.symbol}
           data-balance={b.balance}
-          title={`${formatUnits(b.balance, b.decimals)} ${b.symbol}`}
+          title={b.unavailable ? `${b.symbol}: balance could not be read` : `${formatUnits(b.balance, b.decimals)} ${b.symbol}`}
         >
           <Monogram symbol={b.symbol} id={b.caip19} size={20} />
           <span class="token-value">
-            <span class="amount">{formatShort(b.balance, b.decimals)}</span> <span class="symbol">{b.symbol}</span>
+            <span class="amount">{b.unavailable ? '—' : formatShort(b.balance, b.decimals)}</span> <span class="symbol">{b.symbol}</span>
           </span>
         </li>
       ))}
@@ -59,7 +59,14 @@ function totals(byAddress: Map<string, Balances>): Balances {
   for (const list of byAddress.values()) {
     for (const b of list) {
       const prev = sums.get(b.caip19)
-      sums.set(b.caip19, prev ? { ...prev, balance: (BigInt(prev.balance) + BigInt(b.balance)).toString() } : b)
+      // a balance that could not be read makes the total unknown, never a smaller number
+      if (prev)
+        sums.set(b.caip19, {
+          ...prev,
+          balance: (BigInt(prev.balance) + BigInt(b.balance)).toString(),
+          ...(b.unavailable ? { unavailable: true as const } : {}),
+        })
+      else sums.set(b.caip19, b)
     }
   }
   return [...sums.values()]

@@ -134,6 +134,26 @@ describe('accounts with balances', () => {
     expect(client.calls).toContainEqual(['faucet', { caip2: evm.caip2, address: ETH_ADDR }])
   })
 
+  it('a watched token whose balance could not be read shows "—", never a 0 that looks real', async () => {
+    const WTK = '0x7777777777777777777777777777777777777777'
+    const withWatched = balances('1000000000000000000')
+    withWatched.accounts[0]?.balances.push({
+      caip19: `eip155:31337/erc20:${WTK}`,
+      symbol: 'WTK',
+      name: 'WTK',
+      decimals: 18,
+      balance: '0',
+      token: WTK,
+      watched: true,
+      unavailable: true,
+    } as never)
+    const client = fakeClient<any>({ accountBook: () => ({ ok: true, result: book }), balances: () => ({ ok: true, result: withWatched }) })
+    render(<Accounts client={client} network={evm} onSessionLost={noop} />)
+    await waitFor(() => expect(document.querySelector('li[data-symbol="WTK"] .token-value')?.textContent).toBe('— WTK'))
+    expect(document.querySelector('li[data-symbol="WTK"]')?.getAttribute('title')).toBe('WTK: balance could not be read')
+    expect(document.querySelector('li[data-symbol="TST"] .token-value')?.textContent).toBe('2.5 TST')
+  })
+
   it('shows a loading line, then a clear error when the node is down, and recovers on Refresh', async () => {
     let down = true
     let release: () => void = noop
