@@ -4,11 +4,12 @@
  * the user approves in our window, and the popup's home screen lists the token with its balance
  * read on chain; "Import token" by contract address reads the symbol and decimals on chain, refuses
  * an address that is not a token (naming the field), and the imported token shows on the home
- * screen too. Light and dark, axe clean.
+ * screen too; an imported token is sent from the popup like the network's own (the recipient's
+ * balance read on chain rises by the amount). Light and dark, axe clean.
  */
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
-import { type Abi, encodeDeployData, getAddress, type Hex, parseUnits } from 'viem'
+import { type Abi, createPublicClient, encodeDeployData, erc20Abi, getAddress, type Hex, http, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveNetworks } from '../../src/chains/networks'
 import { type RunningEvmNode, startEvmNode } from '../../src/devchain/evm'
@@ -101,6 +102,10 @@ describe('watched and imported tokens on the home screen (Chromium, real service
     expect(await popup.locator('ul.balances li[data-symbol="ITK"]').count()).toBe(0)
     expect(await axeViolations(popup)).toEqual([])
     await shot(popup, 'popup-home-watched-token')
+    await popup.emulateMedia({ colorScheme: 'dark' })
+    expect(await axeViolations(popup), 'dark').toEqual([])
+    await shot(popup, 'popup-home-watched-token-dark')
+    await popup.emulateMedia({ colorScheme: 'light' })
   })
 
   it('Import token reads symbol and decimals on chain, refuses a non-token naming the field, and the token shows at once', async () => {
@@ -132,5 +137,27 @@ describe('watched and imported tokens on the home screen (Chromium, real service
     await expect.poll(() => row('ITK').getAttribute('data-balance'), { timeout: 20_000 }).toBe('42250000')
     expect(await row('ITK').locator('.amount').textContent()).toBe('42.25')
     expect(await row('WTK').getAttribute('data-balance')).toBe(parseUnits('1234.5', 18).toString())
+  })
+
+  it('an imported token is sent from the popup: reviewed in its units, confirmed, and the recipient holds it on chain', async () => {
+    const bob = getAddress(`0x${'b0'.repeat(20)}`)
+    await popup.getByRole('button', { name: `Fund from faucet ${address}` }).click()
+    await expect.poll(() => row('ETH').getAttribute('data-balance'), { timeout: 30_000 }).not.toBe('0')
+    await popup.getByRole('button', { name: 'Send', exact: true }).first().click()
+    await popup.getByLabel('Recipient').waitFor({ timeout: 20_000 })
+    const option = await popup.getByLabel('Asset').locator('option', { hasText: /^ITK / }).getAttribute('value')
+    await popup.getByLabel('Asset').selectOption(option ?? '')
+    await popup.getByLabel('Recipient').fill(bob)
+    await popup.getByLabel('Amount').fill('0.25')
+    await popup.getByRole('button', { name: 'Review' }).click()
+    await popup.getByRole('heading', { name: 'Review' }).waitFor({ timeout: 20_000 })
+    expect(await popup.locator('[data-field="amount"]').textContent()).toContain('0.25 ITK')
+    expect(await popup.locator('[data-field="fee"]').textContent()).toMatch(/ETH/)
+    await popup.getByRole('button', { name: 'Confirm and send' }).click()
+    await popup.locator('#send-status[data-state="confirmed"], #send-status[data-state="failed"]').waitFor({ timeout: 30_000 })
+    expect(await popup.locator('#send-status').getAttribute('data-state')).toBe('confirmed')
+    const chain = createPublicClient({ transport: http(node.url) })
+    expect(await chain.readContract({ address: itk, abi: erc20Abi, functionName: 'balanceOf', args: [bob] })).toBe(250_000n)
+    expect(await chain.readContract({ address: itk, abi: erc20Abi, functionName: 'balanceOf', args: [address] })).toBe(42_000_000n)
   })
 })

@@ -95,11 +95,7 @@ export async function getBalances(
   const mine = flatten(groups)
     .filter((a) => a.addressFormat === format)
     .map((a) => ({ address: a.address, walletName: a.walletName, name: a.name, hidden: a.hidden }))
-  const chainId = evmChainIdOf(network)
-  const watched =
-    chainId === null
-      ? []
-      : (await watchedAssets(core.deps.local, session.record.organizationId, session.record.userId)).filter((w) => w.chainId === chainId)
+  const watched = await watchedOn(core, session, network)
   // The service reads balances for wallet accounts only: an imported key's come from the node.
   const accounts = await Promise.all(
     mine.map(async (a) => {
@@ -116,6 +112,31 @@ export async function getBalances(
     core.forgetService()
   }
   return { caip2: network.caip2, accounts }
+}
+
+/** The user's watched tokens on `network` (`wallet_watchAsset`, Import token); none off EVM. */
+export async function watchedOn(core: Core, session: ActiveSession, network: NetworkInfo): Promise<WatchedAsset[]> {
+  const chainId = evmChainIdOf(network)
+  if (chainId === null) return []
+  return (await watchedAssets(core.deps.local, session.record.organizationId, session.record.userId)).filter((w) => w.chainId === chainId)
+}
+
+/**
+ * The balance of watched token `token` for `address` on `network`, as Send needs it: undefined when
+ * the user does not watch it; NODE_UNAVAILABLE when the node cannot say.
+ */
+export async function watchedBalance(
+  core: Core,
+  session: ActiveSession,
+  network: NetworkInfo,
+  address: string,
+  token: string,
+): Promise<BalanceView | undefined> {
+  const lower = token.toLowerCase()
+  const watched = (await watchedOn(core, session, network)).filter((w) => w.address.toLowerCase() === lower)
+  const [view] = await withWatched([], network, watched, (t) => readTokenBalance(core, network, t, address))
+  if (view?.unavailable) throw new ExtensionError('NODE_UNAVAILABLE', `${network.name}: your ${view.symbol} balance could not be read`)
+  return view
 }
 
 const isNetworkToken = (network: NetworkInfo, token: string) =>

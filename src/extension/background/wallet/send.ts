@@ -16,7 +16,7 @@ import type { SigilClient } from '../../../api/client'
 import { transferCalldata } from '../../../chains/erc20'
 import { formatUnits } from '../../amounts'
 import { checkRecipient } from '../../recipients'
-import { type BalanceView, balancesOf, nodeFailure } from './balances'
+import { type BalanceView, balancesOf, nodeFailure, watchedBalance, watchedOn } from './balances'
 import type { ActiveSession, Core } from '../core'
 import { ExtensionError } from '../failures'
 import type { NetworkInfo } from '../chains/networks'
@@ -82,7 +82,9 @@ async function prepare(core: Core, client: SigilClient, session: ActiveSession, 
     : await balancesOf(client, session, network, p.from)
   const native = balances.find((b) => b.token === undefined)
   if (!native) throw new ExtensionError('REQUEST_FAILED', 'The service gave no native balance.')
-  const asset = p.token === undefined ? native : balances.find((b) => b.token !== undefined && sameToken(network, b.token, p.token))
+  const listed = p.token === undefined ? native : balances.find((b) => b.token !== undefined && sameToken(network, b.token, p.token))
+  // A token the user watches (wallet_watchAsset, Import token) is sent as the network's own are.
+  const asset = listed ?? (p.token === undefined ? undefined : await watchedBalance(core, session, network, p.from, p.token))
   if (!asset) throw new ExtensionError('INVALID_ARGUMENT', `token: not one of ${network.name}’s tokens`)
   return { network, to: to.address, asset, native }
 }
@@ -322,7 +324,12 @@ export async function submitSend(
       const unsignedTransaction = solTransferTransactionHex(message)
       res = await client.solSendTransaction({ organizationId, caip2: network.caip2, unsignedTransaction, signWiths: [p.from] })
     } else {
-      if (p.token !== undefined && !network.tokens.some((t) => t.address.toLowerCase() === p.token?.toLowerCase()))
+      const token = p.token?.toLowerCase()
+      if (
+        token !== undefined &&
+        !network.tokens.some((t) => t.address.toLowerCase() === token) &&
+        !(await watchedOn(core, session, network)).some((w) => w.address.toLowerCase() === token)
+      )
         throw new ExtensionError('INVALID_ARGUMENT', `token: not one of ${network.name}’s tokens`)
       if (!p.evm) throw new ExtensionError('INVALID_ARGUMENT', 'evm: the reviewed gas and fees are required')
       if (await isImportedKey(client, session, p.from))
