@@ -53,6 +53,12 @@ export const NetworkInfo = z.object({
     .string()
     .regex(/^0x[0-9a-f]{40}$/)
     .optional(),
+  /** The network's block explorer: a transaction's page is this with `{tx}` replaced, else `<explorerUrl>/tx/<hash or signature>`; absent: none configured. */
+  explorerUrl: z
+    .string()
+    .max(2048)
+    .regex(/^https?:\/\/[^\s]+$/)
+    .optional(),
   tokens: z
     .array(
       z.object({

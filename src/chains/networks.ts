@@ -37,6 +37,8 @@ export type Network = {
   gasStation?: string
   /** The operator's USD price of one native coin (a positive decimal string), for sponsorship limits. */
   nativeUsd?: string
+  /** The network's block explorer (http(s)): see {@link explorerTxUrl}; absent: no links. */
+  explorerUrl?: string
 }
 
 /** The EVM dev chain's id (anvil/Hardhat default). */
@@ -87,18 +89,36 @@ export const DEV_NETWORKS: readonly Network[] = [
 ]
 
 /** Names of well-known networks, for ids `SIGIL_RPC` adds without saying more. */
-const KNOWN: Record<string, Pick<Network, 'name' | 'nativeSymbol'>> = {
-  'eip155:1': { name: 'Ethereum', nativeSymbol: 'ETH' },
-  'eip155:11155111': { name: 'Sepolia', nativeSymbol: 'ETH' },
-  'eip155:17000': { name: 'Holesky', nativeSymbol: 'ETH' },
-  'eip155:8453': { name: 'Base', nativeSymbol: 'ETH' },
-  'eip155:84532': { name: 'Base Sepolia', nativeSymbol: 'ETH' },
-  'eip155:10': { name: 'OP Mainnet', nativeSymbol: 'ETH' },
-  'eip155:42161': { name: 'Arbitrum One', nativeSymbol: 'ETH' },
-  'eip155:137': { name: 'Polygon', nativeSymbol: 'POL' },
-  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': { name: 'Solana', nativeSymbol: 'SOL' },
-  'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1': { name: 'Solana Devnet', nativeSymbol: 'SOL' },
-  'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z': { name: 'Solana Testnet', nativeSymbol: 'SOL' },
+const KNOWN: Record<string, Pick<Network, 'name' | 'nativeSymbol'> & { explorerUrl: string }> = {
+  'eip155:1': { name: 'Ethereum', nativeSymbol: 'ETH', explorerUrl: 'https://etherscan.io' },
+  'eip155:11155111': { name: 'Sepolia', nativeSymbol: 'ETH', explorerUrl: 'https://sepolia.etherscan.io' },
+  'eip155:17000': { name: 'Holesky', nativeSymbol: 'ETH', explorerUrl: 'https://holesky.etherscan.io' },
+  'eip155:8453': { name: 'Base', nativeSymbol: 'ETH', explorerUrl: 'https://basescan.org' },
+  'eip155:84532': { name: 'Base Sepolia', nativeSymbol: 'ETH', explorerUrl: 'https://sepolia.basescan.org' },
+  'eip155:10': { name: 'OP Mainnet', nativeSymbol: 'ETH', explorerUrl: 'https://optimistic.etherscan.io' },
+  'eip155:42161': { name: 'Arbitrum One', nativeSymbol: 'ETH', explorerUrl: 'https://arbiscan.io' },
+  'eip155:137': { name: 'Polygon', nativeSymbol: 'POL', explorerUrl: 'https://polygonscan.com' },
+  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': { name: 'Solana', nativeSymbol: 'SOL', explorerUrl: 'https://explorer.solana.com' },
+  'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1': {
+    name: 'Solana Devnet',
+    nativeSymbol: 'SOL',
+    explorerUrl: 'https://explorer.solana.com/tx/{tx}?cluster=devnet',
+  },
+  'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z': {
+    name: 'Solana Testnet',
+    nativeSymbol: 'SOL',
+    explorerUrl: 'https://explorer.solana.com/tx/{tx}?cluster=testnet',
+  },
+}
+
+/**
+ * The explorer page of transaction `tx` (hash or signature): `explorerUrl` with `{tx}` replaced, or
+ * `<explorerUrl>/tx/<tx>` when it has no `{tx}`; undefined without an http(s) explorer.
+ */
+export function explorerTxUrl(explorerUrl: string | undefined, tx: string): string | undefined {
+  if (explorerUrl === undefined || !/^https?:\/\//.test(explorerUrl)) return undefined
+  const id = encodeURIComponent(tx)
+  return explorerUrl.includes('{tx}') ? explorerUrl.replace('{tx}', id) : `${explorerUrl.replace(/\/+$/, '')}/tx/${id}`
 }
 
 const CAIP2 = /^(eip155:[1-9][0-9]{0,19}|solana:[1-9A-HJ-NP-Za-km-z]{32})$/
@@ -108,14 +128,15 @@ export function isCaip2(id: string): boolean {
   return CAIP2.test(id)
 }
 
-/** Gas Station settings of {@link resolveNetworks}: the `SIGIL_GAS_STATION` and `SIGIL_NATIVE_USD` texts. */
-export type GasStationSpec = { gasStations?: string | undefined; nativeUsd?: string | undefined }
+/** Settings of {@link resolveNetworks}: the `SIGIL_GAS_STATION`, `SIGIL_NATIVE_USD` and `SIGIL_EXPLORERS` texts. */
+export type GasStationSpec = { gasStations?: string | undefined; nativeUsd?: string | undefined; explorers?: string | undefined }
 
 /**
  * The networks: the dev chains, then each `caip2=url` entry of `spec` (comma separated), which
  * replaces the RPC URL of a known id or adds a network; then the ERC-20 tokens of `tokenSpec`
  * (see {@link parseTokens}); then the Gas Station addresses and native coin prices of `extra`
- * (see {@link applyGasStations}). Throws a message naming the bad entry.
+ * (see {@link applyGasStations}); then the block explorers of `extra.explorers` (`caip2=https://…`,
+ * replacing a well-known network's default). Throws a message naming the bad entry.
  */
 export function resolveNetworks(spec: string | undefined, tokenSpec?: string, extra: GasStationSpec = {}): Network[] {
   const networks = new Map(DEV_NETWORKS.map((n) => [n.caip2, { ...n }]))
@@ -139,6 +160,7 @@ export function resolveNetworks(spec: string | undefined, tokenSpec?: string, ex
       nativeDecimals: family === 'evm' ? 18 : 9,
       dev: false,
       tokens: [],
+      ...(known ? { explorerUrl: known.explorerUrl } : {}),
     })
   }
   for (const [caip2, token] of parseTokens(tokenSpec)) {
@@ -149,6 +171,17 @@ export function resolveNetworks(spec: string | undefined, tokenSpec?: string, ex
     network.tokens = [...network.tokens, token]
   }
   applyGasStations(networks, extra)
+  const seen = new Set<string>()
+  for (const { entry, caip2, value: url } of entries(extra.explorers)) {
+    if (!isCaip2(caip2)) throw new Error(`SIGIL_EXPLORERS: "${entry}" does not start with a CAIP-2 id (format: caip2=https://…)`)
+    const network = networks.get(caip2)
+    if (!network) throw new Error(`SIGIL_EXPLORERS: ${caip2} is not a configured network (add it to SIGIL_RPC)`)
+    if (seen.has(caip2)) throw new Error(`SIGIL_EXPLORERS: ${caip2} is listed twice`)
+    seen.add(caip2)
+    if (!/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url))
+      throw new Error(`SIGIL_EXPLORERS: "${caip2}" needs an http(s) URL after "="`)
+    network.explorerUrl = url
+  }
   return [...networks.values()]
 }
 

@@ -84,6 +84,8 @@ const Env = z.object({
   SIGIL_GAS_STATION: z.string().optional(),
   /** The USD price of EVM networks' native coin, for sponsorship limits: `caip2=price,…`. */
   SIGIL_NATIVE_USD: z.string().optional(),
+  /** Block explorers of networks: `caip2=https://…,…` (transactions link to `<url>/tx/<hash>`). */
+  SIGIL_EXPLORERS: z.string().optional(),
   /** The dev faucet at POST /dev/faucet: on unless production. */
   SIGIL_DEV_FAUCET: z.enum(['on', 'off']).optional(),
   /** Trusted OIDC issuers: a JSON array, see src/service/oidc/issuers.ts. */
@@ -239,7 +241,11 @@ export function resolveConfig(
   let gasSponsorKeys: SponsorKeys
   try {
     gasSponsorKeys = parseSponsorKeys(e.SIGIL_GAS_SPONSOR_KEYS, production)
-    networks = resolveNetworks(e.SIGIL_RPC, e.SIGIL_TOKENS, { gasStations: e.SIGIL_GAS_STATION, nativeUsd: e.SIGIL_NATIVE_USD })
+    networks = resolveNetworks(e.SIGIL_RPC, e.SIGIL_TOKENS, {
+      gasStations: e.SIGIL_GAS_STATION,
+      nativeUsd: e.SIGIL_NATIVE_USD,
+      explorers: e.SIGIL_EXPLORERS,
+    })
     oidcIssuers = parseOidcIssuers(e.SIGIL_OIDC_ISSUERS)
   } catch (err) {
     throw new Error(`invalid configuration: ${(err as Error).message}`)

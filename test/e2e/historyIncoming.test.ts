@@ -37,7 +37,11 @@ const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`
 beforeAll(async () => {
   chains = await startDevChains({ evmPort: await freePort(), solanaPort: 0 })
   token = await deployTestToken(chains.evm.url, 'Sigil Test Token', 'TST')
-  svc = await startTestService({ networks: resolveNetworks(`${EVM}=${chains.evm.url}`, `${EVM}=${token}:TST:18:Sigil Test Token`) })
+  svc = await startTestService({
+    networks: resolveNetworks(`${EVM}=${chains.evm.url}`, `${EVM}=${token}:TST:18:Sigil Test Token`, {
+      explorers: `${EVM}=https://explorer.example/tx/{tx}?chain=dev`,
+    }),
+  })
   ext = await launchExtension()
   page = await openPopup(ext)
   await configureService(page, svc.url)
@@ -90,6 +94,11 @@ describe('History: what came in from the chain', () => {
     expect(await page.locator('ul.tx-history li .transfer[data-direction="IN"]').count()).toBe(2)
     expect(await rows.first().getAttribute('data-tx')).toBe(paid)
     expect(await rows.first().locator('.badge').textContent()).toBe('Confirmed')
+    // the configured explorer's page of each transaction, opened in a new tab
+    const link = rows.first().getByRole('link', { name: 'View on explorer' })
+    expect(await link.getAttribute('href')).toBe(`https://explorer.example/tx/${paid}?chain=dev`)
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer')
+    expect(await page.getByTestId('tx-explorer').count()).toBe(2)
     expect(await page.locator('ul.tx-history').textContent()).not.toContain(short(STRANGER))
     // the sender paid the network fee, not the user: received rows show none
     expect(await page.locator('ul.tx-history').textContent()).not.toMatch(/fee/)

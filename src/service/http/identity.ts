@@ -53,6 +53,7 @@ export function identityDocument(rt: Runtime): () => ServiceIdentityDocument {
           dev: n.dev,
           tokens: n.tokens.map((t) => ({ ...t })),
           ...(n.gasStation !== undefined ? { gasStation: n.gasStation.toLowerCase() } : {}),
+          ...(n.explorerUrl !== undefined ? { explorerUrl: n.explorerUrl } : {}),
         })),
         issuedAt: rt.now(),
       },

@@ -7,6 +7,7 @@ import {
   DEV_SOLANA_MINT,
   DEV_SOLANA_TOKEN,
   erc20AssetId,
+  explorerTxUrl,
   isCaip2,
   parseTokens,
   resolveNetworks,
@@ -181,6 +182,48 @@ describe('SIGIL_GAS_STATION and SIGIL_NATIVE_USD', () => {
     expect(config.networks.find((n) => n.caip2 === 'eip155:1')).toMatchObject({ gasStation: station.toLowerCase(), nativeUsd: '3000' })
     expect(() => resolveConfig({ SIGIL_GAS_STATION: 'eip155:31337=nope' })).toThrow(/invalid configuration: SIGIL_GAS_STATION/)
     expect(() => resolveConfig({ SIGIL_NATIVE_USD: 'eip155:31337=0' })).toThrow(/invalid configuration: SIGIL_NATIVE_USD/)
+  })
+})
+
+describe('SIGIL_EXPLORERS and explorer links', () => {
+  const TX = `0x${'ab'.repeat(32)}`
+  it('well-known networks link to their public explorer; dev chains have none until configured', () => {
+    const nets = resolveNetworks('eip155:1=https://rpc.example,solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1=https://sol.example')
+    expect(nets.find((n) => n.caip2 === 'eip155:1')?.explorerUrl).toBe('https://etherscan.io')
+    expect(explorerTxUrl(nets.find((n) => n.caip2 === 'eip155:1')?.explorerUrl, TX)).toBe(`https://etherscan.io/tx/${TX}`)
+    const devnet = nets.find((n) => n.caip2.startsWith('solana:EtWT'))?.explorerUrl
+    expect(explorerTxUrl(devnet, '5VERv8')).toBe('https://explorer.solana.com/tx/5VERv8?cluster=devnet')
+    expect(nets.find((n) => n.caip2 === DEV_EVM_CAIP2)?.explorerUrl).toBeUndefined()
+    expect(explorerTxUrl(undefined, TX)).toBeUndefined()
+  })
+
+  it("an entry sets or replaces a network's explorer; {tx} is where the hash goes, else /tx/<hash>", () => {
+    const nets = resolveNetworks('eip155:1=https://rpc.example', undefined, {
+      explorers: `eip155:1=https://scan.example/,${DEV_EVM_CAIP2}=http://127.0.0.1:5100/transaction/{tx}`,
+    })
+    expect(explorerTxUrl(nets.find((n) => n.caip2 === 'eip155:1')?.explorerUrl, TX)).toBe(`https://scan.example/tx/${TX}`)
+    expect(explorerTxUrl(nets.find((n) => n.caip2 === DEV_EVM_CAIP2)?.explorerUrl, TX)).toBe(`http://127.0.0.1:5100/transaction/${TX}`)
+    expect(explorerTxUrl('javascript:alert(1)', TX)).toBeUndefined()
+  })
+
+  it('refuses entries naming the variable and the entry', () => {
+    expect(() => resolveNetworks(undefined, undefined, { explorers: 'eip155:5=https://x.example' })).toThrow(
+      'SIGIL_EXPLORERS: eip155:5 is not a configured network (add it to SIGIL_RPC)',
+    )
+    expect(() => resolveNetworks(undefined, undefined, { explorers: `${DEV_EVM_CAIP2}=ftp://x.example` })).toThrow(
+      `SIGIL_EXPLORERS: "${DEV_EVM_CAIP2}" needs an http(s) URL after "="`,
+    )
+    expect(() => resolveNetworks(undefined, undefined, { explorers: 'nope=https://x.example' })).toThrow(
+      'SIGIL_EXPLORERS: "nope=https://x.example" does not start with a CAIP-2 id',
+    )
+    expect(() =>
+      resolveNetworks(undefined, undefined, { explorers: `${DEV_EVM_CAIP2}=https://a.example,${DEV_EVM_CAIP2}=https://b.example` }),
+    ).toThrow(`SIGIL_EXPLORERS: ${DEV_EVM_CAIP2} is listed twice`)
+  })
+
+  it('resolveConfig reads SIGIL_EXPLORERS', () => {
+    const config = resolveConfig({ SIGIL_EXPLORERS: `${DEV_EVM_CAIP2}=https://scan.example` })
+    expect(config.networks.find((n) => n.caip2 === DEV_EVM_CAIP2)?.explorerUrl).toBe('https://scan.example')
   })
 })
 

@@ -7,6 +7,7 @@ import type { PopupApi } from '../../protocol/popupApi'
 import { formatUnits } from '../../amounts'
 import type { PopupClient } from '../client'
 import { FORMAT_OF_FAMILY, type Network } from '../network'
+import { explorerTxUrl } from '../../../chains/networks'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
 import { PendingSends } from './PendingSends'
@@ -19,6 +20,19 @@ const short = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}
 const STATUS_LABEL: Record<string, string> = { confirmed: 'Confirmed', finalized: 'Finalized', failed: 'Failed' }
 
 /** Props of {@link HistoryScreen}. */
+/** " · View on explorer" for a transaction's explorer page; nothing without one. */
+function ExplorerLink({ url }: { url: string | undefined }) {
+  if (url === undefined) return null
+  return (
+    <>
+      {' · '}
+      <a href={url} target="_blank" rel="noopener noreferrer" data-testid="tx-explorer">
+        View on explorer
+      </a>
+    </>
+  )
+}
+
 export type HistoryProps = { client: PopupClient; network: Network; address?: string | null; onSessionLost(): void }
 
 /** The History screen. */
@@ -121,6 +135,7 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
                 {r.timestamp ? new Date(r.timestamp).toLocaleString() : 'time unknown'}
                 {r.fee && ` · fee ${formatUnits(r.fee, shown.native.decimals)} ${shown.native.symbol}`} ·{' '}
                 <code title={r.id}>{short(r.id)}</code>
+                <ExplorerLink url={explorerTxUrl(network.explorerUrl, r.id)} />
               </span>
             </li>
           )
