@@ -43,6 +43,8 @@ const Env = z.object({
   SIGIL_DEV_MAILBOX: z.enum(['on', 'off']).optional(),
   SIGIL_SMTP_URL: z.string().optional(),
   SIGIL_SMS_WEBHOOK_URL: z.string().url().optional(),
+  /** Where USD prices of assets are read for balances' `display.usd` (src/service/chains/prices.ts); none: no fiat values. */
+  SIGIL_PRICE_URL: z.string().url().optional(),
   SIGIL_PUBLIC_URL: z.string().url().optional(),
   /**
    * The identity key: 64 hex characters, or `dev` for the published development key
@@ -131,6 +133,8 @@ export type ServiceConfig = {
   devMailbox: boolean
   smtpUrl: string | undefined
   smsWebhookUrl: string | undefined
+  /** USD price source of balances' `display.usd` (`SIGIL_PRICE_URL`); undefined: balances carry no fiat value. */
+  priceUrl?: string | undefined
   /** Base URL people reach the service at (links in emails, sandbox on-ramp pages). */
   publicUrl: string | undefined
   /** Identity key override (hex private key); undefined: the stored `verifier` key. */
@@ -270,6 +274,7 @@ export function resolveConfig(
     devMailbox: e.SIGIL_DEV_MAILBOX ? e.SIGIL_DEV_MAILBOX === 'on' : !production,
     smtpUrl: e.SIGIL_SMTP_URL,
     smsWebhookUrl: e.SIGIL_SMS_WEBHOOK_URL,
+    priceUrl: e.SIGIL_PRICE_URL,
     publicUrl: e.SIGIL_PUBLIC_URL,
     identityKeyHex: identityKey(e.SIGIL_IDENTITY_KEY, production),
     serviceOrigins: list(e.SIGIL_SERVICE_ORIGINS),

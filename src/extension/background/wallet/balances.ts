@@ -35,6 +35,8 @@ export type BalanceView = {
   watched?: true
   /** The balance could not be read (`balance` is then "0" and means nothing): show the token without one. */
   unavailable?: true
+  /** Its value in US dollars ("2450.50") when the service's price source gave one (hosted: always); absent: show no fiat value. */
+  usd?: string
 }
 
 /** One account's balances on the network, with the account's name and whether the user hid it. */
@@ -76,7 +78,15 @@ export async function balancesOf(
     const decimals = known?.decimals ?? (token === undefined ? network.nativeDecimals : b.decimals)
     if (decimals === undefined) return []
     const symbol = known?.symbol ?? (token === undefined ? network.nativeSymbol : (b.symbol ?? '?'))
-    const view: BalanceView = { caip19: b.caip19, symbol, name: known?.name ?? b.name ?? symbol, decimals, balance: b.balance }
+    const usd = b.display?.usd
+    const view: BalanceView = {
+      caip19: b.caip19,
+      symbol,
+      name: known?.name ?? b.name ?? symbol,
+      decimals,
+      balance: b.balance,
+      ...(usd !== undefined && /^\d{1,20}(\.\d{1,18})?$/.test(usd) ? { usd } : {}),
+    }
     return [token === undefined ? view : { ...view, token: known?.address ?? token }]
   })
 }

@@ -32,6 +32,13 @@ type Balances = PopupApi['balances']['result']['accounts'][number]['balances']
 /** Performance mark set once, when balances are first shown (bench: accounts screen with balances interactive). */
 export const BALANCES_MARK = 'sigil-balances-shown'
 
+const USD_FORMAT = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+
+/** "$2,450.50" from the service's decimal USD value. */
+export function usdText(usd: string): string {
+  return USD_FORMAT.format(Number(usd))
+}
+
 function BalanceList({ balances, label }: { balances: Balances; label: string }) {
   return (
     <ul class="balances" aria-label={label}>
@@ -47,10 +54,21 @@ function BalanceList({ balances, label }: { balances: Balances; label: string })
           <span class="token-value">
             <span class="amount">{b.unavailable ? '—' : formatShort(b.balance, b.decimals)}</span> <span class="symbol">{b.symbol}</span>
           </span>
+          {b.usd !== undefined && !b.unavailable && <span class="fiat hint">{usdText(b.usd)}</span>}
         </li>
       ))}
     </ul>
   )
+}
+
+/** The sum of two USD values ("12.50" + "0.75" = "13.25"), exact to the cent. */
+function addUsd(a: string, b: string): string {
+  const cents = (v: string) => {
+    const [whole = '0', fraction = ''] = v.split('.')
+    return BigInt(whole) * 100n + BigInt((fraction + '00').slice(0, 2))
+  }
+  const sum = cents(a) + cents(b)
+  return `${sum / 100n}.${(sum % 100n).toString().padStart(2, '0')}`
 }
 
 /** Sum of each asset over the accounts, in the order first seen. */
@@ -60,13 +78,17 @@ function totals(byAddress: Map<string, Balances>): Balances {
     for (const b of list) {
       const prev = sums.get(b.caip19)
       // a balance that could not be read makes the total unknown, never a smaller number
-      if (prev)
+      if (prev) {
+        // a USD value only when every account's part has one (cents added exactly)
+        const { usd: _, ...rest } = prev
+        const usd = prev.usd !== undefined && b.usd !== undefined ? addUsd(prev.usd, b.usd) : undefined
         sums.set(b.caip19, {
-          ...prev,
+          ...rest,
           balance: (BigInt(prev.balance) + BigInt(b.balance)).toString(),
           ...(b.unavailable ? { unavailable: true as const } : {}),
+          ...(usd !== undefined ? { usd } : {}),
         })
-      else sums.set(b.caip19, b)
+      } else sums.set(b.caip19, b)
     }
   }
   return [...sums.values()]

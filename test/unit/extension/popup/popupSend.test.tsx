@@ -134,6 +134,16 @@ describe('accounts with balances', () => {
     expect(client.calls).toContainEqual(['faucet', { caip2: evm.caip2, address: ETH_ADDR }])
   })
 
+  it('a fiat value only where the service gave one ("$3,675.49"); none otherwise, never "$0"', async () => {
+    const priced = balances('1500000000000000000')
+    const eth = priced.accounts[0]?.balances[0]
+    if (eth) Object.assign(eth, { usd: '3675.49' })
+    const client = fakeClient<any>({ accountBook: () => ({ ok: true, result: book }), balances: () => ({ ok: true, result: priced }) })
+    render(<Accounts client={client} network={evm} onSessionLost={noop} />)
+    await waitFor(() => expect(document.querySelector('li[data-symbol="ETH"] .fiat')?.textContent).toBe('$3,675.49'))
+    expect(document.querySelector('li[data-symbol="TST"] .fiat')).toBeNull()
+  })
+
   it('a watched token whose balance could not be read shows "—", never a 0 that looks real', async () => {
     const WTK = '0x7777777777777777777777777777777777777777'
     const withWatched = balances('1000000000000000000')
