@@ -316,7 +316,7 @@ describe('history', () => {
     expect(sent?.getAttribute('data-status')).toBe('confirmed')
     // the counterparty is the user's own (hidden) account: it goes by its name
     expect(sent?.querySelector('.transfer')?.textContent).toBe('Sent 0.25 TST to Savings')
-    expect(document.getElementById('history-account')?.textContent).toBe('Account 1 · 0xD1220A…7b9aDb')
+    expect(document.getElementById('history-account')?.textContent).toBe('Account 1 · 0xD122…9aDb')
     expect(client.calls).toContainEqual(['history', { caip2: evm.caip2, address: ETH_ADDR }])
   })
 })
