@@ -184,7 +184,12 @@ describe('ERC-20 tokens from configuration', () => {
       executionFailed: false,
     }
     const sent = await client.listEthTransactionHistory({ organizationId: org, address: alice, caip2: CAIP2 as any })
-    expect(sent.transactions).toEqual([
+    // newest first: the send, then what funded alice from the chain (origin EXTERNAL, incoming only)
+    const funding = sent.transactions.slice(1)
+    expect(funding.length).toBeGreaterThan(0)
+    expect(funding.every((t) => t.origin === 'EXTERNAL' && t.turnkey === undefined)).toBe(true)
+    expect(funding.flatMap((t) => t.transfers.map((x) => x.direction))).not.toContain('OUT')
+    expect(sent.transactions.slice(0, 1)).toEqual([
       {
         ...item,
         transfers: [
@@ -250,7 +255,12 @@ describe('list_eth_transaction_history', () => {
 
     const all = await history(alice)
     expect(all.status).toBe(200)
-    const items = all.json.transactions as any[]
+    // the service's own sends (origin TURNKEY); what the chain shows besides them is EXTERNAL, incoming only here
+    const items = (all.json.transactions as any[]).filter((t) => t.origin === 'TURNKEY')
+    const external = (all.json.transactions as any[]).filter((t) => t.origin !== 'TURNKEY')
+    expect(external.length).toBeGreaterThan(0)
+    expect(external.every((t) => t.origin === 'EXTERNAL' && t.turnkey === undefined)).toBe(true)
+    expect(external.flatMap((t) => t.transfers.map((x: any) => x.direction))).not.toContain('OUT')
     expect(items.map((t) => t.turnkey.sendTransactionStatusId)).toEqual([reverted.id, native.id, expect.any(String)])
     expect(items[0]).toMatchObject({ transactionHash: reverted.status.eth?.txHash, executionFailed: true, transfers: [] })
     expect(BigInt(items[0].fee.amount)).toBeGreaterThan(0n)
@@ -269,7 +279,7 @@ describe('list_eth_transaction_history', () => {
     })
     expect(Number(items[0].block.number)).toBeGreaterThan(Number(items[1].block.number))
     // bob received the native value: it is in his history as IN
-    const bobs = (await history(bob)).json.transactions as any[]
+    const bobs = ((await history(bob)).json.transactions as any[]).filter((t) => t.origin === 'TURNKEY')
     expect(bobs.map((t) => t.turnkey.sendTransactionStatusId)).toContain(native.id)
     expect(bobs.find((t) => t.turnkey.sendTransactionStatusId === native.id).transfers).toEqual([
       expect.objectContaining({ direction: 'IN', counterparty: getAddress(alice) }),

@@ -106,7 +106,7 @@ describe('@turnkey/http TurnkeyClient', () => {
     expect(user.oauthProviders[0]?.subject).toBe('v4-sub')
   })
 
-  it('transaction histories of accounts that sent nothing are empty pages; the Solana aliases resolve', async () => {
+  it('transaction histories: an EVM one reads the chain (no node here: 412 naming the network); a Solana account that sent nothing is an empty page; the Solana aliases resolve', async () => {
     const organizationId = svc.admin.organizationId
     const wallet = await client.createWallet({
       type: 'ACTIVITY_TYPE_CREATE_WALLET',
@@ -121,8 +121,10 @@ describe('@turnkey/http TurnkeyClient', () => {
       },
     })
     const [eth, sol] = wallet.activity.result.createWalletResult?.addresses as [string, string]
-    const evm = await client.listEthTransactionHistory({ organizationId, address: eth, caip2: 'eip155:31337' as any })
-    expect(evm).toEqual({ transactions: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } })
+    // the history holds what the chain shows of the account too: with no node answering, it says so, naming the network
+    await expect(client.listEthTransactionHistory({ organizationId, address: eth, caip2: 'eip155:31337' as any })).rejects.toThrow(
+      /Sigil dev EVM \(eip155:31337\) is not reachable/,
+    )
     const other = await svc.post('/public/v1/query/list_sol_transaction_history', { organizationId, address: sol, caip2: 'solana:devnet' })
     // solana:devnet is an alias of a network this service is not configured for
     expect([other.status, other.json.message]).toEqual([400, expect.stringContaining('solana:devnet')])
