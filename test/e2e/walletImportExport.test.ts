@@ -264,7 +264,7 @@ describe('wallets: grouped accounts, import a seed phrase and a key, export, nam
     const account = page.getByRole('combobox', { name: /^Account/ })
     await expect
       .poll(() => account.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent ?? ''), { timeout: 10_000 })
-      .toBe(`Trading · ${evm.slice(0, 8)}…${evm.slice(-6)}`)
+      .toBe(`Trading · ${evm.slice(0, 6)}…${evm.slice(-4)}`)
     await both(page, 'wallet-history-named')
 
     // hide: out of the list until "Show hidden"

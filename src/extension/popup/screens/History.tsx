@@ -7,14 +7,13 @@ import type { PopupApi } from '../../protocol/popupApi'
 import { formatUnits } from '../../amounts'
 import type { PopupClient } from '../client'
 import { FORMAT_OF_FAMILY, type Network } from '../network'
+import { shortAddress } from '../AddressTools'
 import { explorerTxUrl } from '../../../chains/networks'
 import { Busy, ErrorLine, Field } from '../ui'
 import { useAction } from '../useAction'
 import { PendingSends } from './PendingSends'
 
 type History = PopupApi['history']['result']
-
-const short = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a)
 
 /** What a row's badge says. */
 const STATUS_LABEL: Record<string, string> = { confirmed: 'Confirmed', finalized: 'Finalized', failed: 'Failed' }
@@ -93,7 +92,7 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
           <select value={address} onChange={(e) => setAddress(e.currentTarget.value)}>
             {addresses.map((a) => (
               <option key={a} value={a}>
-                {nameOf(a) ?? 'Account'} · {short(a)}
+                {nameOf(a) ?? 'Account'} · {shortAddress(a)}
               </option>
             ))}
           </select>
@@ -101,7 +100,7 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
       )}
       {address && addresses?.length === 1 && (
         <p class="hint" id="history-account">
-          {nameOf(address) ?? 'Account'} · <code title={address}>{short(address)}</code>
+          {nameOf(address) ?? 'Account'} · <code title={address}>{shortAddress(address)}</code>
         </p>
       )}
       <Busy busy={load.busy || accounts.busy} label="Loading history…" />
@@ -123,7 +122,7 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
                       {nameOf(t.counterparty) ? (
                         <strong title={t.counterparty}>{nameOf(t.counterparty)}</strong>
                       ) : (
-                        <code title={t.counterparty}>{short(t.counterparty)}</code>
+                        <code title={t.counterparty}>{shortAddress(t.counterparty)}</code>
                       )}
                     </span>
                   ))}
@@ -134,7 +133,7 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
               <span class="hint">
                 {r.timestamp ? new Date(r.timestamp).toLocaleString() : 'time unknown'}
                 {r.fee && ` · fee ${formatUnits(r.fee, shown.native.decimals)} ${shown.native.symbol}`} ·{' '}
-                <code title={r.id}>{short(r.id)}</code>
+                <code title={r.id}>{shortAddress(r.id)}</code>
                 <ExplorerLink url={explorerTxUrl(network.explorerUrl, r.id)} />
               </span>
             </li>
