@@ -160,8 +160,16 @@ describe('eth_sendTransaction', () => {
     const pending = t.rpc('eth_sendTransaction', [{ ...tx, data }])
     const w = await t.windowOpened(2)
     const simulated = t.node.map((n) => n.method).sort()
-    // The simulation, then the token's decimals() and symbol() for the amount (this node answers neither).
-    expect(simulated).toEqual(['eth_call', 'eth_call', 'eth_call', 'eth_estimateGas', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas'])
+    // The simulation, the balance changes' eth_simulateV1, then the token's decimals() and symbol() for the amount (this node answers neither).
+    expect(simulated).toEqual([
+      'eth_call',
+      'eth_call',
+      'eth_call',
+      'eth_estimateGas',
+      'eth_getBlockByNumber',
+      'eth_maxPriorityFeePerGas',
+      'eth_simulateV1',
+    ])
     const reads = t.node.filter((n) => n.method === 'eth_call').map((n) => n.params[0].data)
     expect(reads.slice(1)).toEqual(['0x313ce567', '0x95d89b41'])
     const { view, method, origin } = (await t.popup('approvalGet', { id: w.approvalId })).result
