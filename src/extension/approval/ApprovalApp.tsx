@@ -22,6 +22,7 @@ import { AccountPicker, orderedChoice } from './AccountPicker'
 import { SendCallsBody } from './BatchView'
 import { BalanceChanges } from './BalanceChanges'
 import { needsOverride, SignInBody } from './SignInView'
+import { PhishingWarning } from './PhishingWarning'
 
 /** Delay before Approve accepts clicks. */
 export const ARM_DELAY_MS = 400
@@ -415,6 +416,7 @@ function ApprovalRequest({ client, id, closeWindow, onAnswered, queue }: Request
   const onEndSeen = useCallback(() => setEndSeen(true), [])
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set())
   const [acknowledged, setAcknowledged] = useState(false)
+  const [passedWarning, setPassedWarning] = useState(false)
   const heading = useRef<HTMLHeadingElement>(null)
 
   useEffect(() => {
@@ -448,12 +450,13 @@ function ApprovalRequest({ client, id, closeWindow, onAnswered, queue }: Request
         approved && (v.kind === 'connect' || v.kind === 'solanaConnect') ? { accounts: orderedChoice(v.accounts, v.selected, checked) } : {}
       // A sign-in for another site carries the user's override; the background refuses it otherwise.
       const override = approved && needsOverride(v) && acknowledged ? { acknowledged: true as const } : {}
-      const reply = await client.call('approvalResolve', { id: state.details.id, approved, ...accounts, ...override })
+      const passed = approved && state.details.phishing && passedWarning ? { passedWarning: true as const } : {}
+      const reply = await client.call('approvalResolve', { id: state.details.id, approved, ...accounts, ...override, ...passed })
       setState(reply.ok ? { s: 'done', approved } : { s: 'gone', message: failureText(reply) })
       setBusy(false)
       if (reply.ok) onAnswered(state.details.id)
     },
-    [client, state, busy, onAnswered, checked, acknowledged],
+    [client, state, busy, onAnswered, checked, acknowledged, passedWarning],
   )
 
   useEffect(() => {
@@ -485,6 +488,16 @@ function ApprovalRequest({ client, id, closeWindow, onAnswered, queue }: Request
       <p role="status" class={state.approved ? 'ok' : 'error'} data-testid="approval-result">
         {state.approved ? 'Approved.' : 'Rejected.'}
       </p>
+    )
+  else if (state.details.phishing && !passedWarning)
+    body = (
+      <PhishingWarning
+        origin={state.details.origin}
+        flag={state.details.phishing}
+        busy={busy}
+        onBack={() => void answer(false)}
+        onContinue={() => setPassedWarning(true)}
+      />
     )
   else {
     const { details } = state
@@ -555,7 +568,11 @@ function ApprovalRequest({ client, id, closeWindow, onAnswered, queue }: Request
   }
 
   return (
-    <div class="shell approval" data-state={state.s}>
+    <div
+      class="shell approval"
+      data-state={state.s}
+      data-phishing={state.s === 'ready' && state.details.phishing && !passedWarning ? 'warning' : undefined}
+    >
       <header class="app-header">
         <img src="/icon-48.png" alt="" width={24} height={24} />
         <span class="brand">Sigil</span>

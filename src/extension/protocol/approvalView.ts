@@ -262,4 +262,9 @@ export type ApprovalDetails = {
   view: ApprovalView
   expiresAt: number
   names?: Record<string, string>
+  /** Set when the origin is a known or likely phishing site: the window shows a full-page warning first (approval/PhishingWarning.tsx). */
+  phishing?: PhishingFlag
 }
+
+/** Why the requesting site looks deceptive (dapp/phishing.ts): on MetaMask's phishing list, or imitating `match`. */
+export type PhishingFlag = { reason: 'blocklist' | 'fuzzy' | 'lookalike'; match?: string }

@@ -6,7 +6,7 @@
  * and the page's pending requests fail with 4900 in the content relay (documented, by design).
  */
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../protocol/rpcErrors'
-import type { ApprovalView } from '../../protocol/approvalView'
+import type { ApprovalView, PhishingFlag } from '../../protocol/approvalView'
 
 /** How long an approval waits for the user before it is rejected. */
 export const APPROVAL_TIMEOUT_MS = 5 * 60_000
@@ -38,6 +38,8 @@ export type PendingApproval = {
   readonly view: ApprovalView
   readonly createdAt: number
   readonly expiresAt: number
+  /** The origin looks deceptive: approving needs the user to have passed the window's warning. */
+  readonly phishing?: PhishingFlag
   windowId?: number
 }
 
@@ -47,7 +49,10 @@ export type ApprovalOutcome = { approved: true; accounts?: string[] } | { approv
 /** The pending-approval registry. `id` is required everywhere (style.md anti-pattern 3). */
 export type ApprovalRegistry = {
   /** Register a request; `outcome` settles exactly once. */
-  open(input: { origin: string; method: string; view: ApprovalView }): { id: string; outcome: Promise<ApprovalOutcome> }
+  open(input: { origin: string; method: string; view: ApprovalView; phishing?: PhishingFlag }): {
+    id: string
+    outcome: Promise<ApprovalOutcome>
+  }
   /** The pending request with this id, or undefined when unknown or already settled. */
   get(id: string): PendingApproval | undefined
   /**
@@ -101,11 +106,19 @@ export function createApprovalRegistry(opts: ApprovalRegistryOptions = {}): Appr
   }
 
   const registry: ApprovalRegistry = {
-    open({ origin, method, view }) {
+    open({ origin, method, view, phishing }) {
       let id = randomId()
       while (entries.has(id)) id = randomId()
       const createdAt = now()
-      const pending: PendingApproval = { id, origin, method, view, createdAt, expiresAt: createdAt + timeoutMs }
+      const pending: PendingApproval = {
+        id,
+        origin,
+        method,
+        view,
+        createdAt,
+        expiresAt: createdAt + timeoutMs,
+        ...(phishing ? { phishing } : {}),
+      }
       let settleFn!: (o: ApprovalOutcome) => void
       const outcome = new Promise<ApprovalOutcome>((resolve) => (settleFn = resolve))
       const timer = setTimer(() => settle(id, { approved: false, error: USER_REJECTED }), timeoutMs)

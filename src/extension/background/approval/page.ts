@@ -28,6 +28,8 @@ export const ApprovalResolveParams = z
     accounts: z.array(z.string().trim().min(1).max(128)).max(MAX_SITE_ACCOUNTS).optional(),
     /** The user ticked the override of a sign-in's blocking warning (its domain or URI is not the site's). */
     acknowledged: z.literal(true).optional(),
+    /** The user passed the full-page phishing warning ("I understand the risk, continue") of this request. */
+    passedWarning: z.literal(true).optional(),
   })
   .strict()
 
@@ -73,7 +75,14 @@ function gone(): ExtensionError {
 export function getApproval(approvals: ApprovalRegistry, p: z.output<typeof ApprovalGetParams>): ApprovalDetails {
   const pending = approvals.get(p.id)
   if (!pending) throw gone()
-  return { id: pending.id, origin: pending.origin, method: pending.method, view: pending.view, expiresAt: pending.expiresAt }
+  const details: ApprovalDetails = {
+    id: pending.id,
+    origin: pending.origin,
+    method: pending.method,
+    view: pending.view,
+    expiresAt: pending.expiresAt,
+  }
+  return pending.phishing ? { ...details, phishing: pending.phishing } : details
 }
 
 /**
@@ -91,6 +100,14 @@ export function resolveApproval(approvals: ApprovalRegistry, p: z.output<typeof 
       'INVALID_ARGUMENT',
       'acknowledged is required: this sign-in is for another site, and approving it needs the override "I understand, sign in anyway"',
       'acknowledged',
+    )
+  }
+  // A deceptive site's request is approved only after its full-page warning was passed in the window.
+  if (p.approved && pending.phishing && p.passedWarning !== true) {
+    throw new ExtensionError(
+      'INVALID_ARGUMENT',
+      'passedWarning is required: this site looks deceptive, and approving needs the warning passed with "I understand the risk, continue"',
+      'passedWarning',
     )
   }
   const accounts = p.approved ? chosenAccounts(pending.view, p.accounts) : undefined

@@ -35,6 +35,7 @@ import type { ApprovalView } from '../../protocol/approvalView'
 import type { Core } from '../core'
 import { grantedOrigins } from './evm/permissions'
 import { solanaGrantedOrigins } from './solana/permissions'
+import { createPhishingCheck } from './phishing'
 import type { EndReason } from '../session/sessionRecord'
 import type { BackgroundState } from '../state'
 
@@ -127,6 +128,13 @@ export const PAGE_GONE = rpcError(RPC_ERROR.USER_REJECTED, 'User rejected the re
 
 /** Create the services. */
 export function createDappServices(state: BackgroundState, core: Core, platform: DappPlatform): DappServices {
+  /** Every request that asks the user is checked against the phishing list and the connected sites first. */
+  const phishingCheck = createPhishingCheck({
+    local: core.deps.local,
+    listUrl: async () => (await core.settings()).phishingListUrl ?? '',
+    connectedOrigins: async () => [...(await grantedOrigins(core.deps.local)), ...(await solanaGrantedOrigins(core.deps.local))],
+    ...(core.deps.fetch ? { fetch: core.deps.fetch } : {}),
+  })
   /** origin → tabId → documentId ('' when unknown). A tab belongs to the last origin heard from it. */
   const tabs = new Map<string, Map<number, string>>()
   const ready = Promise.resolve()
@@ -259,7 +267,9 @@ export function createDappServices(state: BackgroundState, core: Core, platform:
   async function askHeld(origin: string, method: string, view: ApprovalView): Promise<ApprovalOutcome> {
     const wait = backoff.remainingMs(origin)
     if (wait > 0) return { approved: false, error: backedOffError(wait) }
-    const { id, outcome } = state.approvals.open({ origin, method, view })
+    const verdict = await phishingCheck(origin).catch(() => ({ listed: false }) as const)
+    const phishing = verdict.listed ? { reason: verdict.reason, ...(verdict.match ? { match: verdict.match } : {}) } : undefined
+    const { id, outcome } = state.approvals.open({ origin, method, view, ...(phishing ? { phishing } : {}) })
     const wipesBefore = wipes
     queue.push({ id, outcome })
     pump()

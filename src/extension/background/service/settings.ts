@@ -64,8 +64,15 @@ export const DEFAULT_SESSION_SECONDS = 900
 
 const SessionSeconds = z.number().int().min(SESSION_SECONDS_MIN).max(SESSION_SECONDS_MAX)
 
+/** Where an updated phishing list is fetched from (dapp/phishing.ts): an https URL (http only on loopback), or empty for the bundled list only. */
+export const PhishingListUrl = z.union([z.literal(''), ServiceUrl])
+
 /** What the popup may change without reconnecting (each optional: only what is given changes). */
-export const PreferencesSchema = z.object({ autoLockMinutes: AutoLockMinutes.optional(), sessionSeconds: SessionSeconds.optional() })
+export const PreferencesSchema = z.object({
+  autoLockMinutes: AutoLockMinutes.optional(),
+  sessionSeconds: SessionSeconds.optional(),
+  phishingListUrl: PhishingListUrl.optional(),
+})
 
 /**
  * Validated settings. `sessionSeconds` is the length of one session key: the background renews it
@@ -75,6 +82,8 @@ export const PreferencesSchema = z.object({ autoLockMinutes: AutoLockMinutes.opt
 export const SettingsSchema = ConnectionSchema.extend({
   autoLockMinutes: AutoLockMinutes,
   sessionSeconds: SessionSeconds.default(DEFAULT_SESSION_SECONDS),
+  /** An updated phishing list's URL; empty or absent: the list bundled with the build. */
+  phishingListUrl: PhishingListUrl.optional(),
 })
 export type Settings = z.output<typeof SettingsSchema>
 
@@ -97,8 +106,8 @@ export async function loadSettings(area: StorageAreaLike): Promise<Settings> {
   const parsed = Stored.safeParse(raw)
   if (parsed.success) {
     if (!BUILD_CONFIG.lockSettings) return parsed.data.settings
-    const { autoLockMinutes, sessionSeconds } = parsed.data.settings
-    return { ...DEFAULT_SETTINGS, autoLockMinutes, sessionSeconds }
+    const { autoLockMinutes, sessionSeconds, phishingListUrl } = parsed.data.settings
+    return { ...DEFAULT_SETTINGS, autoLockMinutes, sessionSeconds, ...(phishingListUrl ? { phishingListUrl } : {}) }
   }
   const v1 = StoredV1.safeParse(raw)
   return v1.success ? { ...DEFAULT_SETTINGS, autoLockMinutes: v1.data.settings.autoLockMinutes } : { ...DEFAULT_SETTINGS }
@@ -117,6 +126,7 @@ export async function savePreferences(area: StorageAreaLike, input: z.input<type
     ...current,
     autoLockMinutes: prefs.autoLockMinutes ?? current.autoLockMinutes,
     sessionSeconds: prefs.sessionSeconds ?? current.sessionSeconds,
+    ...((prefs.phishingListUrl ?? current.phishingListUrl) ? { phishingListUrl: prefs.phishingListUrl ?? current.phishingListUrl } : {}),
   })
 }
 
