@@ -57,10 +57,9 @@ function Pending({
 /** Props of {@link Activity}. */
 export type ActivityProps = { client: PopupClient; onSessionLost(): void }
 
-/** The activity screen. */
-export function Activity({ client, onSessionLost }: ActivityProps) {
+/** The organization's activities (listActivities), read through `load` at once and on each `refresh`. */
+export function useActivities(client: PopupClient, load: ReturnType<typeof useAction>) {
   const [items, setItems] = useState<ActivityView[] | null>(null)
-  const load = useAction(onSessionLost)
   const { run } = load
   const refresh = useCallback(
     () =>
@@ -71,6 +70,13 @@ export function Activity({ client, onSessionLost }: ActivityProps) {
     [client, run],
   )
   useEffect(refresh, [refresh])
+  return { items, refresh }
+}
+
+/** The activity screen. */
+export function Activity({ client, onSessionLost }: ActivityProps) {
+  const load = useAction(onSessionLost)
+  const { items, refresh } = useActivities(client, load)
   const pending = (items ?? []).filter((a) => a.status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED' && a.canApprove)
   return (
     <section aria-labelledby="activity-heading">

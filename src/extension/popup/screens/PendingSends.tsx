@@ -5,11 +5,12 @@
  * can be sped up or cancelled: the review shows the replacement's most fee before the user confirms.
  * A Solana send cannot be replaced: it lands or its blockhash expires.
  */
-import { useCallback, useEffect, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import type { PopupApi } from '../../protocol/popupApi'
 import type { PopupClient } from '../client'
 import { Busy, ErrorLine } from '../ui'
 import { useAction } from '../useAction'
+import { useActivities } from './Activity'
 
 type ActivityView = PopupApi['listActivities']['result']['activities'][number]
 type Review = PopupApi['replaceReview']['result']
@@ -22,22 +23,12 @@ export type PendingSendsProps = { caip2: string; address: string; client: PopupC
 
 /** Sends of `address` on `caip2` not on chain, with Speed up and Cancel for pending EVM sends. */
 export function PendingSends({ caip2, address, client, onSessionLost }: PendingSendsProps) {
-  const [items, setItems] = useState<ActivityView[] | null>(null)
   const [review, setReview] = useState<(Review & { id: string }) | null>(null)
   const [done, setDone] = useState<string | null>(null)
   const load = useAction(onSessionLost)
   const act = useAction(onSessionLost)
-  const { run } = load
   const same = (a: string) => (caip2.startsWith('eip155:') ? a.toLowerCase() === address.toLowerCase() : a === address)
-  const refresh = useCallback(
-    () =>
-      void run(
-        () => client.call('listActivities'),
-        (r) => setItems(r.activities),
-      ),
-    [client, run],
-  )
-  useEffect(refresh, [refresh])
+  const { items, refresh } = useActivities(client, load)
   const sends = (items ?? []).filter(
     (a) =>
       a.send &&
