@@ -50,8 +50,8 @@ export function assertExtensionBuilt(dir: string = EXTENSION_DIR): void {
  * Launch a fresh persistent context (temporary profile) and wait for the extension's service worker.
  * `extensionDir` defaults to the Chrome MV3 build (bench/extension.ts passes its bench build).
  */
-export async function launchExtension(extensionDir: string = EXTENSION_DIR): Promise<LaunchedExtension> {
-  return launchWithProfile(await mkdtemp(join(tmpdir(), 'sigil-e2e-')), extensionDir)
+export async function launchExtension(extensionDir: string = EXTENSION_DIR, extraArgs: readonly string[] = []): Promise<LaunchedExtension> {
+  return launchWithProfile(await mkdtemp(join(tmpdir(), 'sigil-e2e-')), extensionDir, extraArgs)
 }
 
 /** A browser restart: launch again on the profile of a browser closed with `closeKeepingProfile`. */
@@ -59,14 +59,14 @@ export async function relaunchExtension(closed: LaunchedExtension, extensionDir:
   return launchWithProfile(closed.userDataDir, extensionDir)
 }
 
-async function launchWithProfile(userDataDir: string, extensionDir: string): Promise<LaunchedExtension> {
+async function launchWithProfile(userDataDir: string, extensionDir: string, extraArgs: readonly string[] = []): Promise<LaunchedExtension> {
   assertExtensionBuilt(extensionDir)
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH} (apt-get install chromium)`)
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
     ignoreDefaultArgs: ['--disable-extensions'],
-    args: [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...CHROMIUM_FLAGS],
+    args: [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...CHROMIUM_FLAGS, ...extraArgs],
   })
   const close = async () => {
     await context.close()
