@@ -39,6 +39,7 @@ export function SettingsScreen({
   requestHostAccess = noHostAccess,
 }: SettingsProps) {
   const [minutes, setMinutes] = useState(String(settings.autoLockMinutes))
+  const [phishingUrl, setPhishingUrl] = useState(settings.phishingListUrl ?? '')
   const [saved, setSaved] = useState(false)
   const save = useAction()
   const end = useAction()
@@ -50,7 +51,7 @@ export function SettingsScreen({
           e.preventDefault()
           setSaved(false)
           void save.run(
-            () => client.call('savePreferences', { autoLockMinutes: Number(minutes) }),
+            () => client.call('savePreferences', { autoLockMinutes: Number(minutes), phishingListUrl: phishingUrl.trim() }),
             () => {
               setSaved(true)
               onSaved()
@@ -67,6 +68,15 @@ export function SettingsScreen({
             value={minutes}
             onInput={(e) => setMinutes(e.currentTarget.value)}
             required
+          />
+        </Field>
+        <Field label="Phishing list URL (empty: the list built into Sigil)">
+          <input
+            name="phishingListUrl"
+            type="url"
+            placeholder="https://…"
+            value={phishingUrl}
+            onInput={(e) => setPhishingUrl(e.currentTarget.value)}
           />
         </Field>
         <button type="submit" class="primary" disabled={save.busy}>
