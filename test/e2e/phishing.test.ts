@@ -74,7 +74,16 @@ describe('a site on the phishing list gets a full-page warning before its reques
       await shot(approval, scheme === 'light' ? 'approval-phishing-warning' : 'approval-phishing-warning-dark')
     }
     await approval.getByRole('button', { name: 'Back to safety' }).click()
-    expect(await outcome).toMatchObject({ code: 4001 })
+    expect(await outcome).toMatchObject({ code: 4001, message: expect.stringContaining('User rejected the request') })
+    await dapp.waitForTimeout(1100) // the back-off after a 1st rejection (approval/backoff.ts)
+  })
+
+  it('closing the window on the warning rejects the request with 4001', async () => {
+    const { outcome, approval } = await openWindow()
+    await approval.getByTestId('phishing-warning').waitFor()
+    await approval.close()
+    expect(await outcome).toMatchObject({ code: 4001, message: expect.stringContaining('User rejected the request') })
+    await dapp.waitForTimeout(2100) // 2nd rejection in a row: 2 s
   })
 
   it('passed explicitly ("I understand the risk, continue"), the same request shows its connect approval and connects', async () => {
