@@ -1,6 +1,6 @@
 /**
  * Tokens a user adds appear at once (issue 36), in Chromium against the built extension, the real
- * service and a dev EVM node (anvil): a viem page calls `walletClient.watchAsset` for a dev ERC-20,
+ * service and a dev EVM node (anvil): a wagmi page calls `watchAsset` for a dev ERC-20,
  * the user approves in our window, and the popup's home screen lists the token with its balance
  * read on chain; "Import token" by contract address reads the symbol and decimals on chain, refuses
  * an address that is not a token (naming the field), and the imported token shows on the home
@@ -26,9 +26,18 @@ const TOKEN = JSON.parse(readFileSync(new URL('../fixtures/contracts/TestToken.j
   TestToken: { abi: Abi; bytecode: Hex }
 }
 
-/** The viem dApp with EIP-747 through viem's own `watchAsset` action. */
+/** The viem dApp, with EIP-747 through wagmi's `watchAsset` action (Sigil found by wagmi's EIP-6963 connector). */
 const SOURCE = `${DAPP_SOURCE}
-window.dapp.watchAsset = (options) => outcome(window.wallet.watchAsset({ type: 'ERC20', options }))
+import { connect, createConfig, http as wagmiHttp, watchAsset } from '@wagmi/core'
+import { defineChain } from 'viem'
+const dev = defineChain({ id: window.__chain.id, name: 'Sigil dev EVM', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [window.__chain.url] } } })
+const config = createConfig({ chains: [dev], transports: { [dev.id]: wagmiHttp(window.__chain.url) } })
+window.dapp.watchAsset = (options) =>
+  outcome(
+    connect(config, { connector: config.connectors.find((c) => c.name === 'Sigil') })
+      .catch(() => null)
+      .then(() => watchAsset(config, { type: 'ERC20', options })),
+  )
 `
 
 describe('watched and imported tokens on the home screen (Chromium, real service, dev EVM node)', () => {
@@ -47,7 +56,7 @@ describe('watched and imported tokens on the home screen (Chromium, real service
   beforeAll(async () => {
     node = await startEvmNode({ port: await freePort() })
     svc = await startTestService({ networks: resolveNetworks(`eip155:31337=${node.url}`) })
-    pages = await startPageServer({ '/': await dappPage(SOURCE, 'Token dApp') })
+    pages = await startPageServer({ '/': await dappPage(SOURCE, 'Token dApp', { __chain: { id: 31337, url: node.url } }) })
     ext = await launchExtension()
     popup = await openPopup(ext)
     await configureService(popup, svc.url)
@@ -82,7 +91,7 @@ describe('watched and imported tokens on the home screen (Chromium, real service
     await node?.close()
   })
 
-  it('a token added with wallet_watchAsset from a viem page shows on the home screen with its balance', async () => {
+  it('a token added with wallet_watchAsset from a wagmi page shows on the home screen with its balance', async () => {
     let early: unknown
     const { outcome, approval } = await awaitApproval(ext, () => {
       const p = page(([a]) => (window as any).dapp.watchAsset({ address: a, symbol: 'WTK', decimals: 18 }), wtk)
