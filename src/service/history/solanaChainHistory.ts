@@ -35,7 +35,8 @@ type TokenBalance = {
   owner?: string
   uiTokenAmount: { amount: string; decimals: number }
 }
-type RpcTransaction = {
+/** A getTransaction answer (`json` encoding) as far as history reads it. */
+export type RpcTransaction = {
   slot: number
   blockTime?: number | null
   meta: {
