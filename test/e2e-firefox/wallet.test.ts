@@ -260,7 +260,10 @@ describe('Sigil in Firefox: install, OTP sign-up, accounts, dApp connect, sign a
     const again = await openPopup(ff, popup)
     const eth = `li.account[data-address="${address}"] ul.balances li[data-symbol="ETH"]`
     await again.waitForSelector(eth, { timeout: 20_000 })
-    expect(await again.$eval(eth, (e) => [e.getAttribute('data-balance'), e.textContent])).toEqual([parseEther('2').toString(), '2 ETH'])
+    expect(await again.$eval(eth, (e) => [e.getAttribute('data-balance'), e.querySelector('.token-value')?.textContent])).toEqual([
+      parseEther('2').toString(),
+      '2 ETH',
+    ])
     await shot(again, 'popup-balances')
     await again.close()
 
