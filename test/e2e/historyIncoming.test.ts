@@ -2,15 +2,18 @@
  * History shows what came in from the chain (issue 36): on the real dev EVM chain, the faucet's
  * deposit (funded from the popup) and an ERC-20 transfer another account sends the user with a viem
  * wallet client appear on the History screen as "Received …" rows with amounts in units and the
- * sender shortened; an unrelated transfer does not. Light and dark, axe clean.
+ * sender shortened; an unrelated transfer does not. On the dev Solana runtime, the faucet's SOL
+ * (an airdrop from the runtime's faucet key) and its dev USDC show as received. Light and dark,
+ * axe clean.
  */
 import type { Page } from 'playwright-core'
 import { createWalletClient, getAddress, type Hex, http, parseUnits } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferCalldata } from '../../src/chains/erc20'
-import { resolveNetworks } from '../../src/chains/networks'
+import { DEV_SOLANA_CAIP2, DEV_SOLANA_MINT, resolveNetworks } from '../../src/chains/networks'
 import { DEV_FUNDER } from '../../src/devchain/evm'
+import { DEV_FAUCET_ADDRESS } from '../../src/devchain/solana/runtime'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index'
 import { deployTestToken, sendFromDevFunder } from '../integration/helpers/devchain'
 import { freePort } from '../integration/helpers/process'
@@ -31,6 +34,7 @@ let ext: LaunchedExtension
 let page: Page
 let token: Hex
 let eth = ''
+let sol = ''
 
 const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`
 
@@ -38,9 +42,13 @@ beforeAll(async () => {
   chains = await startDevChains({ evmPort: await freePort(), solanaPort: 0 })
   token = await deployTestToken(chains.evm.url, 'Sigil Test Token', 'TST')
   svc = await startTestService({
-    networks: resolveNetworks(`${EVM}=${chains.evm.url}`, `${EVM}=${token}:TST:18:Sigil Test Token`, {
-      explorers: `${EVM}=https://explorer.example/tx/{tx}?chain=dev`,
-    }),
+    networks: resolveNetworks(
+      `${EVM}=${chains.evm.url},${DEV_SOLANA_CAIP2}=${chains.solana.url}`,
+      `${EVM}=${token}:TST:18:Sigil Test Token`,
+      {
+        explorers: `${EVM}=https://explorer.example/tx/{tx}?chain=dev`,
+      },
+    ),
   })
   ext = await launchExtension()
   page = await openPopup(ext)
@@ -49,6 +57,7 @@ beforeAll(async () => {
   const { result } = await callBackground(page, 'listAccounts')
   const accounts = result.wallets.flatMap((w: { accounts: Array<{ address: string; addressFormat: string }> }) => w.accounts)
   eth = accounts.find((a: { addressFormat: string }) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM').address
+  sol = accounts.find((a: { addressFormat: string }) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA').address
 }, 120_000)
 
 afterAll(async () => {
@@ -107,6 +116,40 @@ describe('History: what came in from the chain', () => {
       await page.emulateMedia({ colorScheme: scheme })
       expect(await axeViolations(page)).toEqual([])
       await shot(page, scheme === 'light' ? 'popup-history-incoming' : 'popup-history-incoming-dark')
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
+  }, 120_000)
+
+  it('on Solana, lists the faucet’s SOL and dev USDC as received, from the faucet and the mint', async () => {
+    await page.getByLabel('Network').selectOption(DEV_SOLANA_CAIP2)
+    await page.getByRole('navigation', { name: 'Wallet' }).getByRole('button', { name: 'Wallet', exact: true }).click()
+    await page.getByRole('button', { name: `Fund from faucet ${sol}` }).click()
+    await page.getByText('Funded 1 SOL and 100 USDC').waitFor({ timeout: 30_000 })
+
+    await page.getByRole('navigation', { name: 'Wallet' }).getByRole('button', { name: 'History', exact: true }).click()
+    await page.getByRole('heading', { name: /^History on .*Solana/ }).waitFor({ timeout: 10_000 })
+    const rows = page.locator('ul.tx-history li')
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh', exact: true }).click()
+          return rows.count()
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(2)
+    expect(await page.locator('ul.tx-history li .transfer').allTextContents()).toEqual([
+      `Received 100 USDC from ${short(DEV_SOLANA_MINT)}`,
+      `Received 1 SOL from ${short(DEV_FAUCET_ADDRESS)}`,
+    ])
+    expect(await rows.first().locator('.badge').textContent()).toBe('Confirmed')
+    // the faucet paid the fees
+    expect(await page.locator('ul.tx-history').textContent()).not.toMatch(/fee/)
+
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      expect(await axeViolations(page)).toEqual([])
+      await shot(page, scheme === 'light' ? 'popup-history-incoming-solana' : 'popup-history-incoming-solana-dark')
     }
     await page.emulateMedia({ colorScheme: 'light' })
   }, 120_000)

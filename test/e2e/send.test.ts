@@ -3,7 +3,9 @@ import { createPublicClient, type Hex, http, parseEther, parseUnits } from 'viem
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferCalldata } from '../../src/chains/erc20'
 import { DEV_SOLANA_CAIP2, resolveNetworks } from '../../src/chains/networks'
+import { DEV_FUNDER } from '../../src/devchain/evm'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index'
+import { DEV_FAUCET_ADDRESS } from '../../src/devchain/solana/runtime'
 import { deployTestToken, sendFromDevFunder } from '../integration/helpers/devchain'
 import { axeViolations } from './helpers/axe'
 import { freePort } from '../integration/helpers/process'
@@ -96,6 +98,9 @@ afterAll(async () => {
   await svc?.stop()
   await chains?.close()
 })
+
+/** An address as History shortens it: its first 6 and last 4 characters. */
+const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`
 
 describe('send from the popup on the dev chains', () => {
   it('signs up, funds from the faucet and shows the balances on the selected network', async () => {
@@ -222,6 +227,13 @@ describe('send from the popup on the dev chains', () => {
     await page.locator('ul.tx-history li').first().waitFor({ timeout: 20_000 })
     expect(await page.locator('ul.tx-history li').first().getAttribute('data-status')).toMatch(/confirmed|finalized/)
     expect(await page.locator('ul.tx-history li .transfer').first().textContent()).toMatch(/^Sent 0\.5 SOL to /)
+    // the one send, and what the faucet's airdrop brought in from the chain, as received
+    expect(await page.locator('ul.tx-history li .transfer[data-direction="OUT"]').allTextContents()).toEqual([
+      `Sent 0.5 SOL to ${short(SOL_BOB)}`,
+    ])
+    expect(await page.locator('ul.tx-history li .transfer[data-direction="IN"]').allTextContents()).toContain(
+      `Received 1 SOL from ${short(DEV_FAUCET_ADDRESS)}`,
+    )
     await page.getByLabel('Network').selectOption(EVM)
     await page.locator('ul.tx-history li .transfer[data-direction="OUT"]', { hasText: 'TST' }).waitFor({ timeout: 20_000 })
     // the account's two sends, and below them what funded it from the chain (the faucet), as received
@@ -229,9 +241,12 @@ describe('send from the popup on the dev chains', () => {
       expect.stringMatching(/^Sent 12\.5 TST to 0x/),
       expect.stringMatching(/^Sent 0\.25 ETH to 0x/),
     ])
-    const received = await page.locator('ul.tx-history li .transfer[data-direction="IN"]').allTextContents()
-    expect(received.length).toBeGreaterThan(0)
-    expect(received.every((t) => /^Received [\d.]+ (ETH|TST) from 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}$/.test(t))).toBe(true)
+    // newest first: the dev funder's 100 TST, then the faucet's 1 ETH (both sent by the dev funder, 0xf39F…2266)
+    expect(await page.locator('ul.tx-history li .transfer[data-direction="IN"]').allTextContents()).toEqual([
+      `Received 100 TST from ${short(DEV_FUNDER)}`,
+      `Received 1 ETH from ${short(DEV_FUNDER)}`,
+    ])
+    expect(short(DEV_FUNDER)).toBe('0xf39F…2266')
     await shot(page, 'popup-history')
   })
 

@@ -19,8 +19,9 @@ import { TurnkeyClient } from '@turnkey/http'
 import { createPublicClient, getAddress, type Hex, http, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferCalldata } from '../../src/chains/erc20.js'
-import { DEV_SOLANA_CAIP2, resolveNetworks } from '../../src/chains/networks.js'
+import { DEV_SOLANA_CAIP2, DEV_SOLANA_MINT, resolveNetworks } from '../../src/chains/networks.js'
 import { DEV_FUNDER } from '../../src/devchain/evm.js'
+import { DEV_FAUCET_ADDRESS } from '../../src/devchain/solana/runtime.js'
 import { type RunningDevChains, startDevChains } from '../../src/devchain/index.js'
 import { newApiKey, rootUser } from './helpers/keys.js'
 import { freePort } from './helpers/process.js'
@@ -44,6 +45,8 @@ let token: Hex
 let alice: string
 let bob: string
 let sol: string
+/** The faucet's funding of `sol`: its SOL airdrop and the dev token it minted to it (signatures). */
+let solFunding: { airdrop: string; minted: string }
 
 const evm = () => createPublicClient({ transport: http(chains.evm.url) })
 const tokenBalance = (owner: string) =>
@@ -105,7 +108,9 @@ beforeAll(async () => {
   })
   ;[alice, bob, sol] = wallet.activity.result.createWalletResult?.addresses as [string, string, string]
   expect((await svc.post('/dev/faucet', { caip2: CAIP2, address: alice, amount: '10' }, null)).status).toBe(200)
-  expect((await svc.post('/dev/faucet', { caip2: DEV_SOLANA_CAIP2, address: sol, amount: '2' }, null)).status).toBe(200)
+  const solFunded = await svc.post('/dev/faucet', { caip2: DEV_SOLANA_CAIP2, address: sol, amount: '2' }, null)
+  expect(solFunded.status).toBe(200)
+  solFunding = { airdrop: solFunded.json.signature, minted: solFunded.json.tokens[0].signature }
   // The dev funder holds the supply: it gives alice 1000 TST.
   const funded = await devSend({ to: token, data: transferCalldata(alice, parseUnits('1000', 18)) })
   expect(funded.status).toBe('success')
@@ -117,6 +122,27 @@ afterAll(async () => {
 
 const tokenAsset = () => ({ caip19: `${CAIP2}/erc20:${token.toLowerCase()}`, symbol: 'TST', decimals: 18, name: TOKEN_NAME })
 const nativeAsset = { caip19: `${CAIP2}/slip44:60`, symbol: 'ETH', decimals: 18, name: 'Sigil dev EVM ETH' }
+/** What funded alice from the chain (not sent by the service), newest first: the dev funder's 1000 TST, then the faucet's 10 ETH. */
+const aliceFunding = () => [
+  [
+    {
+      direction: 'IN',
+      asset: tokenAsset(),
+      amount: parseUnits('1000', 18).toString(),
+      counterparty: getAddress(DEV_FUNDER),
+      display: { crypto: '1000' },
+    },
+  ],
+  [
+    {
+      direction: 'IN',
+      asset: nativeAsset,
+      amount: parseEther('10').toString(),
+      counterparty: getAddress(DEV_FUNDER),
+      display: { crypto: '10' },
+    },
+  ],
+]
 
 describe('ERC-20 tokens from configuration', () => {
   it('list_supported_assets lists the configured tokens after the native asset', async () => {
@@ -185,10 +211,13 @@ describe('ERC-20 tokens from configuration', () => {
     }
     const sent = await client.listEthTransactionHistory({ organizationId: org, address: alice, caip2: CAIP2 as any })
     // newest first: the send, then what funded alice from the chain (origin EXTERNAL, incoming only)
+    // the dev funder's 1000 TST, then the faucet's 10 ETH deposit (both from the dev funder)
     const funding = sent.transactions.slice(1)
-    expect(funding.length).toBeGreaterThan(0)
-    expect(funding.every((t) => t.origin === 'EXTERNAL' && t.turnkey === undefined)).toBe(true)
-    expect(funding.flatMap((t) => t.transfers.map((x) => x.direction))).not.toContain('OUT')
+    expect(funding.map((t) => [t.origin, t.turnkey, t.from])).toEqual([
+      ['EXTERNAL', undefined, getAddress(DEV_FUNDER)],
+      ['EXTERNAL', undefined, getAddress(DEV_FUNDER)],
+    ])
+    expect(funding.map((t) => t.transfers)).toEqual(aliceFunding())
     expect(sent.transactions.slice(0, 1)).toEqual([
       {
         ...item,
@@ -258,9 +287,11 @@ describe('list_eth_transaction_history', () => {
     // the service's own sends (origin TURNKEY); what the chain shows besides them is EXTERNAL, incoming only here
     const items = (all.json.transactions as any[]).filter((t) => t.origin === 'TURNKEY')
     const external = (all.json.transactions as any[]).filter((t) => t.origin !== 'TURNKEY')
-    expect(external.length).toBeGreaterThan(0)
-    expect(external.every((t) => t.origin === 'EXTERNAL' && t.turnkey === undefined)).toBe(true)
-    expect(external.flatMap((t) => t.transfers.map((x: any) => x.direction))).not.toContain('OUT')
+    expect(external.map((t) => [t.origin, t.turnkey, t.from])).toEqual([
+      ['EXTERNAL', undefined, getAddress(DEV_FUNDER)],
+      ['EXTERNAL', undefined, getAddress(DEV_FUNDER)],
+    ])
+    expect(external.map((t) => t.transfers)).toEqual(aliceFunding())
     expect(items.map((t) => t.turnkey.sendTransactionStatusId)).toEqual([reverted.id, native.id, expect.any(String)])
     expect(items[0]).toMatchObject({ transactionHash: reverted.status.eth?.txHash, executionFailed: true, transfers: [] })
     expect(BigInt(items[0].fee.amount)).toBeGreaterThan(0n)
@@ -395,7 +426,29 @@ describe('list_sol_transaction_history', () => {
       address: sol,
       caip2: DEV_SOLANA_CAIP2 as any,
     })
-    expect(transactions).toEqual([
+    // newest first: the send, then what the faucet funded sol with from the chain (origin EXTERNAL): the dev token it minted, its SOL airdrop
+    expect(transactions.map((t) => t.signature)).toEqual([signature, solFunding.minted, solFunding.airdrop])
+    expect(transactions.slice(1).map((t) => [t.origin, t.turnkey, t.transfers])).toEqual([
+      [
+        'EXTERNAL',
+        undefined,
+        [expect.objectContaining({ direction: 'IN', amount: '100000000', counterparty: DEV_SOLANA_MINT, display: { crypto: '100' } })],
+      ],
+      [
+        'EXTERNAL',
+        undefined,
+        [
+          {
+            direction: 'IN',
+            asset: { caip19: `${DEV_SOLANA_CAIP2}/slip44:501`, symbol: 'SOL', name: 'Solana', decimals: 9 },
+            amount: '2000000000',
+            counterparty: DEV_FAUCET_ADDRESS,
+            display: { crypto: '2' },
+          },
+        ],
+      ],
+    ])
+    expect(transactions.slice(0, 1)).toEqual([
       {
         signature,
         // the dev runtime serves no getBlock: the slot's hash is unknown

@@ -106,7 +106,7 @@ describe('@turnkey/http TurnkeyClient', () => {
     expect(user.oauthProviders[0]?.subject).toBe('v4-sub')
   })
 
-  it('transaction histories: an EVM one reads the chain (no node here: 412 naming the network); a Solana account that sent nothing is an empty page; the Solana aliases resolve', async () => {
+  it('transaction histories read the chain too: with no node here, EVM and Solana alike are a 412 naming the network; the Solana aliases resolve', async () => {
     const organizationId = svc.admin.organizationId
     const wallet = await client.createWallet({
       type: 'ACTIVITY_TYPE_CREATE_WALLET',
@@ -122,19 +122,25 @@ describe('@turnkey/http TurnkeyClient', () => {
     })
     const [eth, sol] = wallet.activity.result.createWalletResult?.addresses as [string, string]
     // the history holds what the chain shows of the account too: with no node answering, it says so, naming the network
-    await expect(client.listEthTransactionHistory({ organizationId, address: eth, caip2: 'eip155:31337' as any })).rejects.toThrow(
-      /Sigil dev EVM \(eip155:31337\) is not reachable/,
-    )
+    await expect(client.listEthTransactionHistory({ organizationId, address: eth, caip2: 'eip155:31337' as any })).rejects.toMatchObject({
+      code: 9,
+      message: expect.stringMatching(/Sigil dev EVM \(eip155:31337\) is not reachable/),
+    })
     const other = await svc.post('/public/v1/query/list_sol_transaction_history', { organizationId, address: sol, caip2: 'solana:devnet' })
     // solana:devnet is an alias of a network this service is not configured for
     expect([other.status, other.json.message]).toEqual([400, expect.stringContaining('solana:devnet')])
-    const dev = await client.listSolTransactionHistory({
+    // the dev network's id resolves; its history reads the chain (token accounts, signatures) and no node answers here
+    const dev = client.listSolTransactionHistory({
       organizationId,
       address: sol,
       caip2: 'solana:E68UWHA4en9MhqdLvfjX2mjacgWkEZpf' as any,
       paginationOptions: { limit: '5' },
     })
-    expect(dev.transactions).toEqual([])
+    await expect(dev).rejects.toMatchObject({
+      code: 9,
+      message: expect.stringMatching(/Sigil dev Solana \(solana:E68UWHA4en9MhqdLvfjX2mjacgWkEZpf\) is not reachable/),
+    })
+    await expect(dev).rejects.not.toThrow(/127\.0\.0\.1|localhost|http:/)
   })
 
   it('surfaces our error body as a TurnkeyRequestError with code and message', async () => {

@@ -7,7 +7,7 @@ import { base58, base64 } from '@scure/base'
 import { type Address, getCompiledTransactionMessageDecoder, isAddress } from '@solana/kit'
 import { z } from 'zod'
 import { describeTransactionError } from './errors.js'
-import { MAX_RECENT_BLOCKHASHES, type Outcome, SolanaDevRuntime, type TransactionRecord } from './runtime.js'
+import { MAX_RECENT_BLOCKHASHES, type Outcome, SolanaDevRuntime, type TokenBalanceRecord, type TransactionRecord } from './runtime.js'
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../chains/splToken.js'
 import { decodeMint, decodeTokenAccount, type MintState, type TokenAccountState, uiTokenAmount } from './tokens.js'
 
@@ -543,8 +543,8 @@ function transactionResponse(r: TransactionRecord, encoding: string) {
     postBalances: r.postBalances,
     innerInstructions: [],
     logMessages: r.logs,
-    preTokenBalances: [],
-    postTokenBalances: [],
+    preTokenBalances: (r.preTokenBalances ?? []).map(tokenBalance),
+    postTokenBalances: (r.postTokenBalances ?? []).map(tokenBalance),
     rewards: [],
     loadedAddresses: { writable: [], readonly: [] },
     computeUnitsConsumed: r.unitsConsumed,
@@ -555,6 +555,17 @@ function transactionResponse(r: TransactionRecord, encoding: string) {
     meta,
     transaction: r.wire ? encodeTransaction(r.wire, encoding) : null,
     version: r.version,
+  }
+}
+
+/** One of a transaction's pre/postTokenBalances as Solana's RPC answers it. */
+function tokenBalance(b: TokenBalanceRecord) {
+  return {
+    accountIndex: b.accountIndex,
+    mint: b.mint,
+    owner: b.owner,
+    programId: b.programId,
+    uiTokenAmount: uiTokenAmount(BigInt(b.amount), b.decimals),
   }
 }
 

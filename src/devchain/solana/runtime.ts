@@ -7,17 +7,33 @@
  * checks the window itself and LiteSVM's own check is off).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { sha256 } from '@noble/hashes/sha2.js'
 import { base58 } from '@scure/base'
 import { type Address, type Lamports, type Transaction, getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit'
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
 import { DEV_SOLANA_GENESIS_HASH } from '../../chains/networks.js'
+import { SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, compileLegacyMessage, transactionBytes } from '../../chains/splToken.js'
 import { type TransactionErrorJson, transactionErrorJson } from './errors.js'
+import { decodeMint, decodeTokenAccount } from './tokens.js'
 
 /** Lamports per signature: LiteSVM's default fee rate, the same as Solana's clusters. */
 export const LAMPORTS_PER_SIGNATURE = 5000n
 
 /** How many slots a blockhash stays valid, as on Solana's clusters (`lastValidBlockHeight` = height + this). */
 export const MAX_RECENT_BLOCKHASHES = 150
+
+/**
+ * The dev faucet's keypair (from a fixed seed: development only). An airdrop is its System transfer
+ * to the recipient, signed and recorded as any transaction, as a validator's faucet does; LiteSVM's
+ * own airdrop only funds it with what it gives (and the fee) just before.
+ */
+const FAUCET_SECRET = sha256(new TextEncoder().encode('sigil solana dev faucet v1'))
+/** The address airdrops come from. */
+export const DEV_FAUCET_ADDRESS = base58.encode(ed25519.getPublicKey(FAUCET_SECRET))
+
+/** A token account's balance before or after a transaction (Solana's pre/postTokenBalances, in base units). */
+export type TokenBalanceRecord = { accountIndex: number; mint: string; owner: string; programId: string; amount: string; decimals: number }
 
 /** What the node remembers of a processed transaction. */
 export type TransactionRecord = {
@@ -31,9 +47,12 @@ export type TransactionRecord = {
   fee: number
   preBalances: number[]
   postBalances: number[]
+  /** The SPL token accounts among its keys (absent in state saved before they were recorded). */
+  preTokenBalances?: TokenBalanceRecord[]
+  postTokenBalances?: TokenBalanceRecord[]
   unitsConsumed: number
   version: 'legacy' | 0
-  /** Every account the transaction names (its static keys; an airdrop's recipient). */
+  /** Every account the transaction names: its static keys (an airdrop recorded by an older runtime: its recipient only). */
   accountKeys?: string[]
 }
 
@@ -177,23 +196,37 @@ export class SolanaDevRuntime {
     return BigInt(message.header.numSignerAccounts) * LAMPORTS_PER_SIGNATURE
   }
 
-  /** Mints `lamports` to `address` (the runtime's own faucet); returns the airdrop's signature. */
+  /**
+   * Gives `lamports` to `address` from the dev faucet ({@link DEV_FAUCET_ADDRESS}) in a System
+   * transfer recorded as any transaction (the faucet pays its fee); returns its signature.
+   */
   airdrop(address: Address, lamports: bigint): string {
-    const pre = this.balance(address)
-    const result = this.#svm.airdrop(address, lamports as Lamports)
-    if (!result || result instanceof FailedTransactionMetadata) {
-      throw new Error(`airdrop failed: ${result ? JSON.stringify(transactionErrorJson(result)) : 'no result'}`)
+    const funded = this.#svm.airdrop(DEV_FAUCET_ADDRESS as Address, (lamports + LAMPORTS_PER_SIGNATURE) as Lamports)
+    if (!funded || funded instanceof FailedTransactionMetadata) {
+      throw new Error(`airdrop failed: ${funded ? JSON.stringify(transactionErrorJson(funded)) : 'no result'}`)
     }
-    return this.#record(
-      result,
-      undefined,
-      { err: null, logs: result.logs(), unitsConsumed: 0 },
-      [pre],
-      [this.balance(address)],
-      0n,
-      'legacy',
-      [address],
-    ).signature
+    const data = new Uint8Array(12)
+    const view = new DataView(data.buffer)
+    view.setUint32(0, 2, true) // System Transfer
+    view.setBigUint64(4, lamports, true)
+    const message = compileLegacyMessage(
+      DEV_FAUCET_ADDRESS,
+      [
+        {
+          programId: SYSTEM_PROGRAM,
+          accounts: [
+            { address: DEV_FAUCET_ADDRESS, signer: true, writable: true },
+            { address, signer: false, writable: true },
+          ],
+          data,
+        },
+      ],
+      this.latestBlockhash(),
+    )
+    const wire = transactionBytes(message, [ed25519.sign(message, FAUCET_SECRET)])
+    const sent = this.send(SolanaDevRuntime.decode(wire), wire)
+    if (!sent.recorded || sent.outcome.err !== null) throw new Error(`airdrop failed: ${JSON.stringify(sent.outcome.err)}`)
+    return sent.signature
   }
 
   /** Decodes wire bytes into a transaction; throws on bytes that are not one. */
@@ -223,16 +256,43 @@ export class SolanaDevRuntime {
     }
     const keys = message.staticAccounts
     const pre = keys.map((k) => this.balance(k))
+    const preTokens = this.#tokenBalances(keys)
     const r = this.#svm.sendTransaction(tx)
     const outcome = r instanceof FailedTransactionMetadata ? failedOutcome(r) : successOutcome(r)
     const post = keys.map((k) => this.balance(k))
+    const postTokens = this.#tokenBalances(keys)
     const fee = BigInt(message.header.numSignerAccounts) * LAMPORTS_PER_SIGNATURE
     // A failure before execution leaves every balance as it was: the fee was not taken.
     const charged = outcome.err === null || pre.some((b, i) => b !== post[i])
     if (!charged) return { signature, recorded: false, outcome }
     const version = message.version === 'legacy' ? 'legacy' : 0
-    this.#record(r instanceof FailedTransactionMetadata ? r.meta() : r, wire, outcome, pre, post, fee, version, keys)
+    this.#record(r instanceof FailedTransactionMetadata ? r.meta() : r, wire, outcome, pre, post, fee, version, keys, [
+      preTokens,
+      postTokens,
+    ])
     return { signature, recorded: true, outcome }
+  }
+
+  /** The SPL token accounts among `keys` as they are now, with their mints' decimals. */
+  #tokenBalances(keys: readonly string[]): TokenBalanceRecord[] {
+    const out: TokenBalanceRecord[] = []
+    keys.forEach((key, accountIndex) => {
+      const a = this.account(key as Address)
+      if (!a || (a.programAddress !== TOKEN_PROGRAM && a.programAddress !== TOKEN_2022_PROGRAM)) return
+      const token = decodeTokenAccount(Uint8Array.from(a.data))
+      const mintAccount = token ? this.account(token.mint as Address) : null
+      const mint = mintAccount ? decodeMint(Uint8Array.from(mintAccount.data)) : null
+      if (!token || !mint) return
+      out.push({
+        accountIndex,
+        mint: token.mint,
+        owner: token.owner,
+        programId: a.programAddress,
+        amount: token.amount.toString(),
+        decimals: mint.decimals,
+      })
+    })
+    return out
   }
 
   status(signature: string): TransactionRecord | undefined {
@@ -248,6 +308,7 @@ export class SolanaDevRuntime {
     fee: bigint,
     version: 'legacy' | 0,
     accountKeys: readonly string[],
+    tokens: [TokenBalanceRecord[], TokenBalanceRecord[]] = [[], []],
   ): TransactionRecord {
     const signature = base58.encode(meta.signature())
     const record: TransactionRecord = {
@@ -260,6 +321,8 @@ export class SolanaDevRuntime {
       fee: Number(fee),
       preBalances: pre.map(Number),
       postBalances: post.map(Number),
+      preTokenBalances: tokens[0],
+      postTokenBalances: tokens[1],
       unitsConsumed: outcome.unitsConsumed,
       version,
       accountKeys: [...accountKeys],

@@ -46,6 +46,7 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
   const { run } = load
   const caip2 = network.caip2
   const format = FORMAT_OF_FAMILY[network.family]
+  const solana = network.family === 'solana'
 
   useEffect(() => {
     void runAccounts(
@@ -114,22 +115,32 @@ export function HistoryScreen({ client, network, address: initial = null, onSess
             <li key={r.id} data-tx={r.id} data-status={status}>
               <div class="row spread">
                 <span>
-                  {r.transfers.length === 0 && (r.failed ? 'Transaction failed' : 'Contract call')}
+                  {r.transfers.length === 0 && (r.failed ? 'Transaction failed' : solana ? 'App interaction' : 'Contract call')}
                   {r.transfers.map((t, i) => (
                     <span key={i} class="transfer" data-direction={t.direction}>
-                      {t.direction === 'OUT' ? 'Sent' : 'Received'} {formatUnits(t.amount, t.decimals)} {t.symbol}{' '}
-                      {t.direction === 'OUT' ? 'to' : 'from'}{' '}
-                      {nameOf(t.counterparty) ? (
-                        <strong title={t.counterparty}>{nameOf(t.counterparty)}</strong>
-                      ) : (
-                        <code title={t.counterparty}>{shortAddress(t.counterparty)}</code>
+                      {t.direction === 'OUT' ? 'Sent' : 'Received'} {formatUnits(t.amount, t.decimals)} {t.symbol}
+                      {/* a Solana balance change may have no other side the chain names (a closed account's rent) */}
+                      {t.counterparty && (
+                        <>
+                          {' '}
+                          {t.direction === 'OUT' ? 'to' : 'from'}{' '}
+                          {nameOf(t.counterparty) ? (
+                            <strong title={t.counterparty}>{nameOf(t.counterparty)}</strong>
+                          ) : (
+                            <code title={t.counterparty}>{shortAddress(t.counterparty)}</code>
+                          )}
+                        </>
                       )}
                     </span>
                   ))}
                 </span>
                 <span class={`badge tx-${status}`}>{STATUS_LABEL[status] ?? status}</span>
               </div>
-              {r.failed && <span class="hint tx-failed-reason">Reverted on chain: nothing was moved, the network fee was paid</span>}
+              {r.failed && (
+                <span class="hint tx-failed-reason">
+                  {solana ? 'Failed on chain' : 'Reverted on chain'}: nothing was moved, the network fee was paid
+                </span>
+              )}
               <span class="hint">
                 {r.timestamp ? new Date(r.timestamp).toLocaleString() : 'time unknown'}
                 {r.fee && ` · fee ${formatUnits(r.fee, shown.native.decimals)} ${shown.native.symbol}`} ·{' '}

@@ -6,6 +6,7 @@ import { requireNetwork } from '../../chains/assets.js'
 import { ethHistoryItem, inclusionOf, pageInfoOf, solHistoryItem } from '../../sends/history.js'
 import { listSendHistory } from '../../store/sends.js'
 import { evmChainHistory } from '../../history/evmChainHistory.js'
+import { solanaChainHistory } from '../../history/solanaChainHistory.js'
 import type { QueryContext } from '../types.js'
 
 const FAMILY = {
@@ -17,9 +18,10 @@ const FAMILY = {
  * The history both list_eth_transaction_history and list_sol_transaction_history answer: the sends of
  * the organization on `caip2` that `address` (one of its accounts of the family's format) sent or is a
  * party of, newest first, paged by `store/page.ts` with sendTransactionStatusIds as cursors.
- * On an EVM network the first page (no cursor) also has what the chain says the address took part in
- * that the service did not send (`history/evmChainHistory.ts`, origin EXTERNAL): deposits, payments
- * and token transfers from other wallets, merged by block, no hash twice. When more sends follow,
+ * The first page (no cursor) also has what the chain says the address took part in that the service
+ * did not send (`history/evmChainHistory.ts`, `history/solanaChainHistory.ts`, origin EXTERNAL):
+ * deposits, payments and token transfers from other wallets, merged by block (slot), no hash or
+ * signature twice. When more sends follow,
  * only those no older than the page's last send are merged in (the next pages are sends only).
  */
 export async function transactionHistory<F extends keyof typeof FAMILY>(
@@ -47,10 +49,13 @@ export async function transactionHistory<F extends keyof typeof FAMILY>(
     ),
   )
   const pageInfo = pageInfoOf(page)
-  if (family !== 'evm' || req.paginationOptions?.after || req.paginationOptions?.before) return { transactions, pageInfo }
-  const sent = new Set(page.rows.flatMap((r) => (r.tx_hash ? [r.tx_hash.toLowerCase()] : [])))
+  if (req.paginationOptions?.after || req.paginationOptions?.before) return { transactions, pageInfo }
   const oldest = page.hasNextPage ? BigInt(page.rows[page.rows.length - 1]?.block_number ?? 0) : 0n
-  const chain = (await evmChainHistory(network, account.address, sent)).filter((t) => BigInt(t.block.number) >= oldest)
+  // EVM hashes are hex (any case); Solana signatures are base58, where case matters
+  const sent = new Set(page.rows.flatMap((r) => (r.tx_hash ? [family === 'evm' ? r.tx_hash.toLowerCase() : r.tx_hash] : [])))
+  const chain = (
+    family === 'evm' ? await evmChainHistory(network, account.address, sent) : await solanaChainHistory(network, account.address, sent)
+  ).filter((t) => BigInt(t.block.number) >= oldest)
   const merged = [...transactions, ...chain].sort((a, b) => {
     const d = BigInt(b.block.number) - BigInt(a.block.number)
     return d === 0n ? 0 : d > 0n ? 1 : -1
