@@ -45,6 +45,7 @@ import { popupNetworks, selectPopupNetwork } from './chains/popupNetwork'
 import { estimateSend, sendStatus, submitSend } from './wallet/send'
 import { importToken, previewToken } from './wallet/importToken'
 import { reviewReplacement, submitReplacement } from './wallet/replace'
+import { estimateNftSend, listNfts, submitNftSend } from './wallet/nfts'
 
 const noParams = z.undefined()
 const id = z.string().min(1).max(256)
@@ -77,6 +78,18 @@ const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixe
 const splMint = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 Solana mint address')
 const sendInput = { caip2, from: address, to: address, token: evmAddress.or(splMint).optional() }
 const siteOrigin = z.string().min(1).max(512)
+/** An NFT send: the contract, the token id (a uint256) and for ERC-1155 how many. */
+const nftSendInput = {
+  caip2,
+  from: evmAddress,
+  to: z.string().trim().min(1).max(128),
+  contract: evmAddress,
+  tokenId: z.string().regex(/^[0-9]{1,78}$/, 'must be a token id (a whole number)'),
+  amount: z
+    .string()
+    .regex(/^[0-9]{1,78}$/, 'must be a whole number')
+    .optional(),
+}
 const siteFamily = z.enum(['evm', 'solana'])
 const phone = z
   .string()
@@ -325,6 +338,18 @@ export const POPUP_METHODS = {
   sendStatus: popupMethod({
     params: z.object({ sendTransactionStatusId: id }),
     handler: (p, { core }) => core.withSession((client, s) => sendStatus(core, client, s, p)),
+  }),
+  nfts: popupMethod({
+    params: z.object({ caip2 }).strict(),
+    handler: (p, { core }) => core.withSession((client, s) => listNfts(core, client, s, p)),
+  }),
+  nftSendEstimate: popupMethod({
+    params: z.object(nftSendInput).strict(),
+    handler: (p, { core }) => core.withSession((client, s) => estimateNftSend(core, client, s, p)),
+  }),
+  nftSendSubmit: popupMethod({
+    params: z.object({ ...nftSendInput, evm: z.object({ gasLimit: atomic, maxFeePerGas: atomic, maxPriorityFeePerGas: atomic }) }).strict(),
+    handler: (p, { core }) => core.withSession((client, s) => submitNftSend(core, client, s, p)),
   }),
   history: popupMethod({
     params: z.object({ caip2, address }),

@@ -144,7 +144,8 @@ async function solanaRentChecks(
   return out
 }
 
-async function evmFees(core: Core, network: NetworkInfo, call: { from: string; to: string; value: bigint; data: string }) {
+/** Gas and fees of an EVM call as Send reviews them (also used by NFT sends, nfts.ts); `failure` when the node expects it to revert. */
+export async function evmFees(core: Core, network: NetworkInfo, call: { from: string; to: string; value: bigint; data: string }) {
   const hex = (n: bigint) => `0x${n.toString(16)}`
   let gas: bigint
   try {

@@ -23,6 +23,7 @@ import { FORMAT_OF_FAMILY, type Network } from '../network'
 import { ExportSecret, type ExportWhat } from './ExportSecret'
 import { WalletAdd } from './WalletAdd'
 import { DelegationLine } from './Delegation'
+import { type Nft, NftSection, SendNft } from './Nfts'
 
 type Book = PopupApi['accountBook']['result']
 type Group = Book['groups'][number]
@@ -474,9 +475,12 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
   const [added, setAdded] = useState<string | null>(null)
   const [receiveFrom, setReceiveFrom] = useState<string | null>(null)
   const [showHidden, setShowHidden] = useState(false)
-  const [view, setView] = useState<{ screen: 'list' } | { screen: 'add-wallet' } | { screen: 'export'; what: ExportWhat }>({
+  const [view, setView] = useState<
+    { screen: 'list' } | { screen: 'add-wallet' } | { screen: 'export'; what: ExportWhat } | { screen: 'send-nft'; from: string; nft: Nft }
+  >({
     screen: 'list',
   })
+  const [nftsRead, setNftsRead] = useState(0)
   const load = useAction(onSessionLost)
   const loadBalances = useAction(onSessionLost)
   const add = useAction(onSessionLost)
@@ -499,6 +503,7 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
   const refresh = useCallback(() => {
     reloadBook()
     refreshBalances()
+    setNftsRead((n) => n + 1)
   }, [reloadBook, refreshBalances])
   useEffect(refresh, [refresh])
   const shown = balances !== null && balances.caip2 === caip2 ? balances.byAddress : undefined
@@ -517,6 +522,20 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
           refresh()
         }}
         onBack={() => setView({ screen: 'list' })}
+        onSessionLost={onSessionLost}
+      />
+    )
+  if (view.screen === 'send-nft' && network)
+    return (
+      <SendNft
+        client={client}
+        network={network}
+        from={view.from}
+        nft={view.nft}
+        onDone={() => {
+          setView({ screen: 'list' })
+          refresh()
+        }}
         onSessionLost={onSessionLost}
       />
     )
@@ -599,6 +618,13 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
           {assets.length === 0 ? <p class="hint">No assets on this network yet.</p> : <BalanceList balances={assets} label="Assets" />}
         </>
       )}
+      <NftSection
+        client={client}
+        network={network}
+        refreshKey={nftsRead}
+        onSend={(from, nft) => setView({ screen: 'send-nft', from, nft })}
+        onSessionLost={onSessionLost}
+      />
       <div class="row spread">
         <h3 id="accounts-heading">Accounts</h3>
         {hiddenCount > 0 && (
