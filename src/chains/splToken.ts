@@ -236,3 +236,68 @@ export function splTransferMessage(p: {
     : [transfer]
   return compileLegacyMessage(p.from, instructions, p.blockhash)
 }
+
+/** An SPL Token account as its program lays it out (the first 165 bytes; Token-2022 extensions follow). */
+export type TokenAccountState = {
+  mint: string
+  owner: string
+  amount: bigint
+  delegate: string | null
+  state: 'uninitialized' | 'initialized' | 'frozen'
+  /** The rent-exempt reserve of a wrapped-SOL account; null for any other. */
+  isNative: bigint | null
+  delegatedAmount: bigint
+  closeAuthority: string | null
+}
+
+/** An SPL Token mint as its program lays it out. */
+export type MintState = {
+  mintAuthority: string | null
+  supply: bigint
+  decimals: number
+  isInitialized: boolean
+  freezeAuthority: string | null
+}
+
+const u64At = (d: Uint8Array, at: number) => new DataView(d.buffer, d.byteOffset + at, 8).getBigUint64(0, true)
+const optionAt = (d: Uint8Array, at: number, size: number) =>
+  new DataView(d.buffer, d.byteOffset + at, 4).getUint32(0, true) === 1 ? d.subarray(at + 4, at + 4 + size) : null
+const keyAt = (d: Uint8Array, at: number) => base58.encode(d.subarray(at, at + 32))
+
+/** The token account in `data`, or null when the bytes are not an initialized one (a mint, a Token-2022 mint, too short). */
+export function decodeTokenAccount(data: Uint8Array): TokenAccountState | null {
+  if (data.length < TOKEN_ACCOUNT_SIZE) return null
+  // Token-2022 marks extended accounts with their type after the base layout: 2 is an account.
+  if (data.length > TOKEN_ACCOUNT_SIZE && data[TOKEN_ACCOUNT_SIZE] !== 2) return null
+  const state = data[108]
+  if (state !== 1 && state !== 2) return null
+  const delegate = optionAt(data, 72, 32)
+  const native = optionAt(data, 109, 8)
+  const close = optionAt(data, 129, 32)
+  return {
+    mint: keyAt(data, 0),
+    owner: keyAt(data, 32),
+    amount: u64At(data, 64),
+    delegate: delegate ? base58.encode(delegate) : null,
+    state: state === 1 ? 'initialized' : 'frozen',
+    isNative: native ? u64At(native, 0) : null,
+    delegatedAmount: u64At(data, 121),
+    closeAuthority: close ? base58.encode(close) : null,
+  }
+}
+
+/** The mint in `data`, or null when the bytes are not an initialized mint. */
+export function decodeMint(data: Uint8Array): MintState | null {
+  if (data.length < MINT_SIZE || data[45] !== 1) return null
+  // A longer mint is a Token-2022 one with extensions, marked 1 (mint) after the account layout.
+  if (data.length > MINT_SIZE && data[TOKEN_ACCOUNT_SIZE] !== 1) return null
+  const authority = optionAt(data, 0, 32)
+  const freeze = optionAt(data, 46, 32)
+  return {
+    mintAuthority: authority ? base58.encode(authority) : null,
+    supply: u64At(data, 36),
+    decimals: data[44] as number,
+    isInitialized: true,
+    freezeAuthority: freeze ? base58.encode(freeze) : null,
+  }
+}

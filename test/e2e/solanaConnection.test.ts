@@ -16,6 +16,8 @@ import type { RunningSolanaRpc } from '../../src/devchain/solana/server'
 import type { LaunchedExtension } from './helpers/browser'
 import { type SolanaDappWorld, startSolanaDapp } from './helpers/solanaDapp'
 import { dappPage } from './helpers/viemDapp'
+import { axeViolations } from './helpers/axe'
+import { shot } from './helpers/wallet'
 
 /** The dApp: web3.js Connection(RPC_URL) and the Sigil wallet through the standard wallet adapter. */
 const DAPP_SOURCE = `
@@ -120,6 +122,11 @@ describe('a dApp page with its own web3.js Connection and the wallet adapter (Ch
     expect(text).toContain('System Program: transfer SOL')
     expect(text).toContain(`To${recipient}`)
     expect(text).toContain('0.3 SOL (300000000 lamports)')
+    // Simulated before the window opened: the 0.3 SOL leaves, the fee is not counted in it.
+    await approval.locator('[data-testid="balance-changes"]').waitFor()
+    expect(await approval.locator('[data-testid="balance-change"]').allTextContents()).toEqual(['SOYou send−0.3 SOL'])
+    await shot(approval, 'approval-solana-balance-changes')
+    expect(await axeViolations(approval)).toEqual([])
     await approval.getByRole('button', { name: 'Approve' }).click()
     const result = await outcome
     if (!('ok' in result)) throw new Error(result.message)
@@ -140,6 +147,9 @@ describe('a dApp page with its own web3.js Connection and the wallet adapter (Ch
       ] as const),
     )
     expect(await approval.locator('[data-testid="approval-instruction"]').textContent()).toContain(`To${recipient}`)
+    // The adapter names no chain: the only Solana network is simulated.
+    await approval.locator('[data-testid="balance-changes"]').waitFor()
+    expect(await approval.locator('[data-testid="balance-change-amount"]').allTextContents()).toEqual(['−0.2 SOL'])
     await approval.getByRole('button', { name: 'Approve' }).click()
     const result = await outcome
     if (!('ok' in result)) throw new Error(result.message)
@@ -149,13 +159,17 @@ describe('a dApp page with its own web3.js Connection and the wallet adapter (Ch
     expect(Number(solana.runtime.balance(owner as Address))).toBe(before - 200_000_000 - 5000)
   })
 
-  it('a rejected transaction never reaches the chain and the page gets the rejection', async () => {
+  it('a transfer of more SOL than the account holds: the window says the simulation fails, in words; rejected, it never reaches the chain and the page gets the rejection', async () => {
     const recipient = randomAddress()
     const { outcome, approval } = await withApproval(() =>
       dapp.evaluate(([to, lamports]) => (window as any).dapp.send(to, lamports) as Promise<Outcome<Sent>>, [
         recipient,
-        100_000_000,
+        50_000_000_000,
       ] as const),
+    )
+    const unknown = await approval.locator('[data-testid="balance-changes-unknown"]').textContent()
+    expect(unknown).toBe(
+      'Could not simulate: the transaction fails — Not enough SOL to make this transfer. Sigil cannot say what this changes in your balances.',
     )
     await approval.getByRole('button', { name: 'Reject', exact: true }).click()
     const result = await outcome

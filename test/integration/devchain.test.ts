@@ -138,6 +138,27 @@ describe('Solana dev runtime over JSON-RPC', () => {
     expect((await rpc.getBalance(bob.address).send()).value).toBe(100_000_000n)
   })
 
+  it('simulates with the accounts after the transaction, as a validator: signatures unchecked unless asked, nothing committed', async () => {
+    const erin = await generateKeyPairSigner()
+    const frank = await generateKeyPairSigner()
+    await rpc.requestAirdrop(erin.address, lamports(1_000_000_000n)).send()
+    const { wire } = await transfer(erin, frank.address, 250_000_000n)
+    const sim = await rpc
+      .simulateTransaction(wire, { encoding: 'base64', accounts: { addresses: [erin.address, frank.address], encoding: 'base64' } })
+      .send()
+    expect(sim.value.err).toBeNull()
+    expect(sim.value.accounts?.map((a) => a?.lamports)).toEqual([1_000_000_000n - 250_000_000n - 5000n, 250_000_000n])
+    expect(sim.value.accounts?.[1]?.owner).toBe('11111111111111111111111111111111')
+    const now = await rpc.getMultipleAccounts([erin.address, frank.address], { encoding: 'base64' }).send()
+    expect(now.value.map((a) => a?.lamports ?? null)).toEqual([1_000_000_000n, null])
+    // Unsigned (zeroed signature): simulated unless the caller asks for signatures to be checked.
+    const bytes = Buffer.from(wire, 'base64')
+    bytes.fill(0, 1, 65)
+    const unsigned = bytes.toString('base64') as typeof wire
+    expect((await rpc.simulateTransaction(unsigned, { encoding: 'base64' }).send()).value.err).toBeNull()
+    expect((await rpc.simulateTransaction(unsigned, { encoding: 'base64', sigVerify: true }).send()).value.err).toBe('SignatureFailure')
+  })
+
   it('fails a transfer beyond the balance in preflight, or records it (fee taken) when preflight is skipped', async () => {
     const carol = await generateKeyPairSigner()
     const dave = await generateKeyPairSigner()

@@ -7,9 +7,17 @@ import { base58, base64 } from '@scure/base'
 import { type Address, getCompiledTransactionMessageDecoder, isAddress } from '@solana/kit'
 import { z } from 'zod'
 import { describeTransactionError } from './errors.js'
-import { MAX_RECENT_BLOCKHASHES, type Outcome, SolanaDevRuntime, type TokenBalanceRecord, type TransactionRecord } from './runtime.js'
+import {
+  MAX_RECENT_BLOCKHASHES,
+  type Outcome,
+  type SimulatedAccount,
+  SolanaDevRuntime,
+  type TokenBalanceRecord,
+  type TransactionRecord,
+} from './runtime.js'
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../chains/splToken.js'
-import { decodeMint, decodeTokenAccount, type MintState, type TokenAccountState, uiTokenAmount } from './tokens.js'
+import { decodeMint, decodeTokenAccount, type MintState, type TokenAccountState } from '../../chains/splToken.js'
+import { uiTokenAmount } from './tokens.js'
 
 /** A JSON-RPC error with its standard or Solana-specific code. */
 export class RpcError extends Error {
@@ -38,6 +46,31 @@ const Commitment = z.enum(['processed', 'confirmed', 'finalized']).optional()
 const ContextConfig = z.looseObject({ commitment: Commitment, minContextSlot: z.number().int().nonnegative().optional() }).optional()
 const Encoding = z.enum(['base58', 'base64', 'base64+zstd', 'jsonParsed', 'json'])
 const Lamports = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)
+
+/** Most addresses getMultipleAccounts and simulateTransaction's `accounts` take, as a validator. */
+const MAX_MULTIPLE_ACCOUNTS = 100
+
+/** An account as the runtime holds it, in the shape simulations return. */
+function liveAccount(a: {
+  lamports: bigint | number
+  programAddress: string
+  data: Uint8Array | readonly number[]
+  executable: boolean
+}): SimulatedAccount {
+  return { lamports: BigInt(a.lamports), owner: a.programAddress, data: Uint8Array.from(a.data), executable: a.executable }
+}
+
+/** An account as the RPC answers with it (getAccountInfo, getMultipleAccounts, simulateTransaction). */
+function accountJson(a: SimulatedAccount, encoding: 'base58' | 'base64') {
+  return {
+    data: encoding === 'base58' ? [base58.encode(a.data), 'base58'] : [base64.encode(a.data), 'base64'],
+    executable: a.executable,
+    lamports: Number(a.lamports),
+    owner: a.owner,
+    rentEpoch: Number.MAX_SAFE_INTEGER,
+    space: a.data.length,
+  }
+}
 
 type Method = { params: z.ZodType<unknown[]>; run: (rt: SolanaDevRuntime, params: never) => unknown }
 const method = <P extends z.ZodType<unknown[]>>(params: P, run: (rt: SolanaDevRuntime, params: z.output<P>) => unknown): Method => ({
@@ -112,21 +145,23 @@ export const METHODS: Record<string, Method> = {
     z.tuple([Pubkey]).rest(z.looseObject({ encoding: Encoding.optional(), commitment: Commitment }).optional()),
     (rt, [address, config]) => {
       const a = rt.account(address as Address)
-      const encoding = config?.encoding ?? 'base58'
       return {
         context: context(rt),
-        value: a
-          ? {
-              data: encoding === 'base58' ? [base58.encode(a.data), 'base58'] : [base64.encode(a.data), 'base64'],
-              executable: a.executable,
-              lamports: Number(a.lamports),
-              owner: a.programAddress,
-              rentEpoch: Number.MAX_SAFE_INTEGER,
-              space: a.data.length,
-            }
-          : null,
+        value: a ? accountJson(liveAccount(a), config?.encoding === 'base58' || !config?.encoding ? 'base58' : 'base64') : null,
       }
     },
+  ),
+  getMultipleAccounts: method(
+    z
+      .tuple([z.array(Pubkey).max(MAX_MULTIPLE_ACCOUNTS)])
+      .rest(z.looseObject({ encoding: z.enum(['base64', 'base58']).optional(), commitment: Commitment }).optional()),
+    (rt, [addresses, config]) => ({
+      context: context(rt),
+      value: addresses.map((address) => {
+        const a = rt.account(address as Address)
+        return a ? accountJson(liveAccount(a), config?.encoding ?? 'base64') : null
+      }),
+    }),
   ),
   getMinimumBalanceForRentExemption: method(
     z
@@ -170,6 +205,9 @@ export const METHODS: Record<string, Method> = {
       const tx = decodeTransaction(wire)
       if (!config?.skipPreflight) {
         const outcome = rt.simulate(tx)
+        if (outcome.err === 'SignatureFailure') {
+          throw new RpcError(TRANSACTION_SIGNATURE_VERIFICATION_FAILURE, 'Transaction signature verification failure')
+        }
         if (outcome.err !== null) throw preflightFailure(outcome)
       }
       const sent = rt.send(tx, wire)
@@ -190,12 +228,24 @@ export const METHODS: Record<string, Method> = {
           sigVerify: z.boolean().optional(),
           replaceRecentBlockhash: z.boolean().optional(),
           commitment: Commitment,
+          accounts: z
+            .looseObject({
+              addresses: z.array(Pubkey).max(MAX_MULTIPLE_ACCOUNTS),
+              // The account data encodings this runtime writes; a validator also offers the others.
+              encoding: z.enum(['base64', 'base58']).optional(),
+            })
+            .optional(),
         })
         .optional(),
     ),
     (rt, [encoded, config]) => {
       const tx = decodeTransaction(decodeTransactionParam(encoded, config?.encoding ?? 'base58'))
-      const outcome = rt.simulate(tx, { replaceRecentBlockhash: config?.replaceRecentBlockhash })
+      const outcome = rt.simulate(tx, {
+        replaceRecentBlockhash: config?.replaceRecentBlockhash,
+        accounts: config?.accounts?.addresses,
+        // A validator checks signatures in a simulation only when asked to.
+        sigVerify: config?.sigVerify ?? false,
+      })
       const replaced = config?.replaceRecentBlockhash
         ? { replacementBlockhash: { blockhash: rt.latestBlockhash(), lastValidBlockHeight: rt.blockHeight + MAX_RECENT_BLOCKHASHES } }
         : {}
@@ -204,7 +254,9 @@ export const METHODS: Record<string, Method> = {
         value: {
           err: outcome.err,
           logs: outcome.logs,
-          accounts: null,
+          accounts: outcome.accounts
+            ? outcome.accounts.map((a) => (a ? accountJson(a, config?.accounts?.encoding ?? 'base64') : null))
+            : null,
           unitsConsumed: outcome.unitsConsumed,
           returnData: null,
           ...replaced,

@@ -13,9 +13,16 @@ import { base58 } from '@scure/base'
 import { type Address, type Lamports, type Transaction, getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit'
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
 import { DEV_SOLANA_GENESIS_HASH } from '../../chains/networks.js'
-import { SYSTEM_PROGRAM, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, compileLegacyMessage, transactionBytes } from '../../chains/splToken.js'
+import {
+  SYSTEM_PROGRAM,
+  TOKEN_2022_PROGRAM,
+  TOKEN_PROGRAM,
+  compileLegacyMessage,
+  decodeMint,
+  decodeTokenAccount,
+  transactionBytes,
+} from '../../chains/splToken.js'
 import { type TransactionErrorJson, transactionErrorJson } from './errors.js'
-import { decodeMint, decodeTokenAccount } from './tokens.js'
 
 /** Lamports per signature: LiteSVM's default fee rate, the same as Solana's clusters. */
 export const LAMPORTS_PER_SIGNATURE = 5000n
@@ -65,6 +72,9 @@ export type RuntimeEvents = {
 }
 
 export type Outcome = { err: TransactionErrorJson | null; logs: string[]; unitsConsumed: number }
+
+/** An account's state after a simulated transaction. */
+export type SimulatedAccount = { lamports: bigint; owner: string; data: Uint8Array; executable: boolean }
 
 export class SolanaDevRuntime {
   readonly genesisHash = DEV_SOLANA_GENESIS_HASH
@@ -234,13 +244,46 @@ export class SolanaDevRuntime {
     return getTransactionDecoder().decode(wire)
   }
 
-  /** Runs the transaction without committing anything; `replaceRecentBlockhash` runs it whatever its blockhash. */
-  simulate(tx: Transaction, options: { replaceRecentBlockhash?: boolean | undefined } = {}): Outcome {
+  /**
+   * Runs the transaction without committing anything; `replaceRecentBlockhash` runs it whatever its
+   * blockhash. `accounts`: addresses whose state after the transaction is returned in that order
+   * (as a validator's simulateTransaction does) — an address the transaction does not touch keeps
+   * its current state, one that does not exist (or was closed) is null; none after a failure.
+   * Signatures are checked unless `sigVerify` is false.
+   */
+  simulate(
+    tx: Transaction,
+    options: {
+      replaceRecentBlockhash?: boolean | undefined
+      accounts?: readonly string[] | undefined
+      /** False: run it unsigned, as a wallet simulates what it is asked to sign (a validator's default for simulateTransaction). */
+      sigVerify?: boolean | undefined
+    } = {},
+  ): Outcome & { accounts?: Array<SimulatedAccount | null> } {
     if (!options.replaceRecentBlockhash && !this.#blockhashOk(tx)) return BLOCKHASH_NOT_FOUND
-    const r = this.#svm.simulateTransaction(tx)
+    // A missing (all-zero) signature fails verification as a validator's would, not as an exception.
+    if (options.sigVerify !== false && Object.values(tx.signatures).some((sig) => sig === null)) return SIGNATURE_FAILURE
+    let r: ReturnType<LiteSVM['simulateTransaction']>
+    if (options.sigVerify === false) {
+      // The setting is the instance's: off for this one synchronous call only.
+      this.#svm.withSigverify(false)
+      try {
+        r = this.#svm.simulateTransaction(tx)
+      } finally {
+        this.#svm.withSigverify(true)
+      }
+    } else r = this.#svm.simulateTransaction(tx)
     if (r instanceof FailedTransactionMetadata) return failedOutcome(r)
     const meta = r.meta()
-    return { err: null, logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) }
+    const outcome = { err: null, logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) }
+    if (!options.accounts) return outcome
+    const post = new Map(r.postAccounts().map((a) => [a.address as string, a]))
+    const accounts = options.accounts.map((address): SimulatedAccount | null => {
+      const a = post.get(address) ?? this.account(address as Address)
+      if (!a || BigInt(a.lamports) === 0n) return null
+      return { lamports: BigInt(a.lamports), owner: a.programAddress, data: Uint8Array.from(a.data), executable: a.executable }
+    })
+    return { ...outcome, accounts }
   }
 
   /**
@@ -374,6 +417,7 @@ export class SolanaDevRuntime {
 
 /** What a validator answers for a transaction whose blockhash is unknown or too old. */
 const BLOCKHASH_NOT_FOUND: Outcome = { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 }
+const SIGNATURE_FAILURE: Outcome = { err: 'SignatureFailure', logs: [], unitsConsumed: 0 }
 
 function staticAccountsOf(wire: Uint8Array): string[] {
   try {

@@ -6,6 +6,7 @@
 import type { ApprovalView } from '../protocol/approvalView'
 import { Account, Rows, Warnings } from './parts'
 import { AccountPicker } from './AccountPicker'
+import { BalanceChanges } from './BalanceChanges'
 
 type SolanaView = Extract<ApprovalView, { kind: 'solanaConnect' | 'solanaTransaction' }>
 
@@ -39,6 +40,7 @@ export function SolanaViewBody({
     <>
       <Account address={view.address} />
       <Warnings warnings={view.warnings} />
+      <BalanceChanges changes={view.balanceChanges} />
       <h2>Instructions ({view.instructions.length})</h2>
       {view.instructions.map((ix, i) => (
         <section key={`${i}-${ix.title}`} class="summary" data-testid="approval-instruction" aria-label={`Instruction ${i + 1}`}>

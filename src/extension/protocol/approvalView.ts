@@ -32,6 +32,8 @@ export type SolanaTransactionView = {
   warnings: string[]
   /** True when Sigil broadcasts it (signAndSendTransaction). */
   send: boolean
+  /** What the user sends and receives, simulated against the network's node (dapp/solana/assetChanges.ts); absent when not simulated. */
+  balanceChanges?: BalanceChangesView
 }
 
 /** One of the user's accounts a site may be given: its address and the name the user knows it by. */

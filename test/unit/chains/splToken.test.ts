@@ -26,6 +26,8 @@ import {
   associatedTokenAddress,
   createAccount,
   createAssociatedTokenIdempotent,
+  decodeMint,
+  decodeTokenAccount,
   initializeMint2,
   type Instruction,
   messageSigners,
@@ -35,7 +37,7 @@ import {
   transactionBytes,
   transferChecked,
 } from '../../../src/chains/splToken'
-import { DEV_MINT_AUTHORITY, DEV_MINT_KEYPAIR, decodeMint, decodeTokenAccount, uiTokenAmount } from '../../../src/devchain/solana/tokens'
+import { DEV_MINT_AUTHORITY, DEV_MINT_KEYPAIR, uiTokenAmount } from '../../../src/devchain/solana/tokens'
 
 const alice = 'Gh9ZwEmdLJ8DscKNTkTqPbNwLNNBjuSzaG9Vp2KGtKJr' as Address
 const bob = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' as Address

@@ -13,14 +13,17 @@ import { parseSolanaMessage } from '../../../../chains/sign/solanaMessage'
 import { bytesToHex, hexToBytes } from '../../../../crypto/encoding'
 import { RPC_ERROR, rpcError, type RpcErrorObject } from '../../../protocol/rpcErrors'
 import { recordActivitySite } from '../../activity/activitySites'
-import type { ApprovalView } from '../../../protocol/approvalView'
+import type { ApprovalView, BalanceChangesView } from '../../../protocol/approvalView'
+import { listNetworks } from '../../chains/networks'
+import { nodeRpc } from '../../chains/nodeRpc'
 import { messageView } from '../../approval/messageView'
 import { failureOutcome, NOT_LOGGED_IN } from '../session'
 import { signInExpiredAtApproval } from '../signInOrigin'
 import type { DappContext, DappOutcome } from '../../methods'
 import { solanaAccountsFor } from './accounts'
 import { findSolanaChain, type SolanaChain, solanaChains } from './chains'
-import { decodeSolanaTransaction, feePayerProblem, solanaTransactionView } from './transaction'
+import { solanaBalanceChanges } from './assetChanges'
+import { type DecodedSolanaTransaction, decodeSolanaTransaction, feePayerProblem, solanaTransactionView } from './transaction'
 import { solanaFailureWords } from '../../wallet/solanaErrors'
 
 /** Longest message `solana:signMessage` signs. */
@@ -134,6 +137,27 @@ export function looksLikeTransactionMessage(bytes: Uint8Array): boolean {
 
 type TransactionInput = { address: string; transaction: string; chain?: string | undefined }
 
+/**
+ * The network to simulate a transaction on: the one the site named; else the only Solana network;
+ * else the one where the transaction's blockhash is recent (a wallet adapter's signTransaction
+ * names no chain). Undefined when none can be told.
+ */
+async function simulationNetwork(ctx: DappContext, chain: SolanaChain | undefined, decoded: DecodedSolanaTransaction) {
+  const networks = (await listNetworks(ctx.core)).filter((n) => n.family === 'solana')
+  if (chain) return networks.find((n) => n.caip2 === chain.caip2)
+  if (networks.length === 1) return networks[0]
+  const blockhash = base58.encode(decoded.tx.message.recentBlockhash)
+  const recent = await Promise.all(
+    networks.slice(0, 8).map((n) =>
+      nodeRpc<{ value?: unknown }>(ctx.core, n, 'isBlockhashValid', [blockhash, { commitment: 'confirmed' }]).then(
+        (r) => r.value === true,
+        () => false,
+      ),
+    ),
+  )
+  return networks.find((_, i) => recent[i])
+}
+
 /** Checks shared by both transaction methods; the decoded view inputs or the error. */
 async function checkTransaction(
   method: string,
@@ -155,7 +179,11 @@ async function checkTransaction(
   const problem = feePayerProblem(decoded.decoded, signer.address)
   if (problem) return invalid(method, problem)
   const network = chain ? `${chain.name} (${chain.id})` : '(not named by the site)'
-  return { signer, bytes, chain, view: solanaTransactionView(decoded.decoded, signer.address, network, send) }
+  const info = await simulationNetwork(ctx, chain, decoded.decoded)
+  const balanceChanges: BalanceChangesView = info
+    ? await solanaBalanceChanges(ctx.core, info, signer.address, bytes, decoded.decoded)
+    : { status: 'unknown', reason: 'the site did not say which network the transaction is for, and its blockhash is not recent on any' }
+  return { signer, bytes, chain, view: { ...solanaTransactionView(decoded.decoded, signer.address, network, send), balanceChanges } }
 }
 
 /** `solana:signTransaction` `{ address, transaction, chain? }` → `{ signedTransaction }` (base64 wire format). */
