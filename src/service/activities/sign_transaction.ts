@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { invalidField } from '../../api/errors.js'
 import type { signTransaction, signTransactionV1 } from '../../api/operations/sign_transaction.js'
 import { namingFields, renamed } from '../fieldNames.js'
+import { signBitcoinTransaction } from '../../chains/sign/bitcoinTransaction.js'
 import { signEthereumTransaction } from '../../chains/sign/ethereumTransaction.js'
 import { signSolanaTransaction } from '../../chains/sign/solanaTransaction.js'
 import { hexToBytes } from '../../crypto/encoding.js'
@@ -13,13 +14,15 @@ type Params = z.infer<typeof signTransaction.parameters>
 const CURVE_OF_TYPE: Partial<Record<Params['type'], string>> = {
   TRANSACTION_TYPE_ETHEREUM: 'CURVE_SECP256K1',
   TRANSACTION_TYPE_SOLANA: 'CURVE_ED25519',
+  TRANSACTION_TYPE_BITCOIN: 'CURVE_SECP256K1',
 }
 
 /**
- * sign_transaction V2 (wire-formats B4): Ethereum (legacy, EIP-2930, EIP-1559) and Solana;
- * `signedTransaction` is hex without `0x`.
+ * sign_transaction V2 (wire-formats B4): Ethereum (legacy, EIP-2930, EIP-1559), Solana and Bitcoin
+ * (a PSBT, hex: every input the key controls is signed, chains/sign/bitcoinTransaction.ts);
+ * `signedTransaction` is hex without `0x` (for Bitcoin the signed PSBT, not finalized).
  *
- * @throws INVALID_ARGUMENT when parameters.type is not supported, the account's curve does not sign that type, or parameters.unsignedTransaction is not an unsigned transaction of that type with the account among its signers
+ * @throws INVALID_ARGUMENT when parameters.type is not supported, the account's curve does not sign that type, or parameters.unsignedTransaction is not an unsigned transaction of that type with the account among its signers (for Bitcoin: not a PSBT, no input spends an output of the key, or an input of the key cannot be signed)
  * @throws NOT_FOUND when parameters.signWith names no wallet account or private key of the organization
  * @throws FAILED_PRECONDITION when parameters.signWith is a disabled private key
  */
@@ -34,14 +37,14 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
   try {
     const signedTransaction = namingFields(
       (f) => (f === 'unsignedTransaction' ? 'parameters.unsignedTransaction' : `parameters.${f}`),
-      () =>
-        p.type === 'TRANSACTION_TYPE_ETHEREUM'
-          ? signEthereumTransaction({ privateKey, unsignedTransaction: p.unsignedTransaction })
-          : signSolanaTransaction({
-              privateKey,
-              publicKey: hexToBytes(signer.publicKey),
-              unsignedTransaction: p.unsignedTransaction,
-            }),
+      () => {
+        if (p.type === 'TRANSACTION_TYPE_ETHEREUM')
+          return signEthereumTransaction({ privateKey, unsignedTransaction: p.unsignedTransaction })
+        if (p.type === 'TRANSACTION_TYPE_BITCOIN') {
+          return signBitcoinTransaction({ privateKey, unsignedTransaction: p.unsignedTransaction }).signedTransaction
+        }
+        return signSolanaTransaction({ privateKey, publicKey: hexToBytes(signer.publicKey), unsignedTransaction: p.unsignedTransaction })
+      },
     )
     return { signedTransaction }
   } finally {

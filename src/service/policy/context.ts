@@ -20,6 +20,9 @@
  *   reading it meets a missing field. One unsponsored call makes no delegation: neither is there.
  * - `solana.tx`: sign_transaction TRANSACTION_TYPE_SOLANA and sol_send_transaction, with
  *   `parsed_instruction_data` where an IDL uploaded for an instruction's program declares it.
+ * - `bitcoin.tx`: sign_transaction TRANSACTION_TYPE_BITCOIN (the PSBT, read by the signer's parse:
+ *   chains/policy/bitcoinTx.ts); output addresses in the network of the signer's Bitcoin address
+ *   format (a private key: its first Bitcoin address), mainnet when it has none.
  * - `wallet`, `wallet_account`: the account that signs (`signWith`, `from`; an address or a wallet
  *   account id) and its wallet; export_wallet, export_wallet_account, create_wallet_accounts by
  *   their `walletId` / `address`. `wallets`: every wallet involved (delete_wallets, several
@@ -50,6 +53,8 @@ import {
 import { readEip712 } from '../../chains/policy/eip712.js'
 import { parseAuthorizationPayload } from '../../chains/sign/eip7702.js'
 import { type SolanaTxFacts, solanaTxFromHex, withParsedInstructions } from '../../chains/policy/solanaTx.js'
+import { bitcoinTxFromPsbt } from '../../chains/policy/bitcoinTx.js'
+import type { BitcoinNetwork } from '../../chains/types.js'
 import type { AbiItem } from '../../chains/contractInterfaces.js'
 import { type Network, normalizeCaip2 } from '../../chains/networks.js'
 import {
@@ -136,7 +141,7 @@ export function keywordsRead(policies: readonly ParsedPolicy[]): ReadonlySet<str
 }
 
 /** The namespaces this module fills. */
-export type ResourceContext = Pick<PolicyContext, 'eth' | 'solana' | 'wallet' | 'wallets' | 'wallet_account' | 'private_key'>
+export type ResourceContext = Pick<PolicyContext, 'eth' | 'solana' | 'bitcoin' | 'wallet' | 'wallets' | 'wallet_account' | 'private_key'>
 
 /** One approving vote: who, and the public key of the credential that stamped it. */
 export type PolicyVote = { userId: string; publicKey: string }
@@ -203,7 +208,7 @@ async function withIdls(sql: Sql, orgId: string, tx: SolanaTxFacts): Promise<Pol
 
 type Target = { account?: WalletAccountRow | undefined; walletIds: string[]; privateKey?: PrivateKeyWithAddresses | undefined }
 
-const ALL_RESOURCES: ReadonlySet<string> = new Set(['eth', 'solana', 'wallet', 'wallets', 'wallet_account', 'private_key'])
+const ALL_RESOURCES: ReadonlySet<string> = new Set(['eth', 'solana', 'bitcoin', 'wallet', 'wallets', 'wallet_account', 'private_key'])
 
 /** A private key named by id or by one of its addresses. */
 async function privateKeyOf(sql: Sql, orgId: string, ref: string | undefined): Promise<PrivateKeyWithAddresses | undefined> {
@@ -262,6 +267,16 @@ async function targets(sql: Sql, orgId: string, type: string, p: Record<string, 
 
 const UNREADABLE_ETH_TX = new Unreadable('the Ethereum transaction does not parse, or is not one call')
 const UNREADABLE_SOLANA_TX = new Unreadable('the Solana transaction does not parse')
+const UNREADABLE_BITCOIN_TX = new Unreadable('the Bitcoin PSBT does not parse')
+
+/** The Bitcoin network of a signer's address formats (the first Bitcoin one), mainnet when none is Bitcoin. */
+function bitcoinNetworkOf(formats: readonly string[]): BitcoinNetwork {
+  for (const f of formats) {
+    const n = /^ADDRESS_FORMAT_BITCOIN_(MAINNET|TESTNET|SIGNET|REGTEST)_/.exec(f)?.[1]
+    if (n) return n as BitcoinNetwork
+  }
+  return 'MAINNET'
+}
 const UNREADABLE_TYPED_DATA = new Unreadable('the EIP-712 typed data is refused by the typed-data reader and the signer')
 const UNREADABLE_AUTHORIZATION = new Unreadable('the EIP-7702 authorization is refused by its reader and the signer')
 const UNREADABLE_DELEGATION = new Unreadable("the network of the send's EIP-7702 delegation is not known")
@@ -322,7 +337,7 @@ function withDelegation(tx: EthTxFacts, delegation: Eip7702AuthorizationFacts | 
   return delegation ? { ...tx, type: 'TYPE_4', authorization_list: [delegation] } : tx
 }
 
-/** `eth` and `solana` of the activity, when it signs or sends a transaction or typed data. */
+/** `eth`, `solana` and `bitcoin` of the activity, when it signs or sends a transaction or typed data. */
 async function chainFacts(
   sql: Sql,
   orgId: string,
@@ -330,8 +345,9 @@ async function chainFacts(
   p: Record<string, unknown>,
   from: string | undefined,
   gasStationOf: GasStationOf | undefined,
-): Promise<Array<Pick<ResourceContext, 'eth' | 'solana'>>> {
-  const out: Pick<ResourceContext, 'eth' | 'solana'> = {}
+  bitcoinNetwork: BitcoinNetwork,
+): Promise<Array<Pick<ResourceContext, 'eth' | 'solana' | 'bitcoin'>>> {
+  const out: Pick<ResourceContext, 'eth' | 'solana' | 'bitcoin'> = {}
   if (type === 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' || type === 'ACTIVITY_TYPE_SIGN_TRANSACTION') {
     const hex = str(p.unsignedTransaction) ?? ''
     if (p.type === 'TRANSACTION_TYPE_ETHEREUM') {
@@ -340,6 +356,8 @@ async function chainFacts(
     } else if (p.type === 'TRANSACTION_TYPE_SOLANA') {
       const tx = safe(() => solanaTxFromHex(hex))
       out.solana = { tx: tx ? await withIdls(sql, orgId, tx) : UNREADABLE_SOLANA_TX }
+    } else if (p.type === 'TRANSACTION_TYPE_BITCOIN') {
+      out.bitcoin = { tx: safe(() => bitcoinTxFromPsbt(hex, bitcoinNetwork)) ?? UNREADABLE_BITCOIN_TX }
     }
   } else if (type === 'ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION') {
     const tx = safe(() => ethTxFromSerialized(str(p.signedTransaction) ?? ''))
@@ -467,7 +485,7 @@ export async function resourceContexts(
   read: ReadonlySet<string> = ALL_RESOURCES,
   gasStationOf?: GasStationOf,
 ): Promise<ResourceContext[]> {
-  const chains = read.has('eth') || read.has('solana')
+  const chains = read.has('eth') || read.has('solana') || read.has('bitcoin')
   const holders = read.has('wallet') || read.has('wallets') || read.has('wallet_account') || read.has('private_key')
   if (!chains && !holders) return [{}]
   const t = await targets(sql, orgId, type, p)
@@ -480,7 +498,8 @@ export async function resourceContexts(
   const [wallet] = wallets
   if (wallet && wallets.length === 1) common.wallet = wallet
   const signer = t.account?.address ?? t.privateKey?.addresses.find((a) => a.format === 'ADDRESS_FORMAT_ETHEREUM')?.address
-  const variants = chains ? await chainFacts(sql, orgId, type, p, signer, gasStationOf) : [{}]
+  const bitcoinNetwork = bitcoinNetworkOf(t.account ? [t.account.address_format] : (t.privateKey?.addresses.map((a) => a.format) ?? []))
+  const variants = chains ? await chainFacts(sql, orgId, type, p, signer, gasStationOf, bitcoinNetwork) : [{}]
   return variants.length > 0 ? variants.map((v) => ({ ...common, ...v })) : [common]
 }
 

@@ -317,10 +317,19 @@ export type PolicySolanaTx = {
   address_table_lookups: readonly PolicySolanaAddressTableLookup[]
 }
 
+/** `bitcoin.tx` (struct BitcoinTransaction): what sign_transaction TRANSACTION_TYPE_BITCOIN signs; `fee` only when every input's amount is known. */
+export type PolicyBitcoinTx = {
+  version: string
+  inputs: readonly { tx_id: string; vout: PolicyInt; sequence: PolicyInt }[]
+  outputs: readonly { value: PolicyInt; script_pubkey: string; address: string; address_type: string }[]
+  locktime: { amount: PolicyInt; type: string }
+  fee?: PolicyInt
+}
+
 /**
  * Everything a policy can see about one evaluation. The engine builds it per activity (and per vote:
  * `approvers` / `credentials` are the users and credentials that have approved so far).
- * Namespaces Sigil never produces (`tron`, `bitcoin`, `tempo`) may be given as plain data.
+ * Namespaces Sigil never produces (`tron`, `tempo`) may be given as plain data.
  */
 export type PolicyContext = {
   /** Consensus keywords. */
@@ -332,7 +341,7 @@ export type PolicyContext = {
   eth?: { tx?: PolicyEthTx | Unreadable; eip_712?: PolicyEip712 | Unreadable; eip_7702_authorization?: PolicyEip7702 | Unreadable }
   solana?: { tx?: PolicySolanaTx | Unreadable }
   tron?: { tx?: { readonly [key: string]: PolicyDynamic } }
-  bitcoin?: { tx?: { readonly [key: string]: PolicyDynamic } }
+  bitcoin?: { tx?: PolicyBitcoinTx | Unreadable }
   tempo?: { tx?: { readonly [key: string]: PolicyDynamic } }
   wallet?: PolicyWallet
   wallets?: readonly PolicyWallet[]
