@@ -3,16 +3,17 @@
  * against the network's node before the approval window opens: `eth_simulateV1` with
  * `traceTransfers: true` (execution-apis `eth_simulateV1`; anvil, geth, reth, nethermind), whose
  * logs carry every ERC-20 / ERC-721 `Transfer` and a synthetic ERC-20-shaped `Transfer` from
- * 0xeeee…eeee for each movement of the network's coin. From the logs:
+ * 0xeeee…eeee for each movement of the network's coin, and the ERC-1155 `TransferSingle` /
+ * `TransferBatch` the contracts emit. From the logs:
  *
- * - per asset (the coin, each ERC-20, each ERC-721 token id) what leaves and enters the user's
+ * - per asset (the coin, each ERC-20, each ERC-721 or ERC-1155 token id) what leaves and enters the user's
  *   address, netted ("You send 10 TKA", "You receive 20 TKB");
  * - every `Approval` / `ApprovalForAll` with the user as owner ("Approvals granted").
  *
  * A node without the method, a refused or failed simulation, or a malformed answer is
  * "Could not simulate: <reason>" — nothing is claimed then.
  */
-import { formatUnits, getAddress } from 'viem'
+import { decodeEventLog, formatUnits, getAddress, type Hex, parseAbi } from 'viem'
 import { z } from 'zod'
 import type { ApprovalGrantView, AssetChangeView, BalanceChangesView } from '../../../protocol/approvalView'
 import { isUnlimited } from '../../approval/text'
@@ -26,6 +27,28 @@ export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11
 export const APPROVAL_TOPIC = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925'
 /** `ApprovalForAll(address,address,bool)`: ERC-721 and ERC-1155. */
 export const APPROVAL_FOR_ALL_TOPIC = '0x17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31'
+/** ERC-1155 `TransferSingle(address,address,address,uint256,uint256)`: operator, from, to as topics. */
+export const TRANSFER_SINGLE_TOPIC = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62'
+/** ERC-1155 `TransferBatch(address,address,address,uint256[],uint256[])`. */
+export const TRANSFER_BATCH_TOPIC = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb'
+const ERC1155_EVENTS = parseAbi([
+  'event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)',
+  'event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)',
+])
+
+/** The (id, amount) pairs an ERC-1155 transfer log moves; null when its data is not the event's. */
+function erc1155Moves(log: SimLog): Array<[bigint, bigint]> | null {
+  try {
+    const event = decodeEventLog({ abi: ERC1155_EVENTS, topics: log.topics as [Hex, ...Hex[]], data: log.data as Hex, strict: true })
+    if (event.eventName === 'TransferSingle') return [[event.args.id, event.args.value]]
+    const { ids, values } = event.args
+    if (ids.length !== values.length) return null
+    return ids.map((id, i) => [id, values[i] as bigint])
+  } catch {
+    return null
+  }
+}
+
 /** The address eth_simulateV1 gives the synthetic logs of native-coin transfers. */
 export const NATIVE_LOG_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 
@@ -48,7 +71,11 @@ const SimCallResult = z.object({
 const SimulateV1Result = z.array(z.object({ calls: z.array(SimCallResult).max(100) }).loose()).min(1)
 
 /** One asset the changes are netted by: the coin, an ERC-20 contract, or one ERC-721 token. */
-export type AssetKey = { kind: 'native' } | { kind: 'erc20'; token: string } | { kind: 'erc721'; token: string; tokenId: bigint }
+export type AssetKey =
+  | { kind: 'native' }
+  | { kind: 'erc20'; token: string }
+  | { kind: 'erc721'; token: string; tokenId: bigint }
+  | { kind: 'erc1155'; token: string; tokenId: bigint }
 /** The user's net change of one asset (negative: sent). */
 export type RawChange = AssetKey & { amount: bigint }
 /** An approval the user (as owner) grants or revokes. */
@@ -60,7 +87,8 @@ export type RawApproval =
 const topicAddress = (t: string | undefined): string | null =>
   t !== undefined && /^0x0{24}[0-9a-fA-F]{40}$/.test(t) ? `0x${t.slice(26).toLowerCase()}` : null
 const word = (data: string): bigint | null => (/^0x[0-9a-fA-F]{64}$/.test(data) ? BigInt(data) : null)
-const keyOf = (k: AssetKey) => (k.kind === 'native' ? 'native' : k.kind === 'erc20' ? `erc20:${k.token}` : `erc721:${k.token}:${k.tokenId}`)
+const keyOf = (k: AssetKey) =>
+  k.kind === 'native' ? 'native' : k.kind === 'erc20' ? `erc20:${k.token}` : `${k.kind}:${k.token}:${k.tokenId}`
 
 /**
  * The user's net change per asset and the approvals granted, from a simulation's logs in order
@@ -78,6 +106,15 @@ export function assetChangesFromLogs(logs: readonly SimLog[], account: string): 
   for (const log of logs) {
     const contract = log.address.toLowerCase()
     const [topic, t1, t2, t3] = log.topics.map((t) => t.toLowerCase())
+    if ((topic === TRANSFER_SINGLE_TOPIC || topic === TRANSFER_BATCH_TOPIC) && contract !== NATIVE_LOG_ADDRESS) {
+      const from = topicAddress(t2)
+      const to = topicAddress(t3)
+      if (from === null || to === null || from === to || (from !== me && to !== me)) continue
+      const moved = erc1155Moves(log)
+      if (moved === null) continue
+      for (const [tokenId, value] of moved) add({ kind: 'erc1155', token: contract, tokenId }, to === me ? value : -value)
+      continue
+    }
     const a = topicAddress(t1)
     const b = topicAddress(t2)
     if (a === null || b === null) continue
@@ -206,7 +243,7 @@ export async function describeAssetChanges(
     }
     return {
       direction,
-      amount: `NFT #${c.tokenId} of ${shortToken(c.token)}`,
+      amount: c.kind === 'erc1155' ? `${abs} × NFT #${c.tokenId} of ${shortToken(c.token)}` : `NFT #${c.tokenId} of ${shortToken(c.token)}`,
       symbol: 'NFT',
       assetId: idOf(c.token),
       token: getAddress(c.token),

@@ -76,6 +76,9 @@ describe('assetChangesFromLogs', () => {
 const TOKEN = JSON.parse(readFileSync(new URL('../../../../../fixtures/contracts/TestToken.json', import.meta.url), 'utf8')) as {
   TestToken: { abi: Abi; bytecode: Hex }
 }
+const NFTS = JSON.parse(readFileSync(new URL('../../../../../fixtures/contracts/TestNfts.json', import.meta.url), 'utf8')) as {
+  TestNft1155: { abi: Abi; bytecode: Hex }
+}
 const SWAP = JSON.parse(readFileSync(new URL('../../../../../fixtures/contracts/TestSwap.json', import.meta.url), 'utf8')) as {
   TestSwap: { abi: Abi; bytecode: Hex }
 }
@@ -131,6 +134,31 @@ describe('simulateAssetLogs on anvil (eth_simulateV1, traceTransfers)', () => {
         // transferFrom spends the allowance: OpenZeppelin 5 logs no Approval for it
       ],
     })
+  })
+
+  it('ERC-1155: a mint, a single and a batch transfer, netted per token id', async () => {
+    const nft = await deploy(encodeDeployData({ abi: NFTS.TestNft1155.abi, bytecode: NFTS.TestNft1155.bytecode, args: [] }))
+    const call = (functionName: string, args: unknown[]) => ({
+      to: nft,
+      value: 0n,
+      data: encodeFunctionData({ abi: NFTS.TestNft1155.abi, functionName, args }),
+    })
+    const sim = await simulateAssetLogs(undefined, node.url, DEV_FUNDER, [
+      call('mint', [DEV_FUNDER, 5n, 10n]),
+      call('mint', [DEV_FUNDER, 6n, 3n]),
+      call('safeTransferFrom', [DEV_FUNDER, POOL, 5n, 4n, '0x']),
+      call('safeBatchTransferFrom', [DEV_FUNDER, POOL, [5n, 6n], [1n, 3n], '0x']),
+    ])
+    expect(sim.ok).toBe(true)
+    if (!sim.ok) return
+    // id 5: +10 −4 −1; id 6: +3 −3 cancels out and is left out.
+    expect(assetChangesFromLogs(sim.logs, DEV_FUNDER).changes).toEqual([
+      { kind: 'erc1155', token: nft.toLowerCase(), tokenId: 5n, amount: 5n },
+    ])
+    expect(assetChangesFromLogs(sim.logs, POOL).changes).toEqual([
+      { kind: 'erc1155', token: nft.toLowerCase(), tokenId: 5n, amount: 5n },
+      { kind: 'erc1155', token: nft.toLowerCase(), tokenId: 6n, amount: 3n },
+    ])
   })
 
   it('a plain coin send: the synthetic native log', async () => {
