@@ -25,18 +25,27 @@ export function formatShort(value: bigint | string, decimals: number, maxFractio
 }
 
 /**
- * Atomic units rounded to at most `digits` significant digits (whole-unit digits are never cut),
- * trailing zeros dropped: 75_612_345_678_901n at 18 decimals is "0.00007561". `up` rounds up
- * instead of to the nearest, so an "at most" figure is never below the exact one. The approval
- * window's fee rows round the same way (background/approval/text.ts).
+ * `value` atomic units rounded to at most `digits` significant digits, never cutting whole-unit
+ * digits (12345.6 with 1 decimal stays 12346). `up` rounds up instead of to the nearest, so an
+ * "at most" figure is never below the exact one.
+ */
+export function roundSignificant(value: bigint, decimals: number, digits = 4, up = false): bigint {
+  if (value <= 0n) return value
+  // Atomic digits to drop: those past the `digits`-th significant one, but never whole-unit digits.
+  const drop = Math.max(0, Math.min(value.toString(10).length - digits, decimals))
+  if (drop === 0) return value
+  const step = 10n ** BigInt(drop)
+  const rest = value % step
+  const kept = value - rest
+  return rest !== 0n && (up || rest * 2n >= step) ? kept + step : kept
+}
+
+/**
+ * {@link roundSignificant} in whole units, trailing zeros dropped: 75_612_345_678_901n at 18
+ * decimals is "0.00007561". Every fee the popup and the approval window show is written with it.
  */
 export function significantText(value: bigint | string, decimals: number, digits = 4, up = false): string {
-  const v = typeof value === 'bigint' ? value : BigInt(value)
-  if (v <= 0n) return formatUnits(v, decimals)
-  const drop = Math.max(0, Math.min(v.toString(10).length - digits, decimals))
-  const step = 10n ** BigInt(drop)
-  const rest = v % step
-  return formatUnits(rest !== 0n && (up || rest * 2n >= step) ? v - rest + step : v - rest, decimals)
+  return formatUnits(roundSignificant(typeof value === 'bigint' ? value : BigInt(value), decimals, digits, up), decimals)
 }
 
 /** The result of {@link parseAmount}: the atomic units, or why the text is not an amount. */

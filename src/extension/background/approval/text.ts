@@ -1,5 +1,6 @@
 /** Text for amounts, times and fees in approval summaries (built in the background; the window shows it as is). */
 import { formatUnits } from 'viem'
+import { roundSignificant, significantText } from '../../amounts'
 import type { FieldRow } from '../../protocol/approvalView'
 
 const MAX_UINT256 = (1n << 256n) - 1n
@@ -39,27 +40,6 @@ export type FeeFacts = {
   /** The expected fee (estimated gas × effective price) when the transaction was simulated. */
   estimatedWei?: bigint | null
   native: { symbol: string; decimals: number }
-}
-
-/**
- * `value` atomic units rounded to at most `digits` significant digits, never cutting whole-unit
- * digits (12345.6 with 1 decimal stays 12346). `up` rounds up instead of to the nearest, so an
- * "at most" figure is never below the exact one.
- */
-export function roundSignificant(value: bigint, decimals: number, digits = 4, up = false): bigint {
-  if (value <= 0n) return value
-  // Atomic digits to drop: those past the `digits`-th significant one, but never whole-unit digits.
-  const drop = Math.max(0, Math.min(value.toString(10).length - digits, decimals))
-  if (drop === 0) return value
-  const step = 10n ** BigInt(drop)
-  const rest = value % step
-  const kept = value - rest
-  return rest !== 0n && (up || rest * 2n >= step) ? kept + step : kept
-}
-
-/** {@link roundSignificant} in whole units, trailing zeros dropped: 75_600_123_456_789n at 18 decimals is "0.0000756". */
-export function significantText(value: bigint, decimals: number, digits = 4, up = false): string {
-  return formatUnits(roundSignificant(value, decimals, digits, up), decimals)
 }
 
 /** `wei` per gas in gwei with at most 4 significant digits, e.g. "1.5 gwei", "0.1235 gwei". */

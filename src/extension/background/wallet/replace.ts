@@ -9,7 +9,8 @@
  */
 import { getAddress, isAddress } from 'viem'
 import type { SigilClient } from '../../../api/client'
-import { gweiText, significantText } from '../approval/text'
+import { significantText } from '../../amounts'
+import { gweiText } from '../approval/text'
 import type { NetworkInfo } from '../chains/networks'
 import { nodeRpc, quantity, RpcRefused } from '../chains/nodeRpc'
 import { requirePopupNetwork } from '../chains/popupNetwork'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { feeRows, gweiText, significantText } from '@/src/extension/background/approval/text'
+import { significantText } from '@/src/extension/amounts'
+import { feeRows, gweiText } from '@/src/extension/background/approval/text'
 
 const ETH = { symbol: 'ETH', decimals: 18 }
 
