@@ -3,13 +3,17 @@
  * (`eth-phishing-detect`, bundled) through the package's own detector — blocklist, allowlist and
  * its fuzzy match against common phishing targets — plus lookalikes of the sites the user has
  * connected before (a small edit distance or the same "skeleton" of confusable characters, but
- * not the same host). A flagged origin gets a full-page warning in the approval window before
+ * not the same host). Internationalized hosts (`xn--` labels) are read as the Unicode they show
+ * and folded to the Latin letters they imitate (Cyrillic "а", Greek "ο", accents dropped): one
+ * that then reads as a connected site, or as a site on the package's allowlist, is a lookalike.
+ * A flagged origin gets a full-page warning in the approval window before
  * any of its requests (approval/PhishingWarning.tsx).
  *
  * Updatable: when the settings name a list URL, the list is fetched at most once a day, parsed
  * with zod (the package's shape), stored in `storage.local` and used instead of the bundled one
  * when its `version` is newer. A failed fetch keeps the list in use.
  */
+import { toUnicode } from 'punycode.js'
 import { z } from 'zod'
 import PhishingDetector from 'eth-phishing-detect/src/detector.js'
 import bundledList from 'eth-phishing-detect/src/config.json'
@@ -75,6 +79,72 @@ function skeleton(host: string): string {
   return CONFUSABLES.reduce((s, [re, to]) => s.replace(re, to), host)
 }
 
+/**
+ * Cyrillic, Greek and other letters that render like Latin ones in common fonts (a subset of
+ * Unicode's confusables, those seen in domain spoofs), lower case.
+ */
+const HOMOGLYPHS: Record<string, string> = {
+  а: 'a',
+  в: 'b',
+  с: 'c',
+  ԁ: 'd',
+  е: 'e',
+  һ: 'h',
+  і: 'i',
+  ј: 'j',
+  к: 'k',
+  ӏ: 'l',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  ԛ: 'q',
+  ѕ: 's',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ԝ: 'w',
+  ь: 'b',
+  ү: 'y',
+  ɡ: 'g',
+  ı: 'i',
+  ȷ: 'j',
+  ɑ: 'a',
+  ο: 'o',
+  α: 'a',
+  ν: 'v',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  ι: 'i',
+  κ: 'k',
+  χ: 'x',
+  ε: 'e',
+  ω: 'w',
+  β: 'b',
+  γ: 'y',
+  η: 'n',
+  μ: 'u',
+  ɩ: 'i',
+  ꮃ: 'w',
+  ⅼ: 'l',
+}
+
+/**
+ * The Latin host an internationalized one imitates: its `xn--` labels decoded, accents dropped,
+ * homoglyphs replaced; the host itself when it has no `xn--` label or cannot be decoded.
+ */
+export function foldIdn(host: string): string {
+  if (!host.split('.').some((label) => label.startsWith('xn--'))) return host
+  let unicode: string
+  try {
+    unicode = toUnicode(host)
+  } catch {
+    return host
+  }
+  return [...unicode.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()].map((c) => HOMOGLYPHS[c] ?? c).join('')
+}
+
 function bare(host: string): string {
   return host
     .toLowerCase()
@@ -95,11 +165,13 @@ function sameSite(a: string, b: string): boolean {
 export function lookalikeOf(hostname: string, connected: readonly string[]): string | undefined {
   const host = bare(hostname)
   if (isIpOrLocal(host)) return undefined
+  const folded = foldIdn(host)
   for (const site of connected) {
     const other = bare(site)
     if (isIpOrLocal(other) || sameSite(host, other)) continue
     const limit = Math.min(host.length, other.length) >= 8 ? 2 : 1
     if (editDistance(host, other) <= limit || skeleton(host) === skeleton(other)) return other
+    if (folded !== host && (editDistance(folded, other) <= limit || skeleton(folded) === skeleton(other))) return other
   }
   return undefined
 }
@@ -132,6 +204,12 @@ export function checkHostname(hostname: string, list: PhishingList, connected: r
   if (found.result && (found.type === 'blacklist' || found.type === 'blocklist')) return { listed: true, reason: 'blocklist' }
   if (found.result && found.type === 'fuzzy')
     return found.match ? { listed: true, reason: 'fuzzy', match: found.match } : { listed: true, reason: 'fuzzy' }
+  // An internationalized host that reads as a site the list trusts (or blocks) imitates it.
+  const folded = foldIdn(host)
+  if (folded !== host) {
+    const read = detectorFor(list).check(folded)
+    if (read.type === 'whitelist' || read.type === 'allowlist' || read.result) return { listed: true, reason: 'lookalike', match: folded }
+  }
   const like = lookalikeOf(host, connected)
   return like ? { listed: true, reason: 'lookalike', match: like } : { listed: false }
 }

@@ -5,6 +5,7 @@ import {
   BUNDLED_LIST,
   checkHostname,
   createPhishingCheck,
+  foldIdn,
   lookalikeOf,
   PHISHING_LIST_KEY,
   PHISHING_REFRESH_MS,
@@ -63,6 +64,31 @@ describe('phishing check (MetaMask list + lookalikes of connected sites)', () =>
     expect(lookalikeOf('app.uniswap.org', connected)).toBeUndefined()
     expect(lookalikeOf('www.app.uniswap.org', connected)).toBeUndefined()
     expect(lookalikeOf('127.0.0.2', ['127.0.0.1'])).toBeUndefined()
+  })
+
+  it('reads internationalized hosts as the Latin they imitate: a homoglyph of a connected or allowlisted site is a lookalike, a genuine IDN is not', () => {
+    // The browser hands over the punycode form (WHATWG URL, as `sender.origin` carries it).
+    const ascii = (unicodeHost: string) => new URL(`https://${unicodeHost}/`).hostname
+    const spoof = ascii('d\u0430pp.sigil.example') // Cyrillic "а"
+    expect(spoof).toMatch(/^xn--/)
+    expect(foldIdn(spoof)).toBe('dapp.sigil.example')
+    expect(checkHostname(spoof, BUNDLED_LIST, ['dapp.sigil.example'])).toEqual({
+      listed: true,
+      reason: 'lookalike',
+      match: 'dapp.sigil.example',
+    })
+    // Greek omicron and an accent, folded the same way.
+    expect(foldIdn(ascii('sigil-\u03bfnline.ex\u00e0mple'))).toBe('sigil-online.example')
+
+    const allowed = BUNDLED_LIST.whitelist.find((h) => /^[a-z.]+$/.test(h) && h.includes('a')) as string
+    const imitation = ascii(allowed.replace('a', '\u0430'))
+    expect(checkHostname(imitation, BUNDLED_LIST, [])).toEqual({ listed: true, reason: 'lookalike', match: allowed })
+
+    // A genuine internationalized name that reads as nothing the user knows is not flagged.
+    expect(checkHostname(ascii('m\u00fcnchen.de'), BUNDLED_LIST, ['app.uniswap.org'])).toEqual({ listed: false })
+    expect(foldIdn('not-idn.example')).toBe('not-idn.example')
+    // Bytes that do not decode leave the host as it is (checked as written).
+    expect(foldIdn('xn--99999999.example')).toBe('xn--99999999.example')
   })
 
   it('does not flag ordinary sites', () => {
