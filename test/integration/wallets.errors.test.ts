@@ -221,7 +221,7 @@ describe('bad inputs are 4xx naming the field, and store nothing', () => {
       })
     expectFieldError(await tx({ signWith: sol }), 400, 'parameters.signWith')
     expectFieldError(await tx({ type: 'TRANSACTION_TYPE_SOLANA' }), 400, 'parameters.signWith')
-    expectFieldError(await tx({ type: 'TRANSACTION_TYPE_TRON' }), 400, 'parameters.type')
+    expectFieldError(await tx({ type: 'TRANSACTION_TYPE_TEMPO' }), 400, 'parameters.type')
     expectFieldError(await tx({ unsignedTransaction: '0xzz' }), 400, 'parameters.unsignedTransaction')
     expectFieldError(await tx({ unsignedTransaction: '0x02c0' }), 400, 'parameters.unsignedTransaction')
     expectFieldError(

@@ -5,6 +5,7 @@ import { namingFields, renamed } from '../fieldNames.js'
 import { signBitcoinTransaction } from '../../chains/sign/bitcoinTransaction.js'
 import { signEthereumTransaction } from '../../chains/sign/ethereumTransaction.js'
 import { signSolanaTransaction } from '../../chains/sign/solanaTransaction.js'
+import { signTronTransaction } from '../../chains/sign/tronTransaction.js'
 import { hexToBytes } from '../../crypto/encoding.js'
 import { openSignerKey, requireSigner } from '../signing/signer.js'
 import type { ActivityHandler } from './types.js'
@@ -15,12 +16,14 @@ const CURVE_OF_TYPE: Partial<Record<Params['type'], string>> = {
   TRANSACTION_TYPE_ETHEREUM: 'CURVE_SECP256K1',
   TRANSACTION_TYPE_SOLANA: 'CURVE_ED25519',
   TRANSACTION_TYPE_BITCOIN: 'CURVE_SECP256K1',
+  TRANSACTION_TYPE_TRON: 'CURVE_SECP256K1',
 }
 
 /**
- * sign_transaction V2 (wire-formats B4): Ethereum (legacy, EIP-2930, EIP-1559), Solana and Bitcoin
- * (a PSBT, hex: every input the key controls is signed, chains/sign/bitcoinTransaction.ts);
- * `signedTransaction` is hex without `0x` (for Bitcoin the signed PSBT, not finalized).
+ * sign_transaction V2 (wire-formats B4): Ethereum (legacy, EIP-2930, EIP-1559), Solana, Bitcoin
+ * (a PSBT, hex: every input the key controls is signed, chains/sign/bitcoinTransaction.ts) and Tron
+ * (`raw_data_hex`; chains/sign/tronTransaction.ts); `signedTransaction` is hex without `0x` (for
+ * Bitcoin the signed PSBT, not finalized; for Tron the signed `Transaction` protobuf).
  *
  * @throws INVALID_ARGUMENT when parameters.type is not supported, the account's curve does not sign that type, or parameters.unsignedTransaction is not an unsigned transaction of that type with the account among its signers (for Bitcoin: not a PSBT, no input spends an output of the key, or an input of the key cannot be signed)
  * @throws NOT_FOUND when parameters.signWith names no wallet account or private key of the organization
@@ -40,6 +43,7 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
       () => {
         if (p.type === 'TRANSACTION_TYPE_ETHEREUM')
           return signEthereumTransaction({ privateKey, unsignedTransaction: p.unsignedTransaction })
+        if (p.type === 'TRANSACTION_TYPE_TRON') return signTronTransaction({ privateKey, unsignedTransaction: p.unsignedTransaction })
         if (p.type === 'TRANSACTION_TYPE_BITCOIN') {
           return signBitcoinTransaction({ privateKey, unsignedTransaction: p.unsignedTransaction }).signedTransaction
         }

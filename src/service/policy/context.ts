@@ -23,6 +23,8 @@
  * - `bitcoin.tx`: sign_transaction TRANSACTION_TYPE_BITCOIN (the PSBT, read by the signer's parse:
  *   chains/policy/bitcoinTx.ts); output addresses in the network of the signer's Bitcoin address
  *   format (a private key: its first Bitcoin address), mainnet when it has none.
+ * - `tron.tx`: sign_transaction TRANSACTION_TYPE_TRON (the raw data, read by the signer's protobuf
+ *   reader: chains/policy/tronTx.ts; parameters of TransferContract and TriggerSmartContract only).
  * - `wallet`, `wallet_account`: the account that signs (`signWith`, `from`; an address or a wallet
  *   account id) and its wallet; export_wallet, export_wallet_account, create_wallet_accounts by
  *   their `walletId` / `address`. `wallets`: every wallet involved (delete_wallets, several
@@ -54,6 +56,7 @@ import { readEip712 } from '../../chains/policy/eip712.js'
 import { parseAuthorizationPayload } from '../../chains/sign/eip7702.js'
 import { type SolanaTxFacts, solanaTxFromHex, withParsedInstructions } from '../../chains/policy/solanaTx.js'
 import { bitcoinTxFromPsbt } from '../../chains/policy/bitcoinTx.js'
+import { tronTxFromRawHex } from '../../chains/policy/tronTx.js'
 import type { BitcoinNetwork } from '../../chains/types.js'
 import type { AbiItem } from '../../chains/contractInterfaces.js'
 import { type Network, normalizeCaip2 } from '../../chains/networks.js'
@@ -141,7 +144,10 @@ export function keywordsRead(policies: readonly ParsedPolicy[]): ReadonlySet<str
 }
 
 /** The namespaces this module fills. */
-export type ResourceContext = Pick<PolicyContext, 'eth' | 'solana' | 'bitcoin' | 'wallet' | 'wallets' | 'wallet_account' | 'private_key'>
+export type ResourceContext = Pick<
+  PolicyContext,
+  'eth' | 'solana' | 'bitcoin' | 'tron' | 'wallet' | 'wallets' | 'wallet_account' | 'private_key'
+>
 
 /** One approving vote: who, and the public key of the credential that stamped it. */
 export type PolicyVote = { userId: string; publicKey: string }
@@ -208,7 +214,16 @@ async function withIdls(sql: Sql, orgId: string, tx: SolanaTxFacts): Promise<Pol
 
 type Target = { account?: WalletAccountRow | undefined; walletIds: string[]; privateKey?: PrivateKeyWithAddresses | undefined }
 
-const ALL_RESOURCES: ReadonlySet<string> = new Set(['eth', 'solana', 'bitcoin', 'wallet', 'wallets', 'wallet_account', 'private_key'])
+const ALL_RESOURCES: ReadonlySet<string> = new Set([
+  'eth',
+  'solana',
+  'bitcoin',
+  'tron',
+  'wallet',
+  'wallets',
+  'wallet_account',
+  'private_key',
+])
 
 /** A private key named by id or by one of its addresses. */
 async function privateKeyOf(sql: Sql, orgId: string, ref: string | undefined): Promise<PrivateKeyWithAddresses | undefined> {
@@ -268,6 +283,7 @@ async function targets(sql: Sql, orgId: string, type: string, p: Record<string, 
 const UNREADABLE_ETH_TX = new Unreadable('the Ethereum transaction does not parse, or is not one call')
 const UNREADABLE_SOLANA_TX = new Unreadable('the Solana transaction does not parse')
 const UNREADABLE_BITCOIN_TX = new Unreadable('the Bitcoin PSBT does not parse')
+const UNREADABLE_TRON_TX = new Unreadable('the Tron transaction does not parse, or a contract parameter names another type')
 
 /** The Bitcoin network of a signer's address formats (the first Bitcoin one), mainnet when none is Bitcoin. */
 function bitcoinNetworkOf(formats: readonly string[]): BitcoinNetwork {
@@ -346,8 +362,8 @@ async function chainFacts(
   from: string | undefined,
   gasStationOf: GasStationOf | undefined,
   bitcoinNetwork: BitcoinNetwork,
-): Promise<Array<Pick<ResourceContext, 'eth' | 'solana' | 'bitcoin'>>> {
-  const out: Pick<ResourceContext, 'eth' | 'solana' | 'bitcoin'> = {}
+): Promise<Array<Pick<ResourceContext, 'eth' | 'solana' | 'bitcoin' | 'tron'>>> {
+  const out: Pick<ResourceContext, 'eth' | 'solana' | 'bitcoin' | 'tron'> = {}
   if (type === 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' || type === 'ACTIVITY_TYPE_SIGN_TRANSACTION') {
     const hex = str(p.unsignedTransaction) ?? ''
     if (p.type === 'TRANSACTION_TYPE_ETHEREUM') {
@@ -358,6 +374,8 @@ async function chainFacts(
       out.solana = { tx: tx ? await withIdls(sql, orgId, tx) : UNREADABLE_SOLANA_TX }
     } else if (p.type === 'TRANSACTION_TYPE_BITCOIN') {
       out.bitcoin = { tx: safe(() => bitcoinTxFromPsbt(hex, bitcoinNetwork)) ?? UNREADABLE_BITCOIN_TX }
+    } else if (p.type === 'TRANSACTION_TYPE_TRON') {
+      out.tron = { tx: safe(() => tronTxFromRawHex(hex)) ?? UNREADABLE_TRON_TX }
     }
   } else if (type === 'ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION') {
     const tx = safe(() => ethTxFromSerialized(str(p.signedTransaction) ?? ''))
@@ -485,7 +503,7 @@ export async function resourceContexts(
   read: ReadonlySet<string> = ALL_RESOURCES,
   gasStationOf?: GasStationOf,
 ): Promise<ResourceContext[]> {
-  const chains = read.has('eth') || read.has('solana') || read.has('bitcoin')
+  const chains = read.has('eth') || read.has('solana') || read.has('bitcoin') || read.has('tron')
   const holders = read.has('wallet') || read.has('wallets') || read.has('wallet_account') || read.has('private_key')
   if (!chains && !holders) return [{}]
   const t = await targets(sql, orgId, type, p)

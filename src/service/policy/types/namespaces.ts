@@ -329,7 +329,7 @@ export type PolicyBitcoinTx = {
 /**
  * Everything a policy can see about one evaluation. The engine builds it per activity (and per vote:
  * `approvers` / `credentials` are the users and credentials that have approved so far).
- * Namespaces Sigil never produces (`tron`, `tempo`) may be given as plain data.
+ * `tron.tx` is the plain data chains/policy/tronTx.ts reads; `tempo`, which Sigil never produces, may be given as such too.
  */
 export type PolicyContext = {
   /** Consensus keywords. */
@@ -340,7 +340,7 @@ export type PolicyContext = {
   /** `Unreadable` where the activity carries the namespace but it could not be read (a DENY reading it denies). */
   eth?: { tx?: PolicyEthTx | Unreadable; eip_712?: PolicyEip712 | Unreadable; eip_7702_authorization?: PolicyEip7702 | Unreadable }
   solana?: { tx?: PolicySolanaTx | Unreadable }
-  tron?: { tx?: { readonly [key: string]: PolicyDynamic } }
+  tron?: { tx?: { readonly [key: string]: PolicyDynamic } | Unreadable }
   bitcoin?: { tx?: PolicyBitcoinTx | Unreadable }
   tempo?: { tx?: { readonly [key: string]: PolicyDynamic } }
   wallet?: PolicyWallet
