@@ -5,7 +5,10 @@
  * the ERC-1155, which has no name, by its short contract address with "×5"). Sending the ERC-721
  * to another address (after a wrong recipient is refused at the field) makes the chain's
  * `ownerOf` the recipient and the row disappear; sending 2 of the ERC-1155 leaves `balanceOf` 3 on
- * chain and "×3" on screen. Light and dark, axe clean.
+ * chain and "×3" on screen. "Import NFT" (for one received before the newest 10,000 blocks, which
+ * discovery does not read) adds one by contract and token id, refusing a non-contract and an id
+ * the account does not hold at their fields. (The >10,000-blocks case itself is not mined here:
+ * anvil_mine of 10,001 blocks takes minutes on a loaded machine.) Light and dark, axe clean.
  */
 import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
@@ -145,5 +148,31 @@ describe('NFTs on the home screen, shown and sendable (Chromium, real service, d
     await popup.getByRole('button', { name: 'Done' }).click()
     await expect.poll(() => nftRow(nft1155, '1').getAttribute('data-amount'), { timeout: 20_000 }).toBe('3')
     expect(await popup.getByRole('region', { name: 'NFTs' }).getByText('No NFTs on this network').count()).toBe(0)
+  }, 120_000)
+
+  it('imports an NFT by contract and token id, checked on chain, refusing a non-contract and an id not held', async () => {
+    await mint(nft721, NFTS.TestNft721.abi, [eth, 9n])
+    const section = popup.getByRole('region', { name: 'NFTs' })
+    await section.getByRole('button', { name: 'Import NFT' }).click()
+    const form = popup.getByRole('form', { name: 'Import NFT' })
+    const contract = form.getByLabel('NFT contract address')
+    const tokenId = form.getByLabel('Token ID')
+    await contract.fill(RECIPIENT)
+    await tokenId.fill('9')
+    await form.getByRole('button', { name: 'Import' }).click()
+    await form.locator('.field-with-error').getByLabel('NFT contract address').waitFor({ timeout: 20_000 })
+    expect(await form.locator('.field-error').textContent()).toContain('is not a contract')
+    await contract.fill(nft721)
+    await tokenId.fill('8')
+    await form.getByRole('button', { name: 'Import' }).click()
+    await form.locator('.field-with-error').getByLabel('Token ID').waitFor({ timeout: 20_000 })
+    expect(await form.locator('.field-error').textContent()).toContain('does not hold #8')
+    expect(await axeViolations(popup)).toEqual([])
+    await shot(popup, 'popup-import-nft')
+    await tokenId.fill('9')
+    await form.getByRole('button', { name: 'Import' }).click()
+    await nftRow(nft721, '9').waitFor({ timeout: 30_000 })
+    expect(await section.getByText('Imported Sigil Test NFT #9').count()).toBe(1)
+    expect((await nftRow(nft721, '9').locator('.nft-name').textContent())?.trim()).toBe('Sigil Test NFT #9')
   }, 120_000)
 })

@@ -45,7 +45,7 @@ import { popupNetworks, selectPopupNetwork } from './chains/popupNetwork'
 import { estimateSend, sendStatus, submitSend } from './wallet/send'
 import { importToken, previewToken } from './wallet/importToken'
 import { reviewReplacement, submitReplacement } from './wallet/replace'
-import { estimateNftSend, listNfts, submitNftSend } from './wallet/nfts'
+import { estimateNftSend, importNft, listNfts, submitNftSend } from './wallet/nfts'
 
 const noParams = z.undefined()
 const id = z.string().min(1).max(256)
@@ -342,6 +342,17 @@ export const POPUP_METHODS = {
   nfts: popupMethod({
     params: z.object({ caip2 }).strict(),
     handler: (p, { core }) => core.withSession((client, s) => listNfts(core, client, s, p)),
+  }),
+  importNft: popupMethod({
+    params: z
+      .object({
+        caip2,
+        address: evmAddress,
+        contract: z.string().trim().pipe(evmAddress),
+        tokenId: z.string().trim().pipe(nftSendInput.tokenId),
+      })
+      .strict(),
+    handler: (p, { core }) => core.withSession((_c, s) => importNft(core, s, p)),
   }),
   nftSendEstimate: popupMethod({
     params: z.object(nftSendInput).strict(),

@@ -25,6 +25,7 @@ import { accountBook, flatten } from './accountBook'
 import { nodeFailure } from './balances'
 import { type EvmFees, evmFees } from './send'
 import { isImportedKey } from './importedKeys'
+import { addImportedNft, importedNftCandidates } from './importedNfts'
 
 /** How many of the newest blocks discovery reads logs from (as History does). */
 export const NFT_LOG_WINDOW = 10_000n
@@ -194,9 +195,12 @@ async function evmNetwork(core: Core, caip2: string): Promise<NetworkInfo> {
   return network
 }
 
-/** The NFTs `address` holds on `network`. */
-export async function nftsOf(core: Core, network: Node, address: string): Promise<NftView[]> {
-  return heldNfts(nftCandidates(await nftLogs(core, network, address), address), address, nodeHoldingReader(core, network))
+/** The NFTs `address` holds on `network`: those its logs show and the user's imported ones, each once. */
+export async function nftsOf(core: Core, network: Node, address: string, imported: readonly NftCandidate[] = []): Promise<NftView[]> {
+  const found = nftCandidates(await nftLogs(core, network, address), address)
+  const seen = new Set(found.map((c) => `${c.contract}:${c.tokenId}`))
+  const extra = imported.filter((c) => !seen.has(`${c.contract}:${c.tokenId}`))
+  return heldNfts([...found, ...extra], address, nodeHoldingReader(core, network))
 }
 
 /** The NFTs of each of the session's Ethereum accounts on the EVM network `caip2` (none on Solana). */
@@ -210,10 +214,50 @@ export async function listNfts(
   if (network.family !== 'evm') return { caip2: network.caip2, accounts: [] }
   const { groups } = await accountBook(client, session, core.deps.local)
   const mine = flatten(groups).filter((a) => a.addressFormat === 'ADDRESS_FORMAT_ETHEREUM' && !a.hidden)
+  const imported = await importedNftCandidates(core.deps.local, session, network.caip2)
   const accounts = await Promise.all(
-    mine.map(async (a) => ({ address: a.address, name: a.name, nfts: await nftsOf(core, network, a.address) })),
+    mine.map(async (a) => ({ address: a.address, name: a.name, nfts: await nftsOf(core, network, a.address, imported) })),
   )
   return { caip2: network.caip2, accounts }
+}
+
+/**
+ * The NFT `owner` holds at `contract` #`tokenId` on `network`, its standard found by what the
+ * contract answers (`ownerOf` for ERC-721, else `balanceOf(owner, id)`; ERC-165 is not required
+ * of the contracts we meet); INVALID_ARGUMENT naming `contract` (no contract there) or `tokenId`
+ * (not held) otherwise.
+ */
+export async function checkHeldNft(core: Core, network: NetworkInfo, owner: string, contract: string, tokenId: bigint): Promise<NftView> {
+  const code = await nodeRpc<unknown>(core, network, 'eth_getCode', [contract, 'latest'])
+  if (typeof code !== 'string' || code === '0x')
+    throw new ExtensionError('INVALID_ARGUMENT', `contract: ${contract} is not a contract on ${network.name}`, 'contract')
+  const read = nodeHoldingReader(core, network)
+  const ownerNow = await read.ownerOf(contract, tokenId).catch(() => undefined)
+  const standard: NftStandard = ownerNow === undefined ? 'erc1155' : 'erc721'
+  const [held] = await heldNfts([{ contract, tokenId, standard }], owner, read)
+  if (!held)
+    throw new ExtensionError(
+      'INVALID_ARGUMENT',
+      `tokenId: this account does not hold #${tokenId} of ${contract} on ${network.name}`,
+      'tokenId',
+    )
+  return held
+}
+
+/**
+ * "Import NFT", as MetaMask offers it, for one discovery does not find (received before the
+ * newest {@link NFT_LOG_WINDOW} blocks): checked on chain — `address` must hold it now — then
+ * kept in the user's imported NFTs (importedNfts.ts) and listed from then on while held.
+ */
+export async function importNft(
+  core: Core,
+  session: ActiveSession,
+  p: { caip2: string; address: string; contract: string; tokenId: string },
+): Promise<NftView> {
+  const network = await evmNetwork(core, p.caip2)
+  const held = await checkHeldNft(core, network, p.address, p.contract.toLowerCase(), BigInt(p.tokenId))
+  await addImportedNft(core.deps.local, session, network.caip2, held, core.now())
+  return held
 }
 
 /** What an NFT send moves. `amount` (ERC-1155 only; ERC-721 is always 1) is a decimal string. */
@@ -241,15 +285,8 @@ async function heldNow(core: Core, network: NetworkInfo, p: NftSendInput): Promi
   if (!to.ok) throw new ExtensionError('INVALID_ARGUMENT', `to: ${to.reason}`, 'to')
   if (to.address.toLowerCase() === p.from.toLowerCase())
     throw new ExtensionError('INVALID_ARGUMENT', 'to: send to another address than the sender', 'to')
-  const contract = p.contract.toLowerCase()
-  const tokenId = BigInt(p.tokenId)
-  const read = nodeHoldingReader(core, network)
-  // ERC-165 is not required of the contracts we find: which standard it is, is what answers.
-  const owner = await read.ownerOf(contract, tokenId).catch(() => undefined)
-  const standard: NftStandard = owner === undefined ? 'erc1155' : 'erc721'
-  const [held] = await heldNfts([{ contract, tokenId, standard }], p.from, read)
-  if (!held) throw new ExtensionError('INVALID_ARGUMENT', `tokenId: this account does not hold #${p.tokenId} of ${contract}`, 'tokenId')
-  const amount = standard === 'erc721' ? 1n : BigInt(p.amount ?? '1')
+  const held = await checkHeldNft(core, network, p.from, p.contract.toLowerCase(), BigInt(p.tokenId))
+  const amount = held.standard === 'erc721' ? 1n : BigInt(p.amount ?? '1')
   if (amount <= 0n) throw new ExtensionError('INVALID_ARGUMENT', 'amount: must be at least 1', 'amount')
   if (amount > BigInt(held.amount)) throw new ExtensionError('INVALID_ARGUMENT', `amount: you hold ${held.amount}`, 'amount')
   return { nft: held, to: to.address, amount }

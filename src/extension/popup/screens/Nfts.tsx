@@ -4,7 +4,9 @@
  * background/wallet/nfts.ts), each row with its collection (or the short contract address when
  * the contract has no name), `#id` and for ERC-1155 how many ("×3"), and a Send button. Sending:
  * the recipient (and for ERC-1155 how many), a review in words ("Send NFT TestNft721 #7 to
- * 0x7099…79C8", the fee in ETH), then the transaction's status until it is confirmed.
+ * 0x7099…79C8", the fee in ETH), then the transaction's status until it is confirmed. "Import NFT"
+ * adds one by contract and token id that discovery does not find (checked on chain: the account
+ * must hold it).
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import { significantText } from '../../amounts'
@@ -70,6 +72,82 @@ export function NftList({ accounts, onSend }: NftListProps) {
   )
 }
 
+/** Props of {@link ImportNftForm}. */
+export type ImportNftFormProps = {
+  client: PopupClient
+  network: Network
+  /** The Ethereum accounts the NFT may belong to (the first is chosen). */
+  accounts: ReadonlyArray<{ address: string; name: string }>
+  onImported(nft: Nft): void
+  onCancel(): void
+  onSessionLost(): void
+}
+
+/** "Import NFT": the account, the contract address and the token id, checked on chain. */
+export function ImportNftForm({ client, network, accounts, onImported, onCancel, onSessionLost }: ImportNftFormProps) {
+  const [address, setAddress] = useState(accounts[0]?.address ?? '')
+  const [contract, setContract] = useState('')
+  const [tokenId, setTokenId] = useState('')
+  const save = useAction(onSessionLost)
+  const fieldError = (field: string) => (save.field === field && save.error ? save.error.replace(new RegExp(`^${field}: `), '') : null)
+  const onSubmit = (e: Event) => {
+    e.preventDefault()
+    void save.run(() => client.call('importNft', { caip2: network.caip2, address, contract, tokenId }), onImported)
+  }
+  return (
+    <form class="import-nft" onSubmit={onSubmit} noValidate aria-label="Import NFT">
+      {accounts.length > 1 && (
+        <Field label="Account">
+          <select value={address} onChange={(e) => setAddress(e.currentTarget.value)}>
+            {accounts.map((a) => (
+              <option key={a.address} value={a.address}>
+                {a.name} · {shortAddress(a.address)}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
+      <Field label="NFT contract address" error={fieldError('contract')}>
+        <input
+          name="contract"
+          value={contract}
+          autoComplete="off"
+          spellcheck={false}
+          placeholder="0x…"
+          aria-invalid={fieldError('contract') ? 'true' : undefined}
+          onInput={(e) => {
+            setContract(e.currentTarget.value)
+            save.clear()
+          }}
+        />
+      </Field>
+      <Field label="Token ID" error={fieldError('tokenId')}>
+        <input
+          name="tokenId"
+          value={tokenId}
+          inputMode="numeric"
+          autoComplete="off"
+          aria-invalid={fieldError('tokenId') ? 'true' : undefined}
+          onInput={(e) => {
+            setTokenId(e.currentTarget.value)
+            save.clear()
+          }}
+        />
+      </Field>
+      {save.error && !fieldError('contract') && !fieldError('tokenId') && <ErrorLine error={save.error} />}
+      <Busy busy={save.busy} label="Checking the NFT on the network…" />
+      <div class="row">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" class="primary" disabled={save.busy || contract.trim() === '' || tokenId.trim() === ''}>
+          Import
+        </button>
+      </div>
+    </form>
+  )
+}
+
 /** Props of {@link NftSection}. */
 export type NftSectionProps = {
   client: PopupClient
@@ -83,6 +161,9 @@ export type NftSectionProps = {
 /** The home screen's "NFTs" section (EVM networks only). */
 export function NftSection({ client, network, refreshKey, onSend, onSessionLost }: NftSectionProps) {
   const [listed, setListed] = useState<{ caip2: string; accounts: NftAccounts } | null>(null)
+  const [importing, setImporting] = useState(false)
+  const [imported, setImported] = useState<string | null>(null)
+  const [reads, setReads] = useState(0)
   const load = useAction(onSessionLost)
   const { run } = load
   const caip2 = network?.family === 'evm' ? network.caip2 : undefined
@@ -92,7 +173,7 @@ export function NftSection({ client, network, refreshKey, onSend, onSessionLost 
       () => client.call('nfts', { caip2 }),
       (r) => setListed(r),
     )
-  }, [client, run, caip2, refreshKey])
+  }, [client, run, caip2, refreshKey, reads])
   if (caip2 === undefined) return null
   const shown = listed?.caip2 === caip2 ? listed.accounts : null
   return (
@@ -105,6 +186,33 @@ export function NftSection({ client, network, refreshKey, onSend, onSessionLost 
         </p>
       )}
       {shown && <NftList accounts={shown} onSend={onSend} />}
+      {imported && <p class="ok">{imported}</p>}
+      {network && shown && shown.length > 0 && importing && (
+        <ImportNftForm
+          client={client}
+          network={network}
+          accounts={shown}
+          onImported={(n) => {
+            setImporting(false)
+            setImported(`Imported ${nftLabel(n)}`)
+            setReads((r) => r + 1)
+          }}
+          onCancel={() => setImporting(false)}
+          onSessionLost={onSessionLost}
+        />
+      )}
+      {shown && shown.length > 0 && !importing && (
+        <button
+          type="button"
+          class="link"
+          onClick={() => {
+            setImported(null)
+            setImporting(true)
+          }}
+        >
+          Import NFT
+        </button>
+      )}
     </section>
   )
 }
