@@ -140,6 +140,8 @@ const ACTIVITY_TYPE_SUFFIXES = [
   'CREATE_WEBHOOK_ENDPOINT',
   'UPDATE_WEBHOOK_ENDPOINT',
   'DELETE_WEBHOOK_ENDPOINT',
+  'SET_IP_ALLOWLIST',
+  'REMOVE_IP_ALLOWLIST',
 ] as const
 
 // Calls that build a list are marked pure so that bundles (the popup) keep only the lists they use.

@@ -63,6 +63,8 @@ export const ERROR_TABLE = {
   ORIGIN_NOT_ALLOWED: { grpc: GRPC.PERMISSION_DENIED },
   /** The organization's policies deny the activity (explicit deny, or a policy too costly to evaluate). */
   POLICY_DENIED: { grpc: GRPC.PERMISSION_DENIED },
+  /** The organization's IP allow-list does not cover the address the request comes from (src/service/http/ipAllowlist.ts). */
+  IP_NOT_ALLOWED: { grpc: GRPC.PERMISSION_DENIED },
   // state
   NOT_FOUND: { grpc: GRPC.NOT_FOUND },
   ALREADY_EXISTS: { grpc: GRPC.ALREADY_EXISTS },

@@ -128,3 +128,9 @@ export const MAX_POLICY_SELECTORS = 64
 
 /** Sigil: a selector's `subject`, `target` and each of its `targets` (the hosted service states no bound). */
 export const MAX_POLICY_SELECTOR_TEXT = 1024
+
+/** Sigil: CIDR rules of one IP allow-list, set_ip_allowlist `rules` (the hosted service states no bound). */
+export const MAX_IP_ALLOWLIST_RULES = 100
+
+/** Sigil: the `label` of an IP allow-list rule, in characters (the hosted service states no bound). */
+export const MAX_IP_ALLOWLIST_LABEL = 256

@@ -5,6 +5,7 @@ import { EXTENSION_ORIGIN } from '../api/identity.js'
 import { type Network, resolveNetworks } from '../chains/networks.js'
 import { type SponsorKeys, parseSponsorKeys } from './chains/sponsor.js'
 import { DEV_SERVICE_IDENTITY_PRIVATE_KEY } from './devIdentity.js'
+import { type Cidr, parseCidrList } from './net/cidr.js'
 import { parseOidcIssuers, type TrustedIssuer } from './oidc/issuers.js'
 
 /** The origin-list entry that stands for every Firefox add-on origin `moz-extension://<UUID>` (src/service/auth/origins.ts). */
@@ -111,6 +112,8 @@ const Env = z.object({
     .default(64 * 1024 * 1024),
   /** Open connections one client address (an IPv6 /64) may hold. */
   SIGIL_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(256),
+  /** Proxies (CIDR blocks, comma separated) whose X-Forwarded-For names the client (src/service/http/clientAddress.ts). */
+  SIGIL_TRUSTED_PROXIES: z.string().default(''),
   NODE_ENV: z.string().optional(),
 })
 
@@ -174,6 +177,11 @@ export type ServiceConfig = {
   webhooks: WebhookConfig
   /** Limits of the HTTP server (src/service/http/admission.ts). */
   http: HttpLimits
+  /**
+   * Proxies whose `X-Forwarded-For` names the client for the IP allow-list (`SIGIL_TRUSTED_PROXIES`);
+   * none: the socket's peer is the client and the header is ignored.
+   */
+  trustedProxies?: Cidr[]
 }
 
 /** What unauthenticated clients may hold of the HTTP server (every body is unauthenticated until read). */
@@ -243,7 +251,9 @@ export function resolveConfig(
   let networks: Network[]
   let oidcIssuers: TrustedIssuer[]
   let gasSponsorKeys: SponsorKeys
+  let trustedProxies: Cidr[]
   try {
+    trustedProxies = parseCidrList(e.SIGIL_TRUSTED_PROXIES, 'SIGIL_TRUSTED_PROXIES')
     gasSponsorKeys = parseSponsorKeys(e.SIGIL_GAS_SPONSOR_KEYS, production)
     networks = resolveNetworks(e.SIGIL_RPC, e.SIGIL_TOKENS, {
       gasStations: e.SIGIL_GAS_STATION,
@@ -307,6 +317,7 @@ export function resolveConfig(
       maxBufferedBodyBytes: e.SIGIL_MAX_BUFFERED_BODY_BYTES,
       maxConnectionsPerAddress: e.SIGIL_MAX_CONNECTIONS_PER_ADDRESS,
     },
+    trustedProxies,
   }
   return { ...config, ...overrides }
 }

@@ -60,6 +60,7 @@ import { getApiKeys } from './get_api_keys.js'
 import { getAuthenticator } from './get_authenticator.js'
 import { getAuthenticators } from './get_authenticators.js'
 import { getGasUsage } from './get_gas_usage.js'
+import { getIpAllowlist } from './get_ip_allowlist.js'
 import { getNonces } from './get_nonces.js'
 import { getOauthProviders } from './get_oauth_providers.js'
 import { getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
@@ -105,7 +106,9 @@ import { otpAuth } from './otp_auth.js'
 import { otpLogin, otpLoginV1 } from './otp_login.js'
 import { recoverUser } from './recover_user.js'
 import { rejectActivity } from './reject_activity.js'
+import { removeIpAllowlist } from './remove_ip_allowlist.js'
 import { removeOrganizationFeature } from './remove_organization_feature.js'
+import { setIpAllowlist } from './set_ip_allowlist.js'
 import { setOrganizationFeature } from './set_organization_feature.js'
 import { signRawPayload, signRawPayloadV1 } from './sign_raw_payload.js'
 import { signRawPayloads } from './sign_raw_payloads.js'
@@ -217,7 +220,9 @@ export const SUBMIT_DEFINITIONS = [
   otpLoginV1,
   recoverUser,
   rejectActivity,
+  removeIpAllowlist,
   removeOrganizationFeature,
+  setIpAllowlist,
   setOrganizationFeature,
   signRawPayload,
   signRawPayloadV1,
@@ -255,6 +260,7 @@ export const QUERY_DEFINITIONS = [
   getAuthenticator,
   getAuthenticators,
   getGasUsage,
+  getIpAllowlist,
   getNonces,
   getOauthProviders,
   getOnRampTransactionStatus,

@@ -66,7 +66,9 @@ import { handler as oauthLogin } from './oauth_login.js'
 import { handler as otpAuth } from './otp_auth.js'
 import { handlerV1 as otpLoginV1, handlerV2 as otpLoginV2 } from './otp_login.js'
 import { handler as recoverUser } from './recover_user.js'
+import { handler as removeIpAllowlist } from './remove_ip_allowlist.js'
 import { handler as removeOrganizationFeature } from './remove_organization_feature.js'
+import { handler as setIpAllowlist } from './set_ip_allowlist.js'
 import { handler as setOrganizationFeature } from './set_organization_feature.js'
 import { handler as signRawPayload, handlerV1 as signRawPayloadV1 } from './sign_raw_payload.js'
 import { handler as signRawPayloads } from './sign_raw_payloads.js'
@@ -178,7 +180,9 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_OTP_LOGIN_V2: otpLoginV2,
   ACTIVITY_TYPE_OTP_LOGIN: otpLoginV1,
   ACTIVITY_TYPE_RECOVER_USER: recoverUser,
+  ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST: removeIpAllowlist,
   ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE: removeOrganizationFeature,
+  ACTIVITY_TYPE_SET_IP_ALLOWLIST: setIpAllowlist,
   ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE: setOrganizationFeature,
   ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: signRawPayload,
   ACTIVITY_TYPE_SIGN_RAW_PAYLOAD: signRawPayloadV1,

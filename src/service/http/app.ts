@@ -10,6 +10,7 @@ import { SERVICE_IDENTITY_PATH } from '../../api/serviceIdentity.js'
 import { handleQuery, handleSubmit } from './dispatch.js'
 import type { Dispatcher } from './dispatch.js'
 import { asSigilError, errorResponse } from './errors.js'
+import { type ClientAddress, clientAddress } from './clientAddress.js'
 import { WEBHOOK_JWKS_PATH } from '../webhooks/signing.js'
 
 export { MAX_BODY_BYTES } from './body.js'
@@ -110,15 +111,22 @@ export function createApp(rt: Runtime, dispatcher: Dispatcher, ext: AppExtension
     return c.json(rt.webhooks.signer.jwks())
   })
 
+  // Where a request comes from: the socket's peer, or X-Forwarded-For from a trusted proxy (clientAddress.ts).
+  const trustedProxies = rt.config.trustedProxies ?? []
+  const clientOf = (c: { env: unknown; req: { header(name: string): string | undefined } }): ClientAddress => {
+    const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
+    return clientAddress(incoming?.socket?.remoteAddress, c.req.header('X-Forwarded-For'), trustedProxies)
+  }
+
   app.post('/public/v1/submit/:operation', limitBody, async (c) => {
     const raw = await readBody(c)
-    const out = await handleSubmit(rt, dispatcher, c.req.path, c.req.raw.headers, raw)
+    const out = await handleSubmit(rt, dispatcher, c.req.path, c.req.raw.headers, raw, clientOf(c))
     return c.json(out)
   })
 
   app.post('/public/v1/query/:operation', limitBody, async (c) => {
     const raw = await readBody(c)
-    const out = await handleQuery(rt, dispatcher, c.req.path, c.req.raw.headers, raw)
+    const out = await handleQuery(rt, dispatcher, c.req.path, c.req.raw.headers, raw, clientOf(c))
     return c.json(out)
   })
 

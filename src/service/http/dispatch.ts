@@ -20,6 +20,8 @@ import { requireCustody } from '../auth/custody.js'
 import { callQuery, type QueryHandlerTable, type QueryName } from '../queries/types.js'
 import type { Runtime } from '../runtime.js'
 import { getActivity, submitResponse } from '../store/activities.js'
+import type { ClientAddress } from './clientAddress.js'
+import { refuseLockout, requireAllowedAddress } from './ipAllowlist.js'
 import { parseRequestJson } from './json.js'
 
 export type Dispatcher = {
@@ -166,8 +168,8 @@ export function readQueryRequest(definition: QueryDefinition, json: unknown): Re
   return parseOrThrow(definition.request, json, '') as Record<string, unknown>
 }
 
-/** POST /public/v1/submit/<operation> (A1, A2, A4). */
-export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, headers: Headers, raw: Uint8Array) {
+/** POST /public/v1/submit/<operation> (A1, A2, A4); `client`: where it comes from (clientAddress.ts). */
+export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, headers: Headers, raw: Uint8Array, client: ClientAddress) {
   const { definition, envelope: body, json } = readSubmit(path, raw)
   const signed = await stampSignatureCheck(headers, raw) // over the raw bytes (A4)
   const now = rt.now()
@@ -180,6 +182,8 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
     verifierPublicKeyHex: definition.name === 'stamp_login' ? rt.keys.verifier.publicKeyHex : undefined,
     oidc: definition.name === 'stamp_login' ? rt.oidc : undefined,
   })
+  // The IP allow-list of the credential's organization, before anything else is told (ipAllowlist.ts).
+  await requireAllowedAddress(rt.db, principal, client)
   if (Math.abs(Number(body.timestampMs) - now) > rt.config.timestampWindowMs) {
     throw fieldError('TIMESTAMP_OUT_OF_WINDOW', 'timestampMs', 'request timestamp is outside the allowed window of the service clock')
   }
@@ -194,6 +198,7 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
     )
   }
   const parameters = readParameters(definition, body)
+  await refuseLockout(rt.db, principal, effectiveOrganizationId, definition.type, parameters, client)
   const { activity: row, known } = await storing(json, () =>
     d.engine.submit({
       principal,
@@ -213,8 +218,8 @@ export async function handleSubmit(rt: Runtime, d: Dispatcher, path: string, hea
   return submitResponse(rt.db, row, principal.userId, known)
 }
 
-/** POST /public/v1/query/<operation>. */
-export async function handleQuery(rt: Runtime, d: Dispatcher, path: string, headers: Headers, raw: Uint8Array) {
+/** POST /public/v1/query/<operation>; `client`: where it comes from (clientAddress.ts). */
+export async function handleQuery(rt: Runtime, d: Dispatcher, path: string, headers: Headers, raw: Uint8Array, client: ClientAddress) {
   const { definition, organizationId, json } = readQuery(path, raw)
   const signed = await stampSignatureCheck(headers, raw)
   const { principal, effectiveOrganizationId } = await authenticate(rt.db, rt.config, {
@@ -226,6 +231,7 @@ export async function handleQuery(rt: Runtime, d: Dispatcher, path: string, head
     // Queries alone accept a read-only session (X-Session); authenticate refuses it on every submit.
     sessionPublicKeyHex: rt.keys.session.publicKeyHex,
   })
+  await requireAllowedAddress(rt.db, principal, client)
   const request = readQueryRequest(definition, json)
   const handler = d.queries[definition.name as QueryName]
   const out = await storing(json, () => callQuery(handler, { sql: rt.db, rt, principal, organizationId: effectiveOrganizationId }, request))

@@ -7,6 +7,7 @@ import { handler as getApiKeys } from './get_api_keys.js'
 import { handler as getAuthenticator } from './get_authenticator.js'
 import { handler as getAuthenticators } from './get_authenticators.js'
 import { handler as getGasUsage } from './get_gas_usage.js'
+import { handler as getIpAllowlist } from './get_ip_allowlist.js'
 import { handler as getNonces } from './get_nonces.js'
 import { handler as getOauthProviders } from './get_oauth_providers.js'
 import { handler as getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
@@ -49,6 +50,7 @@ export const QUERY_HANDLERS = {
   get_authenticator: getAuthenticator,
   get_authenticators: getAuthenticators,
   get_gas_usage: getGasUsage,
+  get_ip_allowlist: getIpAllowlist,
   get_nonces: getNonces,
   get_oauth_providers: getOauthProviders,
   get_on_ramp_transaction_status: getOnRampTransactionStatus,

@@ -125,6 +125,9 @@ const SUBMIT_NAMES = [
   'upsert_gas_usage_config',
   // EIP-7702
   'eth_undelegate_7702',
+  // IP allow-lists
+  'set_ip_allowlist',
+  'remove_ip_allowlist',
 ]
 const QUERY_NAMES = [
   'get_oauth_providers',
@@ -169,6 +172,8 @@ const QUERY_NAMES = [
   'list_webhook_deliveries',
   // gas sponsorship
   'get_gas_usage',
+  // IP allow-lists
+  'get_ip_allowlist',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {
