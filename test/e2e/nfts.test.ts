@@ -133,7 +133,7 @@ describe('NFTs on the home screen, shown and sendable (Chromium, real service, d
       .locator('.field-with-error')
       .getByLabel(/^How many/)
       .waitFor({ timeout: 20_000 })
-    expect(await popup.locator('.field-with-error .field-error').textContent()).toContain('you hold 5')
+    expect(await popup.locator('.field-with-error .field-error').textContent()).toContain('You hold 5')
     await amount.fill('2')
     await popup.getByRole('button', { name: 'Review' }).click()
     const summary = popup.locator('#send-nft-summary')

@@ -238,7 +238,7 @@ export async function checkHeldNft(core: Core, network: NetworkInfo, owner: stri
   if (!held)
     throw new ExtensionError(
       'INVALID_ARGUMENT',
-      `tokenId: this account does not hold #${tokenId} of ${contract} on ${network.name}`,
+      `tokenId: This account does not hold #${tokenId} of ${contract} on ${network.name}`,
       'tokenId',
     )
   return held
@@ -284,11 +284,11 @@ async function heldNow(core: Core, network: NetworkInfo, p: NftSendInput): Promi
   const to = checkRecipient('evm', p.to)
   if (!to.ok) throw new ExtensionError('INVALID_ARGUMENT', `to: ${to.reason}`, 'to')
   if (to.address.toLowerCase() === p.from.toLowerCase())
-    throw new ExtensionError('INVALID_ARGUMENT', 'to: send to another address than the sender', 'to')
+    throw new ExtensionError('INVALID_ARGUMENT', 'to: Send to another address than the sender', 'to')
   const held = await checkHeldNft(core, network, p.from, p.contract.toLowerCase(), BigInt(p.tokenId))
   const amount = held.standard === 'erc721' ? 1n : BigInt(p.amount ?? '1')
-  if (amount <= 0n) throw new ExtensionError('INVALID_ARGUMENT', 'amount: must be at least 1', 'amount')
-  if (amount > BigInt(held.amount)) throw new ExtensionError('INVALID_ARGUMENT', `amount: you hold ${held.amount}`, 'amount')
+  if (amount <= 0n) throw new ExtensionError('INVALID_ARGUMENT', 'amount: Send at least 1', 'amount')
+  if (amount > BigInt(held.amount)) throw new ExtensionError('INVALID_ARGUMENT', `amount: You hold ${held.amount}`, 'amount')
   return { nft: held, to: to.address, amount }
 }
 
