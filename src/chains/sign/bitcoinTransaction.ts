@@ -75,12 +75,25 @@ export function parsePsbt(text: string): BtcTransaction {
   }
 }
 
-/** The script an input spends (from `witnessUtxo`, else its `nonWitnessUtxo`'s output), undefined when the PSBT does not say. */
+const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
+
+/**
+ * The output an input spends: its `nonWitnessUtxo`'s output (btc-signer checks on parsing that the
+ * previous transaction hashes to the input's txid), else its `witnessUtxo`; undefined when the PSBT
+ * does not say. A `witnessUtxo` that contradicts the previous transaction is refused: the policy
+ * would read one amount and the signature commit to another.
+ * @throws INVALID_ARGUMENT naming unsignedTransaction when the two disagree
+ */
 export function spentOutput(tx: BtcTransaction, idx: number): { script: Uint8Array; amount: bigint } | undefined {
   const input = tx.getInput(idx)
-  if (input.witnessUtxo) return input.witnessUtxo
-  if (input.nonWitnessUtxo && input.index !== undefined) return input.nonWitnessUtxo.outputs[input.index]
-  return undefined
+  const fromPrev = input.nonWitnessUtxo && input.index !== undefined ? input.nonWitnessUtxo.outputs[input.index] : undefined
+  if (input.nonWitnessUtxo && !fromPrev)
+    throw chainError('unsignedTransaction', `input ${idx}: its previous transaction has no such output`)
+  const w = input.witnessUtxo
+  if (fromPrev && w && (w.amount !== fromPrev.amount || !equalBytes(w.script, fromPrev.script))) {
+    throw chainError('unsignedTransaction', `input ${idx}: its witnessUtxo contradicts its previous transaction`)
+  }
+  return fromPrev ?? w
 }
 
 /** The five scripts a compressed secp256k1 public key controls (hex → kind), with what spending each needs. */
@@ -95,8 +108,6 @@ export function ownScripts(publicKey: Uint8Array): Map<string, OwnScriptKind> {
     [bytesToHex(p2tr(publicKey.subarray(1)).script), 'P2TR'],
   ])
 }
-
-const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
 
 /** The spending data the input of `kind` needs; a conflicting value already in the PSBT is refused. */
 function completeInput(tx: BtcTransaction, idx: number, kind: OwnScriptKind, publicKey: Uint8Array): void {
