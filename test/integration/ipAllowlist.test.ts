@@ -316,10 +316,48 @@ describe('IP allow-list behind a trusted proxy (SIGIL_TRUSTED_PROXIES=127.0.0.1/
     expect(fromOffice.json.wallets.map((w: any) => w.walletName)).toEqual(['sub wallet'])
   })
 
-  it('removed from the office, direct requests pass again', async () => {
-    const r = await svc.post(REMOVE, submitBody('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST', org, {}), undefined, via('203.0.113.7'))
+  it("an API key's own list replaces the organization's for that key; removing it when that would lock the key out is refused (412 naming parameters.publicKey)", async () => {
+    const own = await svc.post(
+      SET,
+      submitBody('ACTIVITY_TYPE_SET_IP_ALLOWLIST', org, {
+        publicKey: svc.admin.publicKey,
+        rules: [
+          { cidr: '127.0.0.1/32', label: 'relay' },
+          { cidr: '203.0.113.0/24', label: 'office' },
+        ],
+      }),
+      undefined,
+      via('203.0.113.7'),
+    )
+    expect(own.status).toBe(200)
+    // Direct from 127.0.0.1 now, though the organization's list leaves it out.
+    expect((await admin.getWhoami({ organizationId: org })).organizationId).toBe(org)
+    // The organization's list may change freely from here: this key is held to its own list.
+    const orgChange = await svc.post(SET, submitBody('ACTIVITY_TYPE_SET_IP_ALLOWLIST', org, { rules: [{ cidr: '198.51.100.0/24' }] }))
+    expect(orgChange.status).toBe(200)
+    // The organization's list covers 198.51.100.0/24, but not for this key: its own list leaves it out.
+    expect((await svc.post(WHOAMI, { organizationId: org }, undefined, via('198.51.100.1'))).status).toBe(403)
+    // Setting its own list to leave out where this request comes from would lock it out.
+    const narrow = await svc.post(
+      SET,
+      submitBody('ACTIVITY_TYPE_SET_IP_ALLOWLIST', org, { publicKey: svc.admin.publicKey, rules: [{ cidr: '203.0.113.0/24' }] }),
+    )
+    expect(narrow.status).toBe(412)
+    expect(fieldsOf(narrow.json)).toEqual(['parameters.rules'])
+    const removeOwn = await svc.post(REMOVE, submitBody('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST', org, { publicKey: svc.admin.publicKey }))
+    expect(removeOwn.status).toBe(412)
+    expect(fieldsOf(removeOwn.json)).toEqual(['parameters.publicKey'])
+    const still = await admin.getIpAllowlist({ organizationId: org, publicKey: svc.admin.publicKey })
+    expect(still.allowlist.rules.map((x) => x.cidr)).toEqual(['127.0.0.1/32', '203.0.113.0/24'])
+  })
+
+  it('removed, direct requests pass again', async () => {
+    const r = await svc.post(REMOVE, submitBody('ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST', org, {}))
     expect(r.status).toBe(200)
     expect(r.json.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    // Without the organization's list nothing is enforced, the key's own list included.
+    expect((await svc.post(WHOAMI, { organizationId: org }, undefined, via('203.0.113.7'))).status).toBe(200)
+    expect((await svc.post(WHOAMI, { organizationId: org }, undefined, via('198.51.100.1'))).status).toBe(200)
     expect((await admin.getWhoami({ organizationId: org })).organizationId).toBe(org)
   })
 })
