@@ -39,6 +39,12 @@ const PSBT_OPTIONS = { allowUnknownInputs: true, allowUnknownOutputs: true } as 
 const PSBT_MAGIC_BASE64 = 'cHNidP'
 /** A PSBT larger than this is refused before parsing (a standard transaction is at most 400 kWU). */
 const MAX_PSBT_BYTES = 1_000_000
+/**
+ * Inputs or outputs beyond this are refused: each signature hashes the whole transaction again
+ * (legacy) or all spent outputs (taproot), so the work grows with the square of the count; a
+ * standard transaction (100 kvB) holds about 1,700 key-path inputs at most.
+ */
+const MAX_PSBT_ITEMS = 1000
 
 function reason(e: unknown): string {
   return e instanceof Error ? e.message.slice(0, 160) : 'unknown'
@@ -68,11 +74,16 @@ export function parsePsbt(text: string): BtcTransaction {
   if (bytes.length < 5 || bytesToHex(bytes.subarray(0, 5)) !== '70736274ff') {
     throw chainError('unsignedTransaction', 'not a PSBT (it must start with the bytes "psbt" 0xff)')
   }
+  let tx: BtcTransaction
   try {
-    return Transaction.fromPSBT(bytes, PSBT_OPTIONS)
+    tx = Transaction.fromPSBT(bytes, PSBT_OPTIONS)
   } catch (e) {
     throw chainError('unsignedTransaction', `not a valid PSBT: ${reason(e)}`)
   }
+  if (tx.inputsLength > MAX_PSBT_ITEMS || tx.outputsLength > MAX_PSBT_ITEMS) {
+    throw chainError('unsignedTransaction', `a PSBT of more than ${MAX_PSBT_ITEMS} inputs or outputs`)
+  }
+  return tx
 }
 
 const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])

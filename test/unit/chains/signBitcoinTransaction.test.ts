@@ -95,6 +95,14 @@ describe('signBitcoinTransaction', () => {
     expect(refusal(() => signBitcoinTransaction({ privateKey, unsignedTransaction: bytesToHex(anyone.toPSBT()) })).message).toMatch(
       /sighash type 2/,
     )
+    // Too many inputs for a bounded amount of signing work.
+    const wide = psbtSpending(
+      [{ script: scriptOf('P2WPKH', publicKey), amount: 1000n, seed: 6 }],
+      Array.from({ length: 1001 }, () => ({ script: scriptOf('P2WPKH', stranger), amount: 1n })),
+    )
+    expect(refusal(() => signBitcoinTransaction({ privateKey, unsignedTransaction: bytesToHex(wide.toPSBT()) })).message).toMatch(
+      /more than 1000/,
+    )
     // A legacy input without its previous transaction cannot be signed safely.
     const bare = psbtSpending([{ script: scriptOf('P2WPKH', publicKey), amount: 1000n, seed: 4 }], [])
     const legacyNoPrev = new Transaction({ allowUnknownInputs: true, allowLegacyWitnessUtxo: true })
