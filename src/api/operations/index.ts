@@ -96,6 +96,7 @@ import { listSuborgs } from './list_suborgs.js'
 import { listSupportedAssets } from './list_supported_assets.js'
 import { listUserTags } from './list_user_tags.js'
 import { listUsers } from './list_users.js'
+import { listVerifiedSuborgs } from './list_verified_suborgs.js'
 import { listWalletAccounts } from './list_wallet_accounts.js'
 import { listWallets } from './list_wallets.js'
 import { listWebhookDeliveries } from './list_webhook_deliveries.js'
@@ -288,6 +289,7 @@ export const QUERY_DEFINITIONS = [
   listSupportedAssets,
   listUserTags,
   listUsers,
+  listVerifiedSuborgs,
   listWalletAccounts,
   listWallets,
   listWebhookDeliveries,

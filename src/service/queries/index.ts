@@ -35,6 +35,7 @@ import { handler as listSuborgs } from './list_suborgs.js'
 import { handler as listSupportedAssets } from './list_supported_assets.js'
 import { handler as listUserTags } from './list_user_tags.js'
 import { handler as listUsers } from './list_users.js'
+import { handler as listVerifiedSuborgs } from './list_verified_suborgs.js'
 import { handler as listWalletAccounts } from './list_wallet_accounts.js'
 import { handler as listWallets } from './list_wallets.js'
 import { handler as listWebhookDeliveries } from './list_webhook_deliveries.js'
@@ -78,6 +79,7 @@ export const QUERY_HANDLERS = {
   list_supported_assets: listSupportedAssets,
   list_user_tags: listUserTags,
   list_users: listUsers,
+  list_verified_suborgs: listVerifiedSuborgs,
   list_wallet_accounts: listWalletAccounts,
   list_wallets: listWallets,
   list_webhook_deliveries: listWebhookDeliveries,

@@ -173,7 +173,17 @@ export async function isSelfOrAncestor(sql: Sql, ancestorId: string, orgId: stri
 
 /** What a sub-organization can be found by (list_suborgs `filterType`) and the value it must have. */
 export type SubOrganizationFilter = {
-  type: 'NAME' | 'USERNAME' | 'EMAIL' | 'PHONE_NUMBER' | 'CREDENTIAL_ID' | 'PUBLIC_KEY' | 'OIDC_TOKEN' | 'WALLET_ACCOUNT_ADDRESS'
+  type:
+    | 'NAME'
+    | 'USERNAME'
+    | 'EMAIL'
+    | 'PHONE_NUMBER'
+    | 'CREDENTIAL_ID'
+    | 'PUBLIC_KEY'
+    | 'OIDC_TOKEN'
+    | 'WALLET_ACCOUNT_ADDRESS'
+    /** Any user with a verified email or phone number (list_verified_suborgs without a filter); the value is unused. */
+    | 'VERIFIED_CONTACT'
   value: string
 }
 
@@ -197,6 +207,8 @@ const SUB_ORGANIZATION_FILTERS: Record<SubOrganizationFilter['type'], string> = 
   // providers verified by a token only (one stated by claims alone proves nothing).
   OIDC_TOKEN: `EXISTS (SELECT 1 FROM oauth_providers p WHERE p.organization_id = o.id AND p.verified
     AND p.issuer = ($2::jsonb ->> 'iss') AND p.subject = ($2::jsonb ->> 'sub') AND p.audience = ($2::jsonb ->> 'aud'))`,
+  VERIFIED_CONTACT:
+    "($2::text = '' AND EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND ((u.email_verified AND u.user_email IS NOT NULL) OR (u.phone_verified AND u.user_phone_number IS NOT NULL))))",
   // A wallet account or a private key of the organization with that address.
   WALLET_ACCOUNT_ADDRESS: `(EXISTS (SELECT 1 FROM wallet_accounts w WHERE w.organization_id = o.id AND ${addressMatches('w.address')})
     OR EXISTS (SELECT 1 FROM private_key_addresses k WHERE k.organization_id = o.id AND ${addressMatches('k.address')}))`,

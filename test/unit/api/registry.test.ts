@@ -144,6 +144,7 @@ const QUERY_NAMES = [
   'list_fiat_on_ramp_credentials',
   'get_on_ramp_transaction_status',
   'list_suborgs',
+  'list_verified_suborgs',
   'get_wallet_address_balances',
   'list_supported_assets',
   'get_nonces',

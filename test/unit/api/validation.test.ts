@@ -204,6 +204,7 @@ describe('envelope and pagination rules', () => {
       'list_eth_transaction_history',
       'list_sol_transaction_history',
       'list_suborgs',
+      'list_verified_suborgs',
       'list_wallet_accounts',
     ])
     // what the other required fields of a list need
