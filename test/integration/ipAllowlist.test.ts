@@ -274,6 +274,15 @@ describe('IP allow-list behind a trusted proxy (SIGIL_TRUSTED_PROXIES=127.0.0.1/
       const r = await svc.post(WHOAMI, { organizationId: org }, undefined, via(address))
       expect(r.status, address).toBe(200)
     }
+    // A block that does not parse is a 400 naming it, even where the change would also lock the request out.
+    const bad = await svc.post(
+      SET,
+      submitBody('ACTIVITY_TYPE_SET_IP_ALLOWLIST', org, { rules: [{ cidr: '203.0.113.0/33' }] }),
+      undefined,
+      via('203.0.113.7'),
+    )
+    expect(bad.status).toBe(400)
+    expect(fieldsOf(bad.json)).toEqual(['parameters.rules[0].cidr'])
     // Only the entries our proxies wrote count: a client cannot prepend the office to its own address.
     const spoofed = await svc.post(WHOAMI, { organizationId: org }, undefined, via('203.0.113.9, 198.51.100.1'))
     expect(spoofed.status).toBe(403)

@@ -65,9 +65,10 @@ export async function refuseLockout(
     after[slot] = undefined
   } else {
     const before = lists[slot]
-    const rules = Array.isArray(parameters.rules)
-      ? (parameters.rules as Array<{ cidr: string }>).map((r) => ({ cidr: parseCidr(r.cidr).ok ? r.cidr : '', createdAt: 0 }))
-      : (before?.rules ?? [])
+    const submitted = Array.isArray(parameters.rules) ? (parameters.rules as Array<{ cidr: string }>) : undefined
+    // A block that does not parse is the handler's 400 naming it, not a lockout.
+    if (submitted?.some((r) => !parseCidr(r.cidr).ok)) return
+    const rules = submitted ? submitted.map((r) => ({ cidr: r.cidr, createdAt: 0 })) : (before?.rules ?? [])
     after[slot] = {
       organization_id: organizationId,
       public_key: target,
