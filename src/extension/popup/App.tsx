@@ -10,7 +10,7 @@ import { Accounts } from './screens/Accounts'
 import { Activity } from './screens/Activity'
 import { Buy } from './screens/Buy'
 import { HistoryScreen } from './screens/History'
-import { ImportToken, ImportTokenLink } from './screens/ImportToken'
+import { ImportToken } from './screens/ImportToken'
 import { Send } from './screens/Send'
 import { NetworkPicker } from './NetworkPicker'
 import type { Network } from './network'
@@ -199,9 +199,15 @@ export function App({ client, webauthn = browserWebauthn, requestHostAccess = no
           ))}
         </nav>
         {inView === 'accounts' && (
-          <Accounts client={client} network={network} onSend={onSend} onBuy={() => setInView('buy')} onSessionLost={load} />
+          <Accounts
+            client={client}
+            network={network}
+            onSend={onSend}
+            onBuy={() => setInView('buy')}
+            onImportToken={() => setInView('importToken')}
+            onSessionLost={load}
+          />
         )}
-        {inView === 'accounts' && <ImportTokenLink network={network} onImport={() => setInView('importToken')} />}
         {inView === 'importToken' && network && (
           <ImportToken key={network.caip2} client={client} network={network} onDone={() => setInView('accounts')} onSessionLost={load} />
         )}

@@ -24,6 +24,7 @@ import { ExportSecret, type ExportWhat } from './ExportSecret'
 import { WalletAdd } from './WalletAdd'
 import { DelegationLine } from './Delegation'
 import { type Nft, NftSection, SendNft } from './Nfts'
+import { ImportTokenLink } from './ImportToken'
 
 type Book = PopupApi['accountBook']['result']
 type Group = Book['groups'][number]
@@ -426,6 +427,8 @@ export type AccountsProps = {
   network?: Network | null
   onSend?: (address: string) => void
   onBuy?: () => void
+  /** Opens "Import token" (the link shows under the assets on EVM networks). */
+  onImportToken?: () => void
   onSessionLost(): void
 }
 
@@ -469,7 +472,7 @@ function StaleBanner({
 }
 
 /** The wallet home screen. */
-export function Accounts({ client, network = null, onSend, onBuy, onSessionLost }: AccountsProps) {
+export function Accounts({ client, network = null, onSend, onBuy, onImportToken, onSessionLost }: AccountsProps) {
   const [book, setBook] = useState<Book | null>(null)
   const [balances, setBalances] = useState<{ caip2: string; byAddress: Map<string, Balances>; stale?: Stale | undefined } | null>(null)
   const [added, setAdded] = useState<string | null>(null)
@@ -618,6 +621,7 @@ export function Accounts({ client, network = null, onSend, onBuy, onSessionLost 
           {assets.length === 0 ? <p class="hint">No assets on this network yet.</p> : <BalanceList balances={assets} label="Assets" />}
         </>
       )}
+      {onImportToken && <ImportTokenLink network={network} onImport={onImportToken} />}
       <NftSection
         client={client}
         network={network}
