@@ -104,6 +104,8 @@ export const ORGANIZATION_TABLES = {
     'webhook_endpoints',
     // gas sponsorship (migration 021): the limits it set for itself and its sub-organizations
     'gas_usage_configs',
+    // IP allow-lists (migration 025): only parent organizations have them; purged all the same
+    'ip_allowlists',
   ],
   cascaded: [
     'quorum_members',

@@ -212,6 +212,8 @@ describe('Wallet Standard background methods', () => {
       ],
       warnings: [],
       send: false,
+      // This test's fake network has no Solana node: the window says so rather than claiming a change.
+      balanceChanges: { status: 'unknown', reason: 'The Solana Dev node sent no result for getMultipleAccounts' },
     })
     const signed = parseSolanaTransaction(base64.decode(reply.result.signedTransaction))
     expect(ed25519.verify(signed.signatures[0]!, signed.messageBytes, SOL_PUB)).toBe(true)
