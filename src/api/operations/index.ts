@@ -85,6 +85,7 @@ import { initOtpAuth, initOtpAuthV2, initOtpAuthV1 } from './init_otp_auth.js'
 import { initUserEmailRecovery, initUserEmailRecoveryV1 } from './init_user_email_recovery.js'
 import { listActivities } from './list_activities.js'
 import { listAppProofs } from './list_app_proofs.js'
+import { listEmailEvents } from './list_email_events.js'
 import { listEthTransactionHistory } from './list_eth_transaction_history.js'
 import { listFiatOnRampCredentials } from './list_fiat_on_ramp_credentials.js'
 import { listPolicies } from './list_policies.js'
@@ -278,6 +279,7 @@ export const QUERY_DEFINITIONS = [
   getWalletAddressBalances,
   listActivities,
   listAppProofs,
+  listEmailEvents,
   listEthTransactionHistory,
   listFiatOnRampCredentials,
   listPolicies,

@@ -64,7 +64,7 @@ export const handler: ActivityHandler<z.infer<typeof createInvitations.parameter
       email,
       ctx.rt.config.mailFrom,
     )
-    await enqueueMessage(ctx.tx, ctx.rt, mail, ctx.now)
+    await enqueueMessage(ctx.tx, ctx.rt, { ...mail, organization_id: ctx.organizationId }, ctx.now)
     invitationIds.push(invitationId)
   }
   ctx.rt.log.info('invitations created', { organizationId: orgId, count: invitationIds.length })

@@ -50,7 +50,12 @@ export const handler: ActivityHandler<z.infer<typeof emailAuthV2.parameters>> = 
     expirationSeconds,
     invalidateExisting: p.invalidateExisting,
   })
-  await enqueueMessage(ctx.tx, ctx.rt, emailAuthEmail(options, email, credentialBundle, expirationSeconds, ctx.rt.config.mailFrom), ctx.now)
+  await enqueueMessage(
+    ctx.tx,
+    ctx.rt,
+    { ...emailAuthEmail(options, email, credentialBundle, expirationSeconds, ctx.rt.config.mailFrom), organization_id: ctx.organizationId },
+    ctx.now,
+  )
   ctx.rt.log.info('email auth initiated', { userId: user.id, organizationId: user.organization_id })
   return { userId: user.id, apiKeyId }
 }

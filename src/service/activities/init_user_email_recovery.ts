@@ -44,7 +44,12 @@ export const handler: ActivityHandler<z.infer<typeof initUserEmailRecovery.param
     expirationSeconds,
     invalidateExisting: true,
   })
-  await enqueueMessage(ctx.tx, ctx.rt, recoveryEmail(options, email, credentialBundle, expirationSeconds, ctx.rt.config.mailFrom), ctx.now)
+  await enqueueMessage(
+    ctx.tx,
+    ctx.rt,
+    { ...recoveryEmail(options, email, credentialBundle, expirationSeconds, ctx.rt.config.mailFrom), organization_id: ctx.organizationId },
+    ctx.now,
+  )
   ctx.rt.log.info('recovery initiated', { userId: user.id, organizationId: user.organization_id })
   return { userId: user.id }
 }

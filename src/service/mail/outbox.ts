@@ -12,10 +12,20 @@ import nodemailer, { type Transporter } from 'nodemailer'
 import { SigilError } from '../../api/errors.js'
 import type { Outbox, Runtime } from '../runtime.js'
 import type { Transaction } from '../store/sql.js'
+import { type EmailEventDetails, type EmailEventType, insertEmailEvent } from '../store/emailEvents.js'
 import { dueMessages, insertMessage, recordAttempt, type MessageRow, type NewMessage } from '../store/mailbox.js'
 
 /** Seconds to wait before each retry; after the last one the message is `failed`. */
 const BACKOFF_MS = [1_000, 5_000, 30_000, 120_000, 600_000]
+
+/** The SMTP server refused the message for good (a recipient rejected without an error status). */
+class PermanentRefusal extends Error {}
+
+/** The SMTP reply code nodemailer attached to an error (0 when none). */
+function smtpCode(e: unknown): number {
+  const code = (e as { responseCode?: unknown } | null)?.responseCode
+  return typeof code === 'number' ? code : 0
+}
 
 /** Queues a message in the activity's transaction; delivery starts once it commits. */
 export async function enqueueMessage(tx: Transaction, rt: Runtime, m: NewMessage, now: number): Promise<string> {
@@ -27,6 +37,16 @@ export async function enqueueMessage(tx: Transaction, rt: Runtime, m: NewMessage
     )
   }
   const id = await insertMessage(tx, { ...m, delivery: transport ? 'pending' : 'mailbox' }, now)
+  // The dev mailbox is where it is delivered: sent as soon as the activity commits.
+  if (!transport && m.channel === 'email')
+    await insertEmailEvent(tx, {
+      organizationId: m.organization_id ?? null,
+      messageId: id,
+      type: 'Send',
+      from: m.from_address,
+      to: m.to_address,
+      now,
+    })
   const outbox = rt.outbox
   if (transport && outbox) tx.afterCommit(() => outbox.kick())
   return id
@@ -65,10 +85,25 @@ function startDelivering(rt: Runtime): Omit<Outbox, 'start'> {
     timer.unref()
   }
 
-  async function deliver(m: MessageRow): Promise<void> {
+  /** Records what happened to an email (list_email_events); SMS has no events. */
+  const emailEvent = (m: MessageRow, type: EmailEventType, details: EmailEventDetails) =>
+    m.channel === 'email'
+      ? insertEmailEvent(rt.db, {
+          organizationId: m.organization_id,
+          messageId: m.id,
+          type,
+          from: m.from_address,
+          to: m.to_address,
+          details,
+          now: Date.now(),
+        })
+      : Promise.resolve()
+
+  /** Delivers one message; the SMTP server's answer for an email. */
+  async function deliver(m: MessageRow): Promise<string | undefined> {
     if (m.channel === 'email') {
       smtp ??= nodemailer.createTransport(rt.config.smtpUrl!)
-      await smtp.sendMail({
+      const info = await smtp.sendMail({
         from: m.from_address,
         to: m.to_address,
         ...(m.reply_to ? { replyTo: m.reply_to } : {}),
@@ -77,7 +112,8 @@ function startDelivering(rt: Runtime): Omit<Outbox, 'start'> {
         ...(m.html_body ? { html: m.html_body } : {}),
         headers: { 'X-Sigil-Message-Id': m.id },
       })
-      return
+      if ((info.rejected ?? []).length > 0) throw new PermanentRefusal(String(info.response ?? 'the recipient was refused').slice(0, 300))
+      return String(info.response ?? '').slice(0, 300)
     }
     const res = await fetch(rt.config.smsWebhookUrl!, {
       method: 'POST',
@@ -86,6 +122,7 @@ function startDelivering(rt: Runtime): Omit<Outbox, 'start'> {
       signal: AbortSignal.timeout(10_000),
     })
     if (!res.ok) throw new Error(`SMS webhook answered ${res.status}`)
+    return undefined
   }
 
   async function run(): Promise<void> {
@@ -100,18 +137,15 @@ function startDelivering(rt: Runtime): Omit<Outbox, 'start'> {
         again = false
         const now = rt.now()
         for (const m of await dueMessages(rt.db, Date.now() > now ? Date.now() : now)) {
+          const started = Date.now()
+          let response: string | undefined
           try {
-            await deliver(m)
-            await recordAttempt(rt.db, m.id, {
-              delivery: 'sent',
-              lastError: null,
-              nextAttemptAt: Date.now(),
-              clearBodies: !rt.config.devMailbox,
-            })
-            rt.log.info('message delivered', { messageId: m.id, channel: m.channel })
+            response = await deliver(m)
           } catch (e) {
             const attempt = m.attempts + 1
-            const wait = BACKOFF_MS[attempt - 1]
+            // A permanent SMTP refusal (5xx, or the recipient rejected) is not retried.
+            const permanent = e instanceof PermanentRefusal || smtpCode(e) >= 500
+            const wait = permanent ? undefined : BACKOFF_MS[attempt - 1]
             const error = e instanceof Error ? e.message.slice(0, 300) : 'delivery failed'
             await recordAttempt(rt.db, m.id, {
               delivery: wait === undefined ? 'failed' : 'pending',
@@ -119,13 +153,32 @@ function startDelivering(rt: Runtime): Omit<Outbox, 'start'> {
               nextAttemptAt: Date.now() + (wait ?? 0),
               clearBodies: false,
             })
+            await emailEvent(
+              m,
+              wait === undefined ? 'Bounce' : 'DeliveryDelay',
+              wait === undefined
+                ? { bounceType: permanent ? 'Permanent' : 'Transient', bounceSubType: 'General', diagnosticCode: error }
+                : { deliveryDelayType: 'TransientCommunicationFailure', diagnosticCode: error },
+            )
             if (wait === undefined)
               rt.log.error('message delivery failed for good', { messageId: m.id, channel: m.channel, attempts: attempt })
             else {
               rt.log.warn('message delivery failed, will retry', { messageId: m.id, channel: m.channel, attempts: attempt, retryMs: wait })
               schedule(wait)
             }
+            continue
           }
+          await recordAttempt(rt.db, m.id, {
+            delivery: 'sent',
+            lastError: null,
+            nextAttemptAt: Date.now(),
+            clearBodies: !rt.config.devMailbox,
+          })
+          await emailEvent(m, 'Send', {
+            ...(response ? { deliverySmtpResponse: response } : {}),
+            deliveryProcessingTimeMillis: String(Date.now() - started),
+          })
+          rt.log.info('message delivered', { messageId: m.id, channel: m.channel })
         }
       } while (again)
     } catch (e) {

@@ -60,7 +60,7 @@ export async function initiateOtp(ctx: ActivityContext, p: InitOtpFields, path: 
     p.otpType === 'OTP_TYPE_EMAIL'
       ? otpEmail({ ...p, ...p.emailCustomization }, contact, code, expirationSeconds, ctx.rt.config.mailFrom)
       : otpSms(p.appName, p.smsCustomization?.template, contact, code, p.appName)
-  await enqueueMessage(ctx.tx, ctx.rt, message, ctx.now)
+  await enqueueMessage(ctx.tx, ctx.rt, { ...message, organization_id: ctx.organizationId }, ctx.now)
   ctx.rt.log.info('otp initiated', { otpId, otpType: p.otpType, organizationId: ctx.organizationId })
   return { otpId }
 }

@@ -24,6 +24,7 @@ import { handler as getWalletAccount } from './get_wallet_account.js'
 import { handler as getWalletAddressBalances } from './get_wallet_address_balances.js'
 import { handler as listActivities } from './list_activities.js'
 import { handler as listAppProofs } from './list_app_proofs.js'
+import { handler as listEmailEvents } from './list_email_events.js'
 import { handler as listEthTransactionHistory } from './list_eth_transaction_history.js'
 import { handler as listFiatOnRampCredentials } from './list_fiat_on_ramp_credentials.js'
 import { handler as listPolicies } from './list_policies.js'
@@ -68,6 +69,7 @@ export const QUERY_HANDLERS = {
   get_wallet_address_balances: getWalletAddressBalances,
   list_activities: listActivities,
   list_app_proofs: listAppProofs,
+  list_email_events: listEmailEvents,
   list_eth_transaction_history: listEthTransactionHistory,
   list_fiat_on_ramp_credentials: listFiatOnRampCredentials,
   list_policies: listPolicies,

@@ -14,6 +14,8 @@ export type MessageRow = {
   delivery: string
   attempts: number
   last_error: string | null
+  /** The organization whose activity queued it (migration 026); null for messages from before it. */
+  organization_id: string | null
   next_attempt_at: number
   created_at: number
 }
@@ -21,14 +23,26 @@ export type MessageRow = {
 export type NewMessage = Pick<
   MessageRow,
   'channel' | 'to_address' | 'from_address' | 'reply_to' | 'subject' | 'text_body' | 'html_body' | 'delivery'
->
+> & { organization_id?: string | null }
 
 export async function insertMessage(sql: Sql, m: NewMessage, now: number): Promise<string> {
   const id = crypto.randomUUID()
   await sql.query(
-    `INSERT INTO messages (id, channel, to_address, from_address, reply_to, subject, text_body, html_body, delivery, attempts, next_attempt_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $10)`,
-    [id, m.channel, m.to_address, m.from_address, m.reply_to, m.subject, m.text_body, m.html_body, m.delivery, now],
+    `INSERT INTO messages (id, channel, to_address, from_address, reply_to, subject, text_body, html_body, delivery, attempts, next_attempt_at, created_at, organization_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $10, $11)`,
+    [
+      id,
+      m.channel,
+      m.to_address,
+      m.from_address,
+      m.reply_to,
+      m.subject,
+      m.text_body,
+      m.html_body,
+      m.delivery,
+      now,
+      m.organization_id ?? null,
+    ],
   )
   return id
 }

@@ -145,6 +145,7 @@ const QUERY_NAMES = [
   'get_on_ramp_transaction_status',
   'list_suborgs',
   'list_verified_suborgs',
+  'list_email_events',
   'get_wallet_address_balances',
   'list_supported_assets',
   'get_nonces',

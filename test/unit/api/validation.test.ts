@@ -201,6 +201,7 @@ describe('envelope and pagination rules', () => {
     const paged = QUERY_OPERATIONS.filter((d) => 'paginationOptions' in (d.request as unknown as z.ZodObject).shape)
     expect(paged.map((d) => d.name).sort()).toEqual([
       'list_activities',
+      'list_email_events',
       'list_eth_transaction_history',
       'list_sol_transaction_history',
       'list_suborgs',
@@ -211,6 +212,7 @@ describe('envelope and pagination rules', () => {
     const required: Record<string, object> = {
       list_eth_transaction_history: { address: `0x${'11'.repeat(20)}`, caip2: 'eip155:1' },
       list_sol_transaction_history: { address: '11111111111111111111111111111111', caip2: 'solana:devnet' },
+      list_email_events: { email: 'someone@example.com' },
     }
     for (const d of paged) {
       const field = (d.request as unknown as z.ZodObject).shape.paginationOptions as z.ZodOptional
