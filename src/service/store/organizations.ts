@@ -106,6 +106,8 @@ export const ORGANIZATION_TABLES = {
     'gas_usage_configs',
     // IP allow-lists (migration 025): only parent organizations have them; purged all the same
     'ip_allowlists',
+    // email events (migration 026): recipients' addresses, readable by nobody once it is gone
+    'email_events',
   ],
   cascaded: [
     'quorum_members',
@@ -118,7 +120,8 @@ export const ORGANIZATION_TABLES = {
   ],
   // webhook_outbox: events about the organization already committed, still delivered to its parents' endpoints.
   // sponsored_sends: fees its parent's sponsor paid, still counted in the parent's window.
-  kept: ['activities', 'policy_sets', 'policy_evaluations', 'webhook_outbox', 'sponsored_sends'],
+  // messages: emails and SMS its committed activities queued, still delivered (the outbox clears their text once sent).
+  kept: ['activities', 'policy_sets', 'policy_evaluations', 'webhook_outbox', 'sponsored_sends', 'messages'],
 } as const
 
 /** The organization's row, locked until the transaction ends; undefined when unknown or deleted. */
