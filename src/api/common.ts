@@ -39,7 +39,7 @@ export const TimestampOrMs = z.union([Timestamp, z.string()])
 export type TimestampOrMs = z.infer<typeof TimestampOrMs>
 
 /** Credential `{publicKey, type}` (service-interface.md "Credential"). */
-export const Credential = z.object({ publicKey: z.string(), type: CredentialType })
+export const Credential = z.object({ publicKey: z.string(), type: CredentialType, sessionProfileId: z.string().optional() })
 export type Credential = z.infer<typeof Credential>
 
 /** API key record (service-interface.md "API key record"). */

@@ -65,6 +65,8 @@ export const ERROR_TABLE = {
   POLICY_DENIED: { grpc: GRPC.PERMISSION_DENIED },
   /** The organization's IP allow-list does not cover the address the request comes from (src/service/http/ipAllowlist.ts). */
   IP_NOT_ALLOWED: { grpc: GRPC.PERMISSION_DENIED },
+  /** The session's profile scope (create_session_profile) does not allow the activity, or could not be evaluated on it. */
+  SESSION_SCOPE_DENIED: { grpc: GRPC.PERMISSION_DENIED },
   // state
   NOT_FOUND: { grpc: GRPC.NOT_FOUND },
   ALREADY_EXISTS: { grpc: GRPC.ALREADY_EXISTS },

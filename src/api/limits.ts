@@ -134,3 +134,12 @@ export const MAX_IP_ALLOWLIST_RULES = 100
 
 /** Sigil: the `label` of an IP allow-list rule, in characters (the hosted service states no bound). */
 export const MAX_IP_ALLOWLIST_LABEL = 256
+
+/** Longest session profile name (create_session_profile). */
+export const MAX_SESSION_PROFILE_NAME = 256
+
+/** Longest session profile scope, policy language (create_session_profile). */
+export const MAX_SESSION_PROFILE_SCOPE = 4096
+
+/** Longest session profile notes (create_session_profile). */
+export const MAX_SESSION_PROFILE_NOTES = 4096

@@ -21,7 +21,8 @@ export type { SessionType }
 export type SessionJwtClaims = {
   exp: number
   public_key: string
-  session_type: SessionType
+  /** A {@link SessionType}, or the name of the session profile the session was issued under (create_session_profile). */
+  session_type: SessionType | (string & {})
   user_id: string
   organization_id: string
 }
@@ -97,7 +98,8 @@ function isSessionClaims(p: Record<string, unknown>): p is SessionJwtClaims & Re
     typeof p.exp === 'number' &&
     Number.isFinite(p.exp) &&
     typeof p.public_key === 'string' &&
-    (p.session_type === 'SESSION_TYPE_READ_WRITE' || p.session_type === 'SESSION_TYPE_READ_ONLY') &&
+    typeof p.session_type === 'string' &&
+    p.session_type !== '' &&
     typeof p.user_id === 'string' &&
     typeof p.organization_id === 'string'
   )

@@ -13,6 +13,7 @@ import { createPrivateKeyTag } from './create_private_key_tag.js'
 import { createPrivateKeys, createPrivateKeysV1 } from './create_private_keys.js'
 import { createReadOnlySession } from './create_read_only_session.js'
 import { createReadWriteSession, createReadWriteSessionV1 } from './create_read_write_session.js'
+import { createSessionProfile } from './create_session_profile.js'
 import { createSmartContractInterface } from './create_smart_contract_interface.js'
 import {
   createSubOrganization,
@@ -70,6 +71,8 @@ import { getPolicy } from './get_policy.js'
 import { getPolicyEvaluations } from './get_policy_evaluations.js'
 import { getPrivateKey } from './get_private_key.js'
 import { getSendTransactionStatus } from './get_send_transaction_status.js'
+import { getSessionProfile } from './get_session_profile.js'
+import { getSessionProfiles } from './get_session_profiles.js'
 import { getSmartContractInterface } from './get_smart_contract_interface.js'
 import { getUser } from './get_user.js'
 import { getWallet } from './get_wallet.js'
@@ -158,6 +161,7 @@ export const SUBMIT_DEFINITIONS = [
   createReadOnlySession,
   createReadWriteSession,
   createReadWriteSessionV1,
+  createSessionProfile,
   createSmartContractInterface,
   createSubOrganization,
   createSubOrganizationV1,
@@ -272,6 +276,8 @@ export const QUERY_DEFINITIONS = [
   getPolicyEvaluations,
   getPrivateKey,
   getSendTransactionStatus,
+  getSessionProfile,
+  getSessionProfiles,
   getSmartContractInterface,
   getUser,
   getWallet,

@@ -4,6 +4,7 @@ import { fieldError, isSigilErrorCode, SigilError, type SigilErrorCode } from '.
 import { createAppProof } from '../../crypto/appProof.js'
 import { bytesToHex, utf8Decode } from '../../crypto/encoding.js'
 import type { Principal } from '../auth/principal.js'
+import { checkSessionScope } from '../policy/sessionScope.js'
 import { claimOtpAttempt } from '../otp/consume.js'
 import { storedResult } from './shared/storedResult.js'
 import type { Runtime } from '../runtime.js'
@@ -199,6 +200,18 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
     const quorum = input.principal.quorum ?? (await getQuorum(rt.db, quorumOrgId))
     const isMember = quorum.userIds.includes(input.principal.userId)
     const isVote = input.type === 'ACTIVITY_TYPE_APPROVE_ACTIVITY' || input.type === 'ACTIVITY_TYPE_REJECT_ACTIVITY'
+    // A session issued under a session profile runs only what the profile's scope allows.
+    if (input.principal.sessionScope) {
+      await checkSessionScope(rt.db, input.principal.sessionScope, {
+        orgId: quorumOrgId,
+        type: input.type,
+        intent: input.parameters,
+        userId: input.principal.userId,
+        publicKey: input.principal.publicKey,
+        now,
+        gasStationOf,
+      })
+    }
     // A user outside the root quorum, in an organization with policies: the policies decide.
     // Without policies (or for root-only types) the activity waits for the root quorum, as before.
     let gate: { set: PolicySet; decision: Decision } | undefined

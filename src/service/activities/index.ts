@@ -13,6 +13,7 @@ import { handler as createPrivateKeyTag } from './create_private_key_tag.js'
 import { handler as createPrivateKeys, handlerV1 as createPrivateKeysV1 } from './create_private_keys.js'
 import { handler as createReadOnlySession } from './create_read_only_session.js'
 import { handler as createReadWriteSession, handlerV1 as createReadWriteSessionV1 } from './create_read_write_session.js'
+import { handler as createSessionProfile } from './create_session_profile.js'
 import { handler as createSmartContractInterface } from './create_smart_contract_interface.js'
 import {
   handler as createSubOrganization,
@@ -117,6 +118,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION: createReadOnlySession,
   ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2: createReadWriteSession,
   ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION: createReadWriteSessionV1,
+  ACTIVITY_TYPE_CREATE_SESSION_PROFILE: createSessionProfile,
   ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE: createSmartContractInterface,
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8: createSubOrganization,
   ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION: createSubOrganizationV1,

@@ -20,8 +20,9 @@ export const handler: ActivityHandler<z.infer<typeof oauthLogin.parameters>> = a
     orgId: user.organization_id,
     userId: user.id,
     publicKey: p.publicKey,
-    expirationSeconds: expirySeconds(p.expirationSeconds, 'parameters.expirationSeconds'),
+    expirationSeconds: p.expirationSeconds === undefined ? undefined : expirySeconds(p.expirationSeconds, 'parameters.expirationSeconds'),
     invalidateExisting: p.invalidateExisting,
+    sessionProfileId: p.sessionProfileId,
   })
   return { session }
 }

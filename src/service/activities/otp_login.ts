@@ -62,8 +62,9 @@ function login(requireSignature: boolean): ActivityHandler<Params> {
       orgId: user.organization_id,
       userId: user.id,
       publicKey,
-      expirationSeconds: expirySeconds(p.expirationSeconds, 'parameters.expirationSeconds'),
+      expirationSeconds: p.expirationSeconds === undefined ? undefined : expirySeconds(p.expirationSeconds, 'parameters.expirationSeconds'),
       invalidateExisting: p.invalidateExisting,
+      sessionProfileId: p.sessionProfileId,
     })
     return { session }
   }

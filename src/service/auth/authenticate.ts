@@ -15,6 +15,7 @@ import {
   byCreatedThenId,
   getUser,
   keyUserOf,
+  keySessionProfileOf,
   setAuthenticatorSignCount,
 } from '../store/users.js'
 import type { OidcVerifier } from '../oidc/verify.js'
@@ -191,6 +192,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
         quorum: quorumOf(key),
         policiesVersion: key.policies_version ?? undefined,
         user: keyUserOf(key),
+        sessionScope: keySessionProfileOf(key),
       },
       effectiveOrganizationId: picked.effectiveOrganizationId,
     }

@@ -25,6 +25,11 @@ export type Principal = {
   policiesVersion?: string | undefined
   /** The credential's user as policies see it (`approvers[].tags`, `.email`), read with the credential when it could be. */
   user?: { tags: string[]; email?: string } | undefined
+  /**
+   * The session profile the session key was issued under (create_session_profile): its scope must
+   * allow every activity the key signs (src/service/policy/sessionScope.ts). API key stamps only.
+   */
+  sessionScope?: { id: string; name: string; scope: string } | undefined
 }
 
 /** An organization's root quorum. */

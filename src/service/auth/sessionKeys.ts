@@ -1,8 +1,10 @@
-import { invalidField } from '../../api/errors.js'
+import { fieldError, invalidField } from '../../api/errors.js'
 import { encryptCredentialBundle } from '../../crypto/credentialBundle.js'
 import { bytesToHex, hexToBytes } from '../../crypto/encoding.js'
 import { signSessionJwt } from '../../crypto/jwt.js'
 import { compressP256PublicKey, generateP256KeyPair, uncompressP256PublicKey } from '../../crypto/p256.js'
+import { ancestry } from '../store/organizations.js'
+import { type SessionProfileRow, sessionProfileOfAny } from '../store/sessionProfiles.js'
 import { deleteApiKeysOfType, insertApiKey } from '../store/users.js'
 import type { Runtime } from '../runtime.js'
 import type { Transaction } from '../store/sql.js'
@@ -19,7 +21,7 @@ export const LOGIN_CREDENTIAL_TYPE = 'CREDENTIAL_TYPE_LOGIN'
  */
 export type IssuingContext = { tx: Transaction; now: number; rt: Pick<Runtime, 'keys'> }
 
-/** `expirationSeconds` as a positive number of seconds, the default when absent. */
+/** `expirationSeconds` as a positive number of seconds, `fallback` (the default lifetime unless given) when absent. */
 export function expirySeconds(value: string | undefined, field: string, fallback = DEFAULT_SESSION_SECONDS): number {
   if (value === undefined) return fallback
   const n = Number(value)
@@ -86,14 +88,46 @@ export async function issueCredentialBundle(
 /**
  * Registers the client's own public key as a LOGIN credential of the user until `exp`, and
  * returns the session JWT (wire-formats B3) signed by the service's session key.
+ *
+ * With `sessionProfileId` (docs "Session profiles"): the profile of the user's organization or of
+ * one of its ancestors; the session lasts the shorter of `expirationSeconds` and the profile's own
+ * (either alone when only one is set, 15 minutes when neither), its JWT's `session_type` is the
+ * profile's name, and its key carries the profile, whose scope then decides each of its activities.
+ *
+ * @throws NOT_FOUND when parameters.sessionProfileId is not a profile of the user's organization or an ancestor
  */
 export async function issueSession(
   ctx: IssuingContext,
-  o: { orgId: string; userId: string; publicKey: string; expirationSeconds: number; invalidateExisting: boolean | undefined },
+  o: {
+    orgId: string
+    userId: string
+    publicKey: string
+    /** The login intent's lifetime; undefined when the intent gave none. */
+    expirationSeconds: number | undefined
+    invalidateExisting: boolean | undefined
+    sessionProfileId?: string | undefined
+  },
 ): Promise<string> {
   const publicKey = compressedKeyHex(o.publicKey, 'parameters.publicKey')
+  let seconds = o.expirationSeconds
+  let profile: SessionProfileRow | undefined
+  if (o.sessionProfileId !== undefined) {
+    profile = await sessionProfileOfAny(ctx.tx, await ancestry(ctx.tx, o.orgId), o.sessionProfileId)
+    if (!profile) {
+      throw fieldError(
+        'NOT_FOUND',
+        'parameters.sessionProfileId',
+        "is not a session profile of the user's organization or of an organization above it",
+      )
+    }
+    if (profile.expiration_seconds !== null) {
+      const cap = Number(profile.expiration_seconds)
+      seconds = seconds === undefined ? cap : Math.min(seconds, cap)
+    }
+  }
+  seconds ??= DEFAULT_SESSION_SECONDS
   if (o.invalidateExisting) await deleteApiKeysOfType(ctx.tx, o.userId, LOGIN_CREDENTIAL_TYPE)
-  const expMs = ctx.now + o.expirationSeconds * 1000
+  const expMs = ctx.now + seconds * 1000
   await insertApiKey(ctx.tx, {
     id: crypto.randomUUID(),
     orgId: o.orgId,
@@ -102,14 +136,15 @@ export async function issueSession(
     publicKey,
     curveType: 'API_KEY_CURVE_P256',
     credentialType: LOGIN_CREDENTIAL_TYPE,
-    expirationSeconds: String(o.expirationSeconds),
+    expirationSeconds: String(seconds),
+    sessionProfileId: profile?.id,
     now: ctx.now,
   })
   return signSessionJwt({
     claims: {
       exp: Math.floor(expMs / 1000),
       public_key: publicKey,
-      session_type: 'SESSION_TYPE_READ_WRITE',
+      session_type: profile?.name ?? 'SESSION_TYPE_READ_WRITE',
       user_id: o.userId,
       organization_id: o.orgId,
     },

@@ -17,6 +17,8 @@ import { handler as getPolicy } from './get_policy.js'
 import { handler as getPolicyEvaluations } from './get_policy_evaluations.js'
 import { handler as getPrivateKey } from './get_private_key.js'
 import { handler as getSendTransactionStatus } from './get_send_transaction_status.js'
+import { handler as getSessionProfile } from './get_session_profile.js'
+import { handler as getSessionProfiles } from './get_session_profiles.js'
 import { handler as getSmartContractInterface } from './get_smart_contract_interface.js'
 import { handler as getUser } from './get_user.js'
 import { handler as getWallet } from './get_wallet.js'
@@ -62,6 +64,8 @@ export const QUERY_HANDLERS = {
   get_policy_evaluations: getPolicyEvaluations,
   get_private_key: getPrivateKey,
   get_send_transaction_status: getSendTransactionStatus,
+  get_session_profile: getSessionProfile,
+  get_session_profiles: getSessionProfiles,
   get_smart_contract_interface: getSmartContractInterface,
   get_user: getUser,
   get_wallet: getWallet,

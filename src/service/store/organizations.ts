@@ -108,6 +108,8 @@ export const ORGANIZATION_TABLES = {
     'ip_allowlists',
     // email events (migration 026): recipients' addresses, readable by nobody once it is gone
     'email_events',
+    // session profiles (migration 031): the scopes its logins could issue sessions under
+    'session_profiles',
   ],
   cascaded: [
     'quorum_members',

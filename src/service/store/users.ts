@@ -24,6 +24,8 @@ export type ApiKeyRow = {
   credential_type: string
   expiration_seconds: string | null
   expires_at: number | null
+  /** The session profile a login issued this session key under (migration 031); null otherwise. */
+  session_profile_id?: string | null
   created_at: number
   updated_at: number
 }
@@ -145,14 +147,16 @@ export async function insertApiKey(
     curveType: string
     credentialType: string
     expirationSeconds?: string | undefined
+    /** The session profile a login issued this key under (migration 031). */
+    sessionProfileId?: string | undefined
     now: number
   },
 ): Promise<void> {
   const expiresAt = k.expirationSeconds ? k.now + Number(k.expirationSeconds) * 1000 : null
   await sql.query(
     `INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve_type, credential_type,
-                           expiration_seconds, expires_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
+                           expiration_seconds, expires_at, created_at, updated_at, session_profile_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11)`,
     [
       k.id,
       k.orgId,
@@ -164,6 +168,7 @@ export async function insertApiKey(
       k.expirationSeconds ?? null,
       expiresAt,
       k.now,
+      k.sessionProfileId ?? null,
     ],
   )
 }
@@ -295,10 +300,15 @@ export async function apiKeyExists(sql: Sql, k: { id: string; publicKey: string;
  * Every API key with this public key (lower-case hex, any organization), each with the root
  * quorum of its organization read in the same statement. Unordered.
  */
-export async function apiKeysByPublicKey(sql: Sql, publicKey: string): Promise<Array<ApiKeyRow & QuorumColumns & KeyUserColumns>> {
-  return sql.query<ApiKeyRow & QuorumColumns & KeyUserColumns>(
+export async function apiKeysByPublicKey(
+  sql: Sql,
+  publicKey: string,
+): Promise<Array<ApiKeyRow & QuorumColumns & KeyUserColumns & KeySessionProfileColumns>> {
+  return sql.query<ApiKeyRow & QuorumColumns & KeyUserColumns & KeySessionProfileColumns>(
     `SELECT k.*, ${quorumColumns('k.organization_id')},
-       (SELECT json_build_object('tags', u.user_tags, 'email', u.user_email) FROM users u WHERE u.id = k.user_id) AS key_user
+       (SELECT json_build_object('tags', u.user_tags, 'email', u.user_email) FROM users u WHERE u.id = k.user_id) AS key_user,
+       (SELECT json_build_object('id', s.id, 'name', s.name, 'scope', s.scope) FROM session_profiles s
+         WHERE s.id = k.session_profile_id) AS key_session_profile
      FROM api_keys k WHERE k.public_key = $1`,
     [publicKey],
   )
@@ -306,6 +316,18 @@ export async function apiKeysByPublicKey(sql: Sql, publicKey: string): Promise<A
 
 /** The key's user as policies see it (tags, email), read with the key (saves the policy engine a query). */
 export type KeyUserColumns = { key_user: { tags: string[]; email: string | null } | string | null }
+
+/** The session profile of a session key (migration 031), read with the key: its scope is checked on every activity. */
+export type KeySessionProfileColumns = { key_session_profile: SessionScope | string | null }
+
+/** A session profile as the engine checks it. */
+export type SessionScope = { id: string; name: string; scope: string }
+
+/** {@link KeySessionProfileColumns} as a value (the JSON may arrive as text from some drivers). */
+export function keySessionProfileOf(row: KeySessionProfileColumns): SessionScope | undefined {
+  const v = typeof row.key_session_profile === 'string' ? (JSON.parse(row.key_session_profile) as SessionScope) : row.key_session_profile
+  return v ?? undefined
+}
 
 /** {@link KeyUserColumns} as a value (the JSON may arrive as text from some drivers). */
 export function keyUserOf(row: KeyUserColumns): { tags: string[]; email?: string } | undefined {
@@ -418,7 +440,11 @@ function userWire(user: UserRow, row: CredentialAggregates | undefined) {
 
 export function apiKeyToWire(k: ApiKeyRow) {
   return {
-    credential: { publicKey: k.public_key, type: k.credential_type },
+    credential: {
+      publicKey: k.public_key,
+      type: k.credential_type,
+      ...(k.session_profile_id ? { sessionProfileId: k.session_profile_id } : {}),
+    },
     apiKeyId: k.id,
     apiKeyName: k.name,
     ...(k.expiration_seconds ? { expirationSeconds: k.expiration_seconds } : {}),

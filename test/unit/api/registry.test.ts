@@ -128,6 +128,8 @@ const SUBMIT_NAMES = [
   // IP allow-lists
   'set_ip_allowlist',
   'remove_ip_allowlist',
+  // session profiles
+  'create_session_profile',
 ]
 const QUERY_NAMES = [
   'get_oauth_providers',
@@ -176,6 +178,9 @@ const QUERY_NAMES = [
   'get_gas_usage',
   // IP allow-lists
   'get_ip_allowlist',
+  // session profiles
+  'get_session_profile',
+  'get_session_profiles',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {
