@@ -22,6 +22,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          // Compiles the service the spawning tests run (dist/).
+          globalSetup: ['test/integration/globalSetup.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

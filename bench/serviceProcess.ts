@@ -3,12 +3,20 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
+import { buildService } from '../scripts/buildService.mjs'
 import { hexToBytes } from '../src/crypto/encoding.js'
 import { createWebCryptoStamper, importP256PrivateKeyForSigning } from '../src/crypto/stamp.js'
 
+let built: Promise<string> | undefined
+/** The compiled service (scripts/buildService.mjs), built once per bench run. */
+function compiledService(): Promise<string> {
+  built ??= buildService().then((dir) => join(dir, 'service.js'))
+  return built
+}
+
 /**
- * The service in its own process (as `npm run service` runs it), so clients do not share its event loop.
+ * The service in its own process (as `npm run service` runs it: compiled), so clients do not share its event loop.
  * `opts.dataDir`: a data dir prepared by the caller (kept on stop); else a temporary one.
  */
 export async function startBenchService(databaseUrl?: string, extraEnv: Record<string, string> = {}, opts: { dataDir?: string } = {}) {
@@ -22,10 +30,10 @@ export async function startBenchService(databaseUrl?: string, extraEnv: Record<s
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      ...(process.env.SIGIL_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SIGIL_BENCH_PROFILE}`] : []),
-      '--import',
-      'tsx',
-      resolve('src/server/main.ts'),
+      // A profile is read by source file (bench/profileBreakdown.ts): profiling runs the TypeScript sources.
+      ...(process.env.SIGIL_BENCH_PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SIGIL_BENCH_PROFILE}`, '--import', 'tsx', 'src/server/main.ts']
+        : ['--enable-source-maps', await compiledService()]),
     ],
     {
       env: {

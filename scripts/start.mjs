@@ -4,6 +4,7 @@
 // /auth) in the foreground. Ctrl-C stops all of them.
 import { spawn, spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
+import { buildService } from './buildService.mjs'
 
 for (const args of [
   ['wxt', 'build'],
@@ -19,11 +20,13 @@ console.error(`Extension built:
   Chrome:  chrome://extensions → Developer mode → Load unpacked → ${resolve('.output/chrome-mv3')}
   Firefox: about:debugging#/runtime/this-firefox → Load Temporary Add-on → ${resolve('.output/firefox-mv3/manifest.json')}
 `)
+// The service and dev chains run compiled (scripts/buildService.mjs): no TypeScript loader at run time.
+await buildService()
 // The service signs with the published development identity key, which development builds
 // of the extension pin; set SIGIL_IDENTITY_KEY to use another.
 const env = { ...process.env, SIGIL_IDENTITY_KEY: process.env.SIGIL_IDENTITY_KEY ?? 'dev' }
-const children = ['src/devchain/main.ts', 'src/server/main.ts'].map((entry) =>
-  spawn(process.execPath, ['--import', 'tsx', entry], { stdio: 'inherit', env }),
+const children = ['dist/devchain.js', 'dist/service.js'].map((entry) =>
+  spawn(process.execPath, ['--enable-source-maps', entry], { stdio: 'inherit', env }),
 )
 let stopping = false
 const stop = (signal) => {

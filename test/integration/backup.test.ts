@@ -23,10 +23,10 @@ const root = mkdtempSync(join(tmpdir(), 'sigil-backup-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 const DIGEST = '1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8'
 
-/** `npm run backup|restore -- <args>` as a developer runs it (tsx, the thin entry), for `dataDir`. */
+/** `npm run backup|restore -- <args>` as a developer runs it (the compiled tool, built by the run's global setup), for `dataDir`. */
 async function runCli(mode: 'backup' | 'restore', dataDir: string, args: string[], env: Record<string, string> = {}) {
   try {
-    const { stderr } = await run(process.execPath, ['--import', 'tsx', resolve('src/server/backupMain.ts'), mode, ...args], {
+    const { stderr } = await run(process.execPath, ['--enable-source-maps', resolve('dist/backup.js'), mode, ...args], {
       env: { ...process.env, SIGIL_DATA_DIR: dataDir, ...env },
       timeout: 30_000,
     })

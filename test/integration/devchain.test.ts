@@ -383,7 +383,7 @@ describe('npm run chain', () => {
   it('starts both chains on 127.0.0.1 and stops cleanly on Ctrl-C, keeping state', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sigil-chain-'))
     const [evmPort, solanaPort] = [await freePort(), await freePort()]
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve('src/devchain/main.ts')], {
+    const child = spawn(process.execPath, ['--enable-source-maps', resolve('dist/devchain.js')], {
       env: { ...process.env, SIGIL_DATA_DIR: dataDir, SIGIL_EVM_PORT: String(evmPort), SIGIL_SOLANA_PORT: String(solanaPort) },
       stdio: ['ignore', 'ignore', 'pipe'],
     })

@@ -20,13 +20,16 @@ process.once('exit', () => {
   }
 })
 
-/** Runs `npm run service` as its own process (what a developer runs), waiting for /healthz. */
+/** The compiled service (test/integration/globalSetup.ts builds it, as `npm run service` does). */
+export const COMPILED_SERVICE = resolve('dist/service.js')
+
+/** Runs `npm run service` as its own process (what a developer runs: the compiled service), waiting for /healthz. */
 export async function spawnService(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string; output: () => { stdout: string; stderr: string } }> {
   if (env.SIGIL_DATA_DIR) spawnedDataDirs.add(resolve(env.SIGIL_DATA_DIR))
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve('src/server/main.ts')], {
+  const child = spawn(process.execPath, ['--enable-source-maps', COMPILED_SERVICE], {
     env: { ...process.env, SIGIL_PORT: String(port), SIGIL_LOG: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
