@@ -16,6 +16,7 @@ import {
   getUser,
   keyUserOf,
   keySessionProfileOf,
+  keyIpAllowlistsOf,
   setAuthenticatorSignCount,
 } from '../store/users.js'
 import type { OidcVerifier } from '../oidc/verify.js'
@@ -193,6 +194,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
         policiesVersion: key.policies_version ?? undefined,
         user: keyUserOf(key),
         sessionScope: keySessionProfileOf(key),
+        ipAllowlists: keyIpAllowlistsOf(key),
       },
       effectiveOrganizationId: picked.effectiveOrganizationId,
     }

@@ -1,3 +1,5 @@
+import type { IpAllowlistRow } from '../store/ipAllowlists.js'
+
 /** Who signed a request: the credential, its user and the user's organization. */
 export type Principal = {
   userId: string
@@ -30,6 +32,11 @@ export type Principal = {
    * allow every activity the key signs (src/service/policy/sessionScope.ts). API key stamps only.
    */
   sessionScope?: { id: string; name: string; scope: string } | undefined
+  /**
+   * The IP allow-lists of the credential's organization and of the key itself, read with the
+   * credential (API keys); absent when the credential path does not read them (http/ipAllowlist.ts reads them then).
+   */
+  ipAllowlists?: IpAllowlistRow[] | undefined
 }
 
 /** An organization's root quorum. */

@@ -36,7 +36,14 @@ export function allowedBy(lists: Lists, client: ClientAddress): boolean {
 
 /** Refuses the request unless the allow-list of its credential's organization covers `client`. */
 export async function requireAllowedAddress(sql: Sql, principal: Principal, client: ClientAddress): Promise<void> {
-  const lists = await ipAllowlistsFor(sql, principal.organizationId, principal.publicKey.toLowerCase())
+  const own = principal.publicKey.toLowerCase()
+  // Read with the credential when it could be (API keys); else one query.
+  const lists = principal.ipAllowlists
+    ? {
+        organization: principal.ipAllowlists.find((r) => r.public_key === ''),
+        key: principal.ipAllowlists.find((r) => r.public_key !== '' && r.public_key === own),
+      }
+    : await ipAllowlistsFor(sql, principal.organizationId, own)
   if (!allowedBy(lists, client)) throw new SigilError('IP_NOT_ALLOWED', IP_NOT_ALLOWED_MESSAGE)
 }
 

@@ -1,3 +1,5 @@
+import type { IpAllowlistRow } from './ipAllowlists.js'
+import { type MfaPolicyRow, stepsOf } from './mfaPolicies.js'
 import { type QuorumColumns, quorumColumns } from './organizations.js'
 import { oauthProviderToWire } from './oauthProviders.js'
 import type { Sql } from './sql.js'
@@ -303,12 +305,14 @@ export async function apiKeyExists(sql: Sql, k: { id: string; publicKey: string;
 export async function apiKeysByPublicKey(
   sql: Sql,
   publicKey: string,
-): Promise<Array<ApiKeyRow & QuorumColumns & KeyUserColumns & KeySessionProfileColumns>> {
-  return sql.query<ApiKeyRow & QuorumColumns & KeyUserColumns & KeySessionProfileColumns>(
+): Promise<Array<ApiKeyRow & QuorumColumns & KeyUserColumns & KeySessionProfileColumns & KeyIpAllowlistColumns>> {
+  return sql.query<ApiKeyRow & QuorumColumns & KeyUserColumns & KeySessionProfileColumns & KeyIpAllowlistColumns>(
     `SELECT k.*, ${quorumColumns('k.organization_id')},
        (SELECT json_build_object('tags', u.user_tags, 'email', u.user_email) FROM users u WHERE u.id = k.user_id) AS key_user,
        (SELECT json_build_object('id', s.id, 'name', s.name, 'scope', s.scope) FROM session_profiles s
-         WHERE s.id = k.session_profile_id) AS key_session_profile
+         WHERE s.id = k.session_profile_id) AS key_session_profile,
+       (SELECT json_agg(l) FROM ip_allowlists l
+         WHERE l.organization_id = k.organization_id AND l.public_key IN ('', k.public_key)) AS key_ip_allowlists
      FROM api_keys k WHERE k.public_key = $1`,
     [publicKey],
   )
@@ -316,6 +320,15 @@ export async function apiKeysByPublicKey(
 
 /** The key's user as policies see it (tags, email), read with the key (saves the policy engine a query). */
 export type KeyUserColumns = { key_user: { tags: string[]; email: string | null } | string | null }
+
+/** The IP allow-lists the key is held to (its organization's and its own, migration 025), read with the key: no query per request. */
+export type KeyIpAllowlistColumns = { key_ip_allowlists: IpAllowlistRow[] | string | null }
+
+/** {@link KeyIpAllowlistColumns} as rows (the JSON may arrive as text from some drivers). */
+export function keyIpAllowlistsOf(row: KeyIpAllowlistColumns): IpAllowlistRow[] {
+  const v = typeof row.key_ip_allowlists === 'string' ? (JSON.parse(row.key_ip_allowlists) as IpAllowlistRow[]) : row.key_ip_allowlists
+  return v ?? []
+}
 
 /** The session profile of a session key (migration 031), read with the key: its scope is checked on every activity. */
 export type KeySessionProfileColumns = { key_session_profile: SessionScope | string | null }
@@ -387,6 +400,8 @@ export type CredentialAggregates = {
   api_keys: ApiKeyRow[] | null
   authenticators: AuthenticatorRow[] | null
   oauth: OauthProviderRow[] | null
+  /** The user's MFA policies (migration 027). */
+  mfa?: MfaPolicyRow[] | null
 }
 
 /** The wire User object. */
@@ -396,7 +411,8 @@ export type UserWire = ReturnType<typeof userWire>
 export const CREDENTIAL_AGGREGATES = `
   (SELECT json_agg(k) FROM api_keys k WHERE k.user_id = u.id) AS api_keys,
   (SELECT json_agg(a) FROM authenticators a WHERE a.user_id = u.id) AS authenticators,
-  (SELECT json_agg(p) FROM oauth_providers p WHERE p.user_id = u.id) AS oauth`
+  (SELECT json_agg(p) FROM oauth_providers p WHERE p.user_id = u.id) AS oauth,
+  (SELECT json_agg(m) FROM mfa_policies m WHERE m.user_id = u.id) AS mfa`
 
 /**
  * Oldest first, then by id: the order `ORDER BY created_at, id` gives (ids are ASCII, compared
@@ -433,8 +449,19 @@ function userWire(user: UserRow, row: CredentialAggregates | undefined) {
     oauthProviders: oauth.map(oauthProviderToWire),
     createdAt: toTimestamp(Number(user.created_at)),
     updatedAt: toTimestamp(Number(user.updated_at)),
-    // Required by the hosted service's v1User type; Sigil has no MFA policies yet.
-    mfaPolicies: [] as Array<Record<string, unknown>>,
+    // The user's MFA policies in evaluation order (hosted v1User.mfaPolicies).
+    mfaPolicies: (row?.mfa ?? [])
+      .sort((a, b) => Number(a.eval_order) - Number(b.eval_order) || Number(a.created_at) - Number(b.created_at) || (a.id < b.id ? -1 : 1))
+      .map((m) => ({
+        mfaPolicyId: m.id,
+        mfaPolicyName: m.name,
+        condition: m.condition,
+        requiredAuthenticationMethods: stepsOf(m.required_methods),
+        order: Number(m.eval_order),
+        ...(m.notes !== null ? { notes: m.notes } : {}),
+        createdAt: toTimestamp(Number(m.created_at)),
+        updatedAt: toTimestamp(Number(m.updated_at)),
+      })),
   }
 }
 
