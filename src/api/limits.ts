@@ -143,3 +143,15 @@ export const MAX_SESSION_PROFILE_SCOPE = 4096
 
 /** Longest session profile notes (create_session_profile). */
 export const MAX_SESSION_PROFILE_NOTES = 4096
+
+/** Longest MFA policy name (create_mfa_policy). */
+export const MAX_MFA_POLICY_NAME = 256
+
+/** Longest MFA policy condition, policy language (create_mfa_policy). */
+export const MAX_MFA_POLICY_CONDITION = 4096
+
+/** Longest MFA policy notes (create_mfa_policy). */
+export const MAX_MFA_POLICY_NOTES = 4096
+
+/** Most steps in an MFA policy's requiredAuthenticationMethods (Sigil bound; the hosted service states none). */
+export const MAX_MFA_POLICY_STEPS = 8

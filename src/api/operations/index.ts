@@ -6,6 +6,7 @@ import { createApiOnlyUsers } from './create_api_only_users.js'
 import { createAuthenticators, createAuthenticatorsV1 } from './create_authenticators.js'
 import { createFiatOnRampCredential } from './create_fiat_on_ramp_credential.js'
 import { createInvitations } from './create_invitations.js'
+import { createMfaPolicy } from './create_mfa_policy.js'
 import { createOauthProviders, createOauthProvidersV1 } from './create_oauth_providers.js'
 import { createPolicies } from './create_policies.js'
 import { createPolicyV3, createPolicyV1, createPolicyV2 } from './create_policy.js'
@@ -34,6 +35,7 @@ import { deleteApiKeys } from './delete_api_keys.js'
 import { deleteAuthenticators } from './delete_authenticators.js'
 import { deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
 import { deleteInvitation } from './delete_invitation.js'
+import { deleteMfaPolicy } from './delete_mfa_policy.js'
 import { deleteOauthProviders } from './delete_oauth_providers.js'
 import { deletePolicies } from './delete_policies.js'
 import { deletePolicy } from './delete_policy.js'
@@ -62,6 +64,9 @@ import { getAuthenticator } from './get_authenticator.js'
 import { getAuthenticators } from './get_authenticators.js'
 import { getGasUsage } from './get_gas_usage.js'
 import { getIpAllowlist } from './get_ip_allowlist.js'
+import { getMfaPolicies } from './get_mfa_policies.js'
+import { getMfaPolicy } from './get_mfa_policy.js'
+import { getMfaStatus } from './get_mfa_status.js'
 import { getNonces } from './get_nonces.js'
 import { getOauthProviders } from './get_oauth_providers.js'
 import { getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
@@ -122,6 +127,7 @@ import { solSendTransactionV1, solSendTransaction } from './sol_send_transaction
 import { stampLogin } from './stamp_login.js'
 import { updateAllowedOrigins } from './update_allowed_origins.js'
 import { updateFiatOnRampCredential } from './update_fiat_on_ramp_credential.js'
+import { updateMfaPolicy } from './update_mfa_policy.js'
 import { updateOrganizationName } from './update_organization_name.js'
 import { updatePolicyV1, updatePolicyV2 } from './update_policy.js'
 import { updatePrivateKeyTag } from './update_private_key_tag.js'
@@ -149,6 +155,7 @@ export const SUBMIT_DEFINITIONS = [
   createAuthenticatorsV1,
   createFiatOnRampCredential,
   createInvitations,
+  createMfaPolicy,
   createOauthProviders,
   createOauthProvidersV1,
   createPolicies,
@@ -183,6 +190,7 @@ export const SUBMIT_DEFINITIONS = [
   deleteAuthenticators,
   deleteFiatOnRampCredential,
   deleteInvitation,
+  deleteMfaPolicy,
   deleteOauthProviders,
   deletePolicies,
   deletePolicy,
@@ -240,6 +248,7 @@ export const SUBMIT_DEFINITIONS = [
   stampLogin,
   updateAllowedOrigins,
   updateFiatOnRampCredential,
+  updateMfaPolicy,
   updateOrganizationName,
   updatePolicyV1,
   updatePolicyV2,
@@ -267,6 +276,9 @@ export const QUERY_DEFINITIONS = [
   getAuthenticators,
   getGasUsage,
   getIpAllowlist,
+  getMfaPolicies,
+  getMfaPolicy,
+  getMfaStatus,
   getNonces,
   getOauthProviders,
   getOnRampTransactionStatus,

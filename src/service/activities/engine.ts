@@ -5,6 +5,8 @@ import { createAppProof } from '../../crypto/appProof.js'
 import { bytesToHex, utf8Decode } from '../../crypto/encoding.js'
 import type { Principal } from '../auth/principal.js'
 import { checkSessionScope } from '../policy/sessionScope.js'
+import { applicableMfaPolicy, type MfaProof, proofNotNeeded, proofOf, progress } from '../policy/mfa.js'
+import { getActivityMfa, insertActivityMfa, provenOf, setActivityMfaProven, stepsOf } from '../store/mfaPolicies.js'
 import { claimOtpAttempt } from '../otp/consume.js'
 import { storedResult } from './shared/storedResult.js'
 import type { Runtime } from '../runtime.js'
@@ -73,6 +75,8 @@ export const STATUS = {
   FAILED: 'ACTIVITY_STATUS_FAILED',
   CONSENSUS_NEEDED: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
   REJECTED: 'ACTIVITY_STATUS_REJECTED',
+  /** An MFA policy of the submitter applies and a step is not proven yet (src/service/policy/mfa.ts). */
+  AUTHENTICATORS_NEEDED: 'ACTIVITY_STATUS_AUTHENTICATORS_NEEDED',
 } as const satisfies Record<string, ActivityStatus>
 
 /** `"sha256:" + hex(sha256(raw body))` (wire-formats A2, B7). */
@@ -235,6 +239,21 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       }
     }
     const needsConsensus = gate ? !isAllowed(gate.decision) && !isDenied(gate.decision) : !isVote && (isMember ? 1 : 0) < quorum.threshold
+    // An MFA policy of the submitter that applies: the activity waits until each of its steps is proven.
+    let mfa: { id: string; steps: ReturnType<typeof stepsOf>; proven: MfaProof[] } | undefined
+    if (!isVote && !(gate && isDenied(gate.decision))) {
+      const policy = await applicableMfaPolicy(rt.db, {
+        orgId: quorumOrgId,
+        userId: input.principal.userId,
+        publicKey: input.principal.publicKey,
+        type: input.type,
+        intent: input.parameters,
+        now,
+        gasStationOf,
+      })
+      const proven = [proofOf(input.principal)]
+      if (policy && !progress(policy.steps, proven).done) mfa = { ...policy, proven }
+    }
 
     const row: Omit<ActivityRow, 'seq'> = {
       id: crypto.randomUUID(),
@@ -243,7 +262,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       submitter_user_id: input.principal.userId,
       submitter_org_id: input.principal.organizationId,
       type: input.type,
-      status: needsConsensus ? STATUS.CONSENSUS_NEEDED : STATUS.PENDING,
+      status: mfa ? STATUS.AUTHENTICATORS_NEEDED : needsConsensus ? STATUS.CONSENSUS_NEEDED : STATUS.PENDING,
       intent_key: input.operation.intentKey,
       intent: input.parameters,
       result_key: input.operation.resultKey,
@@ -283,7 +302,19 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
     })
     try {
       if (gate && isDenied(gate.decision)) throw policyDenied(gate.decision, gate.set.policies)
-      if (needsConsensus) {
+      if (mfa) {
+        // Recorded before the activity (a twin's conflict on the activity leaves an unreachable row).
+        await insertActivityMfa(rt.db, {
+          activityId: row.id,
+          organizationId: quorumOrgId,
+          userId: input.principal.userId,
+          mfaPolicyId: mfa.id,
+          steps: mfa.steps,
+          proven: mfa.proven,
+          now,
+        })
+      }
+      if (needsConsensus || mfa) {
         // Nothing runs before the quorum (or the policies' consensus) approves.
         // One statement records the activity, the vote and what the policies decided for it.
         // Webhooks: the ACTIVITY_UPDATES event commits with the record (src/service/webhooks).
@@ -368,7 +399,12 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       if (!target) {
         throw fieldError('NOT_FOUND', 'fingerprint', 'no activity with this fingerprint in the organization')
       }
-      if (target.status !== STATUS.CONSENSUS_NEEDED) {
+      // Waiting for its submitter's second factor: only that user's stamps count (src/service/policy/mfa.ts).
+      const mfaWait = target.status === STATUS.AUTHENTICATORS_NEEDED
+      if (mfaWait && (ctx.submitter.userId !== target.submitter_user_id || ctx.submitter.organizationId !== target.submitter_org_id)) {
+        throw new SigilError('PERMISSION_DENIED', 'only the user who submitted this activity can prove their second factor for it')
+      }
+      if (!mfaWait && target.status !== STATUS.CONSENSUS_NEEDED) {
         throw new SigilError('VOTE_NOT_ALLOWED', `activity ${target.id} is ${target.status}, not waiting for votes`)
       }
       const quorum = await getQuorum(tx, target.quorum_org_id)
@@ -376,25 +412,26 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       // An activity the policies decided (it has evaluations) takes votes from any user of its
       // organization: the policies' consensus names them. Any other takes root quorum votes only.
       const governed = await hasPolicyEvaluations(tx, target.id)
-      if (!isRoot && !(governed && (await getUser(tx, target.quorum_org_id, ctx.submitter.userId)))) {
+      if (!mfaWait && !isRoot && !(governed && (await getUser(tx, target.quorum_org_id, ctx.submitter.userId)))) {
         throw new SigilError('PERMISSION_DENIED', 'only members of the root quorum can vote on this activity')
       }
       const votes = await listVotes(tx, target.id)
-      if (votes.some((v) => v.user_id === ctx.submitter.userId)) {
+      if (!mfaWait && votes.some((v) => v.user_id === ctx.submitter.userId)) {
         throw new SigilError('VOTE_NOT_ALLOWED', 'this user has already voted on the activity')
       }
       const voteId = crypto.randomUUID()
-      await insertVote(tx, {
-        id: voteId,
-        activity_id: target.id,
-        user_id: ctx.submitter.userId,
-        selection,
-        message: ctx.body,
-        public_key: ctx.principal?.publicKey ?? '',
-        signature: ctx.principal?.signature ?? '',
-        scheme: ctx.principal?.scheme ?? '',
-        created_at: now,
-      })
+      if (!mfaWait)
+        await insertVote(tx, {
+          id: voteId,
+          activity_id: target.id,
+          user_id: ctx.submitter.userId,
+          selection,
+          message: ctx.body,
+          public_key: ctx.principal?.publicKey ?? '',
+          signature: ctx.principal?.signature ?? '',
+          scheme: ctx.principal?.scheme ?? '',
+          created_at: now,
+        })
 
       /** Records the target's new status with its ACTIVITY_UPDATES event (webhooks). */
       const finishTarget = async (f: Parameters<typeof finishActivity>[2]) => {
@@ -432,6 +469,58 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         }
       }
       const reject = () => finishTarget({ status: STATUS.REJECTED, result: null, failure: null, appProofs: [], now })
+
+      if (mfaWait) {
+        if (selection === 'VOTE_SELECTION_REJECTED') {
+          await reject()
+          return { activityId: target.id }
+        }
+        const held = await getActivityMfa(tx, target.id)
+        if (!held || !ctx.principal) throw new SigilError('INTERNAL', `activity ${target.id} waits for MFA without its record`)
+        const steps = stepsOf(held.required_methods)
+        const before = provenOf(held.proven) as MfaProof[]
+        const proof = proofOf(ctx.principal)
+        const proven = [...before, proof]
+        const was = progress(steps, before)
+        const now_ = progress(steps, proven)
+        if (now_.satisfied.length === was.satisfied.length) {
+          throw proofNotNeeded(
+            proof,
+            before.some((p) => p.credentialId === proof.credentialId),
+          )
+        }
+        await setActivityMfaProven(tx, target.id, proven)
+        if (!now_.done) return { activityId: target.id }
+        // Every step proven: the activity goes on as if just submitted — the policies' or the root
+        // quorum's consensus when it needs one (the submitter's own vote stands), else it runs.
+        if (governed) {
+          const set = await loadPolicies(tx, target.quorum_org_id, policyCache)
+          const decision = await evaluateActivity(tx, set.policies, {
+            orgId: target.quorum_org_id,
+            type: target.type,
+            intent: target.intent,
+            approverIds: votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED').map((v) => v.user_id),
+            votes: votes.map((v) => ({ userId: v.user_id, publicKey: v.public_key })),
+            now,
+            gasStationOf,
+          })
+          if (isAllowed(decision)) await execute()
+          else if (isDenied(decision)) {
+            await finishTarget({
+              status: STATUS.FAILED,
+              result: null,
+              failure: failureOf(policyDenied(decision, set.policies)),
+              appProofs: [],
+              now,
+            })
+          } else await finishTarget({ status: STATUS.CONSENSUS_NEEDED, result: null, failure: null, appProofs: [], now })
+          return { activityId: target.id }
+        }
+        const rootApprovals = votes.filter((v) => v.selection === 'VOTE_SELECTION_APPROVED' && quorum.userIds.includes(v.user_id)).length
+        if (rootApprovals >= quorum.threshold) await execute()
+        else await finishTarget({ status: STATUS.CONSENSUS_NEEDED, result: null, failure: null, appProofs: [], now })
+        return { activityId: target.id }
+      }
 
       if (governed) {
         // Rule 1: a root quorum approving allows; a rejection ends it; else the policies decide again

@@ -6,6 +6,7 @@ import { handler as createApiOnlyUsers } from './create_api_only_users.js'
 import { handler as createAuthenticators, handlerV1 as createAuthenticatorsV1 } from './create_authenticators.js'
 import { handler as createFiatOnRampCredential } from './create_fiat_on_ramp_credential.js'
 import { handler as createInvitations } from './create_invitations.js'
+import { handler as createMfaPolicy } from './create_mfa_policy.js'
 import { handler as createOauthProviders, handlerV2 as createOauthProvidersV2 } from './create_oauth_providers.js'
 import { handler as createPolicies } from './create_policies.js'
 import { handler as createPolicy, handlerV1 as createPolicyV1, handlerV2 as createPolicyV2 } from './create_policy.js'
@@ -34,6 +35,7 @@ import { handler as deleteApiKeys } from './delete_api_keys.js'
 import { handler as deleteAuthenticators } from './delete_authenticators.js'
 import { handler as deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
 import { handler as deleteInvitation } from './delete_invitation.js'
+import { handler as deleteMfaPolicy } from './delete_mfa_policy.js'
 import { handler as deleteOauthProviders } from './delete_oauth_providers.js'
 import { handler as deletePolicies } from './delete_policies.js'
 import { handler as deletePolicy } from './delete_policy.js'
@@ -78,6 +80,7 @@ import { handler as solSendTransaction } from './sol_send_transaction.js'
 import { handler as stampLogin } from './stamp_login.js'
 import { handler as updateAllowedOrigins } from './update_allowed_origins.js'
 import { handler as updateFiatOnRampCredential } from './update_fiat_on_ramp_credential.js'
+import { handler as updateMfaPolicy } from './update_mfa_policy.js'
 import { handler as updateOrganizationName } from './update_organization_name.js'
 import { handlerV1 as updatePolicyV1, handlerV2 as updatePolicyV2 } from './update_policy.js'
 import { handler as updatePrivateKeyTag } from './update_private_key_tag.js'
@@ -106,6 +109,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_AUTHENTICATORS: createAuthenticatorsV1,
   ACTIVITY_TYPE_CREATE_FIAT_ON_RAMP_CREDENTIAL: createFiatOnRampCredential,
   ACTIVITY_TYPE_CREATE_INVITATIONS: createInvitations,
+  ACTIVITY_TYPE_CREATE_MFA_POLICY: createMfaPolicy,
   ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2: createOauthProvidersV2,
   ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS: createOauthProviders,
   ACTIVITY_TYPE_CREATE_POLICIES: createPolicies,
@@ -140,6 +144,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_DELETE_AUTHENTICATORS: deleteAuthenticators,
   ACTIVITY_TYPE_DELETE_FIAT_ON_RAMP_CREDENTIAL: deleteFiatOnRampCredential,
   ACTIVITY_TYPE_DELETE_INVITATION: deleteInvitation,
+  ACTIVITY_TYPE_DELETE_MFA_POLICY: deleteMfaPolicy,
   ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS: deleteOauthProviders,
   ACTIVITY_TYPE_DELETE_POLICIES: deletePolicies,
   ACTIVITY_TYPE_DELETE_POLICY: deletePolicy,
@@ -196,6 +201,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_STAMP_LOGIN: stampLogin,
   ACTIVITY_TYPE_UPDATE_ALLOWED_ORIGINS: updateAllowedOrigins,
   ACTIVITY_TYPE_UPDATE_FIAT_ON_RAMP_CREDENTIAL: updateFiatOnRampCredential,
+  ACTIVITY_TYPE_UPDATE_MFA_POLICY: updateMfaPolicy,
   ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME: updateOrganizationName,
   ACTIVITY_TYPE_UPDATE_POLICY: updatePolicyV1,
   ACTIVITY_TYPE_UPDATE_POLICY_V2: updatePolicyV2,

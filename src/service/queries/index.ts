@@ -8,6 +8,9 @@ import { handler as getAuthenticator } from './get_authenticator.js'
 import { handler as getAuthenticators } from './get_authenticators.js'
 import { handler as getGasUsage } from './get_gas_usage.js'
 import { handler as getIpAllowlist } from './get_ip_allowlist.js'
+import { handler as getMfaPolicies } from './get_mfa_policies.js'
+import { handler as getMfaPolicy } from './get_mfa_policy.js'
+import { handler as getMfaStatus } from './get_mfa_status.js'
 import { handler as getNonces } from './get_nonces.js'
 import { handler as getOauthProviders } from './get_oauth_providers.js'
 import { handler as getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
@@ -55,6 +58,9 @@ export const QUERY_HANDLERS = {
   get_authenticators: getAuthenticators,
   get_gas_usage: getGasUsage,
   get_ip_allowlist: getIpAllowlist,
+  get_mfa_policies: getMfaPolicies,
+  get_mfa_policy: getMfaPolicy,
+  get_mfa_status: getMfaStatus,
   get_nonces: getNonces,
   get_oauth_providers: getOauthProviders,
   get_on_ramp_transaction_status: getOnRampTransactionStatus,

@@ -110,6 +110,9 @@ export const ORGANIZATION_TABLES = {
     'email_events',
     // session profiles (migration 031): the scopes its logins could issue sessions under
     'session_profiles',
+    // MFA policies (migration 027): its users' second-factor rules, and what its waiting activities still need
+    'mfa_policies',
+    'activity_mfa',
   ],
   cascaded: [
     'quorum_members',

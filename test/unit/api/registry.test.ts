@@ -130,6 +130,10 @@ const SUBMIT_NAMES = [
   'remove_ip_allowlist',
   // session profiles
   'create_session_profile',
+  // MFA policies
+  'create_mfa_policy',
+  'update_mfa_policy',
+  'delete_mfa_policy',
 ]
 const QUERY_NAMES = [
   'get_oauth_providers',
@@ -181,6 +185,10 @@ const QUERY_NAMES = [
   // session profiles
   'get_session_profile',
   'get_session_profiles',
+  // MFA policies
+  'get_mfa_policy',
+  'get_mfa_policies',
+  'get_mfa_status',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {
