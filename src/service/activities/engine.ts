@@ -250,6 +250,7 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         intent: input.parameters,
         now,
         gasStationOf,
+        known: input.principal.mfaPolicies,
       })
       const proven = [proofOf(input.principal)]
       if (policy && !progress(policy.steps, proven).done) mfa = { ...policy, proven }

@@ -17,6 +17,7 @@ import {
   keyUserOf,
   keySessionProfileOf,
   keyIpAllowlistsOf,
+  keyMfaPoliciesOf,
   setAuthenticatorSignCount,
 } from '../store/users.js'
 import type { OidcVerifier } from '../oidc/verify.js'
@@ -195,6 +196,7 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
         user: keyUserOf(key),
         sessionScope: keySessionProfileOf(key),
         ipAllowlists: keyIpAllowlistsOf(key),
+        mfaPolicies: keyMfaPoliciesOf(key),
       },
       effectiveOrganizationId: picked.effectiveOrganizationId,
     }

@@ -1,4 +1,5 @@
 import type { IpAllowlistRow } from '../store/ipAllowlists.js'
+import type { MfaPolicyRow } from '../store/mfaPolicies.js'
 
 /** Who signed a request: the credential, its user and the user's organization. */
 export type Principal = {
@@ -37,6 +38,8 @@ export type Principal = {
    * credential (API keys); absent when the credential path does not read them (http/ipAllowlist.ts reads them then).
    */
   ipAllowlists?: IpAllowlistRow[] | undefined
+  /** The user's MFA policies in evaluation order, read with the credential (API keys); absent when not read (the engine reads them then). */
+  mfaPolicies?: MfaPolicyRow[] | undefined
 }
 
 /** An organization's root quorum. */

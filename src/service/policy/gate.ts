@@ -236,6 +236,47 @@ export async function evaluateActivity(
   return strictest ?? decide(policies, base, { rootQuorum: false })
 }
 
+/** Parsed lone conditions (session profile scopes, MFA policy conditions) by text; null when the text does not parse. */
+const parsedConditions = new Map<string, GatePolicy['parsed'] | null>()
+
+/**
+ * A lone condition — policy language with a policy condition's keywords, not a stored policy —
+ * evaluated on an activity as an ALLOW policy of its own (`id`, `name` name it in the decision):
+ * `OUTCOME_ALLOW` when it holds, `OUTCOME_DENY_IMPLICIT` when it does not, `OUTCOME_ERROR` (or an
+ * evaluation error on the one record) when it cannot be evaluated; undefined when the text does not parse.
+ */
+export async function evaluateCondition(
+  sql: Sql,
+  condition: { id: string; name: string; text: string },
+  a: {
+    orgId: string
+    type: string
+    intent: Record<string, unknown>
+    userId: string
+    publicKey: string
+    now: number
+    gasStationOf: GasStationOf
+  },
+): Promise<Decision | undefined> {
+  let parsed = parsedConditions.get(condition.text)
+  if (parsed === undefined) {
+    const p = parsePolicy({ condition: condition.text })
+    parsed = p.ok ? p.policy : null
+    if (parsedConditions.size >= CACHE_LIMIT) parsedConditions.clear()
+    parsedConditions.set(condition.text, parsed)
+  }
+  if (parsed === null) return undefined
+  return evaluateActivity(sql, [{ policyId: condition.id, effect: 'EFFECT_ALLOW', parsed, name: condition.name }], {
+    orgId: a.orgId,
+    type: a.type,
+    intent: a.intent,
+    approverIds: [a.userId],
+    votes: [{ userId: a.userId, publicKey: a.publicKey }],
+    now: a.now,
+    gasStationOf: a.gasStationOf,
+  })
+}
+
 /** The keywords a set of policies reads, by the set (a cached set is the same array until its version changes). */
 const readBySet = new WeakMap<readonly GatePolicy[], ReadonlySet<string>>()
 

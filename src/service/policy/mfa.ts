@@ -10,11 +10,10 @@
  */
 import { SigilError } from '../../api/errors.js'
 import type { Principal } from '../auth/principal.js'
-import { listMfaPolicies, type StoredMethod, type StoredStep, stepsOf } from '../store/mfaPolicies.js'
+import { listMfaPolicies, type MfaPolicyRow, type StoredMethod, type StoredStep, stepsOf } from '../store/mfaPolicies.js'
 import type { Sql } from '../store/sql.js'
 import type { GasStationOf } from './context.js'
-import { evaluateActivity, type GatePolicy } from './gate.js'
-import { parsePolicy } from './index.js'
+import { evaluateCondition } from './gate.js'
 
 /** A proof: the method a stamp proved, with the credential that made it (one credential, one step). */
 export type MfaProof = StoredMethod & { credentialId: string }
@@ -53,12 +52,10 @@ export function progress(steps: readonly StoredStep[], proofs: readonly MfaProof
   return { satisfied, done: satisfied.length >= steps.length }
 }
 
-/** Parsed conditions by text. */
-const parsedConditions = new Map<string, GatePolicy['parsed'] | null>()
-
 /**
  * The MFA policy that applies to an activity the user submits (the first in order whose condition
- * holds or cannot be evaluated), or undefined when none does.
+ * holds, cannot be evaluated or no longer parses), or undefined when none does. `known`: the user's
+ * policies in order, read with the credential (API keys); else read here.
  */
 export async function applicableMfaPolicy(
   sql: Sql,
@@ -70,28 +67,13 @@ export async function applicableMfaPolicy(
     intent: Record<string, unknown>
     now: number
     gasStationOf: GasStationOf
+    known?: readonly MfaPolicyRow[] | undefined
   },
 ): Promise<{ id: string; steps: StoredStep[] } | undefined> {
-  const rows = await listMfaPolicies(sql, a.orgId, a.userId)
+  const rows = a.known ?? (await listMfaPolicies(sql, a.orgId, a.userId))
   for (const r of rows) {
-    let parsed = parsedConditions.get(r.condition)
-    if (parsed === undefined) {
-      const p = parsePolicy({ condition: r.condition })
-      parsed = p.ok ? p.policy : null
-      if (parsedConditions.size >= 1_000) parsedConditions.clear()
-      parsedConditions.set(r.condition, parsed)
-    }
-    if (parsed === null) return { id: r.id, steps: stepsOf(r.required_methods) }
-    const decision = await evaluateActivity(sql, [{ policyId: r.id, effect: 'EFFECT_ALLOW', parsed, name: r.name }], {
-      orgId: a.orgId,
-      type: a.type,
-      intent: a.intent,
-      approverIds: [a.userId],
-      votes: [{ userId: a.userId, publicKey: a.publicKey }],
-      now: a.now,
-      gasStationOf: a.gasStationOf,
-    })
-    if (decision.outcome !== 'OUTCOME_DENY_IMPLICIT') return { id: r.id, steps: stepsOf(r.required_methods) }
+    const decision = await evaluateCondition(sql, { id: r.id, name: r.name, text: r.condition }, a)
+    if (decision?.outcome !== 'OUTCOME_DENY_IMPLICIT') return { id: r.id, steps: stepsOf(r.required_methods) }
   }
   return undefined
 }

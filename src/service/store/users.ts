@@ -305,14 +305,16 @@ export async function apiKeyExists(sql: Sql, k: { id: string; publicKey: string;
 export async function apiKeysByPublicKey(
   sql: Sql,
   publicKey: string,
-): Promise<Array<ApiKeyRow & QuorumColumns & KeyUserColumns & KeySessionProfileColumns & KeyIpAllowlistColumns>> {
-  return sql.query<ApiKeyRow & QuorumColumns & KeyUserColumns & KeySessionProfileColumns & KeyIpAllowlistColumns>(
+): Promise<Array<ApiKeyRow & QuorumColumns & KeyUserColumns & KeySessionProfileColumns & KeyIpAllowlistColumns & KeyMfaColumns>> {
+  return sql.query<ApiKeyRow & QuorumColumns & KeyUserColumns & KeySessionProfileColumns & KeyIpAllowlistColumns & KeyMfaColumns>(
     `SELECT k.*, ${quorumColumns('k.organization_id')},
        (SELECT json_build_object('tags', u.user_tags, 'email', u.user_email) FROM users u WHERE u.id = k.user_id) AS key_user,
        (SELECT json_build_object('id', s.id, 'name', s.name, 'scope', s.scope) FROM session_profiles s
          WHERE s.id = k.session_profile_id) AS key_session_profile,
        (SELECT json_agg(l) FROM ip_allowlists l
-         WHERE l.organization_id = k.organization_id AND l.public_key IN ('', k.public_key)) AS key_ip_allowlists
+         WHERE l.organization_id = k.organization_id AND l.public_key IN ('', k.public_key)) AS key_ip_allowlists,
+       (SELECT json_agg(m ORDER BY m.eval_order, m.created_at, m.id) FROM mfa_policies m
+         WHERE m.organization_id = k.organization_id AND m.user_id = k.user_id) AS key_mfa_policies
      FROM api_keys k WHERE k.public_key = $1`,
     [publicKey],
   )
@@ -327,6 +329,15 @@ export type KeyIpAllowlistColumns = { key_ip_allowlists: IpAllowlistRow[] | stri
 /** {@link KeyIpAllowlistColumns} as rows (the JSON may arrive as text from some drivers). */
 export function keyIpAllowlistsOf(row: KeyIpAllowlistColumns): IpAllowlistRow[] {
   const v = typeof row.key_ip_allowlists === 'string' ? (JSON.parse(row.key_ip_allowlists) as IpAllowlistRow[]) : row.key_ip_allowlists
+  return v ?? []
+}
+
+/** The MFA policies of the key's user in evaluation order (migration 027), read with the key: no query per activity. */
+export type KeyMfaColumns = { key_mfa_policies: MfaPolicyRow[] | string | null }
+
+/** {@link KeyMfaColumns} as rows (the JSON may arrive as text from some drivers). */
+export function keyMfaPoliciesOf(row: KeyMfaColumns): MfaPolicyRow[] {
+  const v = typeof row.key_mfa_policies === 'string' ? (JSON.parse(row.key_mfa_policies) as MfaPolicyRow[]) : row.key_mfa_policies
   return v ?? []
 }
 
