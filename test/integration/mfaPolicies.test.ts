@@ -9,6 +9,8 @@ import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { TurnkeyClient } from '@turnkey/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXTENSION_ORIGIN } from '../../src/api/identity.js'
+import { bytesToHex } from '../../src/crypto/encoding.js'
+import { generateP256KeyPair } from '../../src/crypto/p256.js'
 import { createSoftAuthenticator, authenticatorParam, randomChallenge, type SoftAuthenticator } from '../helpers/softAuthenticator.js'
 import { newApiKey } from './helpers/keys.js'
 import { adminTurnkeyClient, startTestService, type TestService } from './helpers/service.js'
@@ -251,5 +253,40 @@ describe('MFA policies (official client)', () => {
     const now = (await signRaw(keyA, 'cd'.repeat(32))).activity
     expect(now.status).toBe('ACTIVITY_STATUS_COMPLETED')
     expect((await keyA.getMfaStatus({ organizationId: sub.id, activityId: now.id })).mfaStatuses).toEqual([])
+  })
+  it("a login session (stamp_login's key) proves a SESSION step, which a second API key does not", async () => {
+    const id = await createPolicy({
+      mfaPolicyName: 'sign from a session too',
+      condition: "activity.action == 'SIGN'",
+      requiredAuthenticationMethods: [
+        { any: [{ type: 'AUTHENTICATION_TYPE_API_KEY', invitationIds: [] }] },
+        { any: [{ type: 'AUTHENTICATION_TYPE_SESSION', invitationIds: [] }] },
+      ],
+      order: 0,
+    })
+    const kp = generateP256KeyPair()
+    await keyA.stampLogin({
+      type: 'ACTIVITY_TYPE_STAMP_LOGIN',
+      timestampMs: ts(),
+      organizationId: sub.id,
+      parameters: { publicKey: bytesToHex(kp.publicKey) },
+    })
+    const session = new TurnkeyClient(
+      { baseUrl: svc.url },
+      new ApiKeyStamper({ apiPublicKey: bytesToHex(kp.publicKey), apiPrivateKey: bytesToHex(kp.privateKey) }),
+    )
+    const waiting = (await signRaw(keyA, 'ef'.repeat(32))).activity
+    expect(waiting.status).toBe('ACTIVITY_STATUS_AUTHENTICATORS_NEEDED')
+    expect(await failure(approve(keyB, waiting.fingerprint))).toMatch(/AUTHENTICATION_TYPE_API_KEY does not satisfy/)
+    await approve(session, waiting.fingerprint)
+    const done = await activity(waiting.id)
+    expect(done.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    expect(done.result.signRawPayloadResult?.r).toMatch(/^[0-9a-f]{64}$/i)
+    await keyA.deleteMfaPolicy({
+      type: 'ACTIVITY_TYPE_DELETE_MFA_POLICY',
+      timestampMs: ts(),
+      organizationId: sub.id,
+      parameters: { userId: sub.userId, mfaPolicyId: id },
+    })
   })
 })

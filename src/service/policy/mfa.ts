@@ -10,6 +10,7 @@
  */
 import { SigilError } from '../../api/errors.js'
 import type { Principal } from '../auth/principal.js'
+import { LOGIN_CREDENTIAL_TYPE } from '../auth/sessionKeys.js'
 import { listMfaPolicies, type MfaPolicyRow, type StoredMethod, type StoredStep, stepsOf } from '../store/mfaPolicies.js'
 import type { Sql } from '../store/sql.js'
 import type { GasStationOf } from './context.js'
@@ -23,7 +24,8 @@ export function proofOf(principal: Pick<Principal, 'credentialKind' | 'credentia
   if (principal.credentialKind === 'WEBAUTHN') {
     return { type: 'AUTHENTICATION_TYPE_PASSKEY', id: principal.credentialId, credentialId: principal.credentialId }
   }
-  if (principal.credentialType?.includes('SESSION')) {
+  // Session keys: a login's (stamp_login, otp_login, oauth_login: CREDENTIAL_TYPE_LOGIN) and read-write sessions' credential bundles.
+  if (principal.credentialType === LOGIN_CREDENTIAL_TYPE || principal.credentialType?.includes('SESSION')) {
     return {
       type: 'AUTHENTICATION_TYPE_SESSION',
       ...(principal.sessionScope ? { id: principal.sessionScope.id } : {}),
