@@ -146,6 +146,8 @@ const ACTIVITY_TYPE_SUFFIXES = [
   'DELETE_WEBHOOK_ENDPOINT',
   'SET_IP_ALLOWLIST',
   'REMOVE_IP_ALLOWLIST',
+  'CREATE_VELOCITY_CONTROL',
+  'DELETE_VELOCITY_CONTROL',
 ] as const
 
 // Calls that build a list are marked pure so that bundles (the popup) keep only the lists they use.

@@ -79,6 +79,8 @@ export const ERROR_TABLE = {
   RATE_LIMITED: { grpc: GRPC.RESOURCE_EXHAUSTED },
   /** A budget of the organization is used up for now (gas sponsorship: the window's USD limit). */
   RESOURCE_EXHAUSTED: { grpc: GRPC.RESOURCE_EXHAUSTED },
+  /** A velocity control (create_velocity_control) would be exceeded: the message names it and what remains of its window. */
+  VELOCITY_LIMIT_EXCEEDED: { grpc: GRPC.RESOURCE_EXHAUSTED },
   // crypto
   BUNDLE_INVALID: { grpc: GRPC.INVALID_ARGUMENT },
   TOKEN_INVALID: { grpc: GRPC.UNAUTHENTICATED },

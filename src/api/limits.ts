@@ -155,3 +155,21 @@ export const MAX_MFA_POLICY_NOTES = 4096
 
 /** Most steps in an MFA policy's requiredAuthenticationMethods (Sigil bound; the hosted service states none). */
 export const MAX_MFA_POLICY_STEPS = 8
+
+/** Sigil: longest velocity control name (create_velocity_control; the hosted service states no bound). */
+export const MAX_VELOCITY_CONTROL_NAME = 256
+
+/** Sigil: assets one velocity control measures (`dataSource.chainAssetTransfer.definition`). */
+export const MAX_VELOCITY_CONTROL_ASSETS = 32
+
+/** Sigil: activity types one velocity control's filter names. */
+export const MAX_VELOCITY_CONTROL_ACTIVITY_FILTERS = 16
+
+/** Sigil: the longest rolling window of a velocity control, in seconds (10 years). */
+export const MAX_VELOCITY_CONTROL_WINDOW_SECONDS = 315_360_000
+
+/** Sigil: an OAuth 2.0 credential's `clientId`, in characters (X's and Discord's are well under 100; the hosted service states no bound). */
+export const MAX_OAUTH2_CLIENT_ID = 256
+
+/** Sigil: an OAuth 2.0 credential's `encryptedClientSecret`, in characters (a 256-byte secret's envelope is under 700 hex). */
+export const MAX_OAUTH2_ENCRYPTED_SECRET = 4096

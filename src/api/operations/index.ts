@@ -7,6 +7,7 @@ import { createAuthenticators, createAuthenticatorsV1 } from './create_authentic
 import { createFiatOnRampCredential } from './create_fiat_on_ramp_credential.js'
 import { createInvitations } from './create_invitations.js'
 import { createMfaPolicy } from './create_mfa_policy.js'
+import { createOauth2Credential } from './create_oauth2_credential.js'
 import { createOauthProviders, createOauthProvidersV1 } from './create_oauth_providers.js'
 import { createPolicies } from './create_policies.js'
 import { createPolicyV3, createPolicyV1, createPolicyV2 } from './create_policy.js'
@@ -28,6 +29,7 @@ import {
 } from './create_sub_organization.js'
 import { createUserTag } from './create_user_tag.js'
 import { createUsers, createUsersV3, createUsersV2, createUsersV1 } from './create_users.js'
+import { createVelocityControl } from './create_velocity_control.js'
 import { createWallet } from './create_wallet.js'
 import { createWalletAccounts } from './create_wallet_accounts.js'
 import { createWebhookEndpoint } from './create_webhook_endpoint.js'
@@ -36,6 +38,7 @@ import { deleteAuthenticators } from './delete_authenticators.js'
 import { deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
 import { deleteInvitation } from './delete_invitation.js'
 import { deleteMfaPolicy } from './delete_mfa_policy.js'
+import { deleteOauth2Credential } from './delete_oauth2_credential.js'
 import { deleteOauthProviders } from './delete_oauth_providers.js'
 import { deletePolicies } from './delete_policies.js'
 import { deletePolicy } from './delete_policy.js'
@@ -45,6 +48,7 @@ import { deleteSmartContractInterface } from './delete_smart_contract_interface.
 import { deleteSubOrganization } from './delete_sub_organization.js'
 import { deleteUserTags } from './delete_user_tags.js'
 import { deleteUsers } from './delete_users.js'
+import { deleteVelocityControl } from './delete_velocity_control.js'
 import { deleteWalletAccounts } from './delete_wallet_accounts.js'
 import { deleteWallets } from './delete_wallets.js'
 import { deleteWebhookEndpoint } from './delete_webhook_endpoint.js'
@@ -68,6 +72,7 @@ import { getMfaPolicies } from './get_mfa_policies.js'
 import { getMfaPolicy } from './get_mfa_policy.js'
 import { getMfaStatus } from './get_mfa_status.js'
 import { getNonces } from './get_nonces.js'
+import { getOauth2Credential } from './get_oauth2_credential.js'
 import { getOauthProviders } from './get_oauth_providers.js'
 import { getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
 import { getOrganization } from './get_organization.js'
@@ -80,6 +85,7 @@ import { getSessionProfile } from './get_session_profile.js'
 import { getSessionProfiles } from './get_session_profiles.js'
 import { getSmartContractInterface } from './get_smart_contract_interface.js'
 import { getUser } from './get_user.js'
+import { getVelocityControl } from './get_velocity_control.js'
 import { getWallet } from './get_wallet.js'
 import { getWalletAccount } from './get_wallet_account.js'
 import { getWalletAddressBalances } from './get_wallet_address_balances.js'
@@ -96,6 +102,7 @@ import { listAppProofs } from './list_app_proofs.js'
 import { listEmailEvents } from './list_email_events.js'
 import { listEthTransactionHistory } from './list_eth_transaction_history.js'
 import { listFiatOnRampCredentials } from './list_fiat_on_ramp_credentials.js'
+import { listOauth2Credentials } from './list_oauth2_credentials.js'
 import { listPolicies } from './list_policies.js'
 import { listPrivateKeyTags } from './list_private_key_tags.js'
 import { listPrivateKeys } from './list_private_keys.js'
@@ -105,12 +112,14 @@ import { listSuborgs } from './list_suborgs.js'
 import { listSupportedAssets } from './list_supported_assets.js'
 import { listUserTags } from './list_user_tags.js'
 import { listUsers } from './list_users.js'
+import { listVelocityControls } from './list_velocity_controls.js'
 import { listVerifiedSuborgs } from './list_verified_suborgs.js'
 import { listWalletAccounts } from './list_wallet_accounts.js'
 import { listWallets } from './list_wallets.js'
 import { listWebhookDeliveries } from './list_webhook_deliveries.js'
 import { listWebhookEndpoints } from './list_webhook_endpoints.js'
 import { oauth } from './oauth.js'
+import { oauth2Authenticate } from './oauth2_authenticate.js'
 import { oauthLogin } from './oauth_login.js'
 import { otpAuth } from './otp_auth.js'
 import { otpLogin, otpLoginV1 } from './otp_login.js'
@@ -128,6 +137,7 @@ import { stampLogin } from './stamp_login.js'
 import { updateAllowedOrigins } from './update_allowed_origins.js'
 import { updateFiatOnRampCredential } from './update_fiat_on_ramp_credential.js'
 import { updateMfaPolicy } from './update_mfa_policy.js'
+import { updateOauth2Credential } from './update_oauth2_credential.js'
 import { updateOrganizationName } from './update_organization_name.js'
 import { updatePolicyV1, updatePolicyV2 } from './update_policy.js'
 import { updatePrivateKeyTag } from './update_private_key_tag.js'
@@ -156,6 +166,7 @@ export const SUBMIT_DEFINITIONS = [
   createFiatOnRampCredential,
   createInvitations,
   createMfaPolicy,
+  createOauth2Credential,
   createOauthProviders,
   createOauthProvidersV1,
   createPolicies,
@@ -183,6 +194,7 @@ export const SUBMIT_DEFINITIONS = [
   createUsersV3,
   createUsersV2,
   createUsersV1,
+  createVelocityControl,
   createWallet,
   createWalletAccounts,
   createWebhookEndpoint,
@@ -191,6 +203,7 @@ export const SUBMIT_DEFINITIONS = [
   deleteFiatOnRampCredential,
   deleteInvitation,
   deleteMfaPolicy,
+  deleteOauth2Credential,
   deleteOauthProviders,
   deletePolicies,
   deletePolicy,
@@ -200,6 +213,7 @@ export const SUBMIT_DEFINITIONS = [
   deleteSubOrganization,
   deleteUserTags,
   deleteUsers,
+  deleteVelocityControl,
   deleteWalletAccounts,
   deleteWallets,
   deleteWebhookEndpoint,
@@ -228,6 +242,7 @@ export const SUBMIT_DEFINITIONS = [
   initUserEmailRecovery,
   initUserEmailRecoveryV1,
   oauth,
+  oauth2Authenticate,
   oauthLogin,
   otpAuth,
   otpLogin,
@@ -249,6 +264,7 @@ export const SUBMIT_DEFINITIONS = [
   updateAllowedOrigins,
   updateFiatOnRampCredential,
   updateMfaPolicy,
+  updateOauth2Credential,
   updateOrganizationName,
   updatePolicyV1,
   updatePolicyV2,
@@ -280,6 +296,7 @@ export const QUERY_DEFINITIONS = [
   getMfaPolicy,
   getMfaStatus,
   getNonces,
+  getOauth2Credential,
   getOauthProviders,
   getOnRampTransactionStatus,
   getOrganization,
@@ -292,6 +309,7 @@ export const QUERY_DEFINITIONS = [
   getSessionProfiles,
   getSmartContractInterface,
   getUser,
+  getVelocityControl,
   getWallet,
   getWalletAccount,
   getWalletAddressBalances,
@@ -300,6 +318,7 @@ export const QUERY_DEFINITIONS = [
   listEmailEvents,
   listEthTransactionHistory,
   listFiatOnRampCredentials,
+  listOauth2Credentials,
   listPolicies,
   listPrivateKeyTags,
   listPrivateKeys,
@@ -309,6 +328,7 @@ export const QUERY_DEFINITIONS = [
   listSupportedAssets,
   listUserTags,
   listUsers,
+  listVelocityControls,
   listVerifiedSuborgs,
   listWalletAccounts,
   listWallets,

@@ -8,6 +8,7 @@ import { recordSend } from '../sends/record.js'
 import { sponsorKeyOf } from '../chains/sponsor.js'
 import { admitSponsoredSend } from '../sponsorship/limits.js'
 import { requireAccount } from '../signing/walletLookup.js'
+import { enforceVelocity, evmMovements } from '../velocity/enforce.js'
 import type { ActivityHandler } from './types.js'
 
 type Params = z.infer<typeof ethSendTransaction.parameters> | z.infer<typeof ethSendTransactionV1.parameters>
@@ -33,6 +34,7 @@ const uint = (s: string | undefined) => s !== undefined && /^(0x[0-9a-fA-F]{1,64
  * @throws FAILED_PRECONDITION when a batch or sponsored send is asked on a network without a Gas Station (parameters.caip2) or a sponsored one on a network without a gas sponsor (parameters.sponsor), or sponsorship is not enabled for the organization
  * @throws RESOURCE_EXHAUSTED when a sponsored send finds the organization's gas budget for the window used up (parameters.sponsor). Past admission, the tracker reserves the most the built transaction can cost (gas limit × max fee per gas) before it is signed and stored; when that does not fit the window's budget the send FAILS unbroadcast, its status error naming the limit, the usage and the window
  * @throws NOT_FOUND when parameters.from names no wallet account of the organization
+ * @throws VELOCITY_LIMIT_EXCEEDED when a velocity control of the organization would be exceeded by what the calls move (src/service/velocity/enforce.ts)
  */
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   const network = requireNetwork(ctx.rt.config.networks, p.caip2, 'parameters.caip2')
@@ -103,6 +105,7 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
   if (account.address_format !== 'ADDRESS_FORMAT_ETHEREUM') {
     throw fieldError('INVALID_ARGUMENT', 'parameters.from', `a ${account.address_format} account cannot send on ${network.caip2}`)
   }
+  await enforceVelocity(ctx, { movements: evmMovements(network.caip2, account.address, calls), walletKey: account.wallet_id })
   const [call] = calls
   const request: EvmSendRequest = {
     ...(batch

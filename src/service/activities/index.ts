@@ -7,6 +7,7 @@ import { handler as createAuthenticators, handlerV1 as createAuthenticatorsV1 } 
 import { handler as createFiatOnRampCredential } from './create_fiat_on_ramp_credential.js'
 import { handler as createInvitations } from './create_invitations.js'
 import { handler as createMfaPolicy } from './create_mfa_policy.js'
+import { handler as createOauth2Credential } from './create_oauth2_credential.js'
 import { handler as createOauthProviders, handlerV2 as createOauthProvidersV2 } from './create_oauth_providers.js'
 import { handler as createPolicies } from './create_policies.js'
 import { handler as createPolicy, handlerV1 as createPolicyV1, handlerV2 as createPolicyV2 } from './create_policy.js'
@@ -28,6 +29,7 @@ import {
 } from './create_sub_organization.js'
 import { handler as createUserTag } from './create_user_tag.js'
 import { handler as createUsers, handlerV1 as createUsersV1, handlerV2 as createUsersV2 } from './create_users.js'
+import { handler as createVelocityControl } from './create_velocity_control.js'
 import { handler as createWallet } from './create_wallet.js'
 import { handler as createWalletAccounts } from './create_wallet_accounts.js'
 import { handler as createWebhookEndpoint } from './create_webhook_endpoint.js'
@@ -36,6 +38,7 @@ import { handler as deleteAuthenticators } from './delete_authenticators.js'
 import { handler as deleteFiatOnRampCredential } from './delete_fiat_on_ramp_credential.js'
 import { handler as deleteInvitation } from './delete_invitation.js'
 import { handler as deleteMfaPolicy } from './delete_mfa_policy.js'
+import { handler as deleteOauth2Credential } from './delete_oauth2_credential.js'
 import { handler as deleteOauthProviders } from './delete_oauth_providers.js'
 import { handler as deletePolicies } from './delete_policies.js'
 import { handler as deletePolicy } from './delete_policy.js'
@@ -45,6 +48,7 @@ import { handler as deleteSmartContractInterface } from './delete_smart_contract
 import { handler as deleteSubOrganization } from './delete_sub_organization.js'
 import { handler as deleteUserTags } from './delete_user_tags.js'
 import { handler as deleteUsers } from './delete_users.js'
+import { handler as deleteVelocityControl } from './delete_velocity_control.js'
 import { handler as deleteWalletAccounts } from './delete_wallet_accounts.js'
 import { handler as deleteWallets } from './delete_wallets.js'
 import { handler as deleteWebhookEndpoint } from './delete_webhook_endpoint.js'
@@ -65,6 +69,7 @@ import { handler as initOtp, handlerV1 as initOtpV1, handlerV2 as initOtpV2 } fr
 import { handler as initOtpAuth, handlerV1 as initOtpAuthV1, handlerV2 as initOtpAuthV2 } from './init_otp_auth.js'
 import { handler as initUserEmailRecovery, handlerV1 as initUserEmailRecoveryV1 } from './init_user_email_recovery.js'
 import { handler as oauth } from './oauth.js'
+import { handler as oauth2Authenticate } from './oauth2_authenticate.js'
 import { handler as oauthLogin } from './oauth_login.js'
 import { handler as otpAuth } from './otp_auth.js'
 import { handlerV1 as otpLoginV1, handlerV2 as otpLoginV2 } from './otp_login.js'
@@ -81,6 +86,7 @@ import { handler as stampLogin } from './stamp_login.js'
 import { handler as updateAllowedOrigins } from './update_allowed_origins.js'
 import { handler as updateFiatOnRampCredential } from './update_fiat_on_ramp_credential.js'
 import { handler as updateMfaPolicy } from './update_mfa_policy.js'
+import { handler as updateOauth2Credential } from './update_oauth2_credential.js'
 import { handler as updateOrganizationName } from './update_organization_name.js'
 import { handlerV1 as updatePolicyV1, handlerV2 as updatePolicyV2 } from './update_policy.js'
 import { handler as updatePrivateKeyTag } from './update_private_key_tag.js'
@@ -110,6 +116,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_FIAT_ON_RAMP_CREDENTIAL: createFiatOnRampCredential,
   ACTIVITY_TYPE_CREATE_INVITATIONS: createInvitations,
   ACTIVITY_TYPE_CREATE_MFA_POLICY: createMfaPolicy,
+  ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL: createOauth2Credential,
   ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2: createOauthProvidersV2,
   ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS: createOauthProviders,
   ACTIVITY_TYPE_CREATE_POLICIES: createPolicies,
@@ -137,6 +144,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_CREATE_USERS_V3: createUsers,
   ACTIVITY_TYPE_CREATE_USERS_V2: createUsersV2,
   ACTIVITY_TYPE_CREATE_USERS: createUsersV1,
+  ACTIVITY_TYPE_CREATE_VELOCITY_CONTROL: createVelocityControl,
   ACTIVITY_TYPE_CREATE_WALLET: createWallet,
   ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS: createWalletAccounts,
   ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT: createWebhookEndpoint,
@@ -145,6 +153,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_DELETE_FIAT_ON_RAMP_CREDENTIAL: deleteFiatOnRampCredential,
   ACTIVITY_TYPE_DELETE_INVITATION: deleteInvitation,
   ACTIVITY_TYPE_DELETE_MFA_POLICY: deleteMfaPolicy,
+  ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL: deleteOauth2Credential,
   ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS: deleteOauthProviders,
   ACTIVITY_TYPE_DELETE_POLICIES: deletePolicies,
   ACTIVITY_TYPE_DELETE_POLICY: deletePolicy,
@@ -154,6 +163,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION: deleteSubOrganization,
   ACTIVITY_TYPE_DELETE_USER_TAGS: deleteUserTags,
   ACTIVITY_TYPE_DELETE_USERS: deleteUsers,
+  ACTIVITY_TYPE_DELETE_VELOCITY_CONTROL: deleteVelocityControl,
   ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS: deleteWalletAccounts,
   ACTIVITY_TYPE_DELETE_WALLETS: deleteWallets,
   ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT: deleteWebhookEndpoint,
@@ -182,6 +192,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2: initUserEmailRecovery,
   ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY: initUserEmailRecoveryV1,
   ACTIVITY_TYPE_OAUTH: oauth,
+  ACTIVITY_TYPE_OAUTH2_AUTHENTICATE: oauth2Authenticate,
   ACTIVITY_TYPE_OAUTH_LOGIN: oauthLogin,
   ACTIVITY_TYPE_OTP_AUTH: otpAuth,
   ACTIVITY_TYPE_OTP_LOGIN_V2: otpLoginV2,
@@ -202,6 +213,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_UPDATE_ALLOWED_ORIGINS: updateAllowedOrigins,
   ACTIVITY_TYPE_UPDATE_FIAT_ON_RAMP_CREDENTIAL: updateFiatOnRampCredential,
   ACTIVITY_TYPE_UPDATE_MFA_POLICY: updateMfaPolicy,
+  ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL: updateOauth2Credential,
   ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME: updateOrganizationName,
   ACTIVITY_TYPE_UPDATE_POLICY: updatePolicyV1,
   ACTIVITY_TYPE_UPDATE_POLICY_V2: updatePolicyV2,

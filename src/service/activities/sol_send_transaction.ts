@@ -7,6 +7,8 @@ import { parseUnsignedSolana, type SolanaSendRequest } from '../sends/solana.js'
 import { recordSend } from '../sends/record.js'
 import type { WalletAccountRow } from '../store/wallets.js'
 import { requireAccount } from '../signing/walletLookup.js'
+import { enforceVelocity, solanaMovements } from '../velocity/enforce.js'
+import { solanaTxFromMessage } from '../../chains/policy/solanaTx.js'
 import type { ActivityHandler } from './types.js'
 import { base58 } from '@scure/base'
 
@@ -22,6 +24,7 @@ const MAX_TRANSACTION_BYTES = 1232
  *
  * @throws INVALID_ARGUMENT when parameters.caip2 is not a configured Solana network, parameters.sponsor is true, parameters.unsignedTransaction is over 1232 bytes or not a serialized Solana transaction, or a signer is not a Solana account, not a required signer of the transaction, listed twice or missing
  * @throws NOT_FOUND when parameters.signWith (or an address of parameters.signWiths) names no wallet account of the organization
+ * @throws VELOCITY_LIMIT_EXCEEDED when a velocity control of the organization would be exceeded by what the transaction moves out of its signers (src/service/velocity/enforce.ts)
  */
 export const handler: ActivityHandler<Params> = async (ctx, p) => {
   const network = requireNetwork(ctx.rt.config.networks, p.caip2, 'parameters.caip2')
@@ -56,6 +59,14 @@ export const handler: ActivityHandler<Params> = async (ctx, p) => {
   }
   const [account] = accounts
   if (!account) throw fieldError('INVALID_ARGUMENT', 'parameters.signWiths', 'at least one signer')
+  await enforceVelocity(ctx, {
+    movements: solanaMovements(
+      network.caip2,
+      solanaTxFromMessage(tx.message),
+      accounts.map((a) => a.address),
+    ),
+    walletKey: account.wallet_id,
+  })
   const request: SolanaSendRequest = {
     unsignedTransaction: hex,
     signers: accounts.map((a) => ({ accountId: a.id, address: a.address })),

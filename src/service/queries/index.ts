@@ -12,6 +12,7 @@ import { handler as getMfaPolicies } from './get_mfa_policies.js'
 import { handler as getMfaPolicy } from './get_mfa_policy.js'
 import { handler as getMfaStatus } from './get_mfa_status.js'
 import { handler as getNonces } from './get_nonces.js'
+import { handler as getOauth2Credential } from './get_oauth2_credential.js'
 import { handler as getOauthProviders } from './get_oauth_providers.js'
 import { handler as getOnRampTransactionStatus } from './get_on_ramp_transaction_status.js'
 import { handler as getOrganization } from './get_organization.js'
@@ -24,6 +25,7 @@ import { handler as getSessionProfile } from './get_session_profile.js'
 import { handler as getSessionProfiles } from './get_session_profiles.js'
 import { handler as getSmartContractInterface } from './get_smart_contract_interface.js'
 import { handler as getUser } from './get_user.js'
+import { handler as getVelocityControl } from './get_velocity_control.js'
 import { handler as getWallet } from './get_wallet.js'
 import { handler as getWalletAccount } from './get_wallet_account.js'
 import { handler as getWalletAddressBalances } from './get_wallet_address_balances.js'
@@ -32,6 +34,7 @@ import { handler as listAppProofs } from './list_app_proofs.js'
 import { handler as listEmailEvents } from './list_email_events.js'
 import { handler as listEthTransactionHistory } from './list_eth_transaction_history.js'
 import { handler as listFiatOnRampCredentials } from './list_fiat_on_ramp_credentials.js'
+import { handler as listOauth2Credentials } from './list_oauth2_credentials.js'
 import { handler as listPolicies } from './list_policies.js'
 import { handler as listPrivateKeyTags } from './list_private_key_tags.js'
 import { handler as listPrivateKeys } from './list_private_keys.js'
@@ -41,6 +44,7 @@ import { handler as listSuborgs } from './list_suborgs.js'
 import { handler as listSupportedAssets } from './list_supported_assets.js'
 import { handler as listUserTags } from './list_user_tags.js'
 import { handler as listUsers } from './list_users.js'
+import { handler as listVelocityControls } from './list_velocity_controls.js'
 import { handler as listVerifiedSuborgs } from './list_verified_suborgs.js'
 import { handler as listWalletAccounts } from './list_wallet_accounts.js'
 import { handler as listWallets } from './list_wallets.js'
@@ -62,6 +66,7 @@ export const QUERY_HANDLERS = {
   get_mfa_policy: getMfaPolicy,
   get_mfa_status: getMfaStatus,
   get_nonces: getNonces,
+  get_oauth2_credential: getOauth2Credential,
   get_oauth_providers: getOauthProviders,
   get_on_ramp_transaction_status: getOnRampTransactionStatus,
   get_organization: getOrganization,
@@ -74,6 +79,7 @@ export const QUERY_HANDLERS = {
   get_session_profiles: getSessionProfiles,
   get_smart_contract_interface: getSmartContractInterface,
   get_user: getUser,
+  get_velocity_control: getVelocityControl,
   get_wallet: getWallet,
   get_wallet_account: getWalletAccount,
   get_wallet_address_balances: getWalletAddressBalances,
@@ -82,6 +88,7 @@ export const QUERY_HANDLERS = {
   list_email_events: listEmailEvents,
   list_eth_transaction_history: listEthTransactionHistory,
   list_fiat_on_ramp_credentials: listFiatOnRampCredentials,
+  list_oauth2_credentials: listOauth2Credentials,
   list_policies: listPolicies,
   list_private_key_tags: listPrivateKeyTags,
   list_private_keys: listPrivateKeys,
@@ -91,6 +98,7 @@ export const QUERY_HANDLERS = {
   list_supported_assets: listSupportedAssets,
   list_user_tags: listUserTags,
   list_users: listUsers,
+  list_velocity_controls: listVelocityControls,
   list_verified_suborgs: listVerifiedSuborgs,
   list_wallet_accounts: listWalletAccounts,
   list_wallets: listWallets,

@@ -113,6 +113,10 @@ export const ORGANIZATION_TABLES = {
     // MFA policies (migration 027): its users' second-factor rules, and what its waiting activities still need
     'mfa_policies',
     'activity_mfa',
+    // velocity controls (migration 028): its spend limits (what they counted goes with them: velocity_spends cascades)
+    'velocity_controls',
+    // OAuth 2.0 credentials (migration 030): its providers' client ids and sealed secrets
+    'oauth2_credentials',
   ],
   cascaded: [
     'quorum_members',
@@ -122,6 +126,7 @@ export const ORGANIZATION_TABLES = {
     'wallet_import_keys',
     'wallet_accounts',
     'private_key_addresses',
+    'velocity_spends',
   ],
   // webhook_outbox: events about the organization already committed, still delivered to its parents' endpoints.
   // sponsored_sends: fees its parent's sponsor paid, still counted in the parent's window.

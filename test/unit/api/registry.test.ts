@@ -134,6 +134,14 @@ const SUBMIT_NAMES = [
   'create_mfa_policy',
   'update_mfa_policy',
   'delete_mfa_policy',
+  // velocity controls
+  'create_velocity_control',
+  'delete_velocity_control',
+  // OAuth 2.0 credentials
+  'create_oauth2_credential',
+  'update_oauth2_credential',
+  'delete_oauth2_credential',
+  'oauth2_authenticate',
 ]
 const QUERY_NAMES = [
   'get_oauth_providers',
@@ -182,6 +190,9 @@ const QUERY_NAMES = [
   'get_gas_usage',
   // IP allow-lists
   'get_ip_allowlist',
+  // OAuth 2.0 credentials
+  'get_oauth2_credential',
+  'list_oauth2_credentials',
   // session profiles
   'get_session_profile',
   'get_session_profiles',
@@ -189,6 +200,9 @@ const QUERY_NAMES = [
   'get_mfa_policy',
   'get_mfa_policies',
   'get_mfa_status',
+  // velocity controls
+  'get_velocity_control',
+  'list_velocity_controls',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {

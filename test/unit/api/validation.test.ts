@@ -205,6 +205,7 @@ describe('envelope and pagination rules', () => {
       'list_eth_transaction_history',
       'list_sol_transaction_history',
       'list_suborgs',
+      'list_velocity_controls',
       'list_verified_suborgs',
       'list_wallet_accounts',
     ])
