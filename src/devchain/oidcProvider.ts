@@ -8,11 +8,16 @@
  * - `GET  /dev/oidc/authorize` — authorization-code flow with PKCE (S256 only): a page asking for an email
  * - `POST /dev/oidc/authorize` — the page's form: a one-time code (60 s), redirected to `redirect_uri`
  * - `POST /dev/oidc/token` — code + `code_verifier` → `{id_token, access_token, …}`
+ * - `GET  /dev/oidc/userinfo` — who the access token is for, in X's (`{data: {id, username}}`) and
+ *   Discord's (`{id, username, email, verified}`) who-am-I shapes at once, so oauth2_authenticate runs offline
  *
- * Its one client is {@link DEV_OIDC_CLIENT_ID} (public, no secret); the ID token's `sub` is derived
+ * Its clients: {@link DEV_OIDC_CLIENT_ID} (public, no secret: the extension's) and
+ * {@link DEV_OAUTH2_CLIENT_ID} (confidential, its secret {@link DEV_OAUTH2_CLIENT_SECRET} checked at the
+ * token endpoint: what an OAuth 2.0 credential of the service names). The ID token's `sub` is derived
  * from the email, so the same email is the same identity. The composition root (src/server/start.ts)
  * serves it in development and adds it to the issuers the service trusts.
  */
+import { timingSafeEqual } from 'node:crypto'
 import { sha256 } from '@noble/hashes/sha2.js'
 import type { DevCrossOrigin, ServiceApp } from '../service/http/app.js'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose'
@@ -22,6 +27,10 @@ import type { TrustedIssuer } from '../service/oidc/issuers.js'
 export const DEV_OIDC_PATH = '/dev/oidc'
 /** The dev provider's one registered client (the extension's, and the tests'). */
 export const DEV_OIDC_CLIENT_ID = 'sigil-dev'
+/** Its confidential client, standing for an X or Discord app in development (create_oauth2_credential). */
+export const DEV_OAUTH2_CLIENT_ID = 'sigil-dev-oauth2'
+/** That client's secret: published, development only. */
+export const DEV_OAUTH2_CLIENT_SECRET = 'sigil-dev-oauth2-secret'
 /**
  * Its routes other origins use: discovery and keys are public documents; the token endpoint answers
  * the extension (its "Continue with …" exchanges the code from its background).
@@ -50,6 +59,9 @@ export type DevIdentityProvider = {
   /** Mounts the routes on the service's app. */
   mount(app: ServiceApp): void
 }
+
+/** An access token the token endpoint gave, for the userinfo endpoint. */
+type IssuedAccess = { email: string; expires: number }
 
 type PendingCode = { clientId: string; redirectUri: string; challenge: string; nonce: string | undefined; email: string; expires: number }
 
@@ -82,6 +94,7 @@ export async function createDevIdentityProvider(o: { baseUrl: () => string; now:
   // One document for the life of the provider: the verifier keeps the keys it imported per document.
   const keySet = { keys: [jwk as { kty: string; kid?: string }] }
   const codes = new Map<string, PendingCode>()
+  const accessTokens = new Map<string, IssuedAccess>()
   const issuer = () => `${o.baseUrl().replace(/\/+$/, '')}${DEV_OIDC_PATH}`
 
   async function issueIdToken(t: Parameters<DevIdentityProvider['issueIdToken']>[0]): Promise<string> {
@@ -102,17 +115,20 @@ export async function createDevIdentityProvider(o: { baseUrl: () => string; now:
   function sweep() {
     const now = o.now()
     for (const [k, v] of codes) if (v.expires < now) codes.delete(k)
+    for (const [k, v] of accessTokens) if (v.expires < now) accessTokens.delete(k)
   }
 
   /** The authorization request's parameters, checked; a sentence naming the bad one otherwise. */
   function authorizeRequest(
     q: Record<string, string | undefined>,
   ): { error: string } | { ok: Omit<PendingCode, 'email' | 'expires'> & { state: string | undefined } } {
-    if (q.client_id !== DEV_OIDC_CLIENT_ID) return { error: `client_id: unknown client (this provider knows "${DEV_OIDC_CLIENT_ID}")` }
+    if (q.client_id !== DEV_OIDC_CLIENT_ID && q.client_id !== DEV_OAUTH2_CLIENT_ID)
+      return { error: `client_id: unknown client (this provider knows "${DEV_OIDC_CLIENT_ID}" and "${DEV_OAUTH2_CLIENT_ID}")` }
     if (!q.redirect_uri || !redirectAllowed(q.redirect_uri))
       return { error: 'redirect_uri: must be an https URL, or http on 127.0.0.1/localhost' }
     if (q.response_type !== 'code') return { error: 'response_type: only "code" (authorization-code flow with PKCE)' }
-    if (!q.scope?.split(' ').includes('openid')) return { error: 'scope: must include openid' }
+    // The OAuth 2.0 client stands for X or Discord, whose scopes are their own (users.read, identify…).
+    if (q.client_id === DEV_OIDC_CLIENT_ID && !q.scope?.split(' ').includes('openid')) return { error: 'scope: must include openid' }
     if (!q.code_challenge || !/^[A-Za-z0-9_-]{43,128}$/.test(q.code_challenge)) return { error: 'code_challenge: required (PKCE)' }
     if (q.code_challenge_method !== 'S256') return { error: 'code_challenge_method: only S256' }
     if (q.nonce !== undefined && q.nonce.length > 256) return { error: 'nonce: at most 256 characters' }
@@ -151,6 +167,36 @@ ${message ? `<p id="email-error" class="err" role="alert">${esc(message)}</p>` :
 
   const oauthError = (error: string, description: string) => ({ error, error_description: description })
 
+  /**
+   * The client a token request authenticates as (RFC 6749 §2.3.1): HTTP Basic or `client_secret` in
+   * the form for the confidential client, which must give its secret; the public client gives none.
+   */
+  function clientOf(authorization: string | undefined, formId: string | undefined, formSecret: string | undefined) {
+    let id = formId
+    let secret = formSecret
+    const basic = /^Basic ([A-Za-z0-9+/=]+)$/.exec(authorization ?? '')
+    if (basic?.[1]) {
+      const decoded = Buffer.from(basic[1], 'base64').toString('utf8')
+      const colon = decoded.indexOf(':')
+      if (colon < 0) return { error: 'Authorization: Basic must carry client_id:client_secret' }
+      try {
+        id = decodeURIComponent(decoded.slice(0, colon))
+        secret = decodeURIComponent(decoded.slice(colon + 1))
+      } catch {
+        return { error: 'Authorization: Basic credentials are not URL-encoded' }
+      }
+      if (formId !== undefined && formId !== id) return { error: 'client_id: differs from the Basic credentials' }
+    }
+    if (id === DEV_OAUTH2_CLIENT_ID) {
+      const given = utf8Encode(secret ?? '')
+      const want = utf8Encode(DEV_OAUTH2_CLIENT_SECRET)
+      if (given.length !== want.length || !timingSafeEqual(given, want)) return { error: 'client_secret: wrong secret for this client' }
+      return { id }
+    }
+    if (id === DEV_OIDC_CLIENT_ID) return { id }
+    return { error: 'client_id: unknown client' }
+  }
+
   function mount(app: ServiceApp): void {
     const base = DEV_OIDC_PATH
     app.get(`${base}/.well-known/openid-configuration`, (c) =>
@@ -164,7 +210,8 @@ ${message ? `<p id="email-error" class="err" role="alert">${esc(message)}</p>` :
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: ['ES256'],
         code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['none'],
+        userinfo_endpoint: `${issuer()}/userinfo`,
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
         scopes_supported: ['openid', 'email'],
         claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'nonce', 'email', 'email_verified'],
       }),
@@ -194,6 +241,24 @@ ${message ? `<p id="email-error" class="err" role="alert">${esc(message)}</p>` :
       if (state !== undefined) to.searchParams.set('state', state)
       return c.redirect(to.toString(), 302)
     })
+    app.get(`${base}/userinfo`, (c) => {
+      const bearer = /^Bearer ([A-Za-z0-9_-]{1,100})$/.exec(c.req.header('Authorization') ?? '')?.[1]
+      const access = bearer ? accessTokens.get(bearer) : undefined
+      if (!access || access.expires < o.now()) {
+        c.header('WWW-Authenticate', 'Bearer error="invalid_token"')
+        return c.json(oauthError('invalid_token', 'Authorization: no valid access token'), 401)
+      }
+      const sub = devSubject(access.email)
+      const username = access.email.split('@')[0] ?? access.email
+      // OIDC userinfo, Discord's /users/@me and X's /2/users/me in one document.
+      return c.json(
+        { sub, email: access.email, email_verified: true, id: sub, username, verified: true, data: { id: sub, username } },
+        200,
+        {
+          'Cache-Control': 'no-store',
+        },
+      )
+    })
     app.post(`${base}/token`, async (c) => {
       const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)
       const f = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : undefined)
@@ -204,7 +269,9 @@ ${message ? `<p id="email-error" class="err" role="alert">${esc(message)}</p>` :
       const pending = code ? codes.get(code) : undefined
       if (code) codes.delete(code) // one use, right or wrong
       if (!pending || pending.expires < o.now()) return c.json(oauthError('invalid_grant', 'code: unknown, used or expired'), 400, headers)
-      if (f('client_id') !== pending.clientId)
+      const client = clientOf(c.req.header('Authorization'), f('client_id'), f('client_secret'))
+      if ('error' in client) return c.json(oauthError('invalid_client', client.error), 401, headers)
+      if (client.id !== pending.clientId)
         return c.json(oauthError('invalid_client', 'client_id: not the client the code was issued to'), 400, headers)
       if (f('redirect_uri') !== pending.redirectUri)
         return c.json(oauthError('invalid_grant', 'redirect_uri: not the one of the authorization request'), 400, headers)
@@ -213,9 +280,11 @@ ${message ? `<p id="email-error" class="err" role="alert">${esc(message)}</p>` :
         return c.json(oauthError('invalid_grant', 'code_verifier: does not match the code_challenge'), 400, headers)
       }
       const idToken = await issueIdToken({ email: pending.email, nonce: pending.nonce, audience: pending.clientId })
+      const accessToken = base64UrlEncode(crypto.getRandomValues(new Uint8Array(32)))
+      accessTokens.set(accessToken, { email: pending.email, expires: o.now() + TOKEN_TTL_S * 1000 })
       return c.json(
         {
-          access_token: base64UrlEncode(crypto.getRandomValues(new Uint8Array(32))),
+          access_token: accessToken,
           token_type: 'Bearer',
           expires_in: TOKEN_TTL_S,
           scope: 'openid email',

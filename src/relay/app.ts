@@ -4,6 +4,7 @@ import { normalContact } from '../api/contact.js'
 import { AccountRequest } from '../api/relay/account.js'
 import { AcceptInvitationRequest } from '../api/relay/invitation.js'
 import { OauthLoginRequest, OtpLoginRequest } from '../api/relay/login.js'
+import { Oauth2AuthenticateRequest } from '../api/relay/oauth2.js'
 import { OtpAuthRequest, OtpInitRequest, OtpVerifyRequest, OtpVerifyV2Request } from '../api/relay/otp.js'
 import { RecoveryInitRequest } from '../api/relay/recovery.js'
 import { SignupRequest } from '../api/relay/signup.js'
@@ -240,6 +241,21 @@ export function createRelayApp(o: RelayOptions): Hono {
       ...(b.invalidateExisting !== undefined ? { invalidateExisting: b.invalidateExisting } : {}),
     })
     return { session: r.session }
+  })
+  route('/v1/oauth2_authenticate', Oauth2AuthenticateRequest, async (u, b) => {
+    // The parent organization's credential for this provider and client id holds the client secret.
+    const { oauth2Credentials } = await u.client.listOauth2Credentials({ organizationId: u.parentOrgId })
+    const credential = oauth2Credentials.find((c) => c.provider === b.provider && c.clientId === b.clientId)
+    if (!credential) throw new SigilError('NOT_FOUND', 'clientId: no OAuth 2.0 credential of this app for this provider and client id')
+    const r = await u.client.oauth2Authenticate({
+      organizationId: u.parentOrgId,
+      oauth2CredentialId: credential.oauth2CredentialId,
+      authCode: b.authCode,
+      redirectUri: b.redirectUri,
+      codeVerifier: b.codeVerifier,
+      nonce: b.nonce,
+    })
+    return { oidcToken: r.oidcToken }
   })
   route('/v1/signup', SignupRequest, signup)
   route('/v1/signup_v2', SignupRequest, signup)

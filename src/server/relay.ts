@@ -27,14 +27,17 @@ export function mountRelay(app: ServiceApp, rt: Runtime): void {
     cors: true,
     now: rt.now,
     oauthProviders: () =>
-      rt.oidc.issuers().map((t) => ({
-        name: t.name,
-        issuer: t.issuer,
-        clientId: t.clientId,
-        authorizationEndpoint: t.authorizationEndpoint,
-        tokenEndpoint: t.tokenEndpoint,
-        flow: t.flow,
-      })),
+      rt.oidc
+        .issuers()
+        .filter((t) => !t.anyAudience)
+        .map((t) => ({
+          name: t.name,
+          issuer: t.issuer,
+          clientId: t.clientId,
+          authorizationEndpoint: t.authorizationEndpoint,
+          tokenEndpoint: t.tokenEndpoint,
+          flow: t.flow,
+        })),
   })
   app.route('/auth', relay)
 }

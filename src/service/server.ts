@@ -13,6 +13,7 @@ import { createSendTracker } from './sends/tracker.js'
 import { createOutbox } from './mail/outbox.js'
 import type { TrustedIssuer } from './oidc/issuers.js'
 import { createOidcVerifier } from './oidc/verify.js'
+import { oauth2TrustedIssuer } from './oauth2/idToken.js'
 import { loadServiceKeys } from './keys.js'
 import { createLogger, describeError, type Logger } from './logger.js'
 import type { Runtime } from './runtime.js'
@@ -91,7 +92,8 @@ export async function startService(config: ServiceConfig, options: ServiceOption
     const baseUrl = `http://${config.host}:${config.port}`
     const { trustedIssuers } = options
     const oidc = createOidcVerifier({
-      issuers: () => (trustedIssuers ? [...config.oidcIssuers, ...trustedIssuers()] : config.oidcIssuers),
+      // The service's own OAuth 2.0 issuer (oauth2_authenticate) last: its tokens log in like any provider's.
+      issuers: () => [...config.oidcIssuers, ...(trustedIssuers?.() ?? []), oauth2TrustedIssuer(keys, config.publicUrl ?? rt.baseUrl)],
       now,
       timeoutMs: config.oidcFetchTimeoutMs,
     })

@@ -42,6 +42,11 @@ const IssuerEntry = z
 export type TrustedIssuer = {
   issuer: string
   audiences: string[]
+  /**
+   * Any `aud` is accepted (the service's own OAuth 2.0 issuer, whose tokens name each credential's
+   * client id); such an issuer is not offered as a sign-in provider.
+   */
+  anyAudience?: true
   /** Where the signing keys come from: a JWKS URL, a key set in hand, or OIDC discovery. */
   keys: { kind: 'uri'; uri: string } | { kind: 'local'; jwks: JwksDocument } | { kind: 'discovery' }
   name: string

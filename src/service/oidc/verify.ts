@@ -174,7 +174,7 @@ export function createOidcVerifier(o: OidcVerifierOptions): OidcVerifier {
     try {
       const r = await jwtVerify(token, keyResolver(jwks), {
         algorithms: ALGORITHMS,
-        audience: trusted.audiences,
+        ...(trusted.anyAudience ? {} : { audience: trusted.audiences }),
         clockTolerance: CLOCK_SKEW_SECONDS,
         currentDate: new Date(o.now()),
         requiredClaims: ['iss', 'sub', 'aud', 'exp', 'iat'],
@@ -188,7 +188,7 @@ export function createOidcVerifier(o: OidcVerifierOptions): OidcVerifier {
       throw invalid(field, 'is issued in the future (iat)')
     if (typeof verified.sub !== 'string' || !verified.sub) throw invalid(field, 'has no subject (sub)')
     const auds = Array.isArray(verified.aud) ? verified.aud : [verified.aud]
-    const aud = auds.find((a): a is string => typeof a === 'string' && trusted.audiences.includes(a)) as string
+    const aud = auds.find((a): a is string => typeof a === 'string' && (trusted.anyAudience || trusted.audiences.includes(a))) as string
     const nonce = typeof verified.nonce === 'string' ? verified.nonce : undefined
     const accepted = opts.nonce === undefined ? undefined : ([] as string[]).concat(opts.nonce)
     if (accepted && (nonce === undefined || !accepted.includes(nonce))) {
