@@ -1,6 +1,7 @@
 /**
  * Velocity controls through the unmodified `@turnkey/http` client: create/get/list/delete with
- * their field errors, and enforcement, not storage: within a control's window a signature or send
+ * their field errors, and enforcement, not storage: within a control's window a signature or send (ETH,
+ * ERC-20, SOL; sign_transaction, eth_send_transaction, sol_send_transaction)
  * under the limit passes and one over it is refused (429 VELOCITY_LIMIT_EXCEEDED naming the
  * control and the remaining allowance) with nothing counted; a rolling window frees its allowance
  * once it has passed; and two service instances on one PostgreSQL signing at once against a limit
@@ -9,9 +10,23 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { getTransferSolInstruction } from '@solana-program/system'
+import {
+  address,
+  appendTransactionMessageInstruction,
+  type Blockhash,
+  compileTransaction,
+  createNoopSigner,
+  createTransactionMessage,
+  getTransactionEncoder,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+} from '@solana/kit'
 import type { TurnkeyClient } from '@turnkey/http'
 import { encodeFunctionData, erc20Abi, type Hex, parseEther, serializeTransaction } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEV_SOLANA_CAIP2 } from '../../src/chains/networks.js'
 import { type EmbeddedCluster, startEmbeddedPostgres } from '../../src/service/store/embeddedPostgres.js'
 import { adminTurnkeyClient, freshDatabaseUrl, startTestService, submitBody, type TestService } from './helpers/service.js'
 
@@ -94,6 +109,29 @@ async function ethAccount(client: TurnkeyClient, org: string, name: string): Pro
     },
   })
   return r.activity.result.createWalletResult?.addresses[0] as Hex
+}
+
+/** An unsigned Solana transfer of `lamports` from `from` (hex; a placeholder blockhash the tracker replaces). */
+function unsignedSolTransfer(from: string, lamports: bigint): string {
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayer(address(from), m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: '11111111111111111111111111111111' as Blockhash, lastValidBlockHeight: BigInt(nonce++) },
+        m,
+      ),
+    (m) =>
+      appendTransactionMessageInstruction(
+        getTransferSolInstruction({
+          source: createNoopSigner(address(from)),
+          destination: address('Sysvar1111111111111111111111111111111111111'),
+          amount: lamports + BigInt(nonce++ % 2), // distinct bodies; a lamport more or less
+        }),
+        m,
+      ),
+  )
+  return Buffer.from(getTransactionEncoder().encode(compileTransaction(message))).toString('hex')
 }
 
 describe('velocity controls on one instance', () => {
@@ -290,6 +328,58 @@ describe('velocity controls on one instance', () => {
       expect((await sign(svc, org, from, unsignedEth(0n, transfer(999_999n), TOKEN))).status).toBe(200)
       // native ETH is not this control's asset
       expect((await sign(svc, org, from, unsignedEth(parseEther('100')))).status).toBe(200)
+    } finally {
+      await deleteControl(client, org, id)
+    }
+  })
+
+  it('SOL moved by sol_send_transaction and by a Solana sign_transaction counts against a SOL control', async () => {
+    const r = await client.createWallet({
+      type: 'ACTIVITY_TYPE_CREATE_WALLET',
+      timestampMs: String(Date.now()),
+      organizationId: org,
+      parameters: {
+        walletName: 'sol wallet',
+        accounts: [
+          { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' },
+        ],
+      },
+    })
+    const sol = r.activity.result.createWalletResult?.addresses[0] as string
+    const params = control({ identifier: 'one_sol', threshold: '1' })
+    const created = await createControl(client, org, {
+      ...params,
+      dataSource: { chainAssetTransfer: { definition: [{ caip19: `${DEV_SOLANA_CAIP2}/slip44:501`, decimals: '9' }] } },
+    })
+    const id = created.activity.result.createVelocityControlResult?.velocityControlId as string
+    const solSend = (lamports: bigint) =>
+      svc.post(
+        '/public/v1/submit/sol_send_transaction',
+        submitBody('ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2', org, {
+          unsignedTransaction: unsignedSolTransfer(sol, lamports),
+          signWiths: [sol],
+          caip2: DEV_SOLANA_CAIP2,
+        }),
+      )
+    try {
+      const first = await solSend(600_000_000n)
+      expect(first.status, JSON.stringify(first.json)).toBe(200)
+      const over = await solSend(500_000_000n)
+      expect(over.status, JSON.stringify(over.json)).toBe(429)
+      expect(limitOf(over.json)?.velocityControlId).toBe(id)
+      expect(Number(limitOf(over.json)?.remaining)).toBeLessThan(0.41)
+      expect(Number(limitOf(over.json)?.remaining)).toBeGreaterThan(0.39)
+      // a sign_transaction names no network: the SOL it moves counts against every SOL asset of the control
+      const signed = await svc.post(
+        '/public/v1/submit/sign_transaction',
+        submitBody('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', org, {
+          signWith: sol,
+          unsignedTransaction: unsignedSolTransfer(sol, 500_000_000n),
+          type: 'TRANSACTION_TYPE_SOLANA',
+        }),
+      )
+      expect(signed.status, JSON.stringify(signed.json)).toBe(429)
+      expect(reasonOf(signed.json)).toBe('VELOCITY_LIMIT_EXCEEDED')
     } finally {
       await deleteControl(client, org, id)
     }
