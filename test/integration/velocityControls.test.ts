@@ -401,6 +401,9 @@ describe('velocity controls on one instance', () => {
       expect(again.json.message).toContain('0 activities remain of 1 in its rolling window of 1 seconds')
       await new Promise((r) => setTimeout(r, 1100))
       expect((await sign(svc, org, from, unsignedEth(0n))).status).toBe(200)
+      // what fell out of the window is gone: only the last signature is still counted
+      const rows = await svc.rt.db.query<{ n: number }>('SELECT count(*)::int AS n FROM velocity_spends WHERE control_id = $1', [id])
+      expect(rows[0]?.n).toBe(1)
     } finally {
       await deleteControl(client, org, id)
     }

@@ -106,6 +106,11 @@ export async function velocitySpent(tx: Sql, controlId: string, bucket: string, 
   return BigInt(row?.total ?? '0')
 }
 
+/** Forgets what the control counted at or before `until` (ms): past its window, it never counts again. */
+export async function pruneVelocitySpends(tx: Sql, controlId: string, until: number): Promise<void> {
+  await tx.query('DELETE FROM velocity_spends WHERE control_id = $1 AND created_at <= $2', [controlId, until])
+}
+
 /** Counts `amount` (10^-18 units) of the activity against the control, in the activity's transaction. */
 export async function recordVelocitySpend(
   tx: Sql,

@@ -22,6 +22,7 @@ import type { ActivityContext } from '../activityContext.js'
 import {
   allVelocityControls,
   lockVelocityControl,
+  pruneVelocitySpends,
   recordVelocitySpend,
   velocitySpent,
   type VelocityControlRow,
@@ -146,6 +147,8 @@ export async function enforceVelocity(ctx: ActivityContext, facts: VelocityFacts
     const agg = control.aggregation as Aggregation
     const bucket = bucketOf(agg, ctx, facts)
     const since = agg.window.rolling ? ctx.now - Number(agg.window.rolling.duration) * 1000 : null
+    // Under the lock, rows past the window are dropped: the table holds one window of each control.
+    if (since !== null) await pruneVelocitySpends(ctx.tx, control.id, since)
     const spent = await velocitySpent(ctx.tx, control.id, bucket, since)
     const threshold = parseScaled(agg.threshold)
     const total = spent + amount
