@@ -281,16 +281,29 @@ export function createRelayApp(o: RelayOptions): Hono {
     return organizationId ? { organizationId } : {}
   })
 
-  route('/v1/wallet_kit_config', z.object({}).loose(), async (u) => ({
-    enabledProviders: ['email', 'sms', 'passkey', ...(oauthProviders().length ? ['oauth'] : [])],
-    oauthClientIds: Object.fromEntries(oauthProviders().map((p) => [p.name, p.clientId])),
-    // Sigil: each provider as a client runs its authorization-code flow (the extension's "Continue with …").
-    oauthProviders: oauthProviders(),
-    sessionExpirationSeconds: '900',
-    organizationId: u.parentOrgId,
-    otpAlphanumeric: true,
-    otpLength: '9',
-  }))
+  /** The parent organization's OAuth 2.0 apps (`x`, `discord` → client id), for /v1/oauth2_authenticate; none when it cannot tell. */
+  async function oauth2ClientIds(u: Upstream): Promise<Record<string, string>> {
+    try {
+      const { oauth2Credentials } = await u.client.listOauth2Credentials({ organizationId: u.parentOrgId })
+      return Object.fromEntries(oauth2Credentials.map((c) => [c.provider === 'OAUTH2_PROVIDER_X' ? 'x' : 'discord', c.clientId]))
+    } catch {
+      return {}
+    }
+  }
+  route('/v1/wallet_kit_config', z.object({}).loose(), async (u) => {
+    // `oauth` for the OIDC providers; `x` / `discord` (with their client ids) where the app has an OAuth 2.0 credential.
+    const oauth2 = await oauth2ClientIds(u)
+    return {
+      enabledProviders: ['email', 'sms', 'passkey', ...(oauthProviders().length ? ['oauth'] : []), ...Object.keys(oauth2)],
+      oauthClientIds: { ...Object.fromEntries(oauthProviders().map((p) => [p.name, p.clientId])), ...oauth2 },
+      // Sigil: each provider as a client runs its authorization-code flow (the extension's "Continue with …").
+      oauthProviders: oauthProviders(),
+      sessionExpirationSeconds: '900',
+      organizationId: u.parentOrgId,
+      otpAlphanumeric: true,
+      otpLength: '9',
+    }
+  })
   // Which service this relay works for: its upstream's signed identity, verbatim.
   route(RELAY_IDENTITY_PATH, z.object({}).loose(), async (u) => u.identity())
   route('/v1/wallet_kit_client_params', z.object({}).loose(), async () => ({}))

@@ -378,9 +378,11 @@ describe('relay /v1/oauth2_authenticate', () => {
     const session = verifySessionJwt(login.json.session, svc.rt.keys.session.publicKeyHex, { nowMs: Date.now() })
     expect(session.ok && session.claims.organization_id).toBe(signup.json.organizationId)
 
-    // The service's own issuer is no "Continue with …" provider.
+    // wallet_kit_config announces the app's X client id; the service's own issuer is no "Continue with …" provider.
     const kit = await relay('/v1/wallet_kit_config', {})
-    expect(JSON.stringify(kit.json)).not.toContain('/oauth2"')
+    expect(kit.json.enabledProviders).toContain('x')
+    expect(kit.json.oauthClientIds.x).toBe(DEV_OAUTH2_CLIENT_ID)
+    expect(kit.json.oauthProviders.map((p: { issuer: string }) => p.issuer)).toEqual([`${svc.url}/dev/oidc`])
 
     // Bad input and an unknown app are refused at their fields.
     const badProvider = await relay('/v1/oauth2_authenticate', { ...body, provider: 'OAUTH2_PROVIDER_GITHUB', authCode: 'c' })
