@@ -148,6 +148,10 @@ const ACTIVITY_TYPE_SUFFIXES = [
   'REMOVE_IP_ALLOWLIST',
   'CREATE_VELOCITY_CONTROL',
   'DELETE_VELOCITY_CONTROL',
+  'INIT_IMPORT_SECRETS',
+  'IMPORT_SECRETS',
+  'EXPORT_SECRETS',
+  'DELETE_SECRETS',
 ] as const
 
 // Calls that build a list are marked pure so that bundles (the popup) keep only the lists they use.

@@ -173,3 +173,23 @@ export const MAX_OAUTH2_CLIENT_ID = 256
 
 /** Sigil: an OAuth 2.0 credential's `encryptedClientSecret`, in characters (a 256-byte secret's envelope is under 700 hex). */
 export const MAX_OAUTH2_ENCRYPTED_SECRET = 4096
+
+/** Secrets one init_import_secrets, import_secrets, export_secrets or delete_secrets names (the hosted docs state 1..32 for delete_secrets). */
+export const MAX_SECRETS_PER_REQUEST = 32
+
+/** Sigil: longest secret name (import_secrets; names are unique in the organization). */
+export const MAX_SECRET_NAME = 256
+
+/** Sigil: the largest secret, in bytes of plaintext (an API key, a card, an MPC key share bundle). */
+export const MAX_SECRET_BYTES = 65_536
+
+/** Sigil: an import_secrets `secretPayload`, in characters (the hex envelope of a {@link MAX_SECRET_BYTES} secret, with room). */
+export const MAX_SECRET_PAYLOAD = 2 * MAX_SECRET_BYTES + 1024
+
+/** Sigil: static properties bound to one secret, and the lengths of their keys and values. */
+export const MAX_SECRET_STATIC_PROPERTIES = 16
+export const MAX_SECRET_PROPERTY_KEY = 64
+export const MAX_SECRET_PROPERTY_VALUE = 256
+
+/** Sigil: ingress keys init_import_secrets keeps pending per organization (the oldest beyond go). */
+export const MAX_PENDING_SECRET_IMPORT_KEYS = 256

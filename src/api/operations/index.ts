@@ -44,6 +44,7 @@ import { deletePolicies } from './delete_policies.js'
 import { deletePolicy } from './delete_policy.js'
 import { deletePrivateKeyTags } from './delete_private_key_tags.js'
 import { deletePrivateKeys } from './delete_private_keys.js'
+import { deleteSecrets } from './delete_secrets.js'
 import { deleteSmartContractInterface } from './delete_smart_contract_interface.js'
 import { deleteSubOrganization } from './delete_sub_organization.js'
 import { deleteUserTags } from './delete_user_tags.js'
@@ -58,6 +59,7 @@ import { ethSendRawTransaction } from './eth_send_raw_transaction.js'
 import { ethSendTransactionV1, ethSendTransaction } from './eth_send_transaction.js'
 import { ethUndelegate7702 } from './eth_undelegate_7702.js'
 import { exportPrivateKey } from './export_private_key.js'
+import { exportSecrets } from './export_secrets.js'
 import { exportWallet } from './export_wallet.js'
 import { exportWalletAccount } from './export_wallet_account.js'
 import { getActivePolicies } from './get_active_policies.js'
@@ -90,9 +92,11 @@ import { getWallet } from './get_wallet.js'
 import { getWalletAccount } from './get_wallet_account.js'
 import { getWalletAddressBalances } from './get_wallet_address_balances.js'
 import { importPrivateKey } from './import_private_key.js'
+import { importSecrets } from './import_secrets.js'
 import { importWallet } from './import_wallet.js'
 import { initFiatOnRamp } from './init_fiat_on_ramp.js'
 import { initImportPrivateKey } from './init_import_private_key.js'
+import { initImportSecrets } from './init_import_secrets.js'
 import { initImportWallet } from './init_import_wallet.js'
 import { initOtp, initOtpV2, initOtpV1 } from './init_otp.js'
 import { initOtpAuth, initOtpAuthV2, initOtpAuthV1 } from './init_otp_auth.js'
@@ -106,6 +110,7 @@ import { listOauth2Credentials } from './list_oauth2_credentials.js'
 import { listPolicies } from './list_policies.js'
 import { listPrivateKeyTags } from './list_private_key_tags.js'
 import { listPrivateKeys } from './list_private_keys.js'
+import { listSecrets } from './list_secrets.js'
 import { listSmartContractInterfaces } from './list_smart_contract_interfaces.js'
 import { listSolTransactionHistory } from './list_sol_transaction_history.js'
 import { listSuborgs } from './list_suborgs.js'
@@ -209,6 +214,7 @@ export const SUBMIT_DEFINITIONS = [
   deletePolicy,
   deletePrivateKeyTags,
   deletePrivateKeys,
+  deleteSecrets,
   deleteSmartContractInterface,
   deleteSubOrganization,
   deleteUserTags,
@@ -226,12 +232,15 @@ export const SUBMIT_DEFINITIONS = [
   ethSendTransaction,
   ethUndelegate7702,
   exportPrivateKey,
+  exportSecrets,
   exportWallet,
   exportWalletAccount,
   importPrivateKey,
+  importSecrets,
   importWallet,
   initFiatOnRamp,
   initImportPrivateKey,
+  initImportSecrets,
   initImportWallet,
   initOtp,
   initOtpV2,
@@ -322,6 +331,7 @@ export const QUERY_DEFINITIONS = [
   listPolicies,
   listPrivateKeyTags,
   listPrivateKeys,
+  listSecrets,
   listSmartContractInterfaces,
   listSolTransactionHistory,
   listSuborgs,

@@ -3,9 +3,9 @@ import { fieldError, invalidField } from '../../api/errors.js'
 import type { importPrivateKey } from '../../api/operations/import_private_key.js'
 import { publicKeyOf } from '../../chains/keys.js'
 import type { Curve } from '../../chains/types.js'
-import { decryptEnvelope } from '../../crypto/signedBundle.js'
 import { deleteImportKey, getImportKey, sealPurpose } from '../store/wallets.js'
 import { namingFields } from '../fieldNames.js'
+import { openWithImportKey } from './shared/importKeys.js'
 import { requireUser } from './shared/lookup.js'
 import { storePrivateKey } from './shared/privateKeys.js'
 import type { ActivityHandler } from './types.js'
@@ -34,15 +34,12 @@ export const handler: ActivityHandler<z.infer<typeof importPrivateKey.parameters
       'no import was initiated for this user: call init_import_private_key first',
     )
   }
-  const importKey = ctx.rt.secrets.open(row.private_key_enc, sealPurpose.importKey(ctx.organizationId, p.userId))
-  let secret: Uint8Array
-  try {
-    const opened = await decryptEnvelope({ envelope: p.encryptedBundle, privateKey: importKey })
-    if (!opened.ok) throw fieldError('BUNDLE_INVALID', BUNDLE, `cannot be decrypted with the import key (${opened.reason})`)
-    secret = opened.plaintext
-  } finally {
-    importKey.fill(0)
-  }
+  const secret = await openWithImportKey(
+    ctx,
+    { privateKeyEnc: row.private_key_enc, purpose: sealPurpose.importKey(ctx.organizationId, p.userId) },
+    p.encryptedBundle,
+    BUNDLE,
+  )
   let publicKey: Uint8Array
   try {
     if (secret.length !== 32) throw invalidField(BUNDLE, `must hold a 32-byte private key (got ${secret.length} bytes)`)

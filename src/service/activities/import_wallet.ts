@@ -3,8 +3,8 @@ import { fieldError, invalidField } from '../../api/errors.js'
 import type { importWallet } from '../../api/operations/import_wallet.js'
 import { validateMnemonic } from '../../chains/mnemonic.js'
 import { utf8Decode } from '../../crypto/encoding.js'
-import { decryptEnvelope } from '../../crypto/signedBundle.js'
 import { deleteImportKey, getImportKey, sealPurpose } from '../store/wallets.js'
+import { openWithImportKey } from './shared/importKeys.js'
 import { requireUser } from './shared/lookup.js'
 import { storeWallet } from './shared/wallets.js'
 import type { ActivityHandler } from './types.js'
@@ -12,18 +12,14 @@ import type { ActivityHandler } from './types.js'
 const BUNDLE = 'parameters.encryptedBundle'
 
 /** The mnemonic inside the envelope, normalised (single spaces, lowercase); refuses anything else. */
-async function decryptMnemonic(envelope: string, privateKey: Uint8Array): Promise<string> {
-  const opened = await decryptEnvelope({ envelope, privateKey })
-  if (!opened.ok) {
-    throw fieldError('BUNDLE_INVALID', BUNDLE, `cannot be decrypted with the import key (${opened.reason})`)
-  }
+function normalisedMnemonic(plaintext: Uint8Array): string {
   let text: string
   try {
-    text = utf8Decode(opened.plaintext)
+    text = utf8Decode(plaintext)
   } catch {
     throw invalidField(BUNDLE, 'invalid mnemonic: not UTF-8 text')
   } finally {
-    opened.plaintext.fill(0)
+    plaintext.fill(0)
   }
   const mnemonic = text.trim().toLowerCase().split(/\s+/).join(' ')
   if (!validateMnemonic(mnemonic)) throw invalidField(BUNDLE, 'invalid mnemonic')
@@ -47,13 +43,13 @@ export const handler: ActivityHandler<z.infer<typeof importWallet.parameters>> =
   if (!row) {
     throw fieldError('FAILED_PRECONDITION', 'parameters.userId', 'no import was initiated for this user: call init_import_wallet first')
   }
-  const privateKey = ctx.rt.secrets.open(row.private_key_enc, sealPurpose.importKey(ctx.organizationId, p.userId))
-  let mnemonic: string
-  try {
-    mnemonic = await decryptMnemonic(p.encryptedBundle, privateKey)
-  } finally {
-    privateKey.fill(0)
-  }
+  const plaintext = await openWithImportKey(
+    ctx,
+    { privateKeyEnc: row.private_key_enc, purpose: sealPurpose.importKey(ctx.organizationId, p.userId) },
+    p.encryptedBundle,
+    BUNDLE,
+  )
+  const mnemonic = normalisedMnemonic(plaintext)
   const result = await storeWallet(
     ctx,
     ctx.organizationId,

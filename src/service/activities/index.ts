@@ -44,6 +44,7 @@ import { handler as deletePolicies } from './delete_policies.js'
 import { handler as deletePolicy } from './delete_policy.js'
 import { handler as deletePrivateKeyTags } from './delete_private_key_tags.js'
 import { handler as deletePrivateKeys } from './delete_private_keys.js'
+import { handler as deleteSecrets } from './delete_secrets.js'
 import { handler as deleteSmartContractInterface } from './delete_smart_contract_interface.js'
 import { handler as deleteSubOrganization } from './delete_sub_organization.js'
 import { handler as deleteUserTags } from './delete_user_tags.js'
@@ -58,12 +59,15 @@ import { handler as ethSendRawTransaction } from './eth_send_raw_transaction.js'
 import { handler as ethSendTransaction } from './eth_send_transaction.js'
 import { handler as ethUndelegate7702 } from './eth_undelegate_7702.js'
 import { handler as exportPrivateKey } from './export_private_key.js'
+import { handler as exportSecrets } from './export_secrets.js'
 import { handler as exportWallet } from './export_wallet.js'
 import { handler as exportWalletAccount } from './export_wallet_account.js'
 import { handler as importPrivateKey } from './import_private_key.js'
+import { handler as importSecrets } from './import_secrets.js'
 import { handler as importWallet } from './import_wallet.js'
 import { handler as initFiatOnRamp } from './init_fiat_on_ramp.js'
 import { handler as initImportPrivateKey } from './init_import_private_key.js'
+import { handler as initImportSecrets } from './init_import_secrets.js'
 import { handler as initImportWallet } from './init_import_wallet.js'
 import { handler as initOtp, handlerV1 as initOtpV1, handlerV2 as initOtpV2 } from './init_otp.js'
 import { handler as initOtpAuth, handlerV1 as initOtpAuthV1, handlerV2 as initOtpAuthV2 } from './init_otp_auth.js'
@@ -159,6 +163,7 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_DELETE_POLICY: deletePolicy,
   ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS: deletePrivateKeyTags,
   ACTIVITY_TYPE_DELETE_PRIVATE_KEYS: deletePrivateKeys,
+  ACTIVITY_TYPE_DELETE_SECRETS: deleteSecrets,
   ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE: deleteSmartContractInterface,
   ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION: deleteSubOrganization,
   ACTIVITY_TYPE_DELETE_USER_TAGS: deleteUserTags,
@@ -176,12 +181,15 @@ export const ACTIVITY_HANDLERS = {
   ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2: ethSendTransaction,
   ACTIVITY_TYPE_ETH_UNDELEGATE_7702: ethUndelegate7702,
   ACTIVITY_TYPE_EXPORT_PRIVATE_KEY: exportPrivateKey,
+  ACTIVITY_TYPE_EXPORT_SECRETS: exportSecrets,
   ACTIVITY_TYPE_EXPORT_WALLET: exportWallet,
   ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT: exportWalletAccount,
   ACTIVITY_TYPE_IMPORT_PRIVATE_KEY: importPrivateKey,
+  ACTIVITY_TYPE_IMPORT_SECRETS: importSecrets,
   ACTIVITY_TYPE_IMPORT_WALLET: importWallet,
   ACTIVITY_TYPE_INIT_FIAT_ON_RAMP: initFiatOnRamp,
   ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY: initImportPrivateKey,
+  ACTIVITY_TYPE_INIT_IMPORT_SECRETS: initImportSecrets,
   ACTIVITY_TYPE_INIT_IMPORT_WALLET: initImportWallet,
   ACTIVITY_TYPE_INIT_OTP_V3: initOtp,
   ACTIVITY_TYPE_INIT_OTP_V2: initOtpV2,

@@ -1,9 +1,7 @@
 import type { z } from 'zod'
 import type { initImportWallet } from '../../api/operations/init_import_wallet.js'
-import { bytesToHex } from '../../crypto/encoding.js'
-import { generateP256KeyPair } from '../../crypto/p256.js'
-import { createTargetBundle } from '../../crypto/signedBundle.js'
 import { sealPurpose, upsertImportKey } from '../store/wallets.js'
+import { mintImportKey } from './shared/importKeys.js'
 import { requireUser } from './shared/lookup.js'
 import type { ActivityHandler } from './types.js'
 
@@ -16,23 +14,13 @@ import type { ActivityHandler } from './types.js'
  */
 export const handler: ActivityHandler<z.infer<typeof initImportWallet.parameters>> = async (ctx, p) => {
   await requireUser(ctx.tx, ctx.organizationId, p.userId, 'parameters.userId')
-  const key = generateP256KeyPair()
-  try {
-    await upsertImportKey(ctx.tx, {
-      organization_id: ctx.organizationId,
-      user_id: p.userId,
-      public_key: bytesToHex(key.publicKeyUncompressed),
-      private_key_enc: ctx.rt.secrets.seal(key.privateKey, sealPurpose.importKey(ctx.organizationId, p.userId)),
-      created_at: ctx.now,
-    })
-  } finally {
-    key.privateKey.fill(0)
-  }
-  const importBundle = createTargetBundle({
-    targetPublicKey: key.publicKeyUncompressed,
-    signerPrivateKey: ctx.rt.keys.signer.privateKey,
-    organizationId: ctx.organizationId,
-    userId: p.userId,
+  const key = mintImportKey(ctx, p.userId, () => sealPurpose.importKey(ctx.organizationId, p.userId))
+  await upsertImportKey(ctx.tx, {
+    organization_id: ctx.organizationId,
+    user_id: p.userId,
+    public_key: key.publicKey,
+    private_key_enc: key.privateKeyEnc,
+    created_at: ctx.now,
   })
-  return { importBundle }
+  return { importBundle: key.targetBundle }
 }

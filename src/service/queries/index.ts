@@ -38,6 +38,7 @@ import { handler as listOauth2Credentials } from './list_oauth2_credentials.js'
 import { handler as listPolicies } from './list_policies.js'
 import { handler as listPrivateKeyTags } from './list_private_key_tags.js'
 import { handler as listPrivateKeys } from './list_private_keys.js'
+import { handler as listSecrets } from './list_secrets.js'
 import { handler as listSmartContractInterfaces } from './list_smart_contract_interfaces.js'
 import { handler as listSolTransactionHistory } from './list_sol_transaction_history.js'
 import { handler as listSuborgs } from './list_suborgs.js'
@@ -92,6 +93,7 @@ export const QUERY_HANDLERS = {
   list_policies: listPolicies,
   list_private_key_tags: listPrivateKeyTags,
   list_private_keys: listPrivateKeys,
+  list_secrets: listSecrets,
   list_smart_contract_interfaces: listSmartContractInterfaces,
   list_sol_transaction_history: listSolTransactionHistory,
   list_suborgs: listSuborgs,

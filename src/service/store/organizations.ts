@@ -117,6 +117,9 @@ export const ORGANIZATION_TABLES = {
     'velocity_controls',
     // OAuth 2.0 credentials (migration 030): its providers' client ids and sealed secrets
     'oauth2_credentials',
+    // secrets (migration 029): its sealed secrets and the ingress keys pending for their import
+    'secrets',
+    'secret_import_keys',
   ],
   cascaded: [
     'quorum_members',

@@ -142,6 +142,11 @@ const SUBMIT_NAMES = [
   'update_oauth2_credential',
   'delete_oauth2_credential',
   'oauth2_authenticate',
+  // secrets
+  'init_import_secrets',
+  'import_secrets',
+  'export_secrets',
+  'delete_secrets',
 ]
 const QUERY_NAMES = [
   'get_oauth_providers',
@@ -203,6 +208,8 @@ const QUERY_NAMES = [
   // velocity controls
   'get_velocity_control',
   'list_velocity_controls',
+  // secrets
+  'list_secrets',
 ]
 
 const EXPECTED_TYPES: Record<string, string> = {

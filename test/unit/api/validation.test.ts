@@ -203,6 +203,7 @@ describe('envelope and pagination rules', () => {
       'list_activities',
       'list_email_events',
       'list_eth_transaction_history',
+      'list_secrets',
       'list_sol_transaction_history',
       'list_suborgs',
       'list_velocity_controls',
