@@ -7,6 +7,8 @@ import { type SponsorKeys, parseSponsorKeys } from './chains/sponsor.js'
 import { DEV_SERVICE_IDENTITY_PRIVATE_KEY } from './devIdentity.js'
 import { type Cidr, parseCidrList } from './net/cidr.js'
 import { parseOidcIssuers, type TrustedIssuer } from './oidc/issuers.js'
+import { type Oauth2Endpoints, parseOauth2Endpoints } from './oidc/oauth2Endpoints.js'
+import type { Oauth2Provider } from '../api/oauth2.js'
 
 /** The origin-list entry that stands for every Firefox add-on origin `moz-extension://<UUID>` (src/service/auth/origins.ts). */
 export const ANY_FIREFOX_EXTENSION = 'moz-extension://*'
@@ -97,6 +99,8 @@ const Env = z.object({
   SIGIL_OIDC_FETCH_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
   /** The development identity provider at /dev/oidc: on unless production. */
   SIGIL_DEV_OIDC: z.enum(['on', 'off']).optional(),
+  /** Token and userinfo endpoints of the OAuth 2.0 providers (oauth2_authenticate): JSON, see src/service/oidc/oauth2Endpoints.ts. */
+  SIGIL_OAUTH2_ENDPOINTS: z.string().optional(),
   SIGIL_LOG: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Webhooks: deliver to loopback/private addresses; on unless production. */
   SIGIL_WEBHOOK_PRIVATE_URLS: z.enum(['on', 'off']).optional(),
@@ -171,6 +175,8 @@ export type ServiceConfig = {
   oidcIssuers: TrustedIssuer[]
   /** Serve (and trust) the development identity provider at /dev/oidc. */
   devOidc: boolean
+  /** Endpoints of OAuth 2.0 providers set by `SIGIL_OAUTH2_ENDPOINTS` (the others: their own, or the dev identity provider). */
+  oauth2Endpoints: Partial<Record<Oauth2Provider, Oauth2Endpoints>>
   /** Timeout of one fetch of an issuer's keys or discovery document. */
   oidcFetchTimeoutMs: number
   /** Webhook delivery (src/service/webhooks/README.md). */
@@ -250,6 +256,7 @@ export function resolveConfig(
   const production = e.NODE_ENV === 'production'
   let networks: Network[]
   let oidcIssuers: TrustedIssuer[]
+  let oauth2Endpoints: Partial<Record<Oauth2Provider, Oauth2Endpoints>>
   let gasSponsorKeys: SponsorKeys
   let trustedProxies: Cidr[]
   try {
@@ -261,6 +268,7 @@ export function resolveConfig(
       explorers: e.SIGIL_EXPLORERS,
     })
     oidcIssuers = parseOidcIssuers(e.SIGIL_OIDC_ISSUERS)
+    oauth2Endpoints = parseOauth2Endpoints(e.SIGIL_OAUTH2_ENDPOINTS)
   } catch (err) {
     throw new Error(`invalid configuration: ${(err as Error).message}`)
   }
@@ -304,6 +312,7 @@ export function resolveConfig(
     devFaucet: e.SIGIL_DEV_FAUCET ? e.SIGIL_DEV_FAUCET === 'on' : !production,
     oidcIssuers,
     devOidc: e.SIGIL_DEV_OIDC ? e.SIGIL_DEV_OIDC === 'on' : !production,
+    oauth2Endpoints,
     oidcFetchTimeoutMs: e.SIGIL_OIDC_FETCH_TIMEOUT_MS,
     webhooks: {
       allowPrivateUrls: e.SIGIL_WEBHOOK_PRIVATE_URLS ? e.SIGIL_WEBHOOK_PRIVATE_URLS === 'on' : !production,

@@ -47,6 +47,7 @@ const SERVICE_ORDER = [
   'webhooks',
   'otp',
   'mail',
+  'oauth2',
   'onramp',
   'policy',
   'activityContext',

@@ -3,18 +3,18 @@
  * at the provider's token endpoint with the credential's client id and secret (HTTP Basic, RFC 6749
  * §2.3.1), then the provider's who-am-I endpoint read with the access token.
  *
- * Endpoints: X (`api.x.com/2/oauth2/token`, `/2/users/me`) and Discord (`discord.com/api/oauth2/token`,
- * `/api/users/@me`); in development (`SIGIL_DEV_OIDC` on) both go to the dev identity provider
- * (`/dev/oidc/token`, `/dev/oidc/userinfo`, src/devchain/oidcProvider.ts), so the flow runs offline.
+ * Endpoints: those `SIGIL_OAUTH2_ENDPOINTS` sets (oidc/oauth2Endpoints.ts), else X (`api.x.com/2/oauth2/token`,
+ * `/2/users/me`) and Discord (`discord.com/api/oauth2/token`, `/api/users/@me`); in development
+ * (`SIGIL_DEV_OIDC` on) the dev identity provider instead (`/dev/oidc/token`, `/dev/oidc/userinfo`,
+ * src/devchain/oidcProvider.ts), so the flow runs offline.
  */
 import type { Oauth2Provider } from '../../api/oauth2.js'
 import { SigilError, fieldError } from '../../api/errors.js'
 import { utf8Decode } from '../../crypto/encoding.js'
 import type { Runtime } from '../runtime.js'
+import type { Oauth2Endpoints } from '../oidc/oauth2Endpoints.js'
 
-type Endpoints = { token: string; userinfo: string }
-
-const HOSTED: Record<Oauth2Provider, Endpoints> = {
+const HOSTED: Record<Oauth2Provider, Oauth2Endpoints> = {
   OAUTH2_PROVIDER_X: { token: 'https://api.x.com/2/oauth2/token', userinfo: 'https://api.x.com/2/users/me' },
   OAUTH2_PROVIDER_DISCORD: { token: 'https://discord.com/api/oauth2/token', userinfo: 'https://discord.com/api/users/@me' },
 }
@@ -28,7 +28,9 @@ export const PROVIDER_NAME: Record<Oauth2Provider, string> = { OAUTH2_PROVIDER_X
 /** Who signed in at the provider. */
 export type ProviderUser = { id: string; username: string | undefined; email: string | undefined; emailVerified: boolean }
 
-function endpoints(rt: Runtime, provider: Oauth2Provider): Endpoints {
+function endpoints(rt: Runtime, provider: Oauth2Provider): Oauth2Endpoints {
+  const configured = rt.config.oauth2Endpoints[provider]
+  if (configured) return configured
   if (!rt.config.devOidc) return HOSTED[provider]
   const base = `${(rt.config.publicUrl ?? rt.baseUrl).replace(/\/+$/, '')}${DEV_OIDC_PATH}`
   return { token: `${base}/token`, userinfo: `${base}/userinfo` }

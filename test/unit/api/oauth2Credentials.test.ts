@@ -17,6 +17,7 @@ import { parseOrThrow } from '../../../src/api/validation.js'
 import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from '../../../src/crypto/encoding.js'
 import { generateP256KeyPair } from '../../../src/crypto/p256.js'
 import { decryptQuorumEnvelope, encryptQuorumEnvelope } from '../../../src/crypto/quorumEnvelope.js'
+import { parseOauth2Endpoints } from '../../../src/service/oidc/oauth2Endpoints.js'
 import { failure } from './fixtures.js'
 
 const fields = (e: { fieldViolations: ReadonlyArray<{ field: string }> }) => e.fieldViolations.map((v) => v.field)
@@ -104,5 +105,27 @@ describe('client-secret envelope (QOS quorum-key encryption)', () => {
     })
     expect(await decryptQuorumEnvelope(new Uint8Array(20), kp.privateKey)).toEqual({ ok: false, reason: 'ENVELOPE_MALFORMED' })
     expect(bytesToHex(env.subarray(12, 13))).toBe('04')
+  })
+})
+
+describe('SIGIL_OAUTH2_ENDPOINTS', () => {
+  it('reads the providers it names; unset is none', () => {
+    expect(parseOauth2Endpoints(undefined)).toEqual({})
+    expect(parseOauth2Endpoints(' ')).toEqual({})
+    const x = { tokenEndpoint: 'https://x.example/token', userinfoEndpoint: 'https://x.example/me' }
+    expect(parseOauth2Endpoints(JSON.stringify({ OAUTH2_PROVIDER_X: x }))).toEqual({
+      OAUTH2_PROVIDER_X: { token: 'https://x.example/token', userinfo: 'https://x.example/me' },
+    })
+  })
+
+  it('refuses bad JSON, an unknown provider, a missing or non-http URL, naming it', () => {
+    expect(() => parseOauth2Endpoints('{')).toThrow(/SIGIL_OAUTH2_ENDPOINTS: must be a JSON object/)
+    expect(() => parseOauth2Endpoints('{"OAUTH2_PROVIDER_GITHUB": {}}')).toThrow(/SIGIL_OAUTH2_ENDPOINTS: \[OAUTH2_PROVIDER_GITHUB\]/)
+    expect(() => parseOauth2Endpoints('{"OAUTH2_PROVIDER_X": {"tokenEndpoint": "https://a.example"}}')).toThrow(
+      /\[OAUTH2_PROVIDER_X.userinfoEndpoint\]/,
+    )
+    expect(() =>
+      parseOauth2Endpoints('{"OAUTH2_PROVIDER_X": {"tokenEndpoint": "ftp://a.example", "userinfoEndpoint": "https://a.example"}}'),
+    ).toThrow(/\[OAUTH2_PROVIDER_X.tokenEndpoint\]: must be an http\(s\) URL/)
   })
 })
