@@ -394,3 +394,47 @@ describe('relay /v1/oauth2_authenticate', () => {
     expect([wrongCode.status, fieldsOf(wrongCode.json)]).toEqual([400, ['parameters.authCode']])
   })
 })
+
+describe('SIGIL_OAUTH2_ENDPOINTS', () => {
+  it('a service without the dev identity provider exchanges codes at the endpoints it names', async () => {
+    const other = await startTestService({
+      devOidc: false,
+      oauth2Endpoints: { OAUTH2_PROVIDER_DISCORD: { token: `${svc.url}/dev/oidc/token`, userinfo: `${svc.url}/dev/oidc/userinfo` } },
+    })
+    try {
+      const client = adminTurnkeyClient(other)
+      const key = (await (await fetch(`${other.url}/healthz`)).json()).onRampEncryptionPublicKey
+      const created = await client.createOauth2Credential({
+        type: 'ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL',
+        timestampMs: now(),
+        organizationId: other.admin.organizationId,
+        parameters: {
+          provider: 'OAUTH2_PROVIDER_DISCORD',
+          clientId: DEV_OAUTH2_CLIENT_ID,
+          encryptedClientSecret: await encryptOauth2ClientSecret(DEV_OAUTH2_CLIENT_SECRET, key),
+        },
+      })
+      const { verifier, challenge } = pkce()
+      const r = await client.oauth2Authenticate({
+        type: 'ACTIVITY_TYPE_OAUTH2_AUTHENTICATE',
+        timestampMs: now(),
+        organizationId: other.admin.organizationId,
+        parameters: {
+          oauth2CredentialId: created.activity.result.createOauth2CredentialResult?.oauth2CredentialId as string,
+          authCode: await authorize('kai@example.com', challenge),
+          redirectUri: REDIRECT,
+          codeVerifier: verifier,
+          nonce: 'n',
+        },
+      })
+      const claims = claimsOf(r.activity.result.oauth2AuthenticateResult?.oidcToken as string)
+      expect(claims).toMatchObject({
+        iss: `${other.url}/oauth2`,
+        sub: `discord:${devSubject('kai@example.com')}`,
+        aud: DEV_OAUTH2_CLIENT_ID,
+      })
+    } finally {
+      await other.stop()
+    }
+  })
+})
