@@ -341,6 +341,39 @@ describe('secrets: import, list, export, delete', () => {
   })
 })
 
+describe('secrets at rest', () => {
+  it('leaves no secret value in any database row: values sit sealed under the master key', async () => {
+    // Imported in this organization and never deleted: the stripe key of the first test, and these.
+    await importOne(org.admin, org.root, API_KEY, 'at-rest')
+    const needles = [API_KEY, Buffer.from(API_KEY, 'utf8').toString('hex'), Buffer.from(API_KEY, 'utf8').toString('base64')]
+    const tables = await org.svc.rt.db.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+    )
+    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['secrets', 'secret_import_keys', 'activities']))
+    for (const { table_name } of tables) {
+      const text = JSON.stringify(await org.svc.rt.db.query(`SELECT * FROM "${table_name}"`))
+      for (const n of needles) expect(text.includes(n), `${table_name} holds a secret value`).toBe(false)
+    }
+    const sealed = await org.svc.rt.db.query<{ value_enc: string }>("SELECT value_enc FROM secrets WHERE name = 'at-rest'")
+    expect(sealed).toHaveLength(1)
+    expect(sealed[0]?.value_enc).toMatch(/^v1:/)
+    // An ingress key is deleted once used: init (+1) then import (−1) leaves the count as it was.
+    const pending = async () =>
+      Number(
+        (
+          await org.svc.rt.db.query<{ n: number | string }>('SELECT count(*) AS n FROM secret_import_keys WHERE organization_id = $1', [
+            org.root,
+          ])
+        )[0]?.n,
+      )
+    const before = await pending()
+    await importOne(org.admin, org.root, 'one more')
+    expect(await pending()).toBe(before)
+    await initImport(org.admin, org.root, 3)
+    expect(await pending()).toBe(before + 3)
+  })
+})
+
 describe('secrets under policies', () => {
   it('a DENY on export refuses it, while the same user imports and (without it) exports', async () => {
     const { root, svc, keys } = org
