@@ -22,7 +22,9 @@ export const OAUTH2_ISSUER_PATH = '/oauth2'
 export const OAUTH2_ID_TOKEN_TTL_S = 300
 const INFO = utf8Encode('sigil oauth2 id token signing v1')
 
-type SigningKey = { d: Uint8Array; jwk: { kty: 'EC'; crv: 'P-256'; x: string; y: string; kid: string; alg: 'ES256'; use: 'sig' } }
+type Jwk = { kty: 'EC'; crv: 'P-256'; x: string; y: string; kid: string; alg: 'ES256'; use: 'sig' }
+/** The derived key, and its public key set: one document for the life of the keys (the verifier keeps the keys it imported per document). */
+type SigningKey = { d: Uint8Array; jwk: Jwk; jwks: { keys: Jwk[] } }
 const derived = new WeakMap<ServiceKeys['signer'], SigningKey>()
 
 function signingKey(keys: Pick<ServiceKeys, 'signer'>): SigningKey {
@@ -34,7 +36,8 @@ function signingKey(keys: Pick<ServiceKeys, 'signer'>): SigningKey {
   const y = base64UrlEncode(pub.subarray(33, 65))
   // RFC 7638 thumbprint: the required members in lexicographic order.
   const kid = base64UrlEncode(sha256(utf8Encode(`{"crv":"P-256","kty":"EC","x":"${x}","y":"${y}"}`)))
-  const key: SigningKey = { d, jwk: { kty: 'EC', crv: 'P-256', x, y, kid, alg: 'ES256', use: 'sig' } }
+  const jwk: Jwk = { kty: 'EC', crv: 'P-256', x, y, kid, alg: 'ES256', use: 'sig' }
+  const key: SigningKey = { d, jwk, jwks: { keys: [jwk] } }
   derived.set(keys.signer, key)
   return key
 }
@@ -48,7 +51,7 @@ export function oauth2TrustedIssuer(keys: Pick<ServiceKeys, 'signer'>, baseUrl: 
     issuer: oauth2Issuer(baseUrl),
     audiences: [],
     anyAudience: true,
-    keys: { kind: 'local', jwks: { keys: [signingKey(keys).jwk] } },
+    keys: { kind: 'local', jwks: signingKey(keys).jwks },
     name: 'OAuth 2.0',
     clientId: '',
     authorizationEndpoint: undefined,
