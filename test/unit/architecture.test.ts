@@ -43,6 +43,7 @@ const SERVICE_ORDER = [
   'history',
   'sends',
   'sponsorship',
+  'velocity',
   'signing',
   'webhooks',
   'otp',
