@@ -103,7 +103,8 @@ describe('email OTP sign-up, accounts, logout, login, worker restart, lock', () 
   })
 
   it('logs out: keys wiped, the background refuses to stamp', async () => {
-    expect(await keyCount(ext)).toBe(1)
+    // Read through the extension's worker, which may still be starting again after the restart above.
+    await expect.poll(() => keyCount(ext), { timeout: 10_000 }).toBe(1)
     await page.getByRole('button', { name: 'Settings' }).click()
     await shot(page, 'popup-settings')
     await page.getByRole('button', { name: 'Log out' }).click()
