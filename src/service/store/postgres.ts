@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { SigilError } from '../../api/errors.js'
+import { isStalePlanError, PreparedNames } from './preparedNames.js'
 import type { Database, DatabaseEvents, Sql } from './sql.js'
 import { openTransaction } from './transactions.js'
 
@@ -76,16 +77,24 @@ export async function openPostgres(url: string, events: DatabaseEvents = {}): Pr
   const probe = await pool.connect()
   probe.release()
 
-  /** A connection error as the typed 503 (wire: gRPC 14 UNAVAILABLE); other errors unchanged. */
+  /**
+   * A connection error as the typed 503 (wire: gRPC 14 UNAVAILABLE); a prepared plan a concurrent
+   * migration made stale too (the connection holding it is destroyed: the retry parses afresh);
+   * other errors unchanged.
+   */
   const translate = (e: unknown): unknown => {
-    if (e instanceof SigilError || !isConnectionError(e)) return e
+    if (e instanceof SigilError) return e
+    if (isStalePlanError(e)) return new SigilError('UNAVAILABLE', 'the database schema changed during this request, retry', { cause: e })
+    if (!isConnectionError(e)) return e
     lost(e)
     return new SigilError('UNAVAILABLE', 'database unavailable, retry', { cause: e })
   }
+  const names = new PreparedNames()
   const run = async <T>(c: pg.Pool | pg.PoolClient, text: string, params?: unknown[]): Promise<T[]> => {
     let r: pg.QueryResult
     try {
-      r = await c.query(text, params)
+      const name = params && params.length > 0 ? names.name(text) : undefined
+      r = await (name === undefined ? c.query(text, params) : c.query({ name, text, values: params ?? [] }))
     } catch (e) {
       throw translate(e)
     }
@@ -125,6 +134,8 @@ export async function openPostgres(url: string, events: DatabaseEvents = {}): Pr
       }
       return out
     } catch (e) {
+      // A stale prepared plan stays on its connection: destroy it rather than hand it on.
+      if (isStalePlanError((e as { cause?: unknown }).cause ?? e)) broken ??= e as Error
       try {
         await client.query('ROLLBACK')
       } catch (rollbackError) {

@@ -1,0 +1,103 @@
+/**
+ * The PostgreSQL driver runs a repeated statement as a named prepared statement (parsed and
+ * planned once per connection), and a schema change by another instance (a rolling upgrade's
+ * migration) under such a statement is a 503 to retry, never a wrong row nor a poisoned connection.
+ * On the embedded PostgreSQL, or the server `DATABASE_URL` names.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SigilError } from '../../src/api/errors.js'
+import { type EmbeddedCluster, startEmbeddedPostgres } from '../../src/service/store/embeddedPostgres.js'
+import { openPostgres } from '../../src/service/store/postgres.js'
+import { isStalePlanError, PreparedNames } from '../../src/service/store/preparedNames.js'
+import type { Database } from '../../src/service/store/sql.js'
+
+const T = `prepared_${crypto.randomUUID().replaceAll('-', '')}`
+
+describe.skipIf(process.env.SIGIL_DATABASE === 'pglite')('prepared statements on PostgreSQL', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sigil-prepared-'))
+  let cluster: EmbeddedCluster | undefined
+  let db: Database
+  let other: Database
+
+  beforeAll(async () => {
+    let url = process.env.DATABASE_URL
+    if (!url) {
+      cluster = await startEmbeddedPostgres(dir)
+      url = cluster.url
+    }
+    db = await openPostgres(url)
+    other = await openPostgres(url)
+    await other.exec(`CREATE TABLE ${T} (id int PRIMARY KEY, v text NOT NULL)`)
+    await other.query(`INSERT INTO ${T} VALUES (1, 'one'), (2, 'two')`)
+  }, 60_000)
+  afterAll(async () => {
+    await other?.exec(`DROP TABLE IF EXISTS ${T}`)
+    await db?.close()
+    await other?.close()
+    await cluster?.stop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('a statement run again is prepared on its connection, and answers the same rows', async () => {
+    const text = `SELECT * FROM ${T} WHERE id = $1`
+    const answers = []
+    for (let i = 0; i < 6; i++) {
+      answers.push(
+        await db.transaction(async (tx) => {
+          const rows = await tx.query<{ id: number; v: string }>(text, [1 + (i % 2)])
+          const prepared = await tx.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement = $1', [text])
+          return { rows, prepared: prepared.length }
+        }),
+      )
+    }
+    expect(answers[0]).toEqual({ rows: [{ id: 1, v: 'one' }], prepared: 0 })
+    expect(answers.slice(2).map((a) => a.rows[0]?.v)).toEqual(['one', 'two', 'one', 'two'])
+    // From its second run on, every connection that ran it holds it prepared (a transaction keeps one connection).
+    expect(answers.slice(2).every((a) => a.prepared === 1)).toBe(true)
+  })
+
+  it('a column added by another instance under a prepared SELECT * is a 503 to retry; the retry sees the new column', async () => {
+    const text = `SELECT * FROM ${T} WHERE id = $1`
+    // One connection for the whole test: run it in a transaction so the prepared one is reused.
+    await db.transaction((tx) => tx.query(text, [1]))
+    await db.transaction((tx) => tx.query(text, [1]))
+    await other.exec(`ALTER TABLE ${T} ADD COLUMN w text NOT NULL DEFAULT 'new'`)
+
+    const outcomes: string[] = []
+    for (let i = 0; i < 12; i++) {
+      try {
+        const [row] = await db.transaction((tx) => tx.query<Record<string, unknown>>(text, [1]))
+        outcomes.push(Object.keys(row ?? {}).join(','))
+      } catch (e) {
+        expect(e).toBeInstanceOf(SigilError)
+        expect((e as SigilError).code).toBe('UNAVAILABLE')
+        expect(isStalePlanError((e as SigilError).cause)).toBe(true)
+        outcomes.push('retry')
+      }
+    }
+    // Each pooled connection that held the old plan fails once, is destroyed, and is not reused;
+    // every answer is either "retry" or the new shape, never the old one.
+    expect(outcomes.some((o) => o === 'retry')).toBe(true)
+    expect(outcomes.every((o) => o === 'retry' || o === 'id,v,w')).toBe(true)
+    expect(outcomes.at(-1)).toBe('id,v,w')
+  })
+})
+
+describe('statement names', () => {
+  it('names a text from its second run on, one name per text, and stops at capacity', () => {
+    const names = new PreparedNames(2, 8)
+    expect(names.name('SELECT 1 WHERE $1')).toBeUndefined()
+    const a = names.name('SELECT 1 WHERE $1')
+    expect(a).toMatch(/^sigil_[A-Za-z0-9_-]{24}$/)
+    expect(names.name('SELECT 1 WHERE $1')).toBe(a)
+    names.name('SELECT 2 WHERE $1')
+    const b = names.name('SELECT 2 WHERE $1')
+    expect(b).not.toBe(a)
+    names.name('SELECT 3 WHERE $1')
+    expect(names.name('SELECT 3 WHERE $1')).toBeUndefined()
+    expect(names.size).toBe(2)
+  })
+})
