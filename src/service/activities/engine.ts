@@ -42,7 +42,7 @@ import {
 } from '../policy/gate.js'
 import { gasStationsOf } from '../policy/context.js'
 import { submitByType } from '../../api/registry.js'
-import { queueActivityUpdate, withActivityUpdate } from '../webhooks/events.js'
+import { hasSubscribers, queueActivityUpdate, withActivityUpdate } from '../webhooks/events.js'
 import { toFieldViolations } from '../../api/validation.js'
 import type { ActivityContext } from '../activityContext.js'
 import { type ActivityHandler, type ActivityHandlerTable, callHandler, type ParametersOf, type SubmitType, type VoteType } from './types.js'
@@ -327,6 +327,9 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
       // An OTP's attempt is counted in a statement of its own, before the transaction: a wrong code
       // rolls the transaction back, the count stays, so wrong guesses are never free.
       await claimOtpAttempt(rt.db, { type: input.type, submitterOrgId: quorumOrgId, parameters: input.parameters, now })
+      // Without an ACTIVITY_UPDATES subscriber the finished activity is the transaction's last
+      // statement (`Transaction.last`): after a handler that only read, it runs alone.
+      const quiet = !(await hasSubscribers(rt, row.organization_id, 'ACTIVITY_UPDATES'))
       return await rt.db.transaction(async (tx) => {
         const result = await runHandler(tx, row, input.parameters, now, input.principal)
         const appProofs = proofs(row, input.parameters, result)
@@ -336,8 +339,8 @@ export function createEngine(rt: Runtime, handlers: EngineHandlers) {
         // The finished activity is the transaction's last statement: a byte-identical resubmission
         // (or a concurrent twin) conflicts on the unique fingerprint here, every effect of this run
         // rolls back and the stored activity is replayed below, so it is never executed twice.
-        const { voter } = await recordActivity(tx, stored, vote, evaluated)
-        await queueActivityUpdate(rt, tx, stored, knownWith(voter))
+        const { voter } = await recordActivity(quiet ? { query: tx.last } : tx, stored, vote, evaluated)
+        if (!quiet) await queueActivityUpdate(rt, tx, stored, knownWith(voter))
         // An activity that changed the quorum or its members must not answer with the old one.
         return { activity: { ...activity, seq: 0 }, known: QUORUM_TYPES.has(row.type) ? undefined : knownWith(voter) }
       })

@@ -1,8 +1,8 @@
 import pg from 'pg'
 import { SigilError } from '../../api/errors.js'
 import { isStalePlanError, PreparedNames } from './preparedNames.js'
-import type { Database, DatabaseEvents, Sql } from './sql.js'
-import { openTransaction } from './transactions.js'
+import type { Database, DatabaseEvents, DriverSql, Sql } from './sql.js'
+import { isPlainRead, openTransaction } from './transactions.js'
 
 // int8 columns (our millisecond timestamps, sequence numbers) as JS numbers: they stay below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v))
@@ -103,8 +103,14 @@ export async function openPostgres(url: string, events: DatabaseEvents = {}): Pr
   const asSql = (c: pg.Pool | pg.PoolClient): Sql => ({
     query: <T>(text: string, params: unknown[] = []) => run<T>(c, text, params),
   })
-  /** BEGIN, `fn` on one connection of the pool, COMMIT (ROLLBACK when `fn` throws). */
-  const begin = async <T>(fn: (sql: Sql) => Promise<T>): Promise<T> => {
+  /**
+   * `fn` on one connection of the pool between BEGIN and COMMIT (ROLLBACK when it throws). The
+   * BEGIN is deferred to the first statement that is not a plain read (`isPlainRead`: under READ
+   * COMMITTED such a read sees the same rows before the BEGIN as after it); a body that only read
+   * sends neither BEGIN nor COMMIT, and its `last` statement, when nothing was written before it,
+   * runs on its own: atomic and durable by itself, two round trips fewer.
+   */
+  const begin = async <T>(fn: (sql: DriverSql) => Promise<T>): Promise<T> => {
     let client: pg.PoolClient
     try {
       client = await pool.connect()
@@ -120,26 +126,61 @@ export async function openPostgres(url: string, events: DatabaseEvents = {}): Pr
       lost(e)
     }
     client.on('error', onError)
+    let begun = false
+    let ended = false
+    const statement = async <R>(text: string, params?: unknown[]): Promise<R[]> => {
+      if (ended) throw new Error('transaction is closed: its last statement ran')
+      if (!begun && !isPlainRead(text)) {
+        await run(client, 'BEGIN')
+        begun = true
+      }
+      return run<R>(client, text, params)
+    }
+    const sql: DriverSql = {
+      query: statement,
+      async last<R>(text: string, params?: unknown[]): Promise<R[]> {
+        if (begun) {
+          const rows = await statement<R>(text, params)
+          ended = true
+          return rows
+        }
+        if (ended) throw new Error('transaction is closed: its last statement ran')
+        ended = true
+        try {
+          const name = params && params.length > 0 ? names.name(text) : undefined
+          const r = await (name === undefined ? client.query(text, params) : client.query({ name, text, values: params ?? [] }))
+          return r.rows as R[]
+        } catch (e) {
+          // Alone, this statement is its own COMMIT: a connection lost while it ran leaves its outcome unknown.
+          if (!isConnectionError(e)) throw e
+          lost(e)
+          throw new SigilError('UNAVAILABLE', COMMIT_OUTCOME_UNKNOWN, { cause: e })
+        }
+      },
+    }
     try {
-      await run(client, 'BEGIN')
-      const out = await fn(asSql(client))
-      try {
-        await client.query('COMMIT')
-      } catch (e) {
-        if (!isConnectionError(e)) throw e
-        // The connection died with the COMMIT in flight: it may or may not have committed. Nothing
-        // here retries; the caller is told, and resubmitting the same signed body is idempotent.
-        lost(e)
-        throw new SigilError('UNAVAILABLE', COMMIT_OUTCOME_UNKNOWN, { cause: e })
+      const out = await fn(sql)
+      if (begun) {
+        try {
+          await client.query('COMMIT')
+        } catch (e) {
+          if (!isConnectionError(e)) throw e
+          // The connection died with the COMMIT in flight: it may or may not have committed. Nothing
+          // here retries; the caller is told, and resubmitting the same signed body is idempotent.
+          lost(e)
+          throw new SigilError('UNAVAILABLE', COMMIT_OUTCOME_UNKNOWN, { cause: e })
+        }
       }
       return out
     } catch (e) {
       // A stale prepared plan stays on its connection: destroy it rather than hand it on.
       if (isStalePlanError((e as { cause?: unknown }).cause ?? e)) broken ??= e as Error
-      try {
-        await client.query('ROLLBACK')
-      } catch (rollbackError) {
-        broken ??= rollbackError as Error
+      if (begun) {
+        try {
+          await client.query('ROLLBACK')
+        } catch (rollbackError) {
+          broken ??= rollbackError as Error
+        }
       }
       throw translate(e)
     } finally {

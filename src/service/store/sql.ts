@@ -10,6 +10,14 @@ export interface Sql {
 }
 
 /**
+ * What a driver hands a transaction's body: its statements, and optionally a way to run the last
+ * one (see {@link Transaction.last}) cheaper than as one more statement before the COMMIT.
+ */
+export interface DriverSql extends Sql {
+  last?<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>
+}
+
+/**
  * One open transaction, as `Database.transaction` hands it out: its statements, the work that waits
  * for its outcome, and savepoints that undo part of it (with the work registered since).
  */
@@ -28,6 +36,14 @@ export interface Transaction extends Sql {
    * was registered: for caches that may hold what it wrote. Errors are reported as above.
    */
   afterRollback(fn: () => unknown): void
+  /**
+   * Runs `text` as this transaction's last statement: nothing may run in it afterwards, and the body
+   * must not fail after it. When the transaction has written nothing yet (only plain reads ran),
+   * the PostgreSQL driver runs it on its own connection without BEGIN and COMMIT (a statement is
+   * atomic and, committed, as durable as a COMMIT): two round trips fewer for an activity whose
+   * handler only read. Otherwise it runs in the transaction like {@link Sql.query}.
+   */
+  last<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>
   /** `SAVEPOINT name` (`name`: a lower-case SQL identifier). */
   savepoint(name: string): Promise<void>
   /**

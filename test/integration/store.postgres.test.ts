@@ -1,8 +1,10 @@
 /**
- * The PostgreSQL driver runs a repeated statement as a named prepared statement (parsed and
- * planned once per connection), and a schema change by another instance (a rolling upgrade's
- * migration) under such a statement is a 503 to retry, never a wrong row nor a poisoned connection.
- * On the embedded PostgreSQL, or the server `DATABASE_URL` names.
+ * The PostgreSQL driver's round trips: a repeated statement runs as a named prepared statement
+ * (parsed and planned once per connection), and a schema change by another instance (a rolling
+ * upgrade's migration) under such a statement is a 503 to retry, never a wrong row nor a poisoned
+ * connection; a transaction sends BEGIN only before its first statement that is not a plain read,
+ * and its `last` statement after only reads runs alone. On the embedded PostgreSQL, or the server
+ * `DATABASE_URL` names.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,7 +18,7 @@ import type { Database } from '../../src/service/store/sql.js'
 
 const T = `prepared_${crypto.randomUUID().replaceAll('-', '')}`
 
-describe.skipIf(process.env.SIGIL_DATABASE === 'pglite')('prepared statements on PostgreSQL', () => {
+describe.skipIf(process.env.SIGIL_DATABASE === 'pglite')('the PostgreSQL driver', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sigil-prepared-'))
   let cluster: EmbeddedCluster | undefined
   let db: Database
@@ -48,7 +50,9 @@ describe.skipIf(process.env.SIGIL_DATABASE === 'pglite')('prepared statements on
       answers.push(
         await db.transaction(async (tx) => {
           const rows = await tx.query<{ id: number; v: string }>(text, [1 + (i % 2)])
-          const prepared = await tx.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement = $1', [text])
+          const prepared = await tx.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement = $1', [
+            text,
+          ])
           return { rows, prepared: prepared.length }
         }),
       )
@@ -83,6 +87,69 @@ describe.skipIf(process.env.SIGIL_DATABASE === 'pglite')('prepared statements on
     expect(outcomes.some((o) => o === 'retry')).toBe(true)
     expect(outcomes.every((o) => o === 'retry' || o === 'id,v,w')).toBe(true)
     expect(outcomes.at(-1)).toBe('id,v,w')
+  })
+
+  it('defers BEGIN past plain reads: the transaction starts at its first write, and rolls back from there', async () => {
+    const seen = await db.transaction(async (tx) => {
+      const [before] = await tx.query<{ now: Date }>('SELECT now() AS now')
+      await new Promise((r) => setTimeout(r, 60))
+      await tx.query(`INSERT INTO ${T} (id, v) VALUES ($1, $2)`, [10, 'ten'])
+      const [inside] = await tx.query<{ now: Date }>('SELECT now() AS now')
+      return { before: before!.now.getTime(), inside: inside!.now.getTime() }
+    })
+    // now() is the transaction's start: the read ran on its own, the BEGIN came with the write.
+    expect(seen.inside - seen.before).toBeGreaterThanOrEqual(50)
+
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(`SELECT v FROM ${T} WHERE id = $1`, [1])
+        await tx.query(`INSERT INTO ${T} (id, v) VALUES ($1, $2)`, [11, 'eleven'])
+        throw new Error('roll back')
+      }),
+    ).rejects.toThrow('roll back')
+    expect(await other.query(`SELECT id FROM ${T} WHERE id IN (10, 11) ORDER BY id`)).toEqual([{ id: 10 }])
+  })
+
+  it('a locking read starts the transaction: its row lock is held until the end', async () => {
+    let release!: () => void
+    const held = new Promise<void>((r) => {
+      release = r
+    })
+    let locked!: () => void
+    const isLocked = new Promise<void>((r) => {
+      locked = r
+    })
+    const t1 = db.transaction(async (tx) => {
+      await tx.query(`SELECT id FROM ${T} WHERE id = $1 FOR UPDATE`, [1])
+      locked()
+      await held
+    })
+    await isLocked
+    await expect(other.query(`SELECT id FROM ${T} WHERE id = $1 FOR UPDATE NOWAIT`, [1])).rejects.toMatchObject({ code: '55P03' })
+    release()
+    await t1
+    expect(await other.query(`SELECT id FROM ${T} WHERE id = $1 FOR UPDATE NOWAIT`, [1])).toEqual([{ id: 1 }])
+  })
+
+  it('`last` after only reads runs alone and commits; after a write it commits with it; nothing runs after it', async () => {
+    await db.transaction(async (tx) => {
+      await tx.query(`SELECT v FROM ${T} WHERE id = $1`, [1])
+      const rows = await tx.last<{ id: number }>(`INSERT INTO ${T} (id, v) VALUES ($1, $2) RETURNING id`, [20, 'twenty'])
+      expect(rows).toEqual([{ id: 20 }])
+      await expect(tx.query('SELECT 1')).rejects.toThrow('transaction is closed')
+    })
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(`INSERT INTO ${T} (id, v) VALUES ($1, $2)`, [21, 'twenty-one'])
+        await tx.last(`INSERT INTO ${T} (id, v) VALUES ($1, $2)`, [21, 'duplicate'])
+      }),
+    ).rejects.toMatchObject({ code: '23505' })
+    await db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO ${T} (id, v) VALUES ($1, $2)`, [22, 'twenty-two'])
+      await tx.last(`INSERT INTO ${T} (id, v) VALUES ($1, $2)`, [23, 'twenty-three'])
+    })
+    // The failed pair left nothing (21 rolled back with its duplicate); the others committed.
+    expect(await other.query(`SELECT id FROM ${T} WHERE id BETWEEN 20 AND 29 ORDER BY id`)).toEqual([{ id: 20 }, { id: 22 }, { id: 23 }])
   })
 })
 
