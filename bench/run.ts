@@ -48,12 +48,18 @@ if (want('submit')) {
   }
 }
 if (want('sign')) {
-  console.log('\n## sign_raw_payload over loopback (8 clients unless said)\n')
+  console.log('\n## sign_raw_payload and sign_transaction over loopback (8 clients unless said)\n')
   const mod = await import('./service-sign.js')
   console.log('Embedded PostgreSQL (the default; service CPU includes its server processes):')
   console.log(mod.formatServiceSign(await mod.benchServiceSign()))
   console.log('\nEmbedded PostgreSQL, 1 client (no queueing: the latency of one request):')
   console.log(mod.formatServiceSign((await mod.benchServiceSign({ clients: 1, inProcessMs: 300 })).slice(0, 1)))
+  console.log('\nsign_transaction (an EIP-1559 transfer), embedded PostgreSQL:')
+  console.log(mod.formatServiceSign(await mod.benchServiceSign({ activity: 'sign_transaction', inProcessMs: 500 })))
+  console.log('\nsign_transaction, 1 client:')
+  console.log(
+    mod.formatServiceSign((await mod.benchServiceSign({ activity: 'sign_transaction', clients: 1, inProcessMs: 300 })).slice(0, 1)),
+  )
   console.log('\nPGlite (SIGIL_DATABASE=pglite):')
   console.log(mod.formatServiceSign((await mod.benchServiceSign({ env: { SIGIL_DATABASE: 'pglite' }, inProcessMs: 300 })).slice(0, 1)))
   if (process.env.SIGIL_BENCH_DATABASE_URL) {

@@ -8,6 +8,8 @@
  * the unavoidable crypto (1.0 = no overhead at all; target ≥ 0.5).
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { serializeTransaction } from 'viem'
+import { signEthereumTransaction } from '../src/chains/sign/ethereumTransaction.js'
 import { signRawPayload } from '../src/chains/sign/raw.js'
 import { nobleSecp256k1Signer, useSecp256k1DigestSigner } from '../src/chains/sign/secp256k1.js'
 import { libsecp256k1Signer } from '../src/service/chains/libsecp256k1.js'
@@ -31,6 +33,32 @@ export type ServiceSignRow = {
 }
 
 const SIGN_TYPE = 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'
+
+/** The activities this bench measures: a raw payload, or an EIP-1559 Ethereum transaction. */
+export type SignActivity = 'sign_raw_payload' | 'sign_transaction'
+
+/** A fresh unsigned EIP-1559 transfer (hex, `0x`), its nonce varying so no two bodies are alike. */
+function unsignedEip1559(): string {
+  return serializeTransaction({
+    type: 'eip1559',
+    chainId: 1,
+    nonce: Math.floor(Math.random() * 1_000_000),
+    to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    value: 10n ** 16n,
+    gas: 21000n,
+    maxFeePerGas: 30_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  })
+}
+
+function transactionBody(organizationId: string, signWith: string): string {
+  return JSON.stringify({
+    parameters: { signWith, unsignedTransaction: unsignedEip1559(), type: 'TRANSACTION_TYPE_ETHEREUM' },
+    organizationId,
+    timestampMs: String(Date.now()),
+    type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2',
+  })
+}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN
@@ -72,8 +100,18 @@ async function freshDatabase(base: string): Promise<{ url: string; drop(): Promi
 
 /** Starts a throwaway service (PGlite in a temp dir, or a fresh PostgreSQL database when `databaseUrl` is given), measures, stops it. `durationMs` per phase (default 5000 / 1500). */
 export async function benchServiceSign(
-  opts: { durationMs?: number; inProcessMs?: number; clients?: number; databaseUrl?: string; env?: Record<string, string> } = {},
+  opts: {
+    durationMs?: number
+    inProcessMs?: number
+    clients?: number
+    databaseUrl?: string
+    env?: Record<string, string>
+    activity?: SignActivity
+  } = {},
 ): Promise<ServiceSignRow[]> {
+  const activity = opts.activity ?? 'sign_raw_payload'
+  const path = `/public/v1/submit/${activity}`
+  const bodyOf = activity === 'sign_transaction' ? transactionBody : signBody
   const durationMs = opts.durationMs ?? 5000
   const clients = opts.clients ?? 8
   const fresh = opts.databaseUrl ? await freshDatabase(opts.databaseUrl) : undefined
@@ -111,7 +149,7 @@ export async function benchServiceSign(
     const signWith = created.activity.result.createWalletResult.addresses[0] as string
 
     // Warm-up, then `clients` concurrent loops for `durationMs`.
-    for (let i = 0; i < 20; i++) await post('/public/v1/submit/sign_raw_payload', signBody(orgId, signWith))
+    for (let i = 0; i < 20; i++) await post(path, bodyOf(orgId, signWith))
     const latencies: number[] = []
     const serviceCpu0 = treeCpuSeconds(svc.pid)
     const clientCpu0 = process.cpuUsage()
@@ -121,7 +159,7 @@ export async function benchServiceSign(
       Array.from({ length: clients }, async () => {
         while (performance.now() < deadline) {
           const t0 = performance.now()
-          await post('/public/v1/submit/sign_raw_payload', signBody(orgId, signWith))
+          await post(path, bodyOf(orgId, signWith))
           latencies.push(performance.now() - t0)
         }
       }),
@@ -136,31 +174,39 @@ export async function benchServiceSign(
     // In-process: stamp verification of a real request body + secp256k1 signing of its payload,
     // with the signer the service installs (libsecp256k1), and with the shared pure-JS one.
     const privateKey = secp256k1.utils.randomSecretKey()
-    const body = signBody(orgId, signWith)
+    const body = bodyOf(orgId, signWith)
     const bodyBytes = utf8Encode(body)
     const stamp = await stamper.stamp(body)
-    const payload = (JSON.parse(body) as { parameters: { payload: string } }).parameters.payload
+    const parameters = (JSON.parse(body) as { parameters: { payload?: string; unsignedTransaction?: string } }).parameters
+    const signOnly =
+      activity === 'sign_transaction'
+        ? () => {
+            signEthereumTransaction({ privateKey, unsignedTransaction: parameters.unsignedTransaction as string })
+          }
+        : () => {
+            signRawPayload({
+              privateKey,
+              curve: 'CURVE_SECP256K1',
+              payload: parameters.payload as string,
+              encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+              hashFunction: 'HASH_FUNCTION_KECCAK256',
+            })
+          }
     const verifyAndSign = async () => {
       const v = await verifyApiKeyStampAsync(stamp.stampHeaderValue, bodyBytes)
       if (!v.ok) throw new Error('stamp did not verify')
-      signRawPayload({
-        privateKey,
-        curve: 'CURVE_SECP256K1',
-        payload,
-        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
-        hashFunction: 'HASH_FUNCTION_KECCAK256',
-      })
+      signOnly()
     }
     const inProcessOpts = { minMs: opts.inProcessMs ?? 1500, warmup: 50 }
     const previous = useSecp256k1DigestSigner(libsecp256k1Signer)
     const inProcess = await measure(
-      'in-process: verifyApiKeyStampAsync + signRawPayload (libsecp256k1, as the service)',
+      `in-process: verifyApiKeyStampAsync + ${activity === 'sign_transaction' ? 'signEthereumTransaction' : 'signRawPayload'} (libsecp256k1, as the service)`,
       verifyAndSign,
       inProcessOpts,
     )
     useSecp256k1DigestSigner(nobleSecp256k1Signer)
     const inProcessJs = await measure(
-      'in-process: verifyApiKeyStampAsync + signRawPayload (pure-JS @noble/curves)',
+      `in-process: verifyApiKeyStampAsync + ${activity === 'sign_transaction' ? 'signEthereumTransaction' : 'signRawPayload'} (pure-JS @noble/curves)`,
       verifyAndSign,
       inProcessOpts,
     )
@@ -168,7 +214,7 @@ export async function benchServiceSign(
 
     return [
       {
-        name: `sign_raw_payload over loopback (${clients} clients, ${(elapsed / 1000).toFixed(1)} s)`,
+        name: `${activity} over loopback (${clients} clients, ${(elapsed / 1000).toFixed(1)} s)`,
         ops: latencies.length,
         opsPerSec: loopbackOps,
         usPerOp: 1_000_000 / loopbackOps,

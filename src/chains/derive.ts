@@ -20,6 +20,33 @@ function assertCurve(curve: unknown): asserts curve is Curve {
   if (!isCurve(curve)) throw chainError('curve', 'unknown curve')
 }
 
+/**
+ * BIP-32 derivation on secp256k1: the key at `indices` (hardened ones ≥ 2^31) below the master key
+ * of `seed`, its public key compressed. The pure-JS `@scure/bip32` is the default everywhere (the
+ * extension included); a host may install another implementation of the same function with
+ * {@link useBip32Deriver} — the service installs one on libsecp256k1
+ * (`src/service/chains/libsecp256k1.ts`), equal key for key and several times faster: the public
+ * keys of a derivation were a third of a sign-up's CPU.
+ */
+export type Bip32Deriver = (seed: Uint8Array, indices: number[]) => DerivedKey
+
+/** The pure-JS deriver (`@scure/bip32`). */
+export const scureBip32Deriver: Bip32Deriver = (seed, indices) => {
+  let node = HDKey.fromMasterSeed(seed)
+  for (const i of indices) node = node.deriveChild(i)
+  if (!node.privateKey || !node.publicKey) throw new Error('bip32 derivation produced no key')
+  return { privateKey: node.privateKey, publicKey: node.publicKey }
+}
+
+let bip32Deriver: Bip32Deriver = scureBip32Deriver
+
+/** Installs `next` for every later secp256k1 derivation in this process; returns the previous one. */
+export function useBip32Deriver(next: Bip32Deriver): Bip32Deriver {
+  const previous = bip32Deriver
+  bip32Deriver = next
+  return previous
+}
+
 /** Derives the key at `path` from a BIP-39 seed on `curve`; ed25519 refuses non-hardened segments. */
 export function deriveKey(args: { seed: Uint8Array; curve: Curve; path: string }): DerivedKey {
   const { seed, curve, path } = args
@@ -28,12 +55,7 @@ export function deriveKey(args: { seed: Uint8Array; curve: Curve; path: string }
   if (curve === 'CURVE_ED25519' && indices.some((i) => !isHardened(i))) {
     throw chainError('path', 'CURVE_ED25519 paths must use hardened segments only')
   }
-  if (curve === 'CURVE_SECP256K1') {
-    let node = HDKey.fromMasterSeed(seed)
-    for (const i of indices) node = node.deriveChild(i)
-    if (!node.privateKey || !node.publicKey) throw new Error('bip32 derivation produced no key')
-    return { privateKey: node.privateKey, publicKey: node.publicKey }
-  }
+  if (curve === 'CURVE_SECP256K1') return bip32Deriver(seed, indices)
   return slip10DeriveKey(curve === 'CURVE_ED25519' ? 'ed25519' : 'nist256p1', seed, indices)
 }
 

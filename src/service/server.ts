@@ -19,8 +19,9 @@ import { createLogger, describeError, type Logger } from './logger.js'
 import type { Runtime } from './runtime.js'
 import { secureDataDir } from './store/dataDir.js'
 import { openDatabase } from './store/db.js'
+import { useBip32Deriver } from '../chains/derive.js'
 import { useSecp256k1DigestSigner } from '../chains/sign/secp256k1.js'
-import { libsecp256k1Signer } from './chains/libsecp256k1.js'
+import { libsecp256k1Bip32Deriver, libsecp256k1Signer } from './chains/libsecp256k1.js'
 import { migrate } from './store/migrate.js'
 import { createSecretBox, loadMasterKey } from './store/secrets.js'
 import { countServiceKeys } from './store/serviceKeys.js'
@@ -55,6 +56,7 @@ export async function startService(config: ServiceConfig, options: ServiceOption
   const log = options.logger ?? createLogger(config.logLevel, { svc: 'sigil' })
   // secp256k1 signatures through libsecp256k1 (same bytes as the shared pure-JS code, faster).
   useSecp256k1DigestSigner(libsecp256k1Signer)
+  useBip32Deriver(libsecp256k1Bip32Deriver)
   // The embedded databases' files are the owner's only, so no other local user reads keys or data;
   // looser modes are fixed, and said.
   if (!config.databaseUrl) secureDataDir(config.dataDir, (message, fields) => log.warn(message, fields))
