@@ -354,12 +354,18 @@ export async function getQuorum(sql: Sql, orgId: string): Promise<{ threshold: n
   return { threshold: row?.threshold ?? 1, userIds: row?.user_ids ?? [] }
 }
 
+/**
+ * Sets the root quorum in one statement: the threshold, members not in `userIds` removed, the others
+ * added (those already members stay: a row is never deleted and inserted again by one statement).
+ */
 export async function setQuorum(sql: Sql, orgId: string, threshold: number, userIds: string[], now: number): Promise<void> {
-  await sql.query('UPDATE organizations SET quorum_threshold = $2, updated_at = $3 WHERE id = $1', [orgId, threshold, now])
-  await sql.query('DELETE FROM quorum_members WHERE organization_id = $1', [orgId])
-  for (const userId of userIds) {
-    await sql.query('INSERT INTO quorum_members (organization_id, user_id) VALUES ($1, $2)', [orgId, userId])
-  }
+  await sql.query(
+    `WITH o AS (UPDATE organizations SET quorum_threshold = $2, updated_at = $3 WHERE id = $1),
+       d AS (DELETE FROM quorum_members WHERE organization_id = $1 AND NOT (user_id = ANY($4::text[])))
+     INSERT INTO quorum_members (organization_id, user_id) SELECT $1, u FROM unnest($4::text[]) AS u
+       ON CONFLICT (organization_id, user_id) DO NOTHING`,
+    [orgId, threshold, now, userIds],
+  )
 }
 
 export async function listFeatures(sql: Sql, orgId: string): Promise<Array<{ name: string; value: string }>> {
