@@ -45,6 +45,7 @@ export function deriveWalletAccounts(seed: Uint8Array, accounts: readonly Wallet
 /**
  * Stores derived accounts in a wallet: refuses (409) an account `(curve, path, addressFormat)` the
  * wallet already has or that the request repeats; private keys are sealed, then wiped from memory.
+ * `newWallet`: the wallet was created by this activity, so it has no account to ask about yet.
  */
 export async function persistWalletAccounts(
   ctx: ActivityContext,
@@ -52,13 +53,19 @@ export async function persistWalletAccounts(
   walletId: string,
   derived: readonly DerivedWalletAccount[],
   base: string,
+  newWallet = false,
 ): Promise<void> {
   const seen = new Set<string>()
   for (const [i, d] of derived.entries()) {
     const key = `${d.params.curve}|${d.pathNorm}|${d.params.addressFormat}`
     if (
       seen.has(key) ||
-      (await walletAccountExists(ctx.tx, walletId, { curve: d.params.curve, pathNorm: d.pathNorm, addressFormat: d.params.addressFormat }))
+      (!newWallet &&
+        (await walletAccountExists(ctx.tx, walletId, {
+          curve: d.params.curve,
+          pathNorm: d.pathNorm,
+          addressFormat: d.params.addressFormat,
+        })))
     ) {
       throw duplicate(`${base}.accounts[${i}]`, d)
     }
@@ -126,7 +133,7 @@ export async function storeWallet(
       imported: w.imported,
       created_at: ctx.now,
     })
-    await persistWalletAccounts(ctx, orgId, walletId, derived, base)
+    await persistWalletAccounts(ctx, orgId, walletId, derived, base, true)
   } finally {
     wipe(derived)
   }
