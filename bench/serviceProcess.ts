@@ -33,7 +33,7 @@ export async function startBenchService(databaseUrl?: string, extraEnv: Record<s
       // A profile is read by source file (bench/profileBreakdown.ts): profiling runs the TypeScript sources.
       ...(process.env.SIGIL_BENCH_PROFILE
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SIGIL_BENCH_PROFILE}`, '--import', 'tsx', 'src/server/main.ts']
-        : ['--enable-source-maps', await compiledService()]),
+        : [await compiledService()]), // as `npm run service` starts it: no source maps read at start
     ],
     {
       env: {

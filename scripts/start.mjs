@@ -20,13 +20,15 @@ console.error(`Extension built:
   Chrome:  chrome://extensions → Developer mode → Load unpacked → ${resolve('.output/chrome-mv3')}
   Firefox: about:debugging#/runtime/this-firefox → Load Temporary Add-on → ${resolve('.output/firefox-mv3/manifest.json')}
 `)
-// The service and dev chains run compiled (scripts/buildService.mjs): no TypeScript loader at run time.
+// The service and dev chains run compiled (scripts/buildService.mjs): no TypeScript loader at run time,
+// and no source maps read at start (≈ 150 ms and 50 MB: NODE_OPTIONS=--enable-source-maps maps stack
+// traces back to src/ when wanted; the .map files are beside the bundles).
 await buildService()
 // The service signs with the published development identity key, which development builds
 // of the extension pin; set SIGIL_IDENTITY_KEY to use another.
 const env = { ...process.env, SIGIL_IDENTITY_KEY: process.env.SIGIL_IDENTITY_KEY ?? 'dev' }
 const children = ['dist/devchain.js', 'dist/service.js'].map((entry) =>
-  spawn(process.execPath, ['--enable-source-maps', entry], { stdio: 'inherit', env }),
+  spawn(process.execPath, [entry], { stdio: 'inherit', env }),
 )
 let stopping = false
 const stop = (signal) => {
