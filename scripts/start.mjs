@@ -27,9 +27,7 @@ await buildService()
 // The service signs with the published development identity key, which development builds
 // of the extension pin; set SIGIL_IDENTITY_KEY to use another.
 const env = { ...process.env, SIGIL_IDENTITY_KEY: process.env.SIGIL_IDENTITY_KEY ?? 'dev' }
-const children = ['dist/devchain.js', 'dist/service.js'].map((entry) =>
-  spawn(process.execPath, [entry], { stdio: 'inherit', env }),
-)
+const children = ['dist/devchain.js', 'dist/service.js'].map((entry) => spawn(process.execPath, [entry], { stdio: 'inherit', env }))
 let stopping = false
 const stop = (signal) => {
   stopping = true
