@@ -8,13 +8,12 @@
  */
 import { BIP32Factory } from 'bip32'
 import * as ecc from 'tiny-secp256k1'
-import { signRecoverable } from 'tiny-secp256k1'
 import type { Bip32Deriver } from '../../chains/derive.js'
 import type { Secp256k1DigestSigner } from '../../chains/sign/secp256k1.js'
 
 /** libsecp256k1's recoverable signature in the "recovered" layout: recovery id ‖ r ‖ s (low-S). */
 export const libsecp256k1Signer: Secp256k1DigestSigner = (digest, privateKey) => {
-  const { signature, recoveryId } = signRecoverable(digest, privateKey)
+  const { signature, recoveryId } = ecc.signRecoverable(digest, privateKey)
   const out = new Uint8Array(65)
   out[0] = recoveryId
   out.set(signature, 1)

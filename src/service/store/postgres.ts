@@ -90,11 +90,22 @@ export async function openPostgres(url: string, events: DatabaseEvents = {}): Pr
     return new SigilError('UNAVAILABLE', 'database unavailable, retry', { cause: e })
   }
   const names = new PreparedNames()
+  /** Sends one statement, named (prepared) when {@link PreparedNames} gives it a name; errors as `pg` throws them. */
+  const send = (c: pg.Pool | pg.PoolClient, text: string, params?: unknown[]): Promise<pg.QueryResult> => {
+    const name = params && params.length > 0 ? names.name(text) : undefined
+    return name === undefined ? c.query(text, params) : c.query({ name, text, values: params ?? [] })
+  }
+  /** A statement that commits (COMMIT, or one run alone) failing: a lost connection leaves its outcome unknown. */
+  const commitFailed = (e: unknown): unknown => {
+    if (!isConnectionError(e)) return e
+    // Nothing here retries; the caller is told, and resubmitting the same signed body is idempotent.
+    lost(e)
+    return new SigilError('UNAVAILABLE', COMMIT_OUTCOME_UNKNOWN, { cause: e })
+  }
   const run = async <T>(c: pg.Pool | pg.PoolClient, text: string, params?: unknown[]): Promise<T[]> => {
     let r: pg.QueryResult
     try {
-      const name = params && params.length > 0 ? names.name(text) : undefined
-      r = await (name === undefined ? c.query(text, params) : c.query({ name, text, values: params ?? [] }))
+      r = await send(c, text, params)
     } catch (e) {
       throw translate(e)
     }
@@ -126,10 +137,9 @@ export async function openPostgres(url: string, events: DatabaseEvents = {}): Pr
       lost(e)
     }
     client.on('error', onError)
+    // `openTransaction` refuses statements after `last`; this driver only tracks the BEGIN.
     let begun = false
-    let ended = false
     const statement = async <R>(text: string, params?: unknown[]): Promise<R[]> => {
-      if (ended) throw new Error('transaction is closed: its last statement ran')
       if (!begun && !isPlainRead(text)) {
         await run(client, 'BEGIN')
         begun = true
@@ -139,22 +149,12 @@ export async function openPostgres(url: string, events: DatabaseEvents = {}): Pr
     const sql: DriverSql = {
       query: statement,
       async last<R>(text: string, params?: unknown[]): Promise<R[]> {
-        if (begun) {
-          const rows = await statement<R>(text, params)
-          ended = true
-          return rows
-        }
-        if (ended) throw new Error('transaction is closed: its last statement ran')
-        ended = true
+        if (begun) return statement<R>(text, params)
         try {
-          const name = params && params.length > 0 ? names.name(text) : undefined
-          const r = await (name === undefined ? client.query(text, params) : client.query({ name, text, values: params ?? [] }))
-          return r.rows as R[]
+          return (await send(client, text, params)).rows as R[]
         } catch (e) {
-          // Alone, this statement is its own COMMIT: a connection lost while it ran leaves its outcome unknown.
-          if (!isConnectionError(e)) throw e
-          lost(e)
-          throw new SigilError('UNAVAILABLE', COMMIT_OUTCOME_UNKNOWN, { cause: e })
+          // Alone, this statement is its own COMMIT.
+          throw commitFailed(e)
         }
       },
     }
@@ -164,11 +164,8 @@ export async function openPostgres(url: string, events: DatabaseEvents = {}): Pr
         try {
           await client.query('COMMIT')
         } catch (e) {
-          if (!isConnectionError(e)) throw e
-          // The connection died with the COMMIT in flight: it may or may not have committed. Nothing
-          // here retries; the caller is told, and resubmitting the same signed body is idempotent.
-          lost(e)
-          throw new SigilError('UNAVAILABLE', COMMIT_OUTCOME_UNKNOWN, { cause: e })
+          // The connection died with the COMMIT in flight: it may or may not have committed.
+          throw commitFailed(e)
         }
       }
       return out

@@ -78,10 +78,12 @@ export async function openTransaction<T>(
         afterCommit: (hook) => register(onCommit, hook),
         afterRollback: (hook) => register(onRollback, hook),
         async savepoint(name) {
+          if (ended) throw new Error('transaction is closed')
           await sql.query(`SAVEPOINT ${savepointName(name)}`)
           marks.set(name, { commit: onCommit.length, rollback: onRollback.length })
         },
         async rollbackTo(name) {
+          if (ended) throw new Error('transaction is closed')
           await sql.query(`ROLLBACK TO SAVEPOINT ${savepointName(name)}`)
           const mark = marks.get(name)
           if (!mark) return
