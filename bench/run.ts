@@ -68,7 +68,7 @@ if (want('sign')) {
   }
 }
 if (want('footprint')) {
-  console.log('\n## Footprint of `npm run service` per embedded database (targets: idle ≤ 300 MB, start ≤ 3 s)\n')
+  console.log('\n## Footprint of `npm run service` per embedded database (targets: idle ≤ 300 MB, start on an existing data dir ≤ 1 s)\n')
   const { benchFootprint, formatFootprint } = await import('./footprint.js')
   console.log(formatFootprint(await benchFootprint()))
 }

@@ -50,6 +50,12 @@ export async function buildService(outdir = join(root, 'dist')) {
     banner: {
       js: "import { createRequire as __sigilCreateRequire } from 'node:module'; const require = __sigilCreateRequire(import.meta.url);",
     },
+    // Code shared by the entries, and what they import only when used (`await import(…)`: PGlite,
+    // the rest of the service behind the entry that starts its database), in chunks of their own.
+    splitting: true,
+    // No whitespace: a quarter less to read and parse at each start (names stay; stacks map back
+    // through the source maps with NODE_OPTIONS=--enable-source-maps).
+    minifyWhitespace: true,
     sourcemap: true,
     logLevel: 'warning',
   })

@@ -6,11 +6,10 @@
 import { createDevIdentityProvider, DEV_OIDC_CROSS_ORIGIN, type DevIdentityProvider } from '../devchain/oidcProvider.js'
 import type { ServiceConfig } from '../service/config.js'
 import type { ServiceApp } from '../service/http/app.js'
-import type { Logger } from '../service/logger.js'
 import { mountMailbox } from '../service/http/mailboxRoutes.js'
 import { mountSandboxOnRamp } from '../service/http/sandboxOnRampRoutes.js'
 import type { Runtime } from '../service/runtime.js'
-import { type RunningService, startService } from '../service/server.js'
+import { type RunningService, type ServiceOptions, startService } from '../service/server.js'
 import { faucetDelivery, mountFaucet } from './faucet.js'
 import { mountBackup, writeServiceFile } from './backup.js'
 import { mountRelay } from './relay.js'
@@ -40,7 +39,10 @@ function mountLocal(app: ServiceApp, rt: Runtime, devIdp: DevIdentityProvider | 
  * configured. With the embedded database, `<dataDir>/service.json` names this process while it runs
  * (for `npm run backup`).
  */
-export async function startServer(config: ServiceConfig, options: { now?: () => number; logger?: Logger } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: ServiceConfig,
+  options: Pick<ServiceOptions, 'now' | 'logger' | 'database'> = {},
+): Promise<RunningServer> {
   let serviceRt: Runtime | undefined
   // The provider's issuer is the service's public URL, or where it listens (known once it is bound).
   const devIdp = config.devOidc

@@ -15,16 +15,16 @@ import type { TrustedIssuer } from './oidc/issuers.js'
 import { createOidcVerifier } from './oidc/verify.js'
 import { oauth2TrustedIssuer } from './oauth2/idToken.js'
 import { loadServiceKeys } from './keys.js'
-import { createLogger, describeError, type Logger } from './logger.js'
+import { openServiceDatabase } from './database.js'
+import { createLogger, type Logger } from './logger.js'
 import type { Runtime } from './runtime.js'
-import { secureDataDir } from './store/dataDir.js'
-import { openDatabase } from './store/db.js'
 import { useBip32Deriver } from '../chains/derive.js'
 import { useSecp256k1DigestSigner } from '../chains/sign/secp256k1.js'
 import { libsecp256k1Bip32Deriver, libsecp256k1Signer } from './chains/libsecp256k1.js'
 import { migrate } from './store/migrate.js'
 import { createSecretBox, loadMasterKey } from './store/secrets.js'
 import { countServiceKeys } from './store/serviceKeys.js'
+import type { Database } from './store/sql.js'
 import { createWebhookDispatcher } from './webhooks/dispatcher.js'
 import { createWebhookTargets } from './webhooks/events.js'
 import { loadWebhookSigner } from './webhooks/signing.js'
@@ -49,6 +49,8 @@ export type ServiceOptions = {
   devCrossOrigin?: DevCrossOrigin
   /** Issuers trusted beside the configured ones (the dev identity provider in development), read on each use. */
   trustedIssuers?: () => TrustedIssuer[]
+  /** The database, already being opened by `openServiceDatabase` (the service's entry starts it while the rest loads). */
+  database?: Promise<Database>
 }
 
 /** Starts the service: database, migrations, keys, bootstrap, HTTP, with what the composition root adds. */
@@ -57,22 +59,7 @@ export async function startService(config: ServiceConfig, options: ServiceOption
   // secp256k1 signatures through libsecp256k1 (same bytes as the shared pure-JS code, faster).
   useSecp256k1DigestSigner(libsecp256k1Signer)
   useBip32Deriver(libsecp256k1Bip32Deriver)
-  // The embedded databases' files are the owner's only, so no other local user reads keys or data;
-  // looser modes are fixed, and said.
-  if (!config.databaseUrl) secureDataDir(config.dataDir, (message, fields) => log.warn(message, fields))
-  const db = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    engine: config.database,
-    log: (message, fields) => log.info(message, fields),
-    events: {
-      lost: (cause) => log.warn('database unavailable', { cause }),
-      restored: () => log.info('database available again'),
-      // Work started after a commit (mail, sends, webhooks) failed to start: the commit stands, the
-      // work is recovered from its rows; logged like any unexpected error (key-like runs blanked).
-      hookFailed: (e) => log.error('after-commit work failed', describeError(e)),
-    },
-  })
+  const db = await (options.database ?? openServiceDatabase(config, log))
   try {
     const applied = await migrate(db)
     if (applied.length) log.info('migrations applied', { versions: applied.join(',') })

@@ -5,7 +5,7 @@
  * PGlite database of an earlier release's data dir.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import pg from 'pg'
@@ -16,6 +16,7 @@ import { embeddedBinaries, startEmbeddedPostgres } from '../../src/service/store
 import { migrate } from '../../src/service/store/migrate.js'
 import { openPglite } from '../../src/service/store/pglite.js'
 import { openPostgres } from '../../src/service/store/postgres.js'
+import { COMPILED_SERVICE, freePort, spawnService, waitExit } from './helpers/process.js'
 import { startTestService, submitBody } from './helpers/service.js'
 import { createEthWallet } from './helpers/wallet.js'
 
@@ -298,6 +299,28 @@ setInterval(() => {}, 1000)`
       await cluster.stop()
     }
   })
+
+  it('npm run service: the database starts before the rest loads; one that cannot start ends the process with its reason, nothing left running', async () => {
+    const dir = tempDir()
+    const started = await spawnService({ SIGIL_DATA_DIR: dir })
+    const postmaster = Number(readFileSync(join(clusterDir(dir), 'postmaster.pid'), 'utf8').split('\n')[0])
+    expect(alive(postmaster)).toBe(true)
+    started.child.kill('SIGTERM')
+    expect(await waitExit(started.child)).toBe(0)
+    expect(alive(postmaster)).toBe(false)
+    // A password file the service did not write: the early start fails, and the process says why.
+    writeFileSync(passwordPath(dir), 'not-a-password\n', { mode: 0o600 })
+    const child = spawn(process.execPath, [COMPILED_SERVICE], {
+      env: { ...process.env, SIGIL_DATA_DIR: dir, SIGIL_PORT: String(await freePort()), SIGIL_LOG: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += String(d)))
+    expect(await waitExit(child)).not.toBe(0)
+    expect(stderr).toMatch(/postgres\.password is not a password this service wrote/)
+    expect(stderr).not.toMatch(/Unhandled|ready at/)
+    expect(existsSync(join(clusterDir(dir), 'postmaster.pid'))).toBe(false)
+  }, 60_000)
 })
 
 describe('loading a dump', () => {

@@ -36,6 +36,7 @@ const AREA_ORDER = ['server', 'relay', 'devchain', 'service', 'extension', 'chai
  */
 const SERVICE_ORDER = [
   'server',
+  'database',
   'bootstrap',
   'http',
   'queries',

@@ -25,9 +25,17 @@ import {
 /** An ed25519 keypair: the 32-byte secret seed and its base58 address. */
 export type DevKeypair = { secret: Uint8Array; address: string }
 
+/** The keypair seeded by `label`; its address is computed on first use, not when the service loads. */
 function keypair(label: string): DevKeypair {
   const secret = sha256(new TextEncoder().encode(label))
-  return { secret, address: base58.encode(ed25519.getPublicKey(secret)) }
+  let address: string | undefined
+  return {
+    secret,
+    get address() {
+      address ??= base58.encode(ed25519.getPublicKey(secret))
+      return address
+    },
+  }
 }
 
 /** The dev mint's own keypair (signs its creation only). */

@@ -1,4 +1,3 @@
-import { verifyAuthenticationResponse } from '@simplewebauthn/server'
 import { fieldError, SigilError } from '../../api/errors.js'
 import { bytesToHex, hexToBytes, base64UrlDecode, utf8Decode } from '../../crypto/encoding.js'
 import { compressP256PublicKey } from '../../crypto/p256.js'
@@ -220,6 +219,8 @@ export async function authenticate(sql: Sql, config: ServiceConfig, input: Authe
     if (typeof origin !== 'string' || !originAllowed(origin, [...config.allowedOrigins, ...orgOrigins])) {
       throw new SigilError('WEBAUTHN_INVALID', 'webauthn origin is not allowed')
     }
+    // @simplewebauthn/server (with its X.509 and ASN.1 stack) loads at the first passkey, not at start.
+    const { verifyAuthenticationResponse } = await import('@simplewebauthn/server')
     let verification
     try {
       verification = await verifyAuthenticationResponse({

@@ -8,7 +8,7 @@
  * error level. Without a transport it stays in the dev mailbox (`mailbox`), or, with the mailbox
  * off, the activity fails: nothing is silently dropped.
  */
-import nodemailer, { type Transporter } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import { SigilError } from '../../api/errors.js'
 import type { Outbox, Runtime } from '../runtime.js'
 import type { Transaction } from '../store/sql.js'
@@ -102,7 +102,8 @@ function startDelivering(rt: Runtime): Omit<Outbox, 'start'> {
   /** Delivers one message; the SMTP server's answer for an email. */
   async function deliver(m: MessageRow): Promise<string | undefined> {
     if (m.channel === 'email') {
-      smtp ??= nodemailer.createTransport(rt.config.smtpUrl!)
+      // nodemailer loads with the first email, not at start.
+      smtp ??= (await import('nodemailer')).default.createTransport(rt.config.smtpUrl!)
       const info = await smtp.sendMail({
         from: m.from_address,
         to: m.to_address,

@@ -10,10 +10,8 @@
  * for its own schema migrations, so the next start (or `SIGIL_DATABASE=pglite`) finds it again.
  */
 import { renameSync, rmSync } from 'node:fs'
-import { copyDatabase } from './copy.js'
 import { clusterDir, databasesIn, migratedPgliteDir, passwordPath, pgliteDir } from './dataDir.js'
 import { startEmbeddedPostgres, type EmbeddedCluster } from './embeddedPostgres.js'
-import { openPostgres } from './postgres.js'
 import type { Database, DatabaseEvents } from './sql.js'
 
 type Log = (message: string, fields?: Record<string, string | number | boolean>) => void
@@ -27,7 +25,11 @@ export function needsPgliteMigration(dataDir: string): boolean {
 /** Copies the PGlite database of `dataDir` into a new embedded PostgreSQL there. */
 export async function migratePgliteDataDir(dataDir: string, log?: Log): Promise<{ rows: number; tables: number; ms: number }> {
   const started = Date.now()
-  const { openPglite } = await import('./pglite.js')
+  const [{ openPglite }, { copyDatabase }, { openPostgres }] = await Promise.all([
+    import('./pglite.js'),
+    import('./copy.js'),
+    import('./postgres.js'),
+  ])
   const cluster = await startEmbeddedPostgres(dataDir)
   let target: Database | undefined
   let source: Database | undefined
@@ -77,6 +79,9 @@ export async function openEmbeddedPostgres(
   dataDir: string,
   options: { events?: DatabaseEvents | undefined; log?: Log | undefined } = {},
 ): Promise<Database> {
+  // The driver loads while the server starts (its failure is reported where it is awaited).
+  const driver = import('./postgres.js')
+  driver.catch(() => {})
   if (needsPgliteMigration(dataDir)) await migratePgliteDataDir(dataDir, options.log)
   let cluster: EmbeddedCluster = await startEmbeddedPostgres(dataDir)
   if (cluster.orphanStopped) options.log?.('stopped the embedded PostgreSQL an earlier run left behind', { pid: cluster.orphanStopped })
@@ -110,7 +115,7 @@ export async function openEmbeddedPostgres(
   supervise(cluster)
   let db: Database
   try {
-    db = await openPostgres(cluster.url, options.events)
+    db = await (await driver).openPostgres(cluster.url, options.events)
   } catch (e) {
     closed = true
     await cluster.stop()

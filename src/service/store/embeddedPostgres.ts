@@ -156,9 +156,11 @@ function systemUser(): { uid: number; gid: number } {
 function chooseRunAs(dataDir: string, cluster: string, binary: string): RunAs {
   if (!isRoot()) return { mode: 'self' }
   if (existsSync(join(cluster, 'PG_VERSION'))) {
-    // Created before: owned by root means it was made in a user namespace.
-    if (statSync(cluster).uid === 0) return { mode: 'userns' }
-    return { mode: 'user', ...systemUser() }
+    // Created before: owned by root means it was made in a user namespace; else by the user it runs
+    // as, whose ids are the cluster's own (no `id` to run at each start).
+    const st = statSync(cluster)
+    if (st.uid === 0) return { mode: 'userns' }
+    return { mode: 'user', uid: st.uid, gid: st.gid }
   }
   // The data dir itself is the service's own: it gets search permission for others below.
   if (othersCanReach(dataDir) && othersCanReach(binary)) {

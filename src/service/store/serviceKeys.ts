@@ -4,7 +4,7 @@
  */
 import type { Sql } from './sql.js'
 
-export type ServiceKeyRow = { public_key: string; private_key_enc: string }
+export type ServiceKeyRow = { name: string; public_key: string; private_key_enc: string }
 
 /** Stores a key under `name` unless one is there already: the first writer wins when instances start at once. */
 export async function insertServiceKeyIfAbsent(
@@ -18,9 +18,9 @@ export async function insertServiceKeyIfAbsent(
   )
 }
 
-export async function getServiceKey(sql: Sql, name: string): Promise<ServiceKeyRow | undefined> {
-  const [row] = await sql.query<ServiceKeyRow>('SELECT public_key, private_key_enc FROM service_keys WHERE name = $1', [name])
-  return row
+/** Every stored service key. */
+export async function listServiceKeys(sql: Sql): Promise<ServiceKeyRow[]> {
+  return sql.query<ServiceKeyRow>('SELECT name, public_key, private_key_enc FROM service_keys')
 }
 
 /** How many service keys the database holds (any: it was sealed under some master key). */

@@ -5,10 +5,9 @@
  * the master key (`webhook_signing_keys`, migration 016), so every instance sharing the database
  * signs with it; receivers find its public half at GET /public/v1/discovery/webhooks/jwks.
  */
-import { createPrivateKey, sign as nodeSign } from 'node:crypto'
-import { ed25519 } from '@noble/curves/ed25519.js'
+import { createPrivateKey, createPublicKey, randomBytes, sign as nodeSign } from 'node:crypto'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { base64UrlEncode, bytesToHex, concatBytes, utf8Encode } from '../../crypto/encoding.js'
+import { base64UrlDecode, base64UrlEncode, bytesToHex, concatBytes, utf8Encode } from '../../crypto/encoding.js'
 import type { WebhookJwk, WebhookSigner } from '../runtime.js'
 import type { Database } from '../store/sql.js'
 import type { SecretBox } from '../store/secrets.js'
@@ -41,8 +40,8 @@ export function webhookKeyId(publicKey: Uint8Array): string {
  * about a millisecond each, OpenSSL's a few microseconds; both give the same RFC 8032 signature).
  */
 export function webhookSigner(privateKey: Uint8Array): WebhookSigner {
-  const publicKey = ed25519.getPublicKey(privateKey)
-  const key = createPrivateKey({ key: Buffer.from(concatBytes(ED25519_PKCS8_PREFIX, privateKey)), format: 'der', type: 'pkcs8' })
+  const key = ed25519KeyObject(privateKey)
+  const publicKey = ed25519PublicKey(key)
   const keyId = webhookKeyId(publicKey)
   const jwk: WebhookJwk = {
     kid: keyId,
@@ -62,18 +61,31 @@ export function webhookSigner(privateKey: Uint8Array): WebhookSigner {
   }
 }
 
+/** The node:crypto key of a 32-byte Ed25519 seed. */
+function ed25519KeyObject(seed: Uint8Array) {
+  return createPrivateKey({ key: Buffer.from(concatBytes(ED25519_PKCS8_PREFIX, seed)), format: 'der', type: 'pkcs8' })
+}
+
+/** Its 32-byte public key, computed by OpenSSL (noble's first Ed25519 key builds tables: ≈ 40 ms at start). */
+function ed25519PublicKey(key: ReturnType<typeof createPrivateKey>): Uint8Array {
+  return base64UrlDecode(createPublicKey(key).export({ format: 'jwk' }).x as string)
+}
+
 /** Loads the webhook signing key, making it on first start (the first instance to write wins). */
 export async function loadWebhookSigner(db: Database, box: SecretBox): Promise<WebhookSigner> {
-  const fresh = ed25519.utils.randomSecretKey()
-  const publicKey = ed25519.getPublicKey(fresh)
-  await insertWebhookSigningKeyIfNone(db, {
-    keyId: webhookKeyId(publicKey),
-    publicKey: bytesToHex(publicKey),
-    privateKeyEnc: box.seal(fresh, PURPOSE),
-    createdAt: Date.now(),
-  })
-  fresh.fill(0)
-  const [row] = await listWebhookSigningKeys(db)
-  if (!row) throw new Error('webhook signing key missing')
+  let [row] = await listWebhookSigningKeys(db)
+  if (!row) {
+    const fresh = new Uint8Array(randomBytes(32))
+    const publicKey = ed25519PublicKey(ed25519KeyObject(fresh))
+    await insertWebhookSigningKeyIfNone(db, {
+      keyId: webhookKeyId(publicKey),
+      publicKey: bytesToHex(publicKey),
+      privateKeyEnc: box.seal(fresh, PURPOSE),
+      createdAt: Date.now(),
+    })
+    fresh.fill(0)
+    ;[row] = await listWebhookSigningKeys(db)
+    if (!row) throw new Error('webhook signing key missing')
+  }
   return webhookSigner(box.open(row.private_key_enc, PURPOSE))
 }

@@ -1,5 +1,3 @@
-import { verifyRegistrationResponse } from '@simplewebauthn/server'
-import { cose, decodeCredentialPublicKey } from '@simplewebauthn/server/helpers'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { p256 } from '@noble/curves/nist.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
@@ -91,6 +89,8 @@ export async function registerAuthenticator(
   if (typeof origin !== 'string' || !originAllowed(origin, [...ctx.rt.config.allowedOrigins, ...orgOrigins])) {
     throw invalidField(`${field}.attestation.clientDataJson`, 'origin is not an allowed origin')
   }
+  // @simplewebauthn/server (with its X.509 and ASN.1 stack) loads at the first passkey, not at start.
+  const { verifyRegistrationResponse } = await import('@simplewebauthn/server')
   let verified
   try {
     verified = await verifyRegistrationResponse({
@@ -117,7 +117,7 @@ export async function registerAuthenticator(
   }
   const info = verified.registrationInfo
   // "none" attestation signs nothing: make sure a P-256 key is a point on the curve before storing it.
-  if (!validP256CoseKey(info.credential.publicKey)) {
+  if (!(await validP256CoseKey(info.credential.publicKey))) {
     throw invalidField(`${field}.attestation.attestationObject`, 'credential public key is not a valid P-256 point')
   }
   const credentialId = info.credential.id
@@ -144,7 +144,8 @@ export async function registerAuthenticator(
 }
 
 /** False for an EC2 P-256 COSE key whose x/y is not a curve point; other key types pass through. */
-function validP256CoseKey(coseKey: Uint8Array): boolean {
+async function validP256CoseKey(coseKey: Uint8Array): Promise<boolean> {
+  const { cose, decodeCredentialPublicKey } = await import('@simplewebauthn/server/helpers')
   try {
     const key = decodeCredentialPublicKey(Uint8Array.from(coseKey))
     if (key.get(cose.COSEKEYS.kty) !== cose.COSEKTY.EC2 || !cose.isCOSEPublicKeyEC2(key)) return true
