@@ -15,6 +15,7 @@ import { type EmbeddedCluster, startEmbeddedPostgres } from '../../src/service/s
 import { openPostgres } from '../../src/service/store/postgres.js'
 import { isStalePlanError, PreparedNames } from '../../src/service/store/preparedNames.js'
 import type { Database } from '../../src/service/store/sql.js'
+import { withDeferred } from '../../src/service/store/transactions.js'
 
 const T = `prepared_${crypto.randomUUID().replaceAll('-', '')}`
 
@@ -150,6 +151,82 @@ describe.skipIf(process.env.SIGIL_DATABASE === 'pglite')('the PostgreSQL driver'
     })
     // The failed pair left nothing (21 rolled back with its duplicate); the others committed.
     expect(await other.query(`SELECT id FROM ${T} WHERE id BETWEEN 20 AND 29 ORDER BY id`)).toEqual([{ id: 20 }, { id: 22 }, { id: 23 }])
+  })
+
+  it('deferred inserts go with the next statement: a body of inserts ending in `last` is one statement', async () => {
+    const P = `${T}_p`
+    const C = `${T}_c`
+    await other.exec(
+      `CREATE TABLE ${P} (id int PRIMARY KEY, st_at timestamptz NOT NULL DEFAULT statement_timestamp());
+       CREATE TABLE ${C} (id int PRIMARY KEY, p int NOT NULL REFERENCES ${P}(id), st_at timestamptz NOT NULL DEFAULT statement_timestamp())`,
+    )
+    try {
+      const returned = await db.transaction(async (tx) => {
+        tx.defer(`INSERT INTO ${P} (id) VALUES ($1)`, [1])
+        await new Promise((r) => setTimeout(r, 30))
+        // The child's foreign key is checked at the statement's end, when the parent is in.
+        tx.defer(`INSERT INTO ${C} (id, p) VALUES ($1, $2), ($3, $4)`, [1, 1, 2, 1])
+        return tx.last<{ id: number }>(`WITH x AS (SELECT $1::int AS id) INSERT INTO ${P} (id) SELECT id FROM x RETURNING id`, [2])
+      })
+      expect(returned).toEqual([{ id: 2 }])
+      const [stamps] = await other.query<{ rows: number; distinct: number }>(
+        `SELECT count(*)::int AS rows, count(DISTINCT st_at)::int AS distinct FROM (SELECT st_at FROM ${P} UNION ALL SELECT st_at FROM ${C}) s`,
+      )
+      // One statement: one statement_timestamp (microseconds) for every row, despite the 30 ms between the defers.
+      expect(stamps).toEqual({ rows: 4, distinct: 1 })
+
+      // A read sees what was deferred before it; the body's end sends what is still held.
+      const seen = await db.transaction(async (tx) => {
+        tx.defer(`INSERT INTO ${P} (id) VALUES ($1)`, [3])
+        const read = await tx.query<{ id: number }>(`SELECT id FROM ${P} WHERE id = $1`, [3])
+        tx.defer(`INSERT INTO ${P} (id) VALUES ($1)`, [4])
+        return read
+      })
+      expect(seen).toEqual([{ id: 3 }])
+      expect(await other.query(`SELECT id FROM ${P} WHERE id IN (3, 4) ORDER BY id`)).toEqual([{ id: 3 }, { id: 4 }])
+
+      // The statement they went with fails: none of them stays.
+      await expect(
+        db.transaction(async (tx) => {
+          tx.defer(`INSERT INTO ${P} (id) VALUES ($1)`, [5])
+          tx.defer(`INSERT INTO ${C} (id, p) VALUES ($1, $2)`, [5, 5])
+          await tx.last(`INSERT INTO ${P} (id) VALUES ($1)`, [1])
+        }),
+      ).rejects.toMatchObject({ code: '23505' })
+      // A savepoint sends what is held; rolling back to it drops what was deferred since.
+      await db.transaction(async (tx) => {
+        tx.defer(`INSERT INTO ${P} (id) VALUES ($1)`, [6])
+        await tx.savepoint('sp')
+        tx.defer(`INSERT INTO ${P} (id) VALUES ($1)`, [7])
+        await tx.rollbackTo('sp')
+      })
+      expect(await other.query(`SELECT id FROM ${P} WHERE id >= 5 ORDER BY id`)).toEqual([{ id: 6 }])
+      expect(await other.query(`SELECT id FROM ${C} WHERE id = 5`)).toEqual([])
+
+      await db.transaction(async (tx) => {
+        expect(() => tx.defer(`UPDATE ${P} SET id = 9 WHERE id = 6`)).toThrow(/only an INSERT/)
+        expect(() => tx.defer(`INSERT INTO ${P} (id) VALUES (9) RETURNING id`)).toThrow(/only an INSERT/)
+        expect(() => tx.defer(`WITH x AS (SELECT 1) INSERT INTO ${P} (id) SELECT 9 FROM x`)).toThrow(/only an INSERT/)
+      })
+    } finally {
+      await other.exec(`DROP TABLE IF EXISTS ${C}; DROP TABLE IF EXISTS ${P}`)
+    }
+  })
+})
+
+describe('deferred inserts with their statement', () => {
+  it('become WITH entries of it, placeholders renumbered in order, its own WITH (RECURSIVE) kept first', () => {
+    const a = { text: 'INSERT INTO a (x) VALUES ($1)', params: ['a1'] }
+    const b = { text: 'INSERT INTO b (x, y) VALUES ($1, $2), ($2, $1)', params: ['b1', 'b2'] }
+    expect(withDeferred([a, b])).toEqual({
+      text: 'WITH deferred_0 AS (INSERT INTO a (x) VALUES ($1)) INSERT INTO b (x, y) VALUES ($2, $3), ($3, $2)',
+      params: ['a1', 'b1', 'b2'],
+    })
+    expect(withDeferred([a], { text: 'WITH RECURSIVE r(n) AS (SELECT $1::int) SELECT n FROM r', params: [7] })).toEqual({
+      text: 'WITH RECURSIVE deferred_0 AS (INSERT INTO a (x) VALUES ($1)), r(n) AS (SELECT $2::int) SELECT n FROM r',
+      params: ['a1', 7],
+    })
+    expect(withDeferred([], { text: 'SELECT $1', params: [1] })).toEqual({ text: 'SELECT $1', params: [1] })
   })
 })
 

@@ -15,7 +15,8 @@ import { generateKeyPair } from '../../chains/keys.js'
 import type { Curve } from '../../chains/types.js'
 import { renamed } from '../fieldNames.js'
 import { storePrivateKey } from './shared/privateKeys.js'
-import { insertOrganization, setFeature, setQuorum } from '../store/organizations.js'
+import { insertOrganization, insertQuorumMembers, setFeature } from '../store/organizations.js'
+import { deferring } from '../store/transactions.js'
 import { createUser } from './shared/users.js'
 import type { ActivityHandler } from './types.js'
 import { createWalletIn } from './shared/wallets.js'
@@ -47,7 +48,10 @@ export const handler = async (ctx: Parameters<ActivityHandler<Params>>[0], p: Pa
   if (p.verificationToken) await checkSignupToken(ctx, p.verificationToken, p, p.clientSignature)
   else if (p.clientSignature) throw invalidField('parameters.clientSignature', 'needs a verificationToken')
   const orgId = crypto.randomUUID()
-  await insertOrganization(ctx.tx, {
+  // The new organization's rows only insert: held back and sent with the activity's record, one
+  // statement for a whole sign-up (Transaction.defer).
+  const inserts = deferring(ctx.tx)
+  await insertOrganization(inserts, {
     id: orgId,
     name: p.subOrganizationName,
     parentId: ctx.organizationId,
@@ -58,9 +62,9 @@ export const handler = async (ctx: Parameters<ActivityHandler<Params>>[0], p: Pa
   for (const [i, u] of p.rootUsers.entries()) {
     rootUserIds.push(await createUser(ctx, orgId, { ...u, userTags: [] }, `parameters.rootUsers[${i}]`))
   }
-  await setQuorum(ctx.tx, orgId, p.rootQuorumThreshold, rootUserIds, ctx.now)
+  await insertQuorumMembers(inserts, orgId, rootUserIds)
   for (const [flag, feature] of DISABLE_FLAGS) {
-    if (p[flag]) await setFeature(ctx.tx, orgId, feature, 'disabled')
+    if (p[flag]) await setFeature(inserts, orgId, feature, 'disabled')
   }
   if (!p.wallet) return { subOrganizationId: orgId, rootUserIds }
   const wallet = await createWalletIn(ctx, orgId, p.wallet, 'parameters.wallet')

@@ -15,7 +15,7 @@ import type { ActivityHandler } from './types.js'
  */
 export const handler: ActivityHandler<z.infer<typeof createWalletAccounts.parameters>> = async (ctx, p) => {
   const wallet = await requireWallet(ctx.tx, ctx.organizationId, p.walletId, 'parameters.walletId')
-  const seed = mnemonicToSeed(openMnemonic(ctx.rt, wallet))
+  const seed = await mnemonicToSeed(openMnemonic(ctx.rt, wallet))
   let derived: DerivedWalletAccount[]
   try {
     derived = deriveWalletAccounts(seed, p.accounts, 'parameters')

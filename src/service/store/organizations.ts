@@ -368,6 +368,11 @@ export async function setQuorum(sql: Sql, orgId: string, threshold: number, user
   )
 }
 
+/** The root quorum's members of an organization created in this transaction (its threshold was set with it). */
+export async function insertQuorumMembers(sql: Sql, orgId: string, userIds: string[]): Promise<void> {
+  await sql.query('INSERT INTO quorum_members (organization_id, user_id) SELECT $1, u FROM unnest($2::text[]) AS u', [orgId, userIds])
+}
+
 export async function listFeatures(sql: Sql, orgId: string): Promise<Array<{ name: string; value: string }>> {
   return sql.query<{ name: string; value: string }>(
     'SELECT name, value FROM organization_features WHERE organization_id = $1 ORDER BY name',

@@ -44,6 +44,16 @@ export interface Transaction extends Sql {
    * handler only read. Otherwise it runs in the transaction like {@link Sql.query}.
    */
   last<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>
+  /**
+   * Holds back an `INSERT` (no `RETURNING`, no `WITH` of its own) whose rows nothing reads before
+   * the transaction's next statement: it is sent with that statement, as a data-modifying `WITH` of
+   * it (foreign keys are checked at the statement's end, when every row is in). So a body of inserts
+   * ending in {@link last} is one statement: atomic without BEGIN and COMMIT. Before any other
+   * statement ({@link Sql.query}, a savepoint) and before the COMMIT, what is held is sent first, as
+   * one statement, so later reads see it. Its failure (a constraint) is reported by the statement it
+   * went with: an insert whose own error its caller turns into another answer is not deferred.
+   */
+  defer(text: string, params?: unknown[]): void
   /** `SAVEPOINT name` (`name`: a lower-case SQL identifier). */
   savepoint(name: string): Promise<void>
   /**

@@ -26,6 +26,48 @@ export function isPlainRead(text: string): boolean {
   return /^\s*SELECT\b/i.test(text) && !NOT_PLAIN.test(text)
 }
 
+/** What {@link Transaction.defer} takes: one INSERT, without RETURNING or a WITH of its own. */
+const DEFERRABLE = /^\s*INSERT\s+INTO\s/i
+
+type Statement = { text: string; params: unknown[] }
+
+/** `$n` placeholders moved up by `offset` (the statements given here have no dollar-quoted text). */
+function renumber(text: string, offset: number): string {
+  return offset === 0 ? text : text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)
+}
+
+/**
+ * Held-back inserts and the statement they go with (by default the last of them) as one statement:
+ * each insert a data-modifying `WITH` entry, placeholders renumbered in order.
+ */
+export function withDeferred(deferred: readonly Statement[], main?: Statement): Statement {
+  const entries = main ? deferred : deferred.slice(0, -1)
+  const last = main ?? deferred.at(-1)
+  if (!last) throw new Error('no statement to run')
+  const params: unknown[] = []
+  const ctes = entries.map((d, i) => {
+    const text = `deferred_${i} AS (${renumber(d.text, params.length)})`
+    params.push(...d.params)
+    return text
+  })
+  const body = renumber(last.text, params.length)
+  params.push(...last.params)
+  if (ctes.length === 0) return { text: body, params }
+  const own = /^\s*WITH(\s+RECURSIVE)?\s/i.exec(body)
+  if (own) return { text: `WITH${own[1] ?? ''} ${ctes.join(', ')}, ${body.slice(own[0].length)}`, params }
+  return { text: `WITH ${ctes.join(', ')} ${body}`, params }
+}
+
+/** A view of `tx` whose statements are held back ({@link Transaction.defer}): for store functions that only insert. */
+export function deferring(tx: Transaction): Sql {
+  return {
+    query: async (text, params) => {
+      tx.defer(text, params)
+      return []
+    },
+  }
+}
+
 const SAVEPOINT_NAME = /^[a-z_][a-z0-9_]*$/
 
 function savepointName(name: string): string {
@@ -64,34 +106,59 @@ export async function openTransaction<T>(
       }
     }
   }
+  /** Inserts held back by `defer`, sent with the next statement. */
+  const deferred: Statement[] = []
   let out: T
   try {
-    out = await begin((sql) =>
-      fn({
+    out = await begin(async (sql) => {
+      const closed = () => !open || ended
+      /** Sends what is held back, as one statement. */
+      const flush = async () => {
+        if (deferred.length === 0) return
+        const s = withDeferred(deferred.splice(0))
+        await sql.query(s.text, s.params)
+      }
+      const result = await fn({
         // Never on a connection the driver has let go (it may be running another transaction by now).
-        query: (text, params) => (open && !ended ? sql.query(text, params) : Promise.reject(new Error('transaction is closed'))),
-        last: (text, params) => {
-          if (!open || ended) return Promise.reject(new Error('transaction is closed'))
+        async query(text, params) {
+          if (closed()) throw new Error('transaction is closed')
+          await flush()
+          return sql.query(text, params)
+        },
+        last(text, params) {
+          if (closed()) return Promise.reject(new Error('transaction is closed'))
           ended = true
-          return sql.last ? sql.last(text, params) : sql.query(text, params)
+          const s = withDeferred(deferred.splice(0), { text, params: params ?? [] })
+          return sql.last ? sql.last(s.text, s.params) : sql.query(s.text, s.params)
+        },
+        defer(text, params) {
+          if (closed()) throw new Error('transaction is closed')
+          if (!DEFERRABLE.test(text) || /\bRETURNING\b/i.test(text)) throw new Error('only an INSERT without RETURNING is deferred')
+          deferred.push({ text, params: params ?? [] })
         },
         afterCommit: (hook) => register(onCommit, hook),
         afterRollback: (hook) => register(onRollback, hook),
         async savepoint(name) {
           if (ended) throw new Error('transaction is closed')
+          await flush()
           await sql.query(`SAVEPOINT ${savepointName(name)}`)
           marks.set(name, { commit: onCommit.length, rollback: onRollback.length })
         },
         async rollbackTo(name) {
           if (ended) throw new Error('transaction is closed')
+          // Held-back inserts are statements after the savepoint: undone without being sent.
+          deferred.length = 0
           await sql.query(`ROLLBACK TO SAVEPOINT ${savepointName(name)}`)
           const mark = marks.get(name)
           if (!mark) return
           onCommit.length = mark.commit
           run(onRollback.splice(mark.rollback))
         },
-      }),
-    )
+      })
+      // Before the COMMIT.
+      await flush()
+      return result
+    })
   } catch (e) {
     open = false
     run(onRollback)

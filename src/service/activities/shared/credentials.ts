@@ -7,6 +7,7 @@ import { base64UrlDecode, bytesToHex, hexToBytes, utf8Decode } from '../../../cr
 import { allowedOriginsFor } from '../../auth/authenticate.js'
 import { originAllowed } from '../../auth/origins.js'
 import { authenticatorCredentialExists, insertApiKey, insertAuthenticator } from '../../store/users.js'
+import { deferring } from '../../store/transactions.js'
 import type { ActivityContext } from '../../activityContext.js'
 
 const CREDENTIAL_TYPE_OF_CURVE: Record<string, string> = {
@@ -54,7 +55,8 @@ export async function registerApiKey(
     throw invalidField(`${field}.expirationSeconds`, 'is too large')
   }
   const id = crypto.randomUUID()
-  await insertApiKey(ctx.tx, {
+  // Held back and sent with the next statement (Transaction.defer).
+  await insertApiKey(deferring(ctx.tx), {
     id,
     orgId,
     userId,

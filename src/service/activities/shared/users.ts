@@ -1,6 +1,7 @@
 import type { ApiKeyParams, AuthenticatorParams, OauthProviderParams } from '../../../api/common.js'
 import { invalidField } from '../../../api/errors.js'
 import { ancestry } from '../../store/organizations.js'
+import { deferring } from '../../store/transactions.js'
 import { insertOauthProvider, insertUser } from '../../store/users.js'
 import type { ActivityContext } from '../../activityContext.js'
 import { registerApiKey, registerAuthenticator } from './credentials.js'
@@ -60,14 +61,16 @@ export async function createUser(
   for (const [j, id] of (u.userTags ?? []).entries())
     tags.add((await requireTag(ctx.tx, orgId, 'TAG_TYPE_USER', id, `${field}.userTags[${j}]`)).id)
   const userId = crypto.randomUUID()
-  await insertUser(ctx.tx, {
+  const contactsVerified = u.contactsVerified ?? (await contactsVouched(ctx))
+  // Held back and sent with the next statement (Transaction.defer).
+  await insertUser(deferring(ctx.tx), {
     id: userId,
     orgId,
     userName: u.userName,
     userEmail: u.userEmail?.toLowerCase(),
     userPhoneNumber: u.userPhoneNumber,
     userTags: [...tags],
-    contactsVerified: u.contactsVerified ?? (await contactsVouched(ctx)),
+    contactsVerified,
     now: ctx.now,
   })
   for (const [i, k] of u.apiKeys.entries()) await registerApiKey(ctx, orgId, userId, k, `${field}.apiKeys[${i}]`)

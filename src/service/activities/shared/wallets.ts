@@ -13,7 +13,8 @@ import { type MnemonicLength, generateMnemonic } from '../../../chains/mnemonic.
 import { mnemonicToSeed } from '../../chains/seed.js'
 import { formatPath, parsePath } from '../../../chains/path.js'
 import { utf8Encode } from '../../../crypto/encoding.js'
-import { insertWallet, insertWalletAccount, sealPurpose, walletAccountExists } from '../../store/wallets.js'
+import { deferring } from '../../store/transactions.js'
+import { insertWallet, insertWalletAccount, insertWalletAccounts, sealPurpose, walletAccountExists } from '../../store/wallets.js'
 import type { ActivityContext } from '../../activityContext.js'
 import { namingFields } from '../../fieldNames.js'
 
@@ -43,17 +44,15 @@ export function deriveWalletAccounts(seed: Uint8Array, accounts: readonly Wallet
 }
 
 /**
- * Stores derived accounts in a wallet: refuses (409) an account `(curve, path, addressFormat)` the
- * wallet already has or that the request repeats; private keys are sealed, then wiped from memory.
- * `newWallet`: the wallet was created by this activity, so it has no account to ask about yet.
+ * Refuses (409) an account `(curve, path, addressFormat)` the request repeats or, unless the wallet
+ * is new (created by this activity, so it has no account to ask about), the wallet already has.
  */
-export async function persistWalletAccounts(
+async function refuseDuplicates(
   ctx: ActivityContext,
-  orgId: string,
   walletId: string,
   derived: readonly DerivedWalletAccount[],
   base: string,
-  newWallet = false,
+  newWallet: boolean,
 ): Promise<void> {
   const seen = new Set<string>()
   for (const [i, d] of derived.entries()) {
@@ -71,9 +70,13 @@ export async function persistWalletAccounts(
     }
     seen.add(key)
   }
-  for (const [i, d] of derived.entries()) {
+}
+
+/** The rows of derived accounts in `walletId`, their private keys sealed. */
+function accountRows(ctx: ActivityContext, orgId: string, walletId: string, derived: readonly DerivedWalletAccount[]) {
+  return derived.map((d) => {
     const id = crypto.randomUUID()
-    await insertWalletAccount(ctx.tx, {
+    return {
       id,
       organization_id: orgId,
       wallet_id: walletId,
@@ -87,9 +90,27 @@ export async function persistWalletAccounts(
       name: d.params.name ?? null,
       private_key_enc: ctx.rt.secrets.seal(d.privateKey, sealPurpose.accountKey(id)),
       created_at: ctx.now,
-    }).catch((e: unknown) => {
+    }
+  })
+}
+
+/**
+ * Stores derived accounts in an existing wallet: refuses (409) an account `(curve, path,
+ * addressFormat)` the wallet already has or that the request repeats; private keys are sealed, then
+ * wiped from memory.
+ */
+export async function persistWalletAccounts(
+  ctx: ActivityContext,
+  orgId: string,
+  walletId: string,
+  derived: readonly DerivedWalletAccount[],
+  base: string,
+): Promise<void> {
+  await refuseDuplicates(ctx, walletId, derived, base, false)
+  for (const [i, row] of accountRows(ctx, orgId, walletId, derived).entries()) {
+    await insertWalletAccount(ctx.tx, row).catch((e: unknown) => {
       // A concurrent activity stored the same account first: still a 409, never a 500.
-      if ((e as { code?: unknown } | null)?.code === '23505') throw duplicate(`${base}.accounts[${i}]`, d)
+      if ((e as { code?: unknown } | null)?.code === '23505') throw duplicate(`${base}.accounts[${i}]`, derived[i] as DerivedWalletAccount)
       throw e
     })
   }
@@ -116,7 +137,7 @@ export async function storeWallet(
   w: { walletName: string; mnemonic: string; imported: boolean; accounts: readonly WalletAccountParams[] },
   base: string,
 ): Promise<{ walletId: string; addresses: string[] }> {
-  const seed = mnemonicToSeed(w.mnemonic)
+  const seed = await mnemonicToSeed(w.mnemonic)
   let derived: DerivedWalletAccount[]
   try {
     derived = deriveWalletAccounts(seed, w.accounts, base)
@@ -125,7 +146,11 @@ export async function storeWallet(
   }
   const walletId = crypto.randomUUID()
   try {
-    await insertWallet(ctx.tx, {
+    await refuseDuplicates(ctx, walletId, derived, base, true)
+    // The new wallet and its accounts only insert: held back and sent with the next statement
+    // (Transaction.defer), the accounts in one.
+    const inserts = deferring(ctx.tx)
+    await insertWallet(inserts, {
       id: walletId,
       organization_id: orgId,
       name: w.walletName,
@@ -133,7 +158,7 @@ export async function storeWallet(
       imported: w.imported,
       created_at: ctx.now,
     })
-    await persistWalletAccounts(ctx, orgId, walletId, derived, base, true)
+    await insertWalletAccounts(inserts, accountRows(ctx, orgId, walletId, derived))
   } finally {
     wipe(derived)
   }
