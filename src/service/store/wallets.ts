@@ -88,46 +88,35 @@ export async function deleteWallet(sql: Sql, walletId: string): Promise<void> {
   await sql.query('DELETE FROM wallets WHERE id = $1', [walletId])
 }
 
-/** Columns of a wallet account as `insertWalletAccount` and `insertWalletAccounts` write them. */
-const ACCOUNT_COLUMNS = `id, organization_id, wallet_id, curve, path_format, path, path_norm, address_format,
-       address, public_key, name, private_key_enc, created_at, updated_at`
-
-function accountValues(a: Omit<WalletAccountRow, 'seq' | 'updated_at'>): unknown[] {
-  return [
-    a.id,
-    a.organization_id,
-    a.wallet_id,
-    a.curve,
-    a.path_format,
-    a.path,
-    a.path_norm,
-    a.address_format,
-    a.address,
-    a.public_key,
-    a.name,
-    a.private_key_enc,
-    a.created_at,
-  ]
-}
-
-export async function insertWalletAccount(sql: Sql, a: Omit<WalletAccountRow, 'seq' | 'updated_at'>): Promise<void> {
-  await sql.query(
-    `INSERT INTO wallet_accounts (${ACCOUNT_COLUMNS})
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
-    accountValues(a),
-  )
-}
-
 /** Accounts in one statement (one round trip however many there are). */
 export async function insertWalletAccounts(sql: Sql, accounts: readonly Omit<WalletAccountRow, 'seq' | 'updated_at'>[]): Promise<void> {
   if (accounts.length === 0) return
   const params: unknown[] = []
   const rows = accounts.map((a) => {
     const at = params.length
-    params.push(...accountValues(a))
+    params.push(
+      a.id,
+      a.organization_id,
+      a.wallet_id,
+      a.curve,
+      a.path_format,
+      a.path,
+      a.path_norm,
+      a.address_format,
+      a.address,
+      a.public_key,
+      a.name,
+      a.private_key_enc,
+      a.created_at,
+    )
     return `(${Array.from({ length: 13 }, (_, k) => `$${at + k + 1}`).join(', ')}, $${at + 13})`
   })
-  await sql.query(`INSERT INTO wallet_accounts (${ACCOUNT_COLUMNS}) VALUES ${rows.join(', ')}`, params)
+  await sql.query(
+    `INSERT INTO wallet_accounts (id, organization_id, wallet_id, curve, path_format, path, path_norm, address_format,
+       address, public_key, name, private_key_enc, created_at, updated_at)
+     VALUES ${rows.join(', ')}`,
+    params,
+  )
 }
 
 /** True when the wallet already has an account `(curve, canonical path, addressFormat)`. */

@@ -5,7 +5,7 @@
  * the master key (`webhook_signing_keys`, migration 016), so every instance sharing the database
  * signs with it; receivers find its public half at GET /public/v1/discovery/webhooks/jwks.
  */
-import { createPrivateKey, createPublicKey, randomBytes, sign as nodeSign } from 'node:crypto'
+import { createPrivateKey, createPublicKey, sign as nodeSign } from 'node:crypto'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { base64UrlDecode, base64UrlEncode, bytesToHex, concatBytes, utf8Encode } from '../../crypto/encoding.js'
 import type { WebhookJwk, WebhookSigner } from '../runtime.js'
@@ -75,7 +75,7 @@ function ed25519PublicKey(key: ReturnType<typeof createPrivateKey>): Uint8Array 
 export async function loadWebhookSigner(db: Database, box: SecretBox): Promise<WebhookSigner> {
   let [row] = await listWebhookSigningKeys(db)
   if (!row) {
-    const fresh = new Uint8Array(randomBytes(32))
+    const fresh = crypto.getRandomValues(new Uint8Array(32))
     const publicKey = ed25519PublicKey(ed25519KeyObject(fresh))
     await insertWebhookSigningKeyIfNone(db, {
       keyId: webhookKeyId(publicKey),

@@ -14,7 +14,7 @@ import { mnemonicToSeed } from '../../chains/seed.js'
 import { formatPath, parsePath } from '../../../chains/path.js'
 import { utf8Encode } from '../../../crypto/encoding.js'
 import { deferring } from '../../store/transactions.js'
-import { insertWallet, insertWalletAccount, insertWalletAccounts, sealPurpose, walletAccountExists } from '../../store/wallets.js'
+import { insertWallet, insertWalletAccounts, sealPurpose, walletAccountExists } from '../../store/wallets.js'
 import type { ActivityContext } from '../../activityContext.js'
 import { namingFields } from '../../fieldNames.js'
 
@@ -108,7 +108,7 @@ export async function persistWalletAccounts(
 ): Promise<void> {
   await refuseDuplicates(ctx, walletId, derived, base, false)
   for (const [i, row] of accountRows(ctx, orgId, walletId, derived).entries()) {
-    await insertWalletAccount(ctx.tx, row).catch((e: unknown) => {
+    await insertWalletAccounts(ctx.tx, [row]).catch((e: unknown) => {
       // A concurrent activity stored the same account first: still a 409, never a 500.
       if ((e as { code?: unknown } | null)?.code === '23505') throw duplicate(`${base}.accounts[${i}]`, derived[i] as DerivedWalletAccount)
       throw e
